@@ -1,0 +1,44 @@
+import type { Json } from './case';
+
+/**
+ * The statuses of one scorer's verdict on one case. A scorer that cannot decide never answers
+ * `fail`: a bad dataset value or option is `error`, an undefined metric `inconclusive`.
+ */
+export const RESULT_STATUSES = ['pass', 'fail', 'error', 'inconclusive', 'unsupported', 'timeout', 'skipped'] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+/** What a scorer returns. Reasons carry no payload text; payload-derived detail goes in `details`. */
+export interface ScorerVerdict {
+  readonly status: ResultStatus;
+  /** On the scorer's native scale (0–1 for EvalBook keys, 0–100 for EvalBench keys, raw counts). */
+  readonly score?: number;
+  readonly reason: string;
+  readonly details?: { readonly [key: string]: Json };
+}
+
+/** One result per case × scorer × trial, as the runner reports it. */
+export interface ScorerResult extends ScorerVerdict {
+  readonly caseId: string;
+  /** The scorer instance's name (its key, or the `name` given in the list form). */
+  readonly scorer: string;
+  readonly trial: number;
+  /** Whether this result passed; absent when the scorer has no pass decision (a count with no threshold). */
+  readonly passed?: boolean;
+  readonly durationMs: number;
+}
+
+export function pass(reason: string, score = 1, details?: ScorerVerdict['details']): ScorerVerdict {
+  return details === undefined ? { status: 'pass', score, reason } : { status: 'pass', score, reason, details };
+}
+
+export function fail(reason: string, score = 0, details?: ScorerVerdict['details']): ScorerVerdict {
+  return details === undefined ? { status: 'fail', score, reason } : { status: 'fail', score, reason, details };
+}
+
+export function error(reason: string, details?: ScorerVerdict['details']): ScorerVerdict {
+  return details === undefined ? { status: 'error', reason } : { status: 'error', reason, details };
+}
+
+export function inconclusive(reason: string, details?: ScorerVerdict['details']): ScorerVerdict {
+  return details === undefined ? { status: 'inconclusive', reason } : { status: 'inconclusive', reason, details };
+}

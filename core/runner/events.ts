@@ -1,0 +1,71 @@
+import type { ScorerResult } from '../result';
+import type { ScoreScale } from '../scorers/scorer';
+import type { SourceRange } from '../text/position';
+
+/** How one case ended: the worst of its results (error over fail over pass); `skipped` when nothing decided. */
+export type CaseStatus = 'passed' | 'failed' | 'errored' | 'skipped';
+
+/** A scorer instance as the run knows it. */
+export interface ScorerInfo {
+  /** The instance name results report under. */
+  readonly name: string;
+  readonly key: string;
+  readonly origin: string;
+  readonly scale: ScoreScale;
+  readonly threshold?: number;
+  readonly weight: number;
+  readonly lowerIsBetter: boolean;
+}
+
+export interface RunStartEvent {
+  readonly type: 'run/start';
+  readonly runId: string;
+  readonly configFile: string;
+  readonly startedAt: string;
+  readonly scorers: readonly ScorerInfo[];
+  readonly numTrials: number;
+}
+
+export interface CaseStartEvent {
+  readonly type: 'case/start';
+  readonly caseId: string;
+  readonly index: number;
+  readonly range: SourceRange;
+}
+
+export interface ResultEvent {
+  readonly type: 'result';
+  readonly result: ScorerResult;
+}
+
+export interface CaseEndEvent {
+  readonly type: 'case/end';
+  readonly caseId: string;
+  readonly index: number;
+  readonly range: SourceRange;
+  readonly status: CaseStatus;
+  readonly durationMs: number;
+  /** Every result of the case (scorers × trials), so a reporter can write the case in one go. */
+  readonly results: readonly ScorerResult[];
+}
+
+export interface RunEndEvent {
+  readonly type: 'run/end';
+  readonly runId: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  /** True when the run was cancelled: the cases that had not started are not in the counts. */
+  readonly cancelled: boolean;
+  readonly summary: RunSummary;
+}
+
+export interface RunSummary {
+  readonly passed: number;
+  readonly failed: number;
+  readonly errored: number;
+  readonly skipped: number;
+  readonly total: number;
+}
+
+/** The runner's event stream; the CLI reporters and the extension consume the same one (as JSON lines). */
+export type RunEvent = RunStartEvent | CaseStartEvent | ResultEvent | CaseEndEvent | RunEndEvent;

@@ -1,0 +1,25 @@
+import { exactMatch } from './builtin/exactMatch';
+import type { ScorerDefinition } from './scorer';
+
+/** Every built-in scorer, by key. A new scorer is one file in `builtin/`, one schema, one line here. */
+export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [exactMatch];
+
+export class ScorerRegistry {
+  private readonly byKey = new Map<string, ScorerDefinition>();
+
+  constructor(definitions: readonly ScorerDefinition[] = BUILTIN_SCORERS) {
+    for (const d of definitions) this.byKey.set(d.key, d);
+  }
+
+  get(key: string): ScorerDefinition | undefined {
+    return this.byKey.get(key);
+  }
+
+  keys(): string[] {
+    return [...this.byKey.keys()].sort();
+  }
+
+  all(): ScorerDefinition[] {
+    return this.keys().map((k) => this.byKey.get(k)).filter((d): d is ScorerDefinition => d !== undefined);
+  }
+}

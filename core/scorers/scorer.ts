@@ -1,0 +1,64 @@
+import type { EvalCase, Json } from '../case';
+import type { ScorerVerdict } from '../result';
+
+/** What one scorer sees of one case, after `output_path` / `expected_path` have been applied. */
+export interface ScoringInput {
+  readonly case: EvalCase;
+  /** The (selected) output; `undefined` when the case has none. */
+  readonly output: Json | undefined;
+  /** The (selected) expected value; `undefined` when the case has none. */
+  readonly expected: Json | undefined;
+}
+
+/** A prepared scorer: options checked and compiled once, then called per case. */
+export interface Scorer {
+  score(input: ScoringInput, signal: AbortSignal): ScorerVerdict | Promise<ScorerVerdict>;
+}
+
+/** A problem with one option, found when the config loads; `path` is relative to the scorer's options. */
+export interface OptionIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+export type Prepared = { readonly ok: true; readonly scorer: Scorer } | { readonly ok: false; readonly issues: readonly OptionIssue[] };
+
+/** What `create` may use besides the options. */
+export interface ScorerContext {
+  /** Absolute folder of the run config, for path-valued options. */
+  readonly configDir: string;
+}
+
+/**
+ * The native scale of a scorer's score. Bounded scores are normalized to 0–1 (score / max) before
+ * they enter the job score; counts have no normalization and stay out of it.
+ */
+export type ScoreScale = { readonly kind: 'bounded'; readonly max: number } | { readonly kind: 'count'; readonly unit: string };
+
+/** Which case fields a scorer needs; a missing `expected` is an error, never a pass or fail. */
+export type ScorerNeed = 'output' | 'expected' | 'trace';
+
+export interface ScorerDefinition {
+  /** The key that selects the scorer in `scorers:`; also the schema's file name. */
+  readonly key: string;
+  /** Where its semantics come from (shown in docs and hovers). */
+  readonly origin: 'EvalBook' | 'EvalBench' | 'EvalCore' | 'judgeval' | 'EvalLens';
+  readonly scale: ScoreScale;
+  readonly needs: readonly ScorerNeed[];
+  /** The scorer's options schema (`schemas/scorers/<key>.schema.json`). */
+  readonly schema: { readonly [key: string]: unknown };
+  /**
+   * Builds the scorer from options that the schema has already validated (defaults filled in).
+   * Checks the schema cannot express (a regex that can blow up, an unsupported JSON Schema keyword)
+   * are reported as issues here, when the config loads.
+   */
+  create(options: { readonly [key: string]: Json }, context: ScorerContext): Prepared;
+}
+
+export function prepared(scorer: Scorer): Prepared {
+  return { ok: true, scorer };
+}
+
+export function refused(...issues: OptionIssue[]): Prepared {
+  return { ok: false, issues };
+}

@@ -1,0 +1,53 @@
+/**
+ * Positions in core are computed once, where the text is read: an offset plus its 0-based line and
+ * column (UTF-16 units). Hosts convert exactly once — LSP uses them as they are, the CLI adds 1.
+ * Streamed datasets cannot be re-read later to turn offsets into lines, which is why the line and
+ * column travel with the offset.
+ */
+export interface SourcePosition {
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface SourceRange {
+  /** Absolute path of the file the range is in. */
+  readonly file: string;
+  readonly start: SourcePosition;
+  readonly end: SourcePosition;
+}
+
+/** Maps offsets of one text to 0-based lines and columns. */
+export class LineIndex {
+  private readonly lineStarts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    }
+  }
+
+  position(offset: number): SourcePosition {
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((this.lineStarts[mid] ?? 0) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { offset, line: low, column: offset - (this.lineStarts[low] ?? 0) };
+  }
+
+  range(file: string, start: number, end: number): SourceRange {
+    return { file, start: this.position(start), end: this.position(end) };
+  }
+}
+
+/** A range covering one line of a file read line by line (JSONL, CSV). */
+export function lineRange(file: string, lineOffset: number, line: number, column: number, length: number): SourceRange {
+  return {
+    file,
+    start: { offset: lineOffset + column, line, column },
+    end: { offset: lineOffset + column + length, line, column: column + length },
+  };
+}
