@@ -1,0 +1,61 @@
+import type { ResultStatus, ScorerResult } from '../result';
+import type { CaseStatus, RunSummary, ScorerInfo } from '../runner/events';
+
+/** A 1-based place in a file, as reports and people count. */
+export interface ReportLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface ReportCase {
+  readonly id: string;
+  readonly index: number;
+  readonly status: CaseStatus;
+  readonly durationMs: number;
+  readonly location: ReportLocation;
+}
+
+/** EvalHub's benchmark test, per scorer: the scorer's mean score against its threshold. */
+export interface ScorerTest {
+  readonly primary_score: number;
+  readonly primary_score_metric: 'mean_score';
+  readonly threshold: number;
+  readonly lower_is_better: boolean;
+  readonly pass: boolean;
+}
+
+export interface ScorerAggregate extends ScorerInfo {
+  /** Results by status. */
+  readonly counts: { readonly [status in ResultStatus]: number };
+  /** Mean of the numeric scores of `pass`/`fail` results, on the native scale; absent when there are none. */
+  readonly meanScore?: number;
+  /** Share of decided results that passed (0–1); absent when none decided. */
+  readonly passRate?: number;
+  readonly test?: ScorerTest;
+}
+
+/** EvalHub's job test: the weighted mean of normalized scorer scores against the job threshold. */
+export interface JobTest {
+  readonly score: number;
+  readonly threshold: number;
+  readonly pass: boolean;
+}
+
+/** The JSON report (`schemas/report.schema.json`) the CLI writes and the results view reads. */
+export interface Report {
+  readonly version: 1;
+  readonly tool: { readonly name: 'evallens'; readonly version: string };
+  readonly runId: string;
+  readonly configFile: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly cancelled: boolean;
+  readonly numTrials: number;
+  readonly summary: RunSummary;
+  readonly job: { readonly test?: JobTest };
+  readonly scorers: readonly ScorerAggregate[];
+  readonly cases: readonly ReportCase[];
+  readonly results: readonly ScorerResult[];
+}
