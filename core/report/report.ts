@@ -59,3 +59,13 @@ export interface Report {
   readonly cases: readonly ReportCase[];
   readonly results: readonly ScorerResult[];
 }
+
+/**
+ * A finished run, as reporters read it. The head is small; cases and results are streamed from the
+ * run's folder, so writing a report of 500,000 results does not hold them all in memory.
+ */
+export interface ReportSource {
+  readonly head: Omit<Report, 'cases' | 'results'>;
+  cases(): AsyncIterable<ReportCase>;
+  results(): AsyncIterable<ScorerResult>;
+}

@@ -1,0 +1,22 @@
+import type { ReportSource } from '../../core/report/report';
+import type { RunEvent } from '../../core/runner/events';
+
+/**
+ * A CLI reporter: sees the run's events as they happen and the finished run at the end. Reporters
+ * that write a file get it in `out`; the console reporter writes to the given stream.
+ */
+export interface Reporter {
+  onEvent(event: RunEvent): void;
+  finish(report: ReportSource): Promise<void>;
+}
+
+export interface ReporterOptions {
+  /** Where the reporter writes: a file path, or undefined for standard output. */
+  readonly out?: string;
+  /** Standard output, injectable for tests. */
+  readonly stdout: NodeJS.WritableStream;
+  /** The folder the config lives in; paths in human output are shown relative to the working directory. */
+  readonly cwd: string;
+  /** Colour in console output (off when not a TTY or NO_COLOR is set). */
+  readonly color: boolean;
+}
