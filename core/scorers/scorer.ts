@@ -48,6 +48,11 @@ export interface ScorerDefinition {
   /** The scorer's options schema (`schemas/scorers/<key>.schema.json`). */
   readonly schema: { readonly [key: string]: unknown };
   /**
+   * The pass mark used when the config gives no `threshold` (EvalHub's provider default), on the
+   * native scale. Binary scorers have none: their verdict is the pass decision.
+   */
+  readonly defaultThreshold?: number;
+  /**
    * Builds the scorer from options that the schema has already validated (defaults filled in).
    * Checks the schema cannot express (a regex that can blow up, an unsupported JSON Schema keyword)
    * are reported as issues here, when the config loads.

@@ -1,0 +1,57 @@
+import type { Json } from '../case';
+import type { Scorer, ScorerDefinition } from '../scorers/scorer';
+import type { SourceRange } from '../text/position';
+
+export type DatasetFormat = 'jsonl' | 'json' | 'yaml' | 'csv';
+export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
+
+/** A dataset file a config names. */
+export interface DatasetSource {
+  /** Absolute path. */
+  readonly path: string;
+  readonly format?: DatasetFormat;
+  readonly columns?: Readonly<Record<string, ColumnType>>;
+}
+
+/** One `scorers:` entry, validated and prepared. */
+export interface ScorerInstance {
+  /** What results report under: `name`, else the key. Unique within a config. */
+  readonly name: string;
+  readonly definition: ScorerDefinition;
+  /** Options after validation, with defaults filled in (common options included). */
+  readonly options: { readonly [key: string]: Json };
+  readonly scorer: Scorer;
+  /** The config's threshold, else the scorer's default; undefined when neither has one. */
+  readonly threshold?: number;
+  readonly weight: number;
+  readonly lowerIsBetter: boolean;
+  readonly timeoutMs: number;
+  /** The entry's key (mapping form) or `type` value (list form). */
+  readonly range: SourceRange;
+}
+
+/** An inline case as written in the config (`cases:`), not yet checked against the case schema. */
+export interface InlineCase {
+  readonly value: unknown;
+  readonly index: number;
+  readonly range: SourceRange;
+}
+
+/** A run config that loaded without errors: everything the runner needs, no YAML nodes. */
+export interface RunConfig {
+  /** Absolute path of the config file. */
+  readonly file: string;
+  /** Its folder: relative paths resolve from here. */
+  readonly dir: string;
+  readonly dataset?: DatasetSource & { readonly range: SourceRange };
+  readonly inlineCases: readonly InlineCase[];
+  readonly scorers: readonly ScorerInstance[];
+  readonly numTrials: number;
+  /** `pass_criteria.threshold`, default 0.5 (EvalHub). */
+  readonly jobThreshold: number;
+  readonly concurrency?: number;
+  readonly timeoutMs: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_JOB_THRESHOLD = 0.5;

@@ -1,0 +1,125 @@
+import type { ErrorObject } from 'ajv';
+import type { Problem } from '../problem';
+import { closestNames, didYouMean } from './closest';
+import type { YamlSource } from './yamlSource';
+
+/** Turns ajv errors into problems a person understands, each on the exact key or value it is about. */
+export function schemaProblems(
+  errors: readonly ErrorObject[],
+  source: YamlSource,
+  options: { basePath: readonly (string | number)[]; knownKeys: (path: readonly (string | number)[]) => readonly string[] },
+): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const e of relevant(errors)) {
+    const path = [...options.basePath, ...pointerSegments(e.instancePath)];
+    const problem = describe(e, path, source, options.knownKeys);
+    const key = `${problem.range.start.offset}:${problem.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+/** Drops the umbrella errors of anyOf/oneOf/if when a more specific error explains the same place. */
+function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
+  const umbrella = new Set(['anyOf', 'oneOf', 'if', 'allOf']);
+  const specific = errors.filter((e) => !umbrella.has(e.keyword));
+  const anyOfAlternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const result: ErrorObject[] = [];
+  for (const alt of anyOfAlternatives) {
+    // A value that matched none of the alternatives only by type: say the alternatives, once.
+    const under = specific.filter((e) => e.schemaPath.startsWith(alt.schemaPath.replace(/\/(anyOf|oneOf)$/, `/${alt.keyword}/`)));
+    if (under.length > 0 && under.every((e) => e.keyword === 'type' && e.instancePath === alt.instancePath)) result.push(alt);
+  }
+  const explainedByAlternative = (e: ErrorObject) => result.some((alt) => e.keyword === 'type' && e.instancePath === alt.instancePath);
+  return [...result, ...specific.filter((e) => !explainedByAlternative(e))];
+}
+
+function describe(e: ErrorObject, path: (string | number)[], source: YamlSource, knownKeys: (path: readonly (string | number)[]) => readonly string[]): Problem {
+  const label = path.length === 0 ? 'the config' : `\`${path.join('.')}\``;
+  const base = { code: 'schema', severity: 'error' as const };
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const key = String(params['additionalProperty'] ?? params['unevaluatedProperty']);
+      const suggestions = closestNames(key, knownKeys(path));
+      const where = path.length === 0 ? 'at the top level' : `in ${label}`;
+      return { ...base, code: 'unknown-key', message: `unknown key "${key}" ${where}${didYouMean(suggestions)}`, range: source.keyRange([...path, key]), suggestions };
+    }
+    case 'required': {
+      const missing = String(params['missingProperty']);
+      return { ...base, code: 'missing-required', message: `${label} is missing the required key "${missing}"`, range: source.keyRange(path), suggestions: [missing] };
+    }
+    case 'type':
+      return { ...base, message: `${label} must be ${article(String(params['type']))}, not ${kindOfData(e.data)}`, range: source.valueRange(path) };
+    case 'enum': {
+      const allowed = (params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v));
+      const suggestions = typeof e.data === 'string' ? closestNames(e.data, allowed.map((a) => JSON.parse(a) as string).filter((a) => typeof a === 'string')) : [];
+      return { ...base, message: `${label} must be one of ${allowed.join(', ')}; got ${JSON.stringify(e.data)}${didYouMean(suggestions)}`, range: source.valueRange(path), suggestions };
+    }
+    case 'const':
+      return { ...base, message: `${label} must be ${JSON.stringify(params['allowedValue'])}; got ${JSON.stringify(e.data)}`, range: source.valueRange(path) };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      const words: Record<string, string> = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'more than', exclusiveMaximum: 'less than' };
+      return { ...base, message: `${label} must be ${words[e.keyword] ?? ''} ${String(params['limit'])}; got ${JSON.stringify(e.data)}`, range: source.valueRange(path) };
+    }
+    case 'minLength':
+      return { ...base, message: `${label} must not be shorter than ${String(params['limit'])} character${params['limit'] === 1 ? '' : 's'}`, range: source.valueRange(path) };
+    case 'maxLength':
+      return { ...base, message: `${label} must not be longer than ${String(params['limit'])} characters`, range: source.valueRange(path) };
+    case 'minItems':
+      return { ...base, message: `${label} must have at least ${String(params['limit'])} item${params['limit'] === 1 ? '' : 's'}`, range: source.valueRange(path) };
+    case 'maxItems':
+      return { ...base, message: `${label} must have at most ${String(params['limit'])} items`, range: source.valueRange(path) };
+    case 'minProperties':
+      return { ...base, message: `${label} must not be empty`, range: source.valueRange(path) };
+    case 'uniqueItems':
+      return { ...base, message: `${label} lists the same item twice (items ${Number(params['j']) + 1} and ${Number(params['i']) + 1})`, range: source.valueRange(path) };
+    case 'pattern':
+      return { ...base, message: `${label} must match the pattern ${String(params['pattern'])}`, range: source.valueRange(path) };
+    case 'format':
+      return { ...base, message: `${label} must be a valid ${String(params['format'])}`, range: source.valueRange(path) };
+    case 'anyOf':
+    case 'oneOf':
+      return { ...base, message: `${label} must be ${alternatives(e)}, not ${kindOfData(e.data)}`, range: source.valueRange(path) };
+    default:
+      return { ...base, message: `${label} ${e.message ?? 'is not valid'}`, range: source.valueRange(path) };
+  }
+}
+
+function alternatives(e: ErrorObject): string {
+  const schemas = Array.isArray(e.schema) ? (e.schema as { type?: unknown; $ref?: unknown }[]) : [];
+  const names = schemas.map((s) => (typeof s.type === 'string' ? article(s.type) : typeof s.$ref === 'string' ? `a ${s.$ref.split('_').pop() ?? 'value'}` : 'a valid value'));
+  return names.length > 0 ? names.join(' or ') : 'a valid value';
+}
+
+function article(type: string): string {
+  const names: Record<string, string> = { object: 'a mapping', array: 'a list', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'empty (null)' };
+  return type.split(',').map((t) => names[t] ?? t).join(' or ');
+}
+
+function kindOfData(data: unknown): string {
+  if (data === null || data === undefined) return 'empty';
+  if (Array.isArray(data)) return 'a list';
+  if (typeof data === 'object') return 'a mapping';
+  if (typeof data === 'number') return Number.isInteger(data) ? `the number ${data}` : `the number ${data}`;
+  if (typeof data === 'boolean') return `${data}`;
+  return `the string ${JSON.stringify(data)}`;
+}
+
+/** JSON Pointer → path segments (`~1` → `/`, `~0` → `~`; digits become indexes). */
+export function pointerSegments(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
