@@ -1,17 +1,9 @@
 import type { Json } from '../case';
 import type { Scorer, ScorerDefinition } from '../scorers/scorer';
+import type { DatasetSource } from '../dataset/source';
 import type { SourceRange } from '../text/position';
 
-export type DatasetFormat = 'jsonl' | 'json' | 'yaml' | 'csv';
-export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
-
-/** A dataset file a config names. */
-export interface DatasetSource {
-  /** Absolute path. */
-  readonly path: string;
-  readonly format?: DatasetFormat;
-  readonly columns?: Readonly<Record<string, ColumnType>>;
-}
+export type { DatasetSource } from '../dataset/source';
 
 /** One `scorers:` entry, validated and prepared. */
 export interface ScorerInstance {

@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { isReporterName, REPORTER_NAMES, type ReporterName } from './reporters/index';
+
+export interface ReporterRequest {
+  readonly name: ReporterName;
+  readonly out?: string;
+}
+
+export type Command =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'validate'; readonly config: string }
+  | {
+      readonly kind: 'run';
+      readonly config: string;
+      readonly reporters: readonly ReporterRequest[];
+      readonly caseIds: readonly string[];
+      readonly filter?: string;
+      readonly concurrency?: number;
+      readonly trials?: number;
+      readonly runsDir?: string;
+      readonly color?: boolean;
+    };
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage:
+  evallens run <config.eval.yaml> [options]   run an eval; exit 0 all passed, 1 some failed, 2 config or usage error
+  evallens validate <config.eval.yaml>        check a config and report its problems
+  evallens --help | --version
+
+Options for run:
+  --reporter <name>    console (default), json, jsonl, junit, csv; repeatable
+  --out <path>         write the reporter just before it to this file (else standard output)
+  --case <id>          run only this case; repeatable
+  --filter <glob>      run only cases whose id matches (* and ?)
+  --concurrency <n>    cases scored at once (default: number of cores)
+  --trials <n>         score each case n times (overrides num_trials)
+  --runs-dir <dir>     where run folders go (default: .evallens/runs)
+  --no-color           plain console output`;
+
+/** Parses argv (without node and the script). `--out` binds to the `--reporter` before it. */
+export function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      tokens: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        reporter: { type: 'string', short: 'r', multiple: true },
+        out: { type: 'string', short: 'o', multiple: true },
+        case: { type: 'string', multiple: true },
+        filter: { type: 'string' },
+        concurrency: { type: 'string' },
+        trials: { type: 'string' },
+        'runs-dir': { type: 'string' },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+  const { values, positionals, tokens } = parsed;
+  if (values.help === true) return { kind: 'help' };
+  if (values.version === true) return { kind: 'version' };
+  const [verb, config, ...rest] = positionals;
+  if (verb === undefined) throw new UsageError('no command given');
+  if (verb !== 'run' && verb !== 'validate') throw new UsageError(`unknown command "${verb}" (expected run or validate)`);
+  if (config === undefined) throw new UsageError(`\`evallens ${verb}\` needs the path of a run config`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ''}"`);
+  if (verb === 'validate') return { kind: 'validate', config };
+
+  const reporters: { name: ReporterName; out?: string }[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (token.name === 'reporter') {
+      const name = token.value ?? '';
+      if (!isReporterName(name)) throw new UsageError(`unknown reporter "${name}" (expected one of ${REPORTER_NAMES.join(', ')})`);
+      reporters.push({ name });
+    } else if (token.name === 'out') {
+      const last = reporters[reporters.length - 1];
+      if (last === undefined) throw new UsageError('--out must follow the --reporter it is for, e.g. `--reporter json --out report.json`');
+      if (last.out !== undefined) throw new UsageError(`--out given twice for the ${last.name} reporter`);
+      last.out = token.value ?? '';
+    }
+  }
+  const concurrency = positiveInteger(values.concurrency, '--concurrency');
+  const trials = positiveInteger(values.trials, '--trials');
+  const color = values['no-color'] === true ? false : values.color;
+  return {
+    kind: 'run',
+    config,
+    reporters,
+    caseIds: values.case ?? [],
+    ...(values.filter === undefined ? {} : { filter: values.filter }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(trials === undefined ? {} : { trials }),
+    ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
+    ...(color === undefined ? {} : { color }),
+  };
+}
+
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1; got "${value}"`);
+  return n;
+}

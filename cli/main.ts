@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { loadRunConfig } from '../core/config/loadRunConfig';
+import type { RunConfig } from '../core/config/runConfig';
+import { DatasetError } from '../core/dataset/datasetError';
+import type { Report } from '../core/report/report';
+import type { RunEvent } from '../core/runner/events';
+import { caseRecords } from '../core/runner/records';
+import { runEval } from '../core/runner/run';
+import packageJson from '../package.json';
+import { parseCommand, USAGE, UsageError, type Command } from './args';
+import { formatProblem } from './problems';
+import { createReporter, runVerdict, writeReportJson, type Reporter } from './reporters/index';
+import { RunStore } from './runStore';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+/** Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 130 cancelled (Ctrl-C). */
+export const EXIT = { passed: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+async function main(argv: readonly string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`evallens: ${e.message}\n\n${USAGE}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return EXIT.passed;
+    case 'version':
+      process.stdout.write(`${packageJson.version}\n`);
+      return EXIT.passed;
+    case 'validate': {
+      const config = loadConfig(command.config);
+      if (config !== undefined) process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
+      return config === undefined ? EXIT.usage : EXIT.passed;
+    }
+    case 'run':
+      return run(command);
+  }
+}
+
+/** Loads a config, printing its problems as `file:line:col`; undefined when it has errors. */
+function loadConfig(path: string): RunConfig | undefined {
+  const parsed = loadRunConfig(path, process.env);
+  for (const problem of parsed.problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
+  return parsed.config;
+}
+
+async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> {
+  const config = loadConfig(command.config);
+  if (config === undefined) return EXIT.usage;
+  const cwd = process.cwd();
+  const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
+  const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
+  // The console reporter stays on beside file reporters, but not when another reporter owns stdout.
+  const stdoutTaken = requested.some((r) => r.name !== 'console' && r.out === undefined);
+  const withConsole = requested.some((r) => r.name === 'console') || stdoutTaken ? requested : [{ name: 'console' as const }, ...requested];
+  const reporters: Reporter[] = withConsole.map((r) =>
+    createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout: process.stdout, cwd, color }),
+  );
+
+  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(EXIT.cancelled);
+    process.stderr.write('\nevallens: stopping — no new cases start; running scorers finish or time out (Ctrl-C again to quit now)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  const onEvent = (event: RunEvent) => {
+    store.onEvent(event);
+    for (const reporter of reporters) reporter.onEvent(event);
+  };
+
+  try {
+    const outcome = await runEval(config, caseRecords(config), {
+      runId,
+      signal: controller.signal,
+      selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
+      ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
+      ...(command.trials === undefined ? {} : { trials: command.trials }),
+      onEvent,
+    });
+    store.close();
+    const head: Omit<Report, 'cases' | 'results'> = {
+      version: 1,
+      tool: { name: 'evallens', version: packageJson.version },
+      runId,
+      configFile: config.file,
+      startedAt: outcome.startedAt,
+      finishedAt: outcome.finishedAt,
+      durationMs: outcome.durationMs,
+      cancelled: outcome.cancelled,
+      numTrials: outcome.numTrials,
+      summary: outcome.summary,
+      job: outcome.jobTest === undefined ? {} : { test: outcome.jobTest },
+      scorers: outcome.scorers,
+    };
+    const source = store.source(head);
+    const reportFile = createWriteStream(store.reportPath);
+    await writeReportJson(source, reportFile);
+    reportFile.end();
+    await once(reportFile, 'finish');
+    for (const reporter of reporters) await reporter.finish(source);
+    const verdict = runVerdict(head);
+    return verdict === 'PASSED' ? EXIT.passed : verdict === 'CANCELLED' ? EXIT.cancelled : EXIT.failed;
+  } catch (e) {
+    if (e instanceof DatasetError) {
+      process.stderr.write(`${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    // A bug of ours, not a user mistake: say so plainly, with the stack for the bug report.
+    process.stderr.write(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,90 @@
+import { RESULT_STATUSES, type ResultStatus, type ScorerResult } from '../result';
+import type { JobTest, ScorerAggregate, ScorerTest } from '../report/report';
+import type { ScorerInfo } from '../runner/events';
+
+interface Tally {
+  counts: Record<ResultStatus, number>;
+  scoreSum: number;
+  scored: number;
+  passes: number;
+}
+
+/**
+ * Folds results into per-scorer aggregates and the job test as they arrive, in constant memory per
+ * scorer (EvalHub semantics, seed 003):
+ * - a scorer's primary score is the mean of its decided (`pass`/`fail`) numeric scores, on its native scale;
+ * - its test exists only where that mean and a threshold resolve: pass = mean >= threshold
+ *   (<= with lower_is_better; ties pass both ways);
+ * - the job score is the weighted mean, over scorers that have a test, of their normalized mean
+ *   (mean / scale max, so EvalBench's 0–100 and EvalBook's 0–1 average on one scale), inverted to
+ *   1 − normalized for lower_is_better; weight missing or 0 counts as 1. Count-valued scorers (no
+ *   scale maximum) cannot be normalized and stay out of the job score. No contributing scorer: no
+ *   job test. Job pass = score >= pass_criteria.threshold (default 0.5).
+ * Arithmetic is float64 (EvalHub stores float32; we do not reproduce its rounding).
+ */
+export class Aggregator {
+  private readonly tallies = new Map<string, Tally>();
+
+  constructor(
+    private readonly scorers: readonly ScorerInfo[],
+    private readonly jobThreshold: number,
+  ) {
+    for (const s of scorers) this.tallies.set(s.name, emptyTally());
+  }
+
+  add(result: ScorerResult): void {
+    let tally = this.tallies.get(result.scorer);
+    if (tally === undefined) {
+      // Results of no configured scorer (a dataset record that could not be read) are counted apart.
+      tally = emptyTally();
+      this.tallies.set(result.scorer, tally);
+    }
+    tally.counts[result.status]++;
+    if ((result.status === 'pass' || result.status === 'fail') && typeof result.score === 'number') {
+      tally.scoreSum += result.score;
+      tally.scored++;
+    }
+    if (result.status === 'pass') tally.passes++;
+  }
+
+  scorerAggregates(): ScorerAggregate[] {
+    return this.scorers.map((info) => {
+      const tally = this.tallies.get(info.name) ?? emptyTally();
+      const decided = tally.counts.pass + tally.counts.fail;
+      const meanScore = tally.scored > 0 ? tally.scoreSum / tally.scored : undefined;
+      const test = scorerTest(info, meanScore);
+      return {
+        ...info,
+        counts: { ...tally.counts },
+        ...(meanScore === undefined ? {} : { meanScore }),
+        ...(decided > 0 ? { passRate: tally.passes / decided } : {}),
+        ...(test === undefined ? {} : { test }),
+      };
+    });
+  }
+
+  jobTest(aggregates: readonly ScorerAggregate[] = this.scorerAggregates()): JobTest | undefined {
+    let weighted = 0;
+    let weights = 0;
+    for (const a of aggregates) {
+      if (a.test === undefined || a.scale.kind !== 'bounded') continue;
+      const weight = a.weight > 0 ? a.weight : 1;
+      const normalized = a.test.primary_score / a.scale.max;
+      weighted += weight * (a.lowerIsBetter ? 1 - normalized : normalized);
+      weights += weight;
+    }
+    if (weights === 0) return undefined;
+    const score = weighted / weights;
+    return { score, threshold: this.jobThreshold, pass: score >= this.jobThreshold };
+  }
+}
+
+function scorerTest(info: ScorerInfo, meanScore: number | undefined): ScorerTest | undefined {
+  if (meanScore === undefined || info.threshold === undefined) return undefined;
+  const pass = info.lowerIsBetter ? meanScore <= info.threshold : meanScore >= info.threshold;
+  return { primary_score: meanScore, primary_score_metric: 'mean_score', threshold: info.threshold, lower_is_better: info.lowerIsBetter, pass };
+}
+
+function emptyTally(): Tally {
+  return { counts: Object.fromEntries(RESULT_STATUSES.map((s) => [s, 0])) as Record<ResultStatus, number>, scoreSum: 0, scored: 0, passes: 0 };
+}

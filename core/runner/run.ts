@@ -1,0 +1,121 @@
+import { availableParallelism } from 'node:os';
+import type { DatasetRecord } from '../case';
+import type { RunConfig } from '../config/runConfig';
+import type { ScorerResult } from '../result';
+import { Aggregator } from '../aggregate/aggregator';
+import type { JobTest, ScorerAggregate } from '../report/report';
+import { caseSelector, type CaseSelection } from './caseSelection';
+import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
+import { scoreCase } from './scoreCase';
+
+export interface RunOptions {
+  readonly runId: string;
+  /** Aborting stops new cases from starting; cases already running finish (or time out). */
+  readonly signal?: AbortSignal;
+  /** Cases scored at once (default: the config's `concurrency`, else the number of cores). */
+  readonly concurrency?: number;
+  readonly selection?: CaseSelection;
+  /** Overrides the config's `num_trials`. */
+  readonly trials?: number;
+  readonly onEvent: (event: RunEvent) => void;
+  /** Monotonic milliseconds; injectable so tests are deterministic. */
+  readonly now?: () => number;
+  readonly clock?: () => Date;
+}
+
+export interface RunOutcome {
+  readonly summary: RunSummary;
+  readonly cancelled: boolean;
+  readonly scorers: ScorerAggregate[];
+  readonly jobTest?: JobTest;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly numTrials: number;
+}
+
+/**
+ * Runs a config's scorers over a stream of dataset records, `concurrency` cases at a time, pulling
+ * the next record only when a slot frees (so a large JSONL file is never all in memory). Emits the
+ * typed event stream; returns the summary and aggregates.
+ */
+export async function runEval(config: RunConfig, records: AsyncIterable<DatasetRecord>, options: RunOptions): Promise<RunOutcome> {
+  const now = options.now ?? (() => performance.now());
+  const clock = options.clock ?? (() => new Date());
+  const trials = options.trials ?? config.numTrials;
+  const concurrency = Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism());
+  const selected = caseSelector(options.selection ?? {});
+  const scorers = config.scorers.map(scorerInfo);
+  const aggregator = new Aggregator(scorers, config.jobThreshold);
+  const counts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
+  const startedAt = clock().toISOString();
+  const runStarted = now();
+  options.onEvent({ type: 'run/start', runId: options.runId, configFile: config.file, startedAt, scorers, numTrials: trials });
+
+  const iterator = records[Symbol.asyncIterator]();
+  const emitResults = (results: readonly ScorerResult[]) => {
+    for (const result of results) {
+      aggregator.add(result);
+      options.onEvent({ type: 'result', result });
+    }
+  };
+
+  const worker = async () => {
+    while (options.signal?.aborted !== true) {
+      const next = await iterator.next();
+      if (next.done === true) return;
+      const record = next.value;
+      const id = record.ok ? record.value.case.id : record.error.id;
+      if (!selected(id)) continue;
+      const index = record.ok ? record.value.index : record.error.index;
+      const range = record.ok ? record.value.range : record.error.range;
+      const started = now();
+      options.onEvent({ type: 'case/start', caseId: id, index, range });
+      const results = record.ok
+        ? await scoreCase(record.value.case, config.scorers, trials, now)
+        : [{ caseId: id, scorer: 'dataset', trial: 1, status: 'error' as const, reason: record.error.message, durationMs: 0 }];
+      emitResults(results);
+      const status = caseStatus(results);
+      counts[status]++;
+      options.onEvent({ type: 'case/end', caseId: id, index, range, status, durationMs: Math.round((now() - started) * 1000) / 1000, results });
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    await iterator.return?.();
+  }
+
+  const cancelled = options.signal?.aborted === true;
+  const summary: RunSummary = { ...counts, total: counts.passed + counts.failed + counts.errored + counts.skipped };
+  const aggregates = aggregator.scorerAggregates();
+  const jobTest = aggregator.jobTest(aggregates);
+  const finishedAt = clock().toISOString();
+  const durationMs = Math.round((now() - runStarted) * 1000) / 1000;
+  options.onEvent({ type: 'run/end', runId: options.runId, finishedAt, durationMs, cancelled, summary });
+  return { summary, cancelled, scorers: aggregates, ...(jobTest === undefined ? {} : { jobTest }), startedAt, finishedAt, durationMs, numTrials: trials };
+}
+
+/** The worst of a case's results: error or timeout, then fail, then pass; nothing decided is skipped. */
+export function caseStatus(results: readonly ScorerResult[]): CaseStatus {
+  let status: CaseStatus = 'skipped';
+  for (const r of results) {
+    if (r.status === 'error' || r.status === 'timeout') return 'errored';
+    if (r.status === 'fail') status = 'failed';
+    else if (r.status === 'pass' && status === 'skipped') status = 'passed';
+  }
+  return status;
+}
+
+function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {
+  return {
+    name: instance.name,
+    key: instance.definition.key,
+    origin: instance.definition.origin,
+    scale: instance.definition.scale,
+    ...(instance.threshold === undefined ? {} : { threshold: instance.threshold }),
+    weight: instance.weight,
+    lowerIsBetter: instance.lowerIsBetter,
+  };
+}
