@@ -1,8 +1,28 @@
+import { contains } from './builtin/contains';
+import { editSimilarity } from './builtin/editSimilarity';
 import { exactMatch } from './builtin/exactMatch';
+import { jsonSchema } from './builtin/jsonSchema';
+import { notContains } from './builtin/notContains';
+import { numericTolerance } from './builtin/numericTolerance';
+import { regex } from './builtin/regex';
+import { requiredArtifacts } from './builtin/requiredArtifacts';
+import { requiredFields } from './builtin/requiredFields';
+import { secretScan } from './builtin/secretScan';
 import type { ScorerDefinition } from './scorer';
 
-/** Every built-in scorer, by key. A new scorer is one file in `builtin/`, one schema, one line here. */
-export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [exactMatch];
+/** Every built-in scorer. A new scorer is one file in `builtin/`, one schema, one line here. */
+export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
+  exactMatch,
+  contains,
+  notContains,
+  regex,
+  jsonSchema,
+  numericTolerance,
+  requiredFields,
+  requiredArtifacts,
+  editSimilarity,
+  secretScan,
+];
 
 export class ScorerRegistry {
   private readonly byKey = new Map<string, ScorerDefinition>();

@@ -9,7 +9,11 @@ export function parseFieldPath(path: string): { ok: true; segments: (string | nu
   const pattern = /([^.[\]]+)|\[(\d+)\]/gy;
   let index = 0;
   while (index < path.length) {
-    if (path[index] === '.' && index > 0 && index < path.length - 1) {
+    if (path[index] === '.') {
+      // A dot separates two segments: never first, last, or doubled.
+      if (index === 0 || index === path.length - 1 || path[index + 1] === '.' || path[index + 1] === '[') {
+        return { ok: false, message: `the field path "${path}" is malformed at character ${index + 1}` };
+      }
       index++;
       continue;
     }

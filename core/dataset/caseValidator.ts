@@ -1,0 +1,54 @@
+import type { ErrorObject } from 'ajv';
+import caseSchema from '../../schemas/case.schema.json';
+import { createAjv } from '../schema/ajv';
+import { describeKind, type Vocabulary } from './valueKinds';
+
+/** Compiled once per process, when this module loads. */
+const validate = createAjv({ useDefaults: false }).compile(caseSchema);
+
+/**
+ * Checks a parsed case object against `schemas/case.schema.json`. Returns one sentence per violation,
+ * naming the field and what was expected and seen (the kind of value, never the value); empty when valid.
+ */
+export function caseSchemaViolations(value: unknown, vocabulary: Vocabulary = 'json'): string[] {
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => describeViolation(error, value, vocabulary));
+}
+
+function describeViolation(error: ErrorObject, root: unknown, vocabulary: Vocabulary): string {
+  const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
+  const field = segments.length === 0 ? 'the case' : `field "${segments.join('.')}"`;
+  if (error.keyword === 'type') {
+    const expected = ([] as unknown[]).concat(error.params['type']).map((t) => articleFor(String(t), vocabulary)).join(' or ');
+    return `${field} must be ${expected}, not ${describeKind(valueAt(root, segments), vocabulary)}`;
+  }
+  return `${field} ${error.message ?? `breaks the "${error.keyword}" rule`}`;
+}
+
+function articleFor(type: string, vocabulary: Vocabulary): string {
+  switch (type) {
+    case 'object':
+      return vocabulary === 'yaml' ? 'a mapping' : 'an object';
+    case 'array':
+      return vocabulary === 'yaml' ? 'a list' : 'an array';
+    case 'integer':
+      return 'an integer';
+    case 'null':
+      return 'null';
+    default:
+      return `a ${type}`;
+  }
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function valueAt(root: unknown, segments: readonly string[]): unknown {
+  let current = root;
+  for (const segment of segments) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = Object.hasOwn(current, segment) ? (Reflect.get(current, segment) as unknown) : undefined;
+  }
+  return current;
+}

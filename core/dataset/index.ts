@@ -1,0 +1,10 @@
+export { caseFromValue, readError, type CaseLocation } from './caseFromValue';
+export { CaseIdTracker, positionalId } from './caseIdTracker';
+export { caseSchemaViolations } from './caseValidator';
+export { readCsv } from './csv';
+export { DatasetError, displayPath } from './datasetError';
+export { readJson } from './json';
+export { readJsonl } from './jsonl';
+export { datasetFormat, openDataset } from './open';
+export type { ColumnType, DatasetFormat, DatasetReader, DatasetSource } from './source';
+export { readYaml } from './yaml';

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import type { DatasetRecord } from '../case';
+import { lineRange } from '../text/position';
+import { caseFromValue, readError, type CaseLocation } from './caseFromValue';
+import { CaseIdTracker, positionalId } from './caseIdTracker';
+import { unreadable } from './datasetError';
+import { describeJsonParseError } from './jsonSyntax';
+import type { DatasetSource } from './source';
+import { linesOf, type TextLine } from './textLines';
+
+/**
+ * Reads a JSON Lines dataset as a stream: one case per non-blank line, in file order, with bounded
+ * memory whatever the file's size. A line that is not JSON, not an object or not a valid case is an
+ * error record; the lines after it are still read. Cases without an `id` get `line-N` (1-based).
+ */
+export async function* readJsonl(source: DatasetSource): AsyncGenerator<DatasetRecord> {
+  const file = source.path;
+  const ids = new CaseIdTracker();
+  let index = 0;
+  try {
+    for await (const line of linesOf(fs.createReadStream(file))) {
+      if (line.text.trim() === '') continue;
+      yield jsonlRecord(file, line, index, ids);
+      index += 1;
+    }
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+}
+
+function jsonlRecord(file: string, { text, line, offset }: TextLine, index: number, ids: CaseIdTracker): DatasetRecord {
+  const at: CaseLocation = {
+    range: lineRange(file, offset, line, 0, text.length),
+    index,
+    positionalId: positionalId('line', line + 1),
+    subject: 'this line',
+  };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const problem = describeJsonParseError(text, error);
+    const range = lineRange(file, offset, line, problem.offset, problem.offset < text.length ? 1 : 0);
+    return readError(ids, { ...at, range }, `line ${line + 1} is not valid JSON: ${problem.what} at column ${problem.offset + 1}`);
+  }
+  return caseFromValue(value, at, ids);
+}

@@ -1,0 +1,64 @@
+import { error, fail, pass } from '../../result';
+import schema from '../../../schemas/scorers/edit_similarity.schema.json';
+import { kindOf } from '../support/describe';
+import { levenshtein, normalizedSimilarity } from '../support/levenshtein';
+import { prepared, refused, type ScorerDefinition } from '../scorer';
+
+/** The pass mark when the config gives no `threshold`. */
+export const EDIT_SIMILARITY_DEFAULT_THRESHOLD = 0.8;
+
+interface EditSimilarityOptions {
+  readonly value?: string;
+  readonly threshold?: number;
+  readonly lower_is_better: boolean;
+}
+
+/**
+ * Normalized Levenshtein similarity `1 − distance / max(length)` over code points (1 for two empty
+ * texts); passes when it reaches the threshold (at most the threshold with `lower_is_better`).
+ */
+export const editSimilarity: ScorerDefinition = {
+  key: 'edit_similarity',
+  origin: 'EvalBook',
+  scale: { kind: 'bounded', max: 1 },
+  needs: ['output', 'expected'],
+  defaultThreshold: EDIT_SIMILARITY_DEFAULT_THRESHOLD,
+  schema,
+  create(raw) {
+    const options = raw as unknown as EditSimilarityOptions;
+    const threshold = options.threshold ?? EDIT_SIMILARITY_DEFAULT_THRESHOLD;
+    if (threshold < 0 || threshold > 1) {
+      return refused({ path: ['threshold'], message: `the threshold must lie between 0 and 1: edit_similarity scores a similarity from 0 to 1` });
+    }
+    const lowerIsBetter = options.lower_is_better === true;
+    return prepared({
+      score({ output, expected: caseExpected }) {
+        const expected = options.value !== undefined ? options.value : caseExpected;
+        if (expected === undefined) return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
+        if (typeof expected !== 'string') return error(`the expected value is ${kindOf(expected)}, not a string; nothing is converted`);
+        if (output === undefined) return fail('the case has no output');
+        if (typeof output !== 'string') return fail(`the output is ${kindOf(output)}, not a string; nothing is converted`);
+        const result = levenshtein(output, expected);
+        const similarity = normalizedSimilarity(result);
+        const passed = lowerIsBetter ? similarity <= threshold : similarity >= threshold;
+        const details = { distance: result.distance, output_length: result.lengthA, expected_length: result.lengthB, threshold };
+        const shown = formatRatio(similarity, threshold);
+        const lengths = `output ${plural(result.lengthA)}, expected ${plural(result.lengthB)}`;
+        const mark = lowerIsBetter ? `at most ${threshold}` : `at least ${threshold}`;
+        return passed
+          ? pass(`the similarity ${shown} meets the pass threshold (${mark}; ${lengths})`, similarity, details)
+          : fail(`the similarity ${shown} misses the pass threshold (${mark}; ${lengths})`, similarity, details);
+      },
+    });
+  },
+};
+
+/** Four decimals, or every digit when four would round onto the threshold and hide why it failed or passed. */
+function formatRatio(value: number, threshold: number): string {
+  const short = Number(value.toFixed(4));
+  return short === threshold && value !== threshold ? String(value) : String(short);
+}
+
+function plural(n: number): string {
+  return `${n} character${n === 1 ? '' : 's'}`;
+}

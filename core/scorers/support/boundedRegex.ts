@@ -1,0 +1,335 @@
+import vm from 'node:vm';
+import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { Diagnostics } from 'recheck';
+
+/**
+ * ECMAScript regular expressions with a ReDoS check at load and a time limit at match.
+ *
+ * At load, `checkPatternSafety` compiles the pattern (always with the `u` flag) and asks `recheck`
+ * whether it can backtrack catastrophically. At match, `BoundedRegex` runs it one of two ways:
+ * - `direct`: recheck proved it safe with its automaton checker, so it runs in this thread, as fast
+ *   as a plain `RegExp` (bounded by the proof and the input length limit). Its elapsed time is still
+ *   measured; past the limit the answer is `timeout` even though the match finished.
+ * - `isolated`: recheck could not decide (`unknown`), or only fuzzed it (`safe (fuzz)` is no proof).
+ *   It runs in a `vm` context with `timeout`, which really interrupts a runaway match (~0.1 ms per
+ *   call for the watchdog, instead of ~0.1 µs).
+ * Patterns recheck finds vulnerable are never run: callers refuse them at load.
+ *
+ * recheck itself runs in a worker thread with a hard deadline (see RecheckWorker), so a pattern it
+ * chokes on makes the answer `unknown` (run isolated) instead of hanging the config load.
+ */
+
+/** Flags patterns may use (the `u` flag is always added). */
+export const PATTERN_FLAGS = 'imsu';
+
+export interface PatternHotspot {
+  /** 0-based UTF-16 offsets into the pattern source as written (not as wrapped for full_match). */
+  readonly start: number;
+  readonly end: number;
+  /** The part of the pattern (config, not payload) recheck blames. */
+  readonly text: string;
+}
+
+export type PatternSafety =
+  | { readonly status: 'invalid'; readonly message: string }
+  | { readonly status: 'safe'; readonly proven: boolean; readonly complexity: string }
+  | {
+      readonly status: 'vulnerable';
+      readonly complexity: 'exponential' | 'polynomial';
+      readonly degree?: number;
+      readonly hotspots: readonly PatternHotspot[];
+      readonly message: string;
+    }
+  | { readonly status: 'unknown'; readonly message: string };
+
+export interface PatternForm {
+  /** Check and run the pattern as it is run for a whole-text match (`^(?:p)$`), not as written. */
+  readonly fullMatch?: boolean;
+  /** How long recheck may take before the answer is `unknown` (default RECHECK_TIMEOUT_MS). */
+  readonly checkTimeoutMs?: number;
+}
+
+/** How long recheck may think about one pattern (config load; the result is cached). */
+export const RECHECK_TIMEOUT_MS = 5000;
+const CACHE_LIMIT = 500;
+const safetyCache = new Map<string, PatternSafety>();
+
+/** The flags a pattern runs with: the given ones (of `imsu`) plus `u`, sorted, without duplicates. */
+export function normalizeFlags(flags: string): string {
+  return [...new Set(`${flags}u`)].filter((f) => PATTERN_FLAGS.includes(f)).sort().join('');
+}
+
+/**
+ * The source that is run for a whole-text match. Without the `m` flag, `^(?:p)$`. With it, `^` and
+ * `$` would anchor at line ends, so the whole text is anchored with lookarounds instead:
+ * `(?<![\s\S])(?:p)(?![\s\S])`. Either way the pattern must match all of the text, never "the first
+ * match equals the text".
+ */
+export function fullMatchSource(source: string, flags: string): { readonly source: string; readonly offset: number } {
+  if (normalizeFlags(flags).includes('m')) return { source: `(?<![\\s\\S])(?:${source})(?![\\s\\S])`, offset: '(?<![\\s\\S])(?:'.length };
+  return { source: `^(?:${source})$`, offset: '^(?:'.length };
+}
+
+/** Compiles a pattern as an ECMAScript regular expression with the `u` flag. */
+export function compilePattern(source: string, flags: string): { readonly ok: true; readonly regexp: RegExp } | { readonly ok: false; readonly message: string } {
+  const normalized = normalizeFlags(flags);
+  try {
+    return { ok: true, regexp: new RegExp(source, normalized) };
+  } catch (e) {
+    const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '') : String(e);
+    return { ok: false, message: `does not compile as an ECMAScript regular expression with flags "${normalized}": ${why}` };
+  }
+}
+
+/**
+ * Whether a pattern compiles and whether it can backtrack catastrophically, with a message that
+ * names the part of the pattern at fault. Results are cached by the checked source and flags. The
+ * language server reuses this for diagnostics.
+ */
+export function checkPatternSafety(source: string, flags: string, form: PatternForm = {}): PatternSafety {
+  const compiled = compilePattern(source, flags);
+  if (!compiled.ok) return { status: 'invalid', message: compiled.message };
+  const normalized = normalizeFlags(flags);
+  const run = form.fullMatch === true ? fullMatchSource(source, normalized) : { source, offset: 0 };
+  const key = `${normalized}\u0000${run.source}`;
+  const cached = safetyCache.get(key);
+  if (cached !== undefined) return cached;
+  const safety = interpret(recheckWorker.check(run.source, normalized, form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS), source, run.offset);
+  if (safetyCache.size >= CACHE_LIMIT) {
+    const oldest = safetyCache.keys().next();
+    if (oldest.done !== true) safetyCache.delete(oldest.value);
+  }
+  safetyCache.set(key, safety);
+  return safety;
+}
+
+type RecheckAnswer = Diagnostics | { status: 'failed'; message: string };
+
+/**
+ * recheck's own `checkSync` waits without a limit, and some patterns (e.g. `^(a|\1a)+$`) crash its
+ * native checker so that no answer ever comes: a config load would hang. So the asynchronous `check`
+ * runs in a worker thread of ours, with an abort after recheck's own timeout, and this thread waits
+ * for it with a hard deadline (Atomics.wait); past the deadline the worker is replaced.
+ */
+class RecheckWorker {
+  private worker: Worker | undefined;
+  private port: MessagePort | undefined;
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private nextId = 0;
+
+  check(source: string, flags: string, timeoutMs: number): RecheckAnswer {
+    let port: MessagePort;
+    try {
+      port = this.connect();
+    } catch (e) {
+      return { status: 'failed', message: `the ReDoS checker could not start: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    const id = ++this.nextId;
+    port.postMessage({ id, source, flags, timeout: timeoutMs });
+    const deadline = performance.now() + timeoutMs + 2000;
+    for (;;) {
+      // Read the counter before looking at the port, so an answer posted in between is not missed.
+      const seen = Atomics.load(this.signal, 0);
+      const received = receiveMessageOnPort(port);
+      if (received !== undefined) {
+        const message = received.message as { id: number; result?: Diagnostics; error?: string };
+        if (message.id === id) return message.result ?? { status: 'failed', message: message.error ?? 'no answer' };
+        continue;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(this.signal, 0, seen, left);
+    }
+    this.reset();
+    return { status: 'failed', message: `the ReDoS checker gave no answer within ${timeoutMs + 2000} ms` };
+  }
+
+  private connect(): MessagePort {
+    if (this.port !== undefined) return this.port;
+    const channel = new MessageChannel();
+    const worker = new Worker(RECHECK_WORKER_SOURCE, {
+      eval: true,
+      workerData: { recheck: require.resolve('recheck'), port: channel.port2, signal: this.signal },
+      transferList: [channel.port2],
+    });
+    worker.unref();
+    worker.on('error', () => this.reset());
+    this.worker = worker;
+    this.port = channel.port1;
+    return channel.port1;
+  }
+
+  private reset(): void {
+    void this.worker?.terminate();
+    this.port?.close();
+    this.worker = undefined;
+    this.port = undefined;
+  }
+}
+
+const RECHECK_WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { check } = require(workerData.recheck);
+const { port, signal } = workerData;
+port.on('message', async ({ id, source, flags, timeout }) => {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeout + 500);
+  let reply;
+  try {
+    reply = { id, result: await check(source, flags, { timeout, signal: abort.signal }) };
+  } catch (e) {
+    reply = { id, error: String((e && e.message) || e) };
+  }
+  clearTimeout(timer);
+  port.postMessage(reply);
+  Atomics.add(signal, 0, 1);
+  Atomics.notify(signal, 0);
+});
+`;
+
+const recheckWorker = new RecheckWorker();
+
+function interpret(result: RecheckAnswer, source: string, offset: number): PatternSafety {
+  switch (result.status) {
+    case 'safe':
+      return { status: 'safe', proven: !result.complexity.isFuzz, complexity: result.complexity.summary };
+    case 'vulnerable': {
+      const hot = result.hotspot.filter((h) => h.temperature === 'heat');
+      const hotspots = (hot.length > 0 ? hot : result.hotspot)
+        .map((h) => ({ start: Math.max(0, h.start - offset), end: Math.min(source.length, h.end - offset) }))
+        .filter((h) => h.end > h.start)
+        .map((h) => ({ ...h, text: source.slice(h.start, h.end) }));
+      const complexity = result.complexity.type;
+      const degree = result.complexity.type === 'polynomial' ? result.complexity.degree : undefined;
+      const time = degree === undefined ? 'exponential' : `polynomial (degree ${degree})`;
+      const where =
+        hotspots.length === 0
+          ? 'recheck located no single part of the pattern'
+          : `the problem is ${hotspots.map((h) => `"${h.text}" at ${h.end - h.start === 1 ? `character ${h.start + 1}` : `characters ${h.start + 1}-${h.end}`}`).join(' and ')}`;
+      const message = `can backtrack catastrophically: matching takes ${time} time in the input length; ${where}`;
+      return degree === undefined ? { status: 'vulnerable', complexity, hotspots, message } : { status: 'vulnerable', complexity, degree, hotspots, message };
+    }
+    case 'unknown':
+      return { status: 'unknown', message: `recheck could not decide (${result.error.kind}${'message' in result.error ? `: ${result.error.message}` : ''})` };
+    default:
+      return { status: 'unknown', message: `recheck failed: ${result.message}` };
+  }
+}
+
+/** How a pattern runs: in this thread (proven safe) or in a `vm` context that can interrupt it. */
+export type RegexGuard = 'direct' | 'isolated';
+
+/** The guard for a pattern, or undefined when it must not run at all (invalid or vulnerable). */
+export function guardFor(safety: PatternSafety): RegexGuard | undefined {
+  if (safety.status === 'safe') return safety.proven ? 'direct' : 'isolated';
+  if (safety.status === 'unknown') return 'isolated';
+  return undefined;
+}
+
+export type BoundedMatch =
+  | {
+      readonly status: 'matched';
+      /** UTF-16 offset and length of the (first) match. */
+      readonly index: number;
+      readonly length: number;
+      readonly elapsedMs: number;
+      readonly interrupted: false;
+    }
+  | { readonly status: 'not_matched'; readonly elapsedMs: number; readonly interrupted: false }
+  /** `interrupted`: the match was stopped; otherwise it finished but took longer than the limit. */
+  | { readonly status: 'timeout'; readonly elapsedMs: number; readonly interrupted: boolean }
+  | { readonly status: 'failed'; readonly message: string; readonly elapsedMs: number; readonly interrupted: false };
+
+export interface BoundedRegexOptions {
+  /** Milliseconds clock for measuring; `performance.now` unless a test injects one. */
+  readonly clock?: () => number;
+}
+
+const ISOLATED_EXEC = new vm.Script('(function () { var m = __re.exec(__input); return m === null ? null : [m.index, m[0].length]; })()', {
+  filename: 'evallens-bounded-regex.vm',
+});
+
+/** A compiled pattern that answers within a time limit (see the module comment for the two guards). */
+export class BoundedRegex {
+  readonly source: string;
+  readonly flags: string;
+  private readonly direct: RegExp;
+  private context: vm.Context | undefined;
+  private readonly clock: () => number;
+
+  /** `regexp` as it should run; `g`, `y` and `d` are dropped so no match state carries over. */
+  constructor(
+    regexp: RegExp,
+    readonly guard: RegexGuard,
+    options: BoundedRegexOptions = {},
+  ) {
+    this.source = regexp.source;
+    this.flags = [...regexp.flags].filter((f) => !'gyd'.includes(f)).join('');
+    this.direct = new RegExp(this.source, this.flags);
+    this.clock = options.clock ?? (() => performance.now());
+  }
+
+  /** The first match in `input`, or `timeout` when it took (or would take) longer than `timeoutMs`. */
+  exec(input: string, timeoutMs: number): BoundedMatch {
+    const started = this.clock();
+    let found: readonly [number, number] | null;
+    try {
+      found = this.guard === 'direct' ? this.execDirect(input) : this.execIsolated(input, timeoutMs);
+    } catch (e) {
+      const elapsedMs = this.clock() - started;
+      if (isVmTimeout(e)) return { status: 'timeout', elapsedMs, interrupted: true };
+      return { status: 'failed', message: e instanceof Error ? e.message : String(e), elapsedMs, interrupted: false };
+    }
+    const elapsedMs = this.clock() - started;
+    if (elapsedMs > timeoutMs) return { status: 'timeout', elapsedMs, interrupted: false };
+    if (found === null) return { status: 'not_matched', elapsedMs, interrupted: false };
+    return { status: 'matched', index: found[0], length: found[1], elapsedMs, interrupted: false };
+  }
+
+  private execDirect(input: string): readonly [number, number] | null {
+    const m = this.direct.exec(input);
+    return m === null ? null : [m.index, m[0].length];
+  }
+
+  private execIsolated(input: string, timeoutMs: number): readonly [number, number] | null {
+    const context = this.isolatedContext();
+    context['__input'] = input;
+    try {
+      const result: unknown = ISOLATED_EXEC.runInContext(context, { timeout: Math.max(1, Math.ceil(timeoutMs)), breakOnSigint: false });
+      if (!Array.isArray(result)) return null;
+      return [Number(result[0]), Number(result[1])];
+    } finally {
+      context['__input'] = '';
+    }
+  }
+
+  private isolatedContext(): vm.Context {
+    if (this.context === undefined) {
+      const context = vm.createContext({ __source: this.source, __flags: this.flags, __input: '' });
+      vm.runInContext('globalThis.__re = new RegExp(__source, __flags);', context);
+      this.context = context;
+    }
+    return this.context;
+  }
+}
+
+function isVmTimeout(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'code' in e && (e as { code: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+}
+
+/**
+ * Compiles and checks a pattern for running: refused (with the reason) when it does not compile or
+ * can backtrack catastrophically; otherwise a `BoundedRegex` with the right guard.
+ */
+export function prepareBoundedRegex(
+  source: string,
+  flags: string,
+  form: PatternForm = {},
+): { readonly ok: true; readonly regex: BoundedRegex; readonly safety: PatternSafety } | { readonly ok: false; readonly message: string; readonly safety: PatternSafety } {
+  const safety = checkPatternSafety(source, flags, form);
+  const guard = guardFor(safety);
+  if (guard === undefined) return { ok: false, message: 'message' in safety ? safety.message : 'the pattern cannot be run', safety };
+  const normalized = normalizeFlags(flags);
+  const run = form.fullMatch === true ? fullMatchSource(source, normalized).source : source;
+  return { ok: true, regex: new BoundedRegex(new RegExp(run, normalized), guard), safety };
+}

@@ -1,0 +1,134 @@
+/**
+ * Levenshtein edit distance over Unicode code points (an emoji or any astral character is one
+ * character, never two UTF-16 units). Insertions, deletions and substitutions cost 1.
+ *
+ * It is on a hot path (one call per case), so it:
+ * - trims the common prefix and suffix first, in UTF-16 units without splitting a surrogate pair;
+ * - decodes only the differing middles into reused Int32Array buffers;
+ * - runs the classic two-row dynamic programme folded into one row plus the diagonal cell, with the
+ *   shorter text along the row (O(n·m) time, O(min(n, m)) memory).
+ */
+
+export interface EditDistance {
+  /** The number of code point insertions, deletions and substitutions that turn one text into the other. */
+  readonly distance: number;
+  /** Length of the first text in code points. */
+  readonly lengthA: number;
+  /** Length of the second text in code points. */
+  readonly lengthB: number;
+}
+
+// Scoring is synchronous and single-threaded, so one set of scratch buffers is safe to share.
+let pointsA = new Int32Array(64);
+let pointsB = new Int32Array(64);
+let row = new Int32Array(65);
+
+export function levenshtein(a: string, b: string): EditDistance {
+  if (a === b) {
+    const n = codePointCount(a, 0, a.length);
+    return { distance: 0, lengthA: n, lengthB: n };
+  }
+  const unitsA = a.length;
+  const unitsB = b.length;
+  const shorter = Math.min(unitsA, unitsB);
+
+  let start = 0;
+  while (start < shorter && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  // Do not end the prefix between the two halves of a pair: give its high surrogate back.
+  if (start > 0 && isHighSurrogate(a.charCodeAt(start - 1))) start--;
+
+  let endA = unitsA;
+  let endB = unitsB;
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--;
+    endB--;
+  }
+  // Likewise, do not start the suffix on a low surrogate.
+  if (endA < unitsA && isLowSurrogate(a.charCodeAt(endA))) {
+    endA++;
+    endB++;
+  }
+
+  const shared = codePointCount(a, 0, start) + codePointCount(a, endA, unitsA);
+  if (pointsA.length < endA - start) pointsA = new Int32Array(growTo(endA - start));
+  if (pointsB.length < endB - start) pointsB = new Int32Array(growTo(endB - start));
+  const n = decode(a, start, endA, pointsA);
+  const m = decode(b, start, endB, pointsB);
+  const lengthA = shared + n;
+  const lengthB = shared + m;
+  if (n === 0) return { distance: m, lengthA, lengthB };
+  if (m === 0) return { distance: n, lengthA, lengthB };
+  const distance = n >= m ? dynamicProgramme(pointsA, n, pointsB, m) : dynamicProgramme(pointsB, m, pointsA, n);
+  return { distance, lengthA, lengthB };
+}
+
+/** 1 − distance / max(length), over code points; 1 for two empty texts. */
+export function normalizedSimilarity(result: EditDistance): number {
+  const longest = Math.max(result.lengthA, result.lengthB);
+  return longest === 0 ? 1 : 1 - result.distance / longest;
+}
+
+/** Distance between `outer[0..n)` and `inner[0..m)`, with m <= n so the row is the short one. */
+function dynamicProgramme(outer: Int32Array, n: number, inner: Int32Array, m: number): number {
+  if (row.length < m + 1) row = new Int32Array(growTo(m + 1));
+  const r = row;
+  for (let j = 0; j <= m; j++) r[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const c = outer[i - 1];
+    let diagonal = r[0] as number; // the previous row's cell j − 1
+    let left = i; // this row's cell j − 1
+    r[0] = i;
+    for (let j = 1; j <= m; j++) {
+      const up = r[j] as number;
+      let value = inner[j - 1] === c ? diagonal : diagonal + 1;
+      if (up + 1 < value) value = up + 1;
+      if (left + 1 < value) value = left + 1;
+      r[j] = value;
+      left = value;
+      diagonal = up;
+    }
+  }
+  return r[m] as number;
+}
+
+/** Writes the code points of `text[start..end)` into `into` (sized for end − start); returns how many. */
+function decode(text: string, start: number, end: number, into: Int32Array): number {
+  let count = 0;
+  for (let i = start; i < end; i++) {
+    const unit = text.charCodeAt(i);
+    if (isHighSurrogate(unit) && i + 1 < end) {
+      const next = text.charCodeAt(i + 1);
+      if (isLowSurrogate(next)) {
+        into[count++] = ((unit - 0xd800) << 10) + (next - 0xdc00) + 0x10000;
+        i++;
+        continue;
+      }
+    }
+    into[count++] = unit; // a BMP character, or a lone surrogate counted as one character
+  }
+  return count;
+}
+
+/** The number of code points in `text[start..end)`; a lone surrogate counts as one. */
+export function codePointCount(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let i = start; i < end; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && i + 1 < end && isLowSurrogate(text.charCodeAt(i + 1))) i++;
+    count++;
+  }
+  return count;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+function growTo(size: number): number {
+  let capacity = 64;
+  while (capacity < size) capacity *= 2;
+  return capacity;
+}

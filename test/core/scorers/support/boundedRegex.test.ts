@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  BoundedRegex,
+  checkPatternSafety,
+  fullMatchSource,
+  guardFor,
+  normalizeFlags,
+  prepareBoundedRegex,
+} from '../../../../core/scorers/support/boundedRegex';
+
+describe('checkPatternSafety', () => {
+  it('proves a linear pattern safe with the automaton checker', () => {
+    const safety = checkPatternSafety('^\\d+-[a-z]+$', '');
+    assert.equal(safety.status, 'safe');
+    assert.equal(safety.status === 'safe' && safety.proven, true);
+  });
+
+  it('finds exponential backtracking and quotes the part of the pattern at fault', () => {
+    const safety = checkPatternSafety('^(a+)+$', '');
+    assert.equal(safety.status, 'vulnerable');
+    if (safety.status !== 'vulnerable') return;
+    assert.equal(safety.complexity, 'exponential');
+    assert.ok(safety.hotspots.length > 0);
+    for (const h of safety.hotspots) assert.equal(h.text, '^(a+)+$'.slice(h.start, h.end));
+    assert.match(safety.message, /exponential/);
+    assert.match(safety.message, /"a" at character 3/);
+  });
+
+  it('finds polynomial backtracking and gives its degree', () => {
+    const safety = checkPatternSafety('\\s*#\\s*$', '');
+    assert.equal(safety.status, 'vulnerable');
+    if (safety.status !== 'vulnerable') return;
+    assert.equal(safety.complexity, 'polynomial');
+    assert.equal(safety.degree, 2);
+    assert.match(safety.message, /polynomial \(degree 2\)/);
+    assert.match(safety.message, /"\\s" at characters 1-2/);
+  });
+
+  it('reports a pattern that does not compile with the u flag, saying why', () => {
+    const safety = checkPatternSafety('(abc', '');
+    assert.equal(safety.status, 'invalid');
+    assert.match(safety.status === 'invalid' ? safety.message : '', /does not compile.*flags "u".*Unterminated group/);
+    // \- is fine without u but an invalid escape with it: the u flag is always on.
+    assert.equal(checkPatternSafety('a\\-b', '').status, 'invalid');
+  });
+
+  it('checks a full-match pattern as it runs, anchored, and maps hotspots back to the pattern as written', () => {
+    assert.equal(checkPatternSafety('(a+)+', '').status, 'safe');
+    const anchored = checkPatternSafety('(a+)+', '', { fullMatch: true });
+    assert.equal(anchored.status, 'vulnerable');
+    if (anchored.status !== 'vulnerable') return;
+    for (const h of anchored.hotspots) {
+      assert.ok(h.start >= 0 && h.end <= '(a+)+'.length);
+      assert.equal(h.text, '(a+)+'.slice(h.start, h.end));
+    }
+  });
+
+  it('answers unknown, instead of hanging, when recheck gives no answer in time', () => {
+    // This pattern crashes recheck's native checker, which then never answers; checkSync would wait forever.
+    const started = performance.now();
+    const safety = checkPatternSafety('^(a|\\1a)+$', '', { checkTimeoutMs: 300 });
+    assert.equal(safety.status, 'unknown');
+    assert.equal(guardFor(safety), 'isolated');
+    assert.ok(performance.now() - started < 10_000);
+    // The checker still works afterwards.
+    assert.equal(checkPatternSafety('^after-unknown\\d$', '').status, 'safe');
+  });
+
+  it('caches results by pattern and flags', () => {
+    const first = checkPatternSafety('^cache-me\\d$', 'i');
+    assert.equal(checkPatternSafety('^cache-me\\d$', 'i'), first);
+    assert.notEqual(checkPatternSafety('^cache-me\\d$', 's'), first);
+  });
+});
+
+describe('flags and full-match form', () => {
+  it('always adds u, keeps only imsu, sorted and without duplicates', () => {
+    assert.equal(normalizeFlags(''), 'u');
+    assert.equal(normalizeFlags('smi'), 'imsu');
+    assert.equal(normalizeFlags('iig'), 'iu');
+  });
+
+  it('wraps as ^(?:p)$, and anchors the whole text with lookarounds under the m flag', () => {
+    assert.equal(fullMatchSource('a|ab', '').source, '^(?:a|ab)$');
+    const multiline = new RegExp(fullMatchSource('foo', 'm').source, 'mu');
+    assert.equal(multiline.test('foo\nbar'), false);
+    assert.equal(multiline.test('foo'), true);
+  });
+});
+
+describe('guardFor', () => {
+  it('runs proven-safe patterns directly, fuzz-safe and undecided ones isolated, and never runs vulnerable or invalid ones', () => {
+    assert.equal(guardFor({ status: 'safe', proven: true, complexity: 'linear' }), 'direct');
+    assert.equal(guardFor({ status: 'safe', proven: false, complexity: 'safe (fuzz)' }), 'isolated');
+    assert.equal(guardFor({ status: 'unknown', message: 'timeout' }), 'isolated');
+    assert.equal(guardFor({ status: 'vulnerable', complexity: 'exponential', hotspots: [], message: 'x' }), undefined);
+    assert.equal(guardFor({ status: 'invalid', message: 'x' }), undefined);
+  });
+
+  it('prepareBoundedRegex refuses a vulnerable pattern with its message and builds a safe one', () => {
+    const refused = prepareBoundedRegex('(x+x+)+y', '');
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? '' : refused.message, /catastrophically/);
+    const made = prepareBoundedRegex('^x+y', '');
+    assert.equal(made.ok && made.regex.guard, 'direct');
+  });
+});
+
+describe('BoundedRegex', () => {
+  it('finds the first match directly, with its offset and length', () => {
+    const r = new BoundedRegex(/\d+/u, 'direct').exec('ab 123 45', 100);
+    assert.equal(r.status, 'matched');
+    assert.deepEqual(r.status === 'matched' && [r.index, r.length], [3, 3]);
+    assert.equal(new BoundedRegex(/\d+/u, 'direct').exec('abc', 100).status, 'not_matched');
+  });
+
+  it('answers the same in an isolated context', () => {
+    const isolated = new BoundedRegex(/\d+/u, 'isolated');
+    const r = isolated.exec('ab 123 45', 100);
+    assert.equal(r.status, 'matched');
+    assert.deepEqual(r.status === 'matched' && [r.index, r.length], [3, 3]);
+    assert.equal(isolated.exec('abc', 100).status, 'not_matched');
+  });
+
+  it('interrupts a genuinely catastrophic pattern near the limit in an isolated context', () => {
+    const catastrophic = new BoundedRegex(/^(a+)+$/u, 'isolated');
+    const started = performance.now();
+    const r = catastrophic.exec(`${'a'.repeat(40)}!`, 100);
+    const wall = performance.now() - started;
+    assert.equal(r.status, 'timeout');
+    assert.equal(r.interrupted, true);
+    // Generous bound: without the interruption this match runs for days.
+    assert.ok(wall < 1500, `interrupted after ${wall} ms`);
+    // The context survives the interruption.
+    assert.equal(catastrophic.exec('aaa', 100).status, 'matched');
+  });
+
+  it('answers timeout (not interrupted) when a direct match finishes past the limit', () => {
+    let now = 0;
+    const clock = () => (now += 500);
+    const r = new BoundedRegex(/b/u, 'direct', { clock }).exec('abc', 100);
+    assert.equal(r.status, 'timeout');
+    assert.equal(r.interrupted, false);
+  });
+
+  it('drops the g and y flags so no match state carries over between calls', () => {
+    const r = new BoundedRegex(/b/gy, 'direct');
+    assert.equal(r.flags.includes('g') || r.flags.includes('y'), false);
+    assert.equal(r.exec('ab', 100).status, 'matched', 'without y the match is not pinned to lastIndex');
+    assert.equal(new BoundedRegex(/b/g, 'direct').exec('ab', 100).status, 'matched');
+    const again = new BoundedRegex(/b/g, 'isolated');
+    assert.equal(again.exec('ab', 100).status, 'matched');
+    assert.equal(again.exec('ab', 100).status, 'matched');
+  });
+});
