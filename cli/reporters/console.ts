@@ -1,0 +1,122 @@
+import type { ReportSource, ScorerAggregate } from '../../core/report/report';
+import type { ScorerResult } from '../../core/result';
+import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
+import { Output } from './output';
+import { displayPath, humanStart } from './paths';
+import type { Reporter, ReporterOptions } from './reporter';
+import { runVerdict } from './verdict';
+
+const INDENT = '     ';
+/** Results shown under a failed or errored case. */
+const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+const COLOURS = { green: 32, red: 31, yellow: 33 } as const;
+type Colour = keyof typeof COLOURS;
+
+/**
+ * Human output, streamed as cases end (`PASS id (4ms)`, `FAIL id (9ms)` with the failing scorers'
+ * reasons indented under it, `ERROR id` with an `at file:line:col` line, `SKIP id`), then the
+ * per-scorer table, the job test, the counts and the verdict. Prints reasons only, never payloads.
+ */
+export class ConsoleReporter implements Reporter {
+  private readonly output: Output;
+  private numTrials = 1;
+
+  constructor(private readonly options: ReporterOptions) {
+    this.output = Output.open(options);
+  }
+
+  onEvent(event: RunEvent): void {
+    if (event.type === 'run/start') this.numTrials = event.numTrials;
+    else if (event.type === 'case/end') this.write(this.caseLines(event));
+  }
+
+  async finish(report: ReportSource): Promise<void> {
+    const { head } = report;
+    const lines: string[] = [];
+    if (head.scorers.length > 0) lines.push('', ...this.scorerTable(head.scorers));
+    const job = head.job.test;
+    if (job !== undefined) {
+      if (head.scorers.length === 0) lines.push('');
+      lines.push(`job score ${num(job.score)} (threshold ${num(job.threshold)}) → ${this.outcome(job.pass)}`);
+    }
+    const { passed, failed, errored, skipped, total } = head.summary;
+    const counts = [`${passed} passed`, `${failed} failed`];
+    if (errored > 0) counts.push(`${errored} errored`);
+    if (skipped > 0) counts.push(`${skipped} skipped`);
+    counts.push(`${total} total`);
+    const verdict = runVerdict(head);
+    const colour: Colour = verdict === 'PASSED' ? 'green' : verdict === 'FAILED' ? 'red' : 'yellow';
+    lines.push('', counts.join(', '), '', this.paint(colour, verdict));
+    this.write(lines);
+    await this.output.close();
+  }
+
+  private caseLines(event: CaseEndEvent): string[] {
+    const id = clean(event.caseId);
+    const took = `(${Math.round(event.durationMs)}ms)`;
+    switch (event.status) {
+      case 'passed':
+        return [`${this.paint('green', 'PASS')} ${id} ${took}`];
+      case 'skipped':
+        return [`${this.paint('yellow', 'SKIP')} ${id}`];
+      case 'failed':
+        return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event.results)];
+      case 'errored': {
+        const { line, column } = humanStart(event.range);
+        const at = `${INDENT}at ${displayPath(this.options.cwd, event.range.file)}:${line}:${column}`;
+        return [`${this.paint('red', 'ERROR')} ${id} ${took}`, ...this.reasons(event.results), at];
+      }
+    }
+  }
+
+  private reasons(results: readonly ScorerResult[]): string[] {
+    return results
+      .filter((r) => SHOWN.has(r.status))
+      .map((r) => {
+        const trial = this.numTrials > 1 ? ` [trial ${r.trial}]` : '';
+        // A reason of several lines keeps its later lines under the first.
+        return `${INDENT}${clean(r.scorer)}${trial}: ${clean(r.reason).split('\n').join(`\n${INDENT}  `)}`;
+      });
+  }
+
+  private scorerTable(scorers: readonly ScorerAggregate[]): string[] {
+    const rows = scorers.map((s) => [
+      clean(s.name),
+      s.passRate === undefined ? '-' : `${num(s.passRate * 100, 1)}%`,
+      s.meanScore === undefined ? '-' : s.scale.kind === 'count' ? `${num(s.meanScore)} ${s.scale.unit}` : num(s.meanScore),
+    ]);
+    const header = ['scorer', 'pass rate', 'mean score'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+    const pad = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+    return [
+      `${pad(header)}  test`.trimEnd(),
+      ...rows.map((row, i) => {
+        const test = scorers[i]?.test;
+        const shown = test === undefined ? '' : `threshold ${num(test.threshold)}${test.lower_is_better ? ' (lower is better)' : ''} → ${this.outcome(test.pass)}`;
+        return `${pad(row)}  ${shown}`.trimEnd();
+      }),
+    ];
+  }
+
+  private outcome(pass: boolean): string {
+    return pass ? this.paint('green', 'pass') : this.paint('red', 'fail');
+  }
+
+  private paint(colour: Colour, text: string): string {
+    return this.options.color ? `\u001b[${COLOURS[colour]}m${text}\u001b[39m` : text;
+  }
+
+  private write(lines: readonly string[]): void {
+    this.output.stream.write(`${lines.join('\n')}\n`);
+  }
+}
+
+/** A number for people: at most `digits` decimals, no trailing zeros. */
+function num(value: number, digits = 3): string {
+  return String(Number(value.toFixed(digits)));
+}
+
+/** Control characters (escape sequences, carriage returns) from data never reach the terminal. */
+function clean(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+}

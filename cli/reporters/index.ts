@@ -1,0 +1,34 @@
+import { ConsoleReporter } from './console';
+import { CsvReporter } from './csv';
+import { JsonReporter } from './json';
+import { JsonlReporter } from './jsonl';
+import { JunitReporter } from './junit';
+import type { Reporter, ReporterOptions } from './reporter';
+
+/** The reporter names `--reporter` accepts, in the order usage errors list them. */
+export const REPORTER_NAMES = ['console', 'json', 'jsonl', 'junit', 'csv'] as const;
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+export function isReporterName(name: string): name is ReporterName {
+  return (REPORTER_NAMES as readonly string[]).includes(name);
+}
+
+/** The reporter of that name, writing to `options.out` or standard output. */
+export function createReporter(name: ReporterName, options: ReporterOptions): Reporter {
+  switch (name) {
+    case 'console':
+      return new ConsoleReporter(options);
+    case 'json':
+      return new JsonReporter(options);
+    case 'jsonl':
+      return new JsonlReporter(options);
+    case 'junit':
+      return new JunitReporter(options);
+    case 'csv':
+      return new CsvReporter(options);
+  }
+}
+
+export type { Reporter, ReporterOptions } from './reporter';
+export { writeReportJson } from './json';
+export { runVerdict, type RunVerdict } from './verdict';

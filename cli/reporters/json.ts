@@ -1,0 +1,98 @@
+import type { ReportCase, ReportSource, ScorerAggregate } from '../../core/report/report';
+import { RESULT_STATUSES, type ScorerResult } from '../../core/result';
+import type { RunEvent } from '../../core/runner/events';
+import { Output, writeChunk } from './output';
+import type { Reporter, ReporterOptions } from './reporter';
+
+/** Lines are gathered up to about this many characters before one write. */
+const BATCH = 64 * 1024;
+
+/** The report (`schemas/report.schema.json`) as JSON, written at the end of the run. */
+export class JsonReporter implements Reporter {
+  constructor(private readonly options: ReporterOptions) {}
+
+  onEvent(_event: RunEvent): void {}
+
+  async finish(report: ReportSource): Promise<void> {
+    const output = Output.open(this.options);
+    try {
+      await writeReportJson(report, output.stream);
+    } finally {
+      await output.close();
+    }
+  }
+}
+
+/**
+ * Writes a report as JSON to `stream`, streaming its cases and results one line each, so memory stays
+ * flat however many there are. Waits for 'drain' when the stream is full; does not end the stream.
+ * Only the fields of the Report type are written, in its order.
+ */
+export async function writeReportJson(source: ReportSource, stream: NodeJS.WritableStream): Promise<void> {
+  const { head } = source;
+  const fields: [string, unknown][] = [
+    ['version', head.version],
+    ['tool', { name: head.tool.name, version: head.tool.version }],
+    ['runId', head.runId],
+    ['configFile', head.configFile],
+    ['startedAt', head.startedAt],
+    ['finishedAt', head.finishedAt],
+    ['durationMs', head.durationMs],
+    ['cancelled', head.cancelled],
+    ['numTrials', head.numTrials],
+    ['summary', pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total'])],
+    ['job', head.job.test === undefined ? {} : { test: pick(head.job.test, ['score', 'threshold', 'pass']) }],
+  ];
+  let buffer = '{\n';
+  for (const [key, value] of fields) buffer += `${JSON.stringify(key)}:${JSON.stringify(value)},\n`;
+  buffer += '"scorers":[';
+  head.scorers.forEach((scorer, i) => {
+    buffer += `${i === 0 ? '\n' : ',\n'}${JSON.stringify(scorerJson(scorer))}`;
+  });
+  buffer += '\n],\n"cases":[';
+  const flush = async (): Promise<void> => {
+    await writeChunk(stream, buffer);
+    buffer = '';
+  };
+  let first = true;
+  for await (const reportCase of source.cases()) {
+    buffer += `${first ? '\n' : ',\n'}${JSON.stringify(caseJson(reportCase))}`;
+    first = false;
+    if (buffer.length >= BATCH) await flush();
+  }
+  buffer += '\n],\n"results":[';
+  first = true;
+  for await (const result of source.results()) {
+    buffer += `${first ? '\n' : ',\n'}${JSON.stringify(resultJson(result))}`;
+    first = false;
+    if (buffer.length >= BATCH) await flush();
+  }
+  buffer += '\n]\n}\n';
+  await flush();
+}
+
+/** The listed keys of an object, in that order, leaving out undefined values. */
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (value[key] !== undefined) picked[key] = value[key];
+  return picked;
+}
+
+function scorerJson(s: ScorerAggregate): object {
+  return {
+    ...pick(s, ['name', 'key', 'origin']),
+    scale: s.scale.kind === 'bounded' ? { kind: 'bounded', max: s.scale.max } : { kind: 'count', unit: s.scale.unit },
+    ...pick(s, ['threshold', 'weight', 'lowerIsBetter']),
+    counts: pick(s.counts, RESULT_STATUSES),
+    ...pick(s, ['meanScore', 'passRate']),
+    ...(s.test === undefined ? {} : { test: pick(s.test, ['primary_score', 'primary_score_metric', 'threshold', 'lower_is_better', 'pass']) }),
+  };
+}
+
+function caseJson(c: ReportCase): ReportCase {
+  return { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location: { file: c.location.file, line: c.location.line, column: c.location.column } };
+}
+
+function resultJson(r: ScorerResult): object {
+  return pick(r, ['caseId', 'scorer', 'trial', 'status', 'score', 'passed', 'reason', 'durationMs', 'details']);
+}

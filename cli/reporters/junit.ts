@@ -1,0 +1,118 @@
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ReportSource } from '../../core/report/report';
+import type { ScorerResult } from '../../core/result';
+import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
+import { Output, writeChunk } from './output';
+import { displayPath, humanStart } from './paths';
+import type { Reporter, ReporterOptions } from './reporter';
+import { xmlAttr, xmlText } from './xml';
+
+const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+
+/**
+ * JUnit XML for CI: one `<testsuite>` named after the config file, one `<testcase>` per case. The
+ * header needs the counts, so test cases go to a temporary file as cases end and are copied after
+ * the header at the end; the temporary folder is removed whatever happens.
+ */
+export class JunitReporter implements Reporter {
+  private numTrials = 1;
+  /** The config file as shown (classname of every test case); known from `run/start`. */
+  private suite: string | undefined;
+  private temp: { readonly dir: string; readonly stream: WriteStream; failure?: Error } | undefined;
+  private readonly counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+
+  constructor(private readonly options: ReporterOptions) {}
+
+  onEvent(event: RunEvent): void {
+    if (event.type === 'run/start') {
+      this.numTrials = event.numTrials;
+      this.suite = displayPath(this.options.cwd, event.configFile);
+    } else if (event.type === 'case/end') this.tempStream().write(this.testcase(event));
+  }
+
+  async finish(report: ReportSource): Promise<void> {
+    const { head } = report;
+    const temp = this.temp;
+    try {
+      if (temp !== undefined) {
+        const closed = once(temp.stream, 'close');
+        temp.stream.end();
+        await closed;
+        if (temp.failure !== undefined) throw new Error(`cannot write a temporary JUnit file: ${temp.failure.message}`);
+      }
+      const output = Output.open(this.options);
+      try {
+        const name = xmlAttr(displayPath(this.options.cwd, head.configFile));
+        const { tests, failures, errors, skipped } = this.counts;
+        const totals = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(head.durationMs)}"`;
+        const properties: [string, string][] = [['evallens.runId', head.runId]];
+        for (const s of head.scorers) {
+          if (s.test === undefined) continue;
+          properties.push([`scorer.${s.name}.mean_score`, String(s.test.primary_score)], [`scorer.${s.name}.threshold`, String(s.test.threshold)], [`scorer.${s.name}.pass`, String(s.test.pass)]);
+        }
+        const job = head.job.test;
+        if (job !== undefined) properties.push(['job.score', String(job.score)], ['job.threshold', String(job.threshold)], ['job.pass', String(job.pass)]);
+        let text = '<?xml version="1.0" encoding="UTF-8"?>\n';
+        text += `<testsuites name="evallens" ${totals}>\n`;
+        text += `  <testsuite name="${name}" ${totals}>\n`;
+        text += '    <properties>\n';
+        for (const [key, value] of properties) text += `      <property name="${xmlAttr(key)}" value="${xmlAttr(value)}"/>\n`;
+        text += '    </properties>\n';
+        await writeChunk(output.stream, text);
+        if (temp !== undefined) {
+          for await (const chunk of createReadStream(join(temp.dir, 'testcases.xml'), { encoding: 'utf8' })) await writeChunk(output.stream, String(chunk));
+        }
+        await writeChunk(output.stream, '  </testsuite>\n</testsuites>\n');
+      } finally {
+        await output.close();
+      }
+    } finally {
+      if (temp !== undefined) rmSync(temp.dir, { recursive: true, force: true });
+      this.temp = undefined;
+    }
+  }
+
+  private tempStream(): WriteStream {
+    if (this.temp === undefined) {
+      const dir = mkdtempSync(join(tmpdir(), 'evallens-junit-'));
+      const temp: { dir: string; stream: WriteStream; failure?: Error } = { dir, stream: createWriteStream(join(dir, 'testcases.xml')) };
+      temp.stream.on('error', (error) => {
+        temp.failure ??= error;
+      });
+      this.temp = temp;
+    }
+    return this.temp.stream;
+  }
+
+  private testcase(event: CaseEndEvent): string {
+    this.counts.tests++;
+    const file = displayPath(this.options.cwd, event.range.file);
+    const { line, column } = humanStart(event.range);
+    const suite = this.suite ?? file;
+    const open = `    <testcase classname="${xmlAttr(suite)}" name="${xmlAttr(event.caseId)}" time="${seconds(event.durationMs)}" file="${xmlAttr(file)}" line="${line}"`;
+    if (event.status === 'passed') return `${open}/>\n`;
+    if (event.status === 'skipped') {
+      this.counts.skipped++;
+      return `${open}>\n      <skipped/>\n    </testcase>\n`;
+    }
+    const element = event.status === 'failed' ? 'failure' : 'error';
+    if (element === 'failure') this.counts.failures++;
+    else this.counts.errors++;
+    const lines = event.results.filter((r) => SHOWN.has(r.status)).map((r) => this.reason(r));
+    const message = lines[0] ?? (element === 'failure' ? 'case failed' : 'case errored');
+    const body = [...lines, `at ${file}:${line}:${column}`].join('\n');
+    return `${open}>\n      <${element} message="${xmlAttr(message)}" type="${element === 'failure' ? 'fail' : 'error'}">${xmlText(body)}</${element}>\n    </testcase>\n`;
+  }
+
+  private reason(r: ScorerResult): string {
+    const trial = this.numTrials > 1 ? ` [trial ${r.trial}]` : '';
+    return `${r.scorer}${trial}: ${r.reason}`;
+  }
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
