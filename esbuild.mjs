@@ -6,9 +6,19 @@ import * as esbuild from 'esbuild';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-const node = { platform: 'node', format: 'cjs', target: 'node20', bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
+// 'module' first: jsonc-parser's UMD main cannot be bundled (its requires are dynamic).
+const node = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
 // recheck picks a native checker next to its own package at run time, so it stays a real module.
 const external = ['recheck'];
+
+// Prints the lines the VS Code watch task's problem matcher waits for, on every rebuild.
+const watchMarkers = {
+  name: 'watch-markers',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => console.log(`[watch] build finished${result.errors.length > 0 ? ` with ${result.errors.length} errors` : ''}`));
+  },
+};
 
 const builds = [
   { ...node, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode', ...external] },
@@ -19,8 +29,7 @@ const builds = [
 
 try {
   if (watch) {
-    for (const options of builds) await (await esbuild.context(options)).watch();
-    console.log('[watch] build finished, watching for changes');
+    for (const options of builds) await (await esbuild.context({ ...options, plugins: [watchMarkers] })).watch();
   } else {
     await Promise.all(builds.map((options) => esbuild.build(options)));
   }

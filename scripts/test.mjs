@@ -14,6 +14,9 @@ const walk = (dir) => {
     else if (name.endsWith('.test.ts')) files.push(path);
   }
 };
-for (const root of roots) statSync(root).isDirectory() ? walk(root) : files.push(root);
+for (const root of roots) {
+  if (statSync(root).isDirectory()) walk(root);
+  else files.push(root);
+}
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

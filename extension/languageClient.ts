@@ -1,0 +1,34 @@
+/**
+ * The language client: starts dist/server.js (by path: the extension never imports server code) over
+ * IPC, for `evallens-yaml` documents on disk and untitled ones.
+ */
+import type * as vscode from 'vscode';
+import { LanguageClient, type LanguageClientOptions, type ServerOptions, TransportKind } from 'vscode-languageclient/node';
+
+export const LANGUAGE_ID = 'evallens-yaml';
+
+/** Where a debugger attaches to the server when the extension runs under F5 ("Attach to Language Server"). */
+const SERVER_DEBUG_PORT = 6009;
+
+export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${SERVER_DEBUG_PORT}`] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: LANGUAGE_ID },
+      { scheme: 'untitled', language: LANGUAGE_ID },
+    ],
+    outputChannel: output,
+    diagnosticCollectionName: 'evallens',
+  };
+  return new LanguageClient('evallens', 'EvalLens Language Server', serverOptions, clientOptions);
+}
+
+/** Starts the client, or restarts it when it runs; a client whose start failed is started again. */
+export async function restartLanguageClient(client: LanguageClient): Promise<void> {
+  if (client.isRunning()) await client.restart();
+  else await client.start();
+}
