@@ -18,7 +18,8 @@ export function globToRegExp(glob: string): RegExp {
   for (const ch of glob) {
     if (ch === '*') source += '.*';
     else if (ch === '?') source += '.';
-    else source += ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    // Only syntax characters are escaped: with the `u` flag, escaping anything else is an error.
+    else source += ch.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
   }
   return new RegExp(`^${source}$`, 'su');
 }
