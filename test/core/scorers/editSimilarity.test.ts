@@ -150,14 +150,4 @@ describe('edit_similarity', () => {
     assert.notDeepEqual(schemaErrors(editSimilarity, { normalize: true }), []);
     assert.deepEqual(schemaErrors(editSimilarity, { value: '', threshold: 0.7 }), []);
   });
-
-  it('is fast on the hot path: 100,000 short pairs and one pair of 2,000-character texts', () => {
-    const started = performance.now();
-    for (let i = 0; i < 100_000; i++) levenshtein(`The order ${i} has shipped to the customer.`, `Order ${i % 7} was shipped to a customer!`);
-    const long = 'lorem ipsum dolor sit amet '.repeat(75).slice(0, 2000);
-    const other = 'dolor sit amet, lorem ipsum '.repeat(75).slice(0, 2000);
-    assert.equal(levenshtein(long, other).lengthA, 2000);
-    const elapsed = performance.now() - started;
-    assert.ok(elapsed < 5000, `took ${Math.round(elapsed)} ms`);
-  });
 });

@@ -95,16 +95,6 @@ describe('regex', () => {
     assert.equal((await score(regex, { pattern: '😀', max_input_chars: 3 }, { output: '😀😀😀' })).status, 'pass');
   });
 
-  it('answers timeout when a match takes longer than match_timeout_ms', async () => {
-    // A pattern recheck proves safe, over 20 million characters: a linear scan that takes tens of
-    // milliseconds, far past the 1 ms limit. Only "more than 1 ms" is assumed.
-    const output = 'a'.repeat(20_000_000);
-    const v = await score(regex, { pattern: '(?<=\\d)a\\s', match_timeout_ms: 1, max_input_chars: 20_000_000 }, { output });
-    assert.equal(v.status, 'timeout');
-    assert.equal(v.score, undefined);
-    assert.match(v.reason, /time limit of 1 ms \(match_timeout_ms\)/);
-  });
-
   it('runs a pattern recheck cannot decide in isolation, and answers timeout when it is interrupted', async () => {
     // recheck cannot decide ^(a|\1a)+$ (config load waits for its time limit), yet it is exponential in V8.
     const options = { pattern: '^(a|\\1a)+$', match_timeout_ms: 100 };
