@@ -7,13 +7,12 @@ import type { Report } from '../core/report/report';
 import type { RunEvent } from '../core/runner/events';
 import { caseRecords } from '../core/runner/records';
 import { runEval } from '../core/runner/run';
+import { releasePatternChecker } from '../core/scorers/support/boundedRegex';
 import packageJson from '../package.json';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { formatProblem } from './problems';
-import { createReporter, runVerdict, writeReportJson, type Reporter } from './reporters/index';
+import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { RunStore } from './runStore';
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 
 /** Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 130 cancelled (Ctrl-C). */
 export const EXIT = { passed: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -55,6 +54,8 @@ function loadConfig(path: string): RunConfig | undefined {
 
 async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> {
   const config = loadConfig(command.config);
+  // Every pattern is checked once the config has loaded; the checker's memory is not needed for the run.
+  releasePatternChecker();
   if (config === undefined) return EXIT.usage;
   const cwd = process.cwd();
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
@@ -105,12 +106,16 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       job: outcome.jobTest === undefined ? {} : { test: outcome.jobTest },
       scorers: outcome.scorers,
     };
-    const source = store.source(head);
-    const reportFile = createWriteStream(store.reportPath);
-    await writeReportJson(source, reportFile);
-    reportFile.end();
-    await once(reportFile, 'finish');
-    for (const reporter of reporters) await reporter.finish(source);
+    const source = await store.writeReport(head);
+    for (const reporter of reporters) {
+      try {
+        await reporter.finish(source);
+      } catch (e) {
+        // A report that cannot be written (disk full, no permission) is said plainly; the run folder has it.
+        process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)} (the report is in ${store.dir})\n`);
+        return EXIT.usage;
+      }
+    }
     const verdict = runVerdict(head);
     return verdict === 'PASSED' ? EXIT.passed : verdict === 'CANCELLED' ? EXIT.cancelled : EXIT.failed;
   } catch (e) {

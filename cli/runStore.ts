@@ -1,26 +1,34 @@
-import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Report, ReportCase, ReportSource } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import type { RunEvent } from '../core/runner/events';
+import { writeReportJson } from './reporters/json';
+import { TickBatch } from './tickBatch';
 
 /**
  * The run's folder, `.evallens/runs/<run-id>/`: each finished case's results are appended to
- * `results.jsonl` (and the case to `cases.jsonl`) with a synchronous write as the case ends, so a
- * run killed at any point keeps everything that had finished. `report.json` is written at the end
- * by streaming those files back, so memory does not grow with the run.
+ * `results.jsonl` (and the case to `cases.jsonl`) with synchronous writes at the end of the event-loop
+ * turn in which the case finished, so a killed run keeps what had finished (a SIGKILL can take at
+ * most the turn it lands in). `report.json` is written at the end by streaming those files back, so
+ * memory does not grow with the run.
  */
 export class RunStore {
   readonly dir: string;
   private readonly resultsFd: number;
   private readonly casesFd: number;
+  private readonly results: TickBatch;
+  private readonly cases: TickBatch;
 
   constructor(runsDir: string, runId: string) {
     this.dir = join(runsDir, runId);
     mkdirSync(this.dir, { recursive: true });
     this.resultsFd = openSync(this.resultsPath, 'a');
     this.casesFd = openSync(this.casesPath, 'a');
+    this.results = new TickBatch((text) => writeSync(this.resultsFd, text));
+    this.cases = new TickBatch((text) => writeSync(this.casesFd, text));
   }
 
   get resultsPath(): string {
@@ -39,7 +47,7 @@ export class RunStore {
     if (event.type !== 'case/end') return;
     let lines = '';
     for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
-    writeSync(this.resultsFd, lines);
+    this.results.add(lines);
     const reportCase: ReportCase = {
       id: event.caseId,
       index: event.index,
@@ -47,25 +55,46 @@ export class RunStore {
       durationMs: event.durationMs,
       location: { file: event.range.file, line: event.range.start.line + 1, column: event.range.start.column + 1 },
     };
-    writeSync(this.casesFd, `${JSON.stringify(reportCase)}\n`);
+    this.cases.add(`${JSON.stringify(reportCase)}\n`);
   }
 
   close(): void {
+    this.results.flush();
+    this.cases.flush();
     closeSync(this.resultsFd);
     closeSync(this.casesFd);
   }
 
-  /** The finished run as reporters read it: the head in memory, cases and results streamed from disk. */
-  source(head: Omit<Report, 'cases' | 'results'>): ReportSource {
+  /**
+   * The finished run as reporters read it: the head in memory, cases and results streamed from disk,
+   * and `report.json` once `writeReport` has written it.
+   */
+  source(head: Omit<Report, 'cases' | 'results'>, written = false): ReportSource {
+    const lines = { cases: () => readLines(this.casesPath), results: () => readLines(this.resultsPath) };
     return {
       head,
-      cases: () => readJsonLines<ReportCase>(this.casesPath),
-      results: () => readJsonLines<ScorerResult>(this.resultsPath),
+      cases: () => parsed<ReportCase>(lines.cases()),
+      results: () => parsed<ScorerResult>(lines.results()),
+      lines,
+      ...(written ? { file: this.reportPath } : {}),
     };
+  }
+
+  /** Writes `report.json` from the stored lines; returns the source that knows the file. */
+  async writeReport(head: Omit<Report, 'cases' | 'results'>): Promise<ReportSource> {
+    const file = createWriteStream(this.reportPath);
+    await writeReportJson(this.source(head), file);
+    file.end();
+    await once(file, 'finish');
+    return this.source(head, true);
   }
 }
 
-async function* readJsonLines<T>(path: string): AsyncIterable<T> {
+async function* readLines(path: string): AsyncIterable<string> {
   const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line !== '') yield JSON.parse(line) as T;
+  for await (const line of lines) if (line !== '') yield line;
+}
+
+async function* parsed<T>(lines: AsyncIterable<string>): AsyncIterable<T> {
+  for await (const line of lines) yield JSON.parse(line) as T;
 }

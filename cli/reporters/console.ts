@@ -1,6 +1,7 @@
 import type { ReportSource, ScorerAggregate } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
+import { TickBatch } from '../tickBatch';
 import { Output } from './output';
 import { displayPath, humanStart } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
@@ -19,10 +20,12 @@ type Colour = keyof typeof COLOURS;
  */
 export class ConsoleReporter implements Reporter {
   private readonly output: Output;
+  private readonly batch: TickBatch;
   private numTrials = 1;
 
   constructor(private readonly options: ReporterOptions) {
     this.output = Output.open(options);
+    this.batch = new TickBatch((text) => this.output.stream.write(text));
   }
 
   onEvent(event: RunEvent): void {
@@ -48,6 +51,7 @@ export class ConsoleReporter implements Reporter {
     const colour: Colour = verdict === 'PASSED' ? 'green' : verdict === 'FAILED' ? 'red' : 'yellow';
     lines.push('', counts.join(', '), '', this.paint(colour, verdict));
     this.write(lines);
+    this.batch.flush();
     await this.output.close();
   }
 
@@ -107,7 +111,7 @@ export class ConsoleReporter implements Reporter {
   }
 
   private write(lines: readonly string[]): void {
-    this.output.stream.write(`${lines.join('\n')}\n`);
+    this.batch.add(`${lines.join('\n')}\n`);
   }
 }
 

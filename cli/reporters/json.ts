@@ -1,6 +1,8 @@
 import type { ReportCase, ReportSource, ScorerAggregate } from '../../core/report/report';
 import { RESULT_STATUSES, type ScorerResult } from '../../core/result';
 import type { RunEvent } from '../../core/runner/events';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Output, writeChunk } from './output';
 import type { Reporter, ReporterOptions } from './reporter';
 
@@ -14,6 +16,11 @@ export class JsonReporter implements Reporter {
   onEvent(_event: RunEvent): void {}
 
   async finish(report: ReportSource): Promise<void> {
+    if (report.file !== undefined && this.options.out !== undefined) {
+      // The run folder has this very report already: copy the bytes rather than write them again.
+      await copyReport(report.file, this.options.out);
+      return;
+    }
     const output = Output.open(this.options);
     try {
       await writeReportJson(report, output.stream);
@@ -54,21 +61,32 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
     await writeChunk(stream, buffer);
     buffer = '';
   };
-  let first = true;
-  for await (const reportCase of source.cases()) {
-    buffer += `${first ? '\n' : ',\n'}${JSON.stringify(caseJson(reportCase))}`;
-    first = false;
-    if (buffer.length >= BATCH) await flush();
-  }
+  const items = async (texts: AsyncIterable<string>): Promise<void> => {
+    let first = true;
+    for await (const text of texts) {
+      buffer += `${first ? '\n' : ',\n'}${text}`;
+      first = false;
+      if (buffer.length >= BATCH) await flush();
+    }
+  };
+  await items(source.lines?.cases() ?? serialized(source.cases(), caseJson));
   buffer += '\n],\n"results":[';
-  first = true;
-  for await (const result of source.results()) {
-    buffer += `${first ? '\n' : ',\n'}${JSON.stringify(resultJson(result))}`;
-    first = false;
-    if (buffer.length >= BATCH) await flush();
-  }
+  await items(source.lines?.results() ?? serialized(source.results(), resultJson));
   buffer += '\n]\n}\n';
   await flush();
+}
+
+async function copyReport(from: string, to: string): Promise<void> {
+  try {
+    await mkdir(dirname(to), { recursive: true });
+    await copyFile(from, to);
+  } catch (e) {
+    throw new Error(`cannot write ${to}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+async function* serialized<T>(items: AsyncIterable<T>, shape: (item: T) => object): AsyncIterable<string> {
+  for await (const item of items) yield JSON.stringify(shape(item));
 }
 
 /** The listed keys of an object, in that order, leaving out undefined values. */

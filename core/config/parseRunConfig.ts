@@ -28,9 +28,17 @@ const validators = new OptionsValidators();
 let topLevelValidator: ValidateFunction | undefined;
 const TOP_LEVEL_KEYS = Object.keys(runConfigSchema.properties);
 
-/** Compiled on first use and then kept: the run-config schema is the same for the whole process. */
+/**
+ * The published run-config schema with `scorers:` narrowed to its shape: each entry is then checked
+ * against its own scorer's schema (readScorers), which words its mistakes precisely, so compiling
+ * every scorer's definitions a second time here would only cost start-up time. Compiled on first use.
+ */
 function validateTopLevel(): ValidateFunction {
-  topLevelValidator ??= createAjv({ useDefaults: false, verbose: true }).compile(runConfigSchema);
+  if (topLevelValidator === undefined) {
+    const { $defs, properties, ...rest } = runConfigSchema;
+    const topLevel = { ...rest, properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } }, $defs: { case: $defs.case } };
+    topLevelValidator = createAjv({ useDefaults: false, verbose: true }).compile(topLevel);
+  }
   return topLevelValidator;
 }
 

@@ -68,4 +68,12 @@ export interface ReportSource {
   readonly head: Omit<Report, 'cases' | 'results'>;
   cases(): AsyncIterable<ReportCase>;
   results(): AsyncIterable<ScorerResult>;
+  /**
+   * The same cases and results as JSON text, one per item, when the source has them serialized
+   * already (the run folder's JSON lines): writing a report then copies text instead of parsing it
+   * and serializing it again.
+   */
+  readonly lines?: { cases(): AsyncIterable<string>; results(): AsyncIterable<string> };
+  /** The path of this report already written as JSON (the run folder's `report.json`), once it is. */
+  readonly file?: string;
 }

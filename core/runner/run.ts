@@ -61,6 +61,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   };
 
   const worker = async () => {
+    const abort = { controller: new AbortController() };
     while (options.signal?.aborted !== true) {
       const next = await iterator.next();
       if (next.done === true) return;
@@ -72,7 +73,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
       const started = now();
       options.onEvent({ type: 'case/start', caseId: id, index, range });
       const results = record.ok
-        ? await scoreCase(record.value.case, config.scorers, trials, now)
+        ? await scoreCase(record.value.case, config.scorers, trials, now, abort)
         : [{ caseId: id, scorer: 'dataset', trial: 1, status: 'error' as const, reason: record.error.message, durationMs: 0 }];
       emitResults(results);
       const status = caseStatus(results);

@@ -8,22 +8,31 @@ import { applyFieldPaths } from '../scorers/fieldPaths';
  * (an async scorer is abandoned at the limit and its signal aborted; a synchronous one cannot be
  * stopped, so it is measured); a scorer that throws gives an `error` result, never a crashed run.
  */
-export async function scoreCase(evalCase: EvalCase, scorers: readonly ScorerInstance[], trials: number, now: () => number): Promise<ScorerResult[]> {
+export async function scoreCase(
+  evalCase: EvalCase,
+  scorers: readonly ScorerInstance[],
+  trials: number,
+  now: () => number,
+  abort: { controller: AbortController } = { controller: new AbortController() },
+): Promise<ScorerResult[]> {
   const results: ScorerResult[] = [];
+  // One controller serves evaluations that run one after another (a runner's worker passes its own);
+  // a timeout aborts it and the next evaluation gets a fresh one. One per evaluation cost more than
+  // the scoring of simple scorers.
   for (let trial = 1; trial <= trials; trial++) {
     for (const instance of scorers) {
+      if (abort.controller.signal.aborted) abort.controller = new AbortController();
       const started = now();
-      const verdict = await evaluate(evalCase, instance, started, now);
+      const verdict = await evaluate(evalCase, instance, started, now, abort.controller);
       results.push(finish(verdict, evalCase.id, instance, trial, now() - started));
     }
   }
   return results;
 }
 
-async function evaluate(evalCase: EvalCase, instance: ScorerInstance, started: number, now: () => number): Promise<ScorerVerdict> {
+async function evaluate(evalCase: EvalCase, instance: ScorerInstance, started: number, now: () => number, controller: AbortController): Promise<ScorerVerdict> {
   const selected = applyFieldPaths(evalCase, instance.options);
   if (!selected.ok) return selected.verdict;
-  const controller = new AbortController();
   try {
     const outcome = instance.scorer.score(selected.input, controller.signal);
     const verdict = isPromise(outcome) ? await withTimeout(outcome, instance.timeoutMs, controller) : outcome;

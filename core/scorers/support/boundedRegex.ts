@@ -159,7 +159,8 @@ class RecheckWorker {
     return channel.port1;
   }
 
-  private reset(): void {
+  /** Ends the worker; the next check starts a new one. */
+  reset(): void {
     void this.worker?.terminate();
     this.port?.close();
     this.worker = undefined;
@@ -188,6 +189,15 @@ port.on('message', async ({ id, source, flags, timeout }) => {
 `;
 
 const recheckWorker = new RecheckWorker();
+
+/**
+ * Ends the ReDoS checker's worker thread, which holds recheck (tens of megabytes) in memory. A host
+ * that has loaded its config and checks no more patterns (the CLI, before a run) calls this; a later
+ * check starts the worker again.
+ */
+export function releasePatternChecker(): void {
+  recheckWorker.reset();
+}
 
 function interpret(result: RecheckAnswer, source: string, offset: number): PatternSafety {
   switch (result.status) {

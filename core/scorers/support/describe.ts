@@ -25,9 +25,17 @@ export function typeName(value: Json | undefined): string {
   return typeof value;
 }
 
-export function codePointLength(text: string): number {
+export function codePointLength(text: string, end = text.length): number {
   let n = 0;
-  for (const _ of text) n++;
+  for (let i = 0; i < end; i++) {
+    const unit = text.charCodeAt(i);
+    // A surrogate pair is one code point; a lone surrogate counts as one too.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < end) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    n++;
+  }
   return n;
 }
 
@@ -36,9 +44,14 @@ export function codePointLength(text: string): number {
  * position instead of the texts.
  */
 export function firstDifference(a: string, b: string): number {
-  const left = Array.from(a);
-  const right = Array.from(b);
-  const n = Math.min(left.length, right.length);
-  for (let i = 0; i < n; i++) if (left[i] !== right[i]) return i;
-  return left.length === right.length ? -1 : n;
+  if (a === b) return -1;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Do not stop between the two halves of a surrogate pair: the code point starts one unit earlier.
+  if (i > 0) {
+    const previous = a.charCodeAt(i - 1);
+    if (previous >= 0xd800 && previous <= 0xdbff) i--;
+  }
+  return codePointLength(a, i);
 }

@@ -5,8 +5,9 @@
  * It is on a hot path (one call per case), so it:
  * - trims the common prefix and suffix first, in UTF-16 units without splitting a surrogate pair;
  * - decodes only the differing middles into reused Int32Array buffers;
- * - runs the classic two-row dynamic programme folded into one row plus the diagonal cell, with the
- *   shorter text along the row (O(n·m) time, O(min(n, m)) memory).
+ * - runs Myers' bit-parallel algorithm (1999), in 32-bit blocks as his paper describes for patterns
+ *   longer than a machine word, with the shorter text as the pattern: O(n·⌈m/32⌉) time. The classic
+ *   dynamic programme stays as the reference the tests compare it with.
  */
 
 export interface EditDistance {
@@ -58,7 +59,7 @@ export function levenshtein(a: string, b: string): EditDistance {
   const lengthB = shared + m;
   if (n === 0) return { distance: m, lengthA, lengthB };
   if (m === 0) return { distance: n, lengthA, lengthB };
-  const distance = n >= m ? dynamicProgramme(pointsA, n, pointsB, m) : dynamicProgramme(pointsB, m, pointsA, n);
+  const distance = n >= m ? bitParallel(pointsA, n, pointsB, m) : bitParallel(pointsB, m, pointsA, n);
   return { distance, lengthA, lengthB };
 }
 
@@ -66,6 +67,88 @@ export function levenshtein(a: string, b: string): EditDistance {
 export function normalizedSimilarity(result: EditDistance): number {
   const longest = Math.max(result.lengthA, result.lengthB);
   return longest === 0 ? 1 : 1 - result.distance / longest;
+}
+
+/** Distance between `outer[0..n)` and `inner[0..m)` by the O(n·m) dynamic programme (m <= n). */
+export function dynamicProgrammeDistance(a: string, b: string): number {
+  const x = Int32Array.from(Array.from(a, (ch) => ch.codePointAt(0) ?? 0));
+  const y = Int32Array.from(Array.from(b, (ch) => ch.codePointAt(0) ?? 0));
+  if (x.length === 0 || y.length === 0) return Math.max(x.length, y.length);
+  return x.length >= y.length ? dynamicProgramme(x, x.length, y, y.length) : dynamicProgramme(y, y.length, x, x.length);
+}
+
+// Scratch state of the bit-parallel algorithm, reused between calls (scoring is single-threaded).
+const bmpSlot = new Int32Array(0x10000).fill(-1);
+const astralSlot = new Map<number, number>();
+let peq = new Int32Array(64);
+let plus = new Int32Array(2);
+let minus = new Int32Array(2);
+
+/**
+ * Myers' bit-vector edit distance: the pattern `inner[0..m)` is split into 32-bit blocks; each text
+ * character advances every block, passing the horizontal delta of its bottom row to the next block.
+ * Vertical deltas of column j are kept as bit vectors (plus: +1, minus: −1).
+ */
+function bitParallel(outer: Int32Array, n: number, inner: Int32Array, m: number): number {
+  const blocks = (m + 31) >>> 5;
+  // Give each distinct pattern character a slot, and set its match bits per block.
+  let slots = 0;
+  for (let i = 0; i < m; i++) if (slotOf(inner[i] as number) < 0) setSlot(inner[i] as number, slots++);
+  if (peq.length < slots * blocks) peq = new Int32Array(growTo(slots * blocks));
+  peq.fill(0, 0, slots * blocks);
+  for (let i = 0; i < m; i++) {
+    const at = slotOf(inner[i] as number) * blocks + (i >>> 5);
+    peq[at] = (peq[at] as number) | (1 << (i & 31));
+  }
+  if (plus.length < blocks) {
+    plus = new Int32Array(growTo(blocks));
+    minus = new Int32Array(growTo(blocks));
+  }
+  plus.fill(-1, 0, blocks);
+  minus.fill(0, 0, blocks);
+  const lastBit = 1 << ((m - 1) & 31);
+  let score = m;
+  for (let j = 0; j < n; j++) {
+    const slot = slotOf(outer[j] as number);
+    // The top row of the matrix is 0, 1, 2, …: every column enters the first block with +1.
+    let carry = 1;
+    for (let b = 0; b < blocks; b++) {
+      let eq = slot < 0 ? 0 : (peq[slot * blocks + b] as number);
+      const pv = plus[b] as number;
+      const mv = minus[b] as number;
+      const xv = eq | mv;
+      if (carry < 0) eq |= 1;
+      const xh = (((eq & pv) + pv) ^ pv) | eq;
+      let ph = mv | ~(xh | pv);
+      let mh = pv & xh;
+      const high = b === blocks - 1 ? lastBit : 1 << 31;
+      const out = (ph & high) !== 0 ? 1 : (mh & high) !== 0 ? -1 : 0;
+      ph <<= 1;
+      mh <<= 1;
+      if (carry < 0) mh |= 1;
+      else if (carry > 0) ph |= 1;
+      plus[b] = mh | ~(xv | ph);
+      minus[b] = ph & xv;
+      carry = out;
+    }
+    score += carry;
+  }
+  for (let i = 0; i < m; i++) clearSlot(inner[i] as number);
+  return score;
+}
+
+function slotOf(codePoint: number): number {
+  return codePoint < 0x10000 ? (bmpSlot[codePoint] as number) : (astralSlot.get(codePoint) ?? -1);
+}
+
+function setSlot(codePoint: number, slot: number): void {
+  if (codePoint < 0x10000) bmpSlot[codePoint] = slot;
+  else astralSlot.set(codePoint, slot);
+}
+
+function clearSlot(codePoint: number): void {
+  if (codePoint < 0x10000) bmpSlot[codePoint] = -1;
+  else astralSlot.delete(codePoint);
 }
 
 /** Distance between `outer[0..n)` and `inner[0..m)`, with m <= n so the row is the short one. */
