@@ -120,7 +120,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     return verdict === 'PASSED' ? EXIT.passed : verdict === 'CANCELLED' ? EXIT.cancelled : EXIT.failed;
   } catch (e) {
     if (e instanceof DatasetError) {
-      process.stderr.write(`${e.message}\n`);
+      // Where in the dataset, when the reader knows; else the config line that names the dataset.
+      const range = e.range ?? config.dataset?.range;
+      const problem = range === undefined ? e.message : formatProblem({ code: 'dataset', severity: 'error', message: e.message, range }, cwd);
+      process.stderr.write(`${problem}\n`);
       return EXIT.usage;
     }
     throw e;

@@ -56,6 +56,12 @@ describe('evallens CLI', () => {
     assert.match(run.stderr, /^missing-dataset-file\.eval\.yaml:1:10: error: the dataset file .*nowhere\.jsonl does not exist/m);
   });
 
+  it('exits 2 for a dataset that cannot be read at all, pointing at the config line that names it', async () => {
+    const run = await runCli(['run', 'undeclared-column.eval.yaml', '--runs-dir', 'runs-undeclared'], { cwd: work });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /^undeclared-column\.eval\.yaml:2:9: error: columns declares "score", but .* has no such column/m);
+  });
+
   it('exits 2 for usage errors and says what was wrong', async () => {
     const unknownReporter = await runCli(['run', 'all-pass.eval.yaml', '--reporter', 'xml'], { cwd: work });
     assert.equal(unknownReporter.code, 2);
