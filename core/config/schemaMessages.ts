@@ -23,19 +23,26 @@ export function schemaProblems(
   return problems;
 }
 
-/** Drops the umbrella errors of anyOf/oneOf/if when a more specific error explains the same place. */
+/**
+ * Keeps the errors that explain a mistake best. An anyOf/oneOf whose alternatives all failed the same
+ * simple way (each wanted another type, or each another key) is said once, as the alternatives; an
+ * alternative that failed for a reason of its own is said as that reason; a oneOf that matched
+ * several alternatives is said as itself. `if` and `allOf` only wrap errors said elsewhere.
+ */
 function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
   const umbrella = new Set(['anyOf', 'oneOf', 'if', 'allOf']);
   const specific = errors.filter((e) => !umbrella.has(e.keyword));
-  const anyOfAlternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const result: ErrorObject[] = [];
-  for (const alt of anyOfAlternatives) {
-    // A value that matched none of the alternatives only by type: say the alternatives, once.
-    const under = specific.filter((e) => e.schemaPath.startsWith(alt.schemaPath.replace(/\/(anyOf|oneOf)$/, `/${alt.keyword}/`)));
-    if (under.length > 0 && under.every((e) => e.keyword === 'type' && e.instancePath === alt.instancePath)) result.push(alt);
+  const kept: ErrorObject[] = [];
+  const explained = new Set<ErrorObject>();
+  for (const alt of errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
+    const under = specific.filter((e) => e.schemaPath.startsWith(`${alt.schemaPath}/`));
+    const sameKind = (keyword: string) => under.length > 0 && under.every((e) => e.keyword === keyword && e.instancePath === alt.instancePath);
+    if (under.length === 0 || sameKind('type') || sameKind('required')) {
+      kept.push(alt);
+      for (const e of under) explained.add(e);
+    }
   }
-  const explainedByAlternative = (e: ErrorObject) => result.some((alt) => e.keyword === 'type' && e.instancePath === alt.instancePath);
-  return [...result, ...specific.filter((e) => !explainedByAlternative(e))];
+  return [...kept, ...specific.filter((e) => !explained.has(e))];
 }
 
 function describe(e: ErrorObject, path: (string | number)[], source: YamlSource, knownKeys: (path: readonly (string | number)[]) => readonly string[]): Problem {
@@ -87,11 +94,29 @@ function describe(e: ErrorObject, path: (string | number)[], source: YamlSource,
     case 'format':
       return { ...base, message: `${label} must be a valid ${String(params['format'])}`, range: source.valueRange(path) };
     case 'anyOf':
-    case 'oneOf':
+    case 'oneOf': {
+      const keys = requiredAlternatives(e);
+      if (keys.length > 0) {
+        const listed = keys.map((k) => `"${k}"`).join(' or ');
+        const passing = (e.params as { passingSchemas?: unknown }).passingSchemas;
+        if (Array.isArray(passing)) {
+          return { ...base, code: 'conflicting-options', message: `${label} takes ${listed}, not both`, range: source.keyRange(path) };
+        }
+        const several = e.keyword === 'anyOf' ? (keys.length === 2 ? ' (or both)' : ' (or several)') : '';
+        return { ...base, code: 'missing-required', message: `${label} needs ${listed}${several}`, range: source.keyRange(path), suggestions: keys };
+      }
       return { ...base, message: `${label} must be ${alternatives(e)}, not ${kindOfData(e.data)}`, range: source.valueRange(path) };
+    }
     default:
       return { ...base, message: `${label} ${e.message ?? 'is not valid'}`, range: source.valueRange(path) };
   }
+}
+
+/** The keys of alternatives that are each just `{required: [key]}`; empty when they are anything else. */
+function requiredAlternatives(e: ErrorObject): string[] {
+  const schemas = Array.isArray(e.schema) ? (e.schema as { required?: unknown }[]) : [];
+  const keys = schemas.map((s) => (Array.isArray(s.required) && s.required.length === 1 && typeof s.required[0] === 'string' ? s.required[0] : undefined));
+  return keys.every((k): k is string => k !== undefined) ? keys : [];
 }
 
 function alternatives(e: ErrorObject): string {

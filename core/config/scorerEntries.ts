@@ -54,7 +54,9 @@ export function readScorers(
     const errors = context.validators.validate(definition, options);
     if (errors.length > 0) {
       const known = [...Object.keys((definition.schema['properties'] as object | undefined) ?? {}), ...COMMON_KEYS, ...(entry.listForm ? ['type'] : [])];
-      problems.push(...schemaProblems(errors, source, { basePath: entry.path, knownKeys: () => known }));
+      const found = schemaProblems(errors, source, { basePath: entry.path, knownKeys: () => known });
+      // Never let a rejected entry pass in silence, even if no message fits the error.
+      problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.valueRange(entry.path) }]));
       continue;
     }
     const made = definition.create(options, { configDir: context.configDir });

@@ -71,6 +71,26 @@ describe('run config', () => {
     assert.equal(p?.message, '`num_trials` must be an integer, not the string "two"');
   });
 
+  it('says "needs one of" for options that are alternatives, once, on the scorer', () => {
+    const [p] = problems('cases: []\nscorers:\n  numeric_tolerance: {}\n');
+    assert.equal(p?.code, 'missing-required');
+    assert.equal(p?.at, '3:3');
+    assert.equal(p?.message, '`scorers.numeric_tolerance` needs "absolute" or "relative" (or both)');
+    assert.deepEqual(p?.suggestions, ['absolute', 'relative']);
+  });
+
+  it('refuses two options of which a scorer takes one', () => {
+    const found = problems('cases: []\nscorers:\n  regex: {pattern: a, patterns: [b]}\n');
+    assert.deepEqual(found.map((p) => p.message), ['`scorers.regex` takes "pattern" or "patterns", not both']);
+  });
+
+  it('refuses a pattern that can backtrack catastrophically when the config loads, naming the part', () => {
+    const [p] = problems('cases: []\nscorers:\n  regex: {pattern: "^(a+)+$"}\n');
+    assert.equal(p?.code, 'invalid-option');
+    assert.equal(p?.at, '3:20');
+    assert.match(p?.message ?? '', /backtrack catastrophically.*exponential.*"a" at character 3/);
+  });
+
   it('expands ${VAR} and EvalBench !ENV values from the environment', () => {
     const parsed = parseRunConfig('dataset: !ENV ${DATA_DIR}/cases.jsonl\nscorers: {exact_match: {value: "${ANSWER:-yes}"}}\n', FILE, { DATA_DIR: '/data' });
     assert.deepEqual(parsed.problems, []);
