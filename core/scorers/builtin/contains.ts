@@ -1,7 +1,7 @@
 import type { Json } from '../../case';
 import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/contains.schema.json';
-import { kindOf } from '../support/describe';
+import { textOutput } from '../support/describe';
 import { describeText, findNeedles, nameNeedles, resolveNeedles, type NeedleHit } from '../support/textNeedles';
 import { prepared, type ScorerDefinition } from '../scorer';
 
@@ -22,11 +22,12 @@ export const contains: ScorerDefinition = {
   create(raw) {
     const options = raw as unknown as ContainsOptions;
     return prepared({
-      score({ output, expected }) {
+      score({ output: given, expected }) {
         const resolved = resolveNeedles(options, expected);
         if (!resolved.ok) return resolved.verdict;
-        if (output === undefined) return fail('the case has no output');
-        if (typeof output !== 'string') return fail(`the output is ${kindOf(output)}, not a string; nothing is converted`);
+        const text = textOutput(given);
+        if (!text.ok) return text.verdict;
+        const output = text.text;
         const { needles } = resolved;
         const hits = findNeedles(output, needles, options.case_sensitive);
         const present = hits.filter((h) => h.at >= 0);

@@ -1,6 +1,6 @@
 import { error, fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/edit_similarity.schema.json';
-import { kindOf } from '../support/describe';
+import { kindOf, textOutput } from '../support/describe';
 import { levenshtein, normalizedSimilarity } from '../support/levenshtein';
 import { prepared, refused, type ScorerDefinition } from '../scorer';
 
@@ -32,12 +32,13 @@ export const editSimilarity: ScorerDefinition = {
     }
     const lowerIsBetter = options.lower_is_better === true;
     return prepared({
-      score({ output, expected: caseExpected }) {
+      score({ output: given, expected: caseExpected }) {
         const expected = options.value !== undefined ? options.value : caseExpected;
         if (expected === undefined) return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
         if (typeof expected !== 'string') return error(`the expected value is ${kindOf(expected)}, not a string; nothing is converted`);
-        if (output === undefined) return fail('the case has no output');
-        if (typeof output !== 'string') return fail(`the output is ${kindOf(output)}, not a string; nothing is converted`);
+        const text = textOutput(given);
+        if (!text.ok) return text.verdict;
+        const output = text.text;
         const result = levenshtein(output, expected);
         const similarity = normalizedSimilarity(result);
         const passed = lowerIsBetter ? similarity <= threshold : similarity >= threshold;

@@ -1,6 +1,6 @@
 import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/not_contains.schema.json';
-import { kindOf } from '../support/describe';
+import { textOutput } from '../support/describe';
 import { describeText, findNeedles, nameNeedles, resolveNeedles } from '../support/textNeedles';
 import { prepared, type ScorerDefinition } from '../scorer';
 
@@ -20,11 +20,12 @@ export const notContains: ScorerDefinition = {
   create(raw) {
     const options = raw as unknown as NotContainsOptions;
     return prepared({
-      score({ output, expected }) {
+      score({ output: given, expected }) {
         const resolved = resolveNeedles(options, expected);
         if (!resolved.ok) return resolved.verdict;
-        if (output === undefined) return fail('the case has no output');
-        if (typeof output !== 'string') return fail(`the output is ${kindOf(output)}, not a string; nothing is converted`);
+        const text = textOutput(given);
+        if (!text.ok) return text.verdict;
+        const output = text.text;
         const { needles } = resolved;
         const present = findNeedles(output, needles, options.case_sensitive).filter((h) => h.at >= 0);
         const seen = describeText(output);

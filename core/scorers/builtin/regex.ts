@@ -1,7 +1,7 @@
 import type { Json } from '../../case';
 import { error, fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/regex.schema.json';
-import { codePointLength, kindOf } from '../support/describe';
+import { codePointLength, textOutput } from '../support/describe';
 import { prepareBoundedRegex, type BoundedMatch, type BoundedRegex, type RegexGuard } from '../support/boundedRegex';
 import { describeText } from '../support/textNeedles';
 import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
@@ -47,9 +47,10 @@ export const regex: ScorerDefinition = {
     const name = (n: number) => (total === 1 ? 'the pattern' : `pattern ${n} of ${total}`);
 
     return prepared({
-      score({ output }) {
-        if (output === undefined) return fail('the case has no output');
-        if (typeof output !== 'string') return fail(`the output is ${kindOf(output)}, not a string; nothing is converted`);
+      score({ output: given }) {
+        const text = textOutput(given);
+        if (!text.ok) return text.verdict;
+        const output = text.text;
         const length = codePointLength(output);
         if (length > options.max_input_chars) {
           return error(`the output is a string of ${length} characters, longer than max_input_chars (${options.max_input_chars}); it is neither matched nor truncated`);

@@ -1,7 +1,7 @@
 import type { Json } from '../../case';
 import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/secret_scan.schema.json';
-import { codePointLength, kindOf } from '../support/describe';
+import { codePointLength, textOutput } from '../support/describe';
 import { scanForSecrets, type SecretDetectorName, type SecretFinding } from '../support/secretDetectors';
 import { prepared, type ScorerDefinition } from '../scorer';
 
@@ -27,9 +27,10 @@ export const secretScan: ScorerDefinition = {
     const detectors = options.detectors;
     const allowDocumentationExamples = options.allow_documentation_examples;
     return prepared({
-      score({ output }) {
-        if (output === undefined) return fail('the case has no output');
-        if (typeof output !== 'string') return fail(`the output is ${kindOf(output)}, not a string; nothing is converted (pick a text field with output_path)`);
+      score({ output: given }) {
+        const text = textOutput(given, ' (pick a text field with output_path)');
+        if (!text.ok) return text.verdict;
+        const output = text.text;
         const scan = scanForSecrets(output, detectors, { allowDocumentationExamples });
         const details: { [key: string]: Json } = {
           detectors_run: [...detectors],

@@ -1,4 +1,5 @@
 import type { Json } from '../../case';
+import { fail, type ScorerVerdict } from '../../result';
 
 /** The kind of a JSON value, as reasons name it ("a number", "an object"). Never the value itself. */
 export function kindOf(value: Json | undefined): string {
@@ -54,4 +55,14 @@ export function firstDifference(a: string, b: string): number {
     if (previous >= 0xd800 && previous <= 0xdbff) i--;
   }
   return codePointLength(a, i);
+}
+
+/**
+ * The output as text, or the failing verdict every text scorer gives otherwise: a missing output, or
+ * an output of another type (nothing is converted). `hint` adds advice to the wrong-type reason.
+ */
+export function textOutput(output: Json | undefined, hint = ''): { ok: true; text: string } | { ok: false; verdict: ScorerVerdict } {
+  if (output === undefined) return { ok: false, verdict: fail('the case has no output') };
+  if (typeof output !== 'string') return { ok: false, verdict: fail(`the output is ${kindOf(output)}, not a string; nothing is converted${hint}`) };
+  return { ok: true, text: output };
 }

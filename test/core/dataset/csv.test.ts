@@ -3,28 +3,15 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { CaseReadError, DatasetRecord, LocatedCase } from '../../../core/case';
+import type { DatasetRecord } from '../../../core/case';
+import { failed, fixture, located, readAll } from '../../support/datasetRecords';
 import { readCsv } from '../../../core/dataset/csv';
 import { DatasetError } from '../../../core/dataset/datasetError';
 import type { ColumnType } from '../../../core/dataset/source';
 
-const fixture = (name: string): string => join(__dirname, '../../fixtures/datasets', name);
 
-async function read(path: string, columns?: Record<string, ColumnType>): Promise<DatasetRecord[]> {
-  const records: DatasetRecord[] = [];
-  for await (const record of readCsv(columns === undefined ? { path } : { path, columns })) records.push(record);
-  return records;
-}
+const read = (path: string, columns?: Record<string, ColumnType>): Promise<DatasetRecord[]> => readAll(readCsv, columns === undefined ? { path } : { path, columns });
 
-function located(record: DatasetRecord | undefined): LocatedCase {
-  assert.ok(record?.ok, `expected a case, got ${JSON.stringify(record)}`);
-  return record.value;
-}
-
-function failed(record: DatasetRecord | undefined): CaseReadError {
-  assert.ok(record !== undefined && !record.ok, `expected an error record, got ${JSON.stringify(record)}`);
-  return record.error;
-}
 
 describe('CSV reader', () => {
   it('maps id, input, output, expected, context to case fields and other columns to metadata, as strings', async () => {

@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { CaseReadError, DatasetRecord, LocatedCase } from '../../../core/case';
+import type { DatasetRecord } from '../../../core/case';
+import { failed, fixture, located, readAll } from '../../support/datasetRecords';
 import { DatasetError } from '../../../core/dataset/datasetError';
 import { readJson } from '../../../core/dataset/json';
 
-const fixture = (name: string): string => join(__dirname, '../../fixtures/datasets', name);
 
-async function read(name: string): Promise<DatasetRecord[]> {
-  const records: DatasetRecord[] = [];
-  for await (const record of readJson({ path: fixture(name) })) records.push(record);
-  return records;
-}
+const read = (name: string): Promise<DatasetRecord[]> => readAll(readJson, { path: fixture(name) });
 
-function located(record: DatasetRecord | undefined): LocatedCase {
-  assert.ok(record?.ok, `expected a case, got ${JSON.stringify(record)}`);
-  return record.value;
-}
-
-function failed(record: DatasetRecord | undefined): CaseReadError {
-  assert.ok(record !== undefined && !record.ok, `expected an error record, got ${JSON.stringify(record)}`);
-  return record.error;
-}
 
 describe('JSON reader', () => {
   it('reads an array of cases in order, with positional ids case-N', async () => {

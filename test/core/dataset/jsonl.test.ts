@@ -3,27 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { CaseReadError, DatasetRecord, LocatedCase } from '../../../core/case';
+import type { DatasetRecord } from '../../../core/case';
+import { failed, fixture, located, readAll } from '../../support/datasetRecords';
 import { DatasetError } from '../../../core/dataset/datasetError';
 import { readJsonl } from '../../../core/dataset/jsonl';
 
-const fixture = (name: string): string => join(__dirname, '../../fixtures/datasets', name);
 
-async function read(name: string): Promise<DatasetRecord[]> {
-  const records: DatasetRecord[] = [];
-  for await (const record of readJsonl({ path: fixture(name) })) records.push(record);
-  return records;
-}
+const read = (name: string): Promise<DatasetRecord[]> => readAll(readJsonl, { path: fixture(name) });
 
-function located(record: DatasetRecord | undefined): LocatedCase {
-  assert.ok(record?.ok, `expected a case, got ${JSON.stringify(record)}`);
-  return record.value;
-}
-
-function failed(record: DatasetRecord | undefined): CaseReadError {
-  assert.ok(record !== undefined && !record.ok, `expected an error record, got ${JSON.stringify(record)}`);
-  return record.error;
-}
 
 describe('JSONL reader', () => {
   it('reads one case per line in file order and skips blank and white-space-only lines', async () => {
