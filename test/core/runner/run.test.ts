@@ -5,7 +5,7 @@ import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import type { RunConfig } from '../../../core/config/runConfig';
 import { pass, type ScorerVerdict } from '../../../core/result';
 import { BUILTIN_SCORERS, ScorerRegistry } from '../../../core/scorers/registry';
-import { prepared, type ScorerDefinition } from '../../../core/scorers/scorer';
+import { prepared, type Scorer, type ScorerDefinition } from '../../../core/scorers/scorer';
 import type { RunEvent } from '../../../core/runner/events';
 import { runEval } from '../../../core/runner/run';
 
@@ -15,26 +15,16 @@ function gatedScorer(): { definition: ScorerDefinition; release: (id: string) =>
   const waiting = new Map<string, Promise<void>>();
   const started: string[] = [];
   let onStart = () => {};
-  const definition: ScorerDefinition = {
-    key: 'gated',
-    origin: 'EvalLens',
-    scale: { kind: 'bounded', max: 1 },
-    needs: [],
-    schema: { type: 'object' },
-    create: () =>
-      prepared({
-        score: ({ case: c }) => {
-          started.push(c.id);
-          onStart();
-          let promise = waiting.get(c.id);
-          if (promise === undefined) {
-            promise = new Promise<void>((resolve) => gates.set(c.id, resolve));
-            waiting.set(c.id, promise);
-          }
-          return promise.then((): ScorerVerdict => pass('released'));
-        },
-      }),
-  };
+  const definition = fixtureScorer('gated', ({ case: c }) => {
+    started.push(c.id);
+    onStart();
+    let promise = waiting.get(c.id);
+    if (promise === undefined) {
+      promise = new Promise<void>((resolve) => gates.set(c.id, resolve));
+      waiting.set(c.id, promise);
+    }
+    return promise.then((): ScorerVerdict => pass('released'));
+  });
   const release = (id: string) => {
     const gate = gates.get(id);
     if (gate) gate();
@@ -51,28 +41,16 @@ function gatedScorer(): { definition: ScorerDefinition; release: (id: string) =>
   return { definition, release, started, waitStarted };
 }
 
-const neverAnswers: ScorerDefinition = {
-  key: 'never_answers',
-  origin: 'EvalLens',
-  scale: { kind: 'bounded', max: 1 },
-  needs: [],
-  schema: { type: 'object' },
-  create: () => prepared({ score: (_input, signal) => new Promise<ScorerVerdict>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) }),
-};
+/** A scorer of these tests, with no options, that scores as `score` says. */
+function fixtureScorer(key: string, score: Scorer['score']): ScorerDefinition {
+  return { key, origin: 'EvalLens', scale: { kind: 'bounded', max: 1 }, needs: [], schema: { type: 'object' }, create: () => prepared({ score }) };
+}
 
-const throws: ScorerDefinition = {
-  key: 'throws',
-  origin: 'EvalLens',
-  scale: { kind: 'bounded', max: 1 },
-  needs: [],
-  schema: { type: 'object' },
-  create: () =>
-    prepared({
-      score: () => {
-        throw new Error('boom');
-      },
-    }),
-};
+const neverAnswers = fixtureScorer('never_answers', (_input, signal) => new Promise<ScorerVerdict>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))));
+
+const throws = fixtureScorer('throws', () => {
+  throw new Error('boom');
+});
 
 function load(yaml: string, extra: ScorerDefinition[] = []): RunConfig {
   const parsed = parseRunConfig(yaml, '/virtual/test.eval.yaml', {}, { registry: new ScorerRegistry([...BUILTIN_SCORERS, ...extra]) });
