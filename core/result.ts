@@ -2,9 +2,11 @@ import type { Json } from './case';
 
 /**
  * The statuses of one scorer's verdict on one case. A scorer that cannot decide never answers
- * `fail`: a bad dataset value or option is `error`, an undefined metric `inconclusive`.
+ * `fail`: a bad dataset value or option is `error`, an undefined metric `inconclusive`, a case whose
+ * recording lacks what the scorer reads `unsupported`. `measured` is a figure with no pass mark (a
+ * count or a latency with no threshold): it neither passes nor fails until a threshold is set.
  */
-export const RESULT_STATUSES = ['pass', 'fail', 'error', 'inconclusive', 'unsupported', 'timeout', 'skipped'] as const;
+export const RESULT_STATUSES = ['pass', 'fail', 'error', 'inconclusive', 'unsupported', 'timeout', 'skipped', 'measured'] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /** What a scorer returns. Reasons carry no payload text; payload-derived detail goes in `details`. */
@@ -37,6 +39,16 @@ export function fail(reason: string, score = 0, details?: ScorerVerdict['details
 
 export function error(reason: string, details?: ScorerVerdict['details']): ScorerVerdict {
   return details === undefined ? { status: 'error', reason } : { status: 'error', reason, details };
+}
+
+/** A figure with no pass mark of its own (a count, a latency); a configured threshold decides it. */
+export function measured(reason: string, score: number, details?: ScorerVerdict['details']): ScorerVerdict {
+  return details === undefined ? { status: 'measured', score, reason } : { status: 'measured', score, reason, details };
+}
+
+/** The case's recording lacks what the scorer reads (no trace, arguments not kept). */
+export function unsupported(reason: string, details?: ScorerVerdict['details']): ScorerVerdict {
+  return details === undefined ? { status: 'unsupported', reason } : { status: 'unsupported', reason, details };
 }
 
 export function inconclusive(reason: string, details?: ScorerVerdict['details']): ScorerVerdict {

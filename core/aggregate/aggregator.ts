@@ -12,7 +12,8 @@ interface Tally {
 /**
  * Folds results into per-scorer aggregates and the job test as they arrive, in constant memory per
  * scorer (EvalHub semantics, seed 003):
- * - a scorer's primary score is the mean of its decided (`pass`/`fail`) numeric scores, on its native scale;
+ * - a scorer's primary score is the mean of its decided (`pass`/`fail`) or `measured` numeric scores, on
+ *   its native scale;
  * - its test exists only where that mean and a threshold resolve: pass = mean >= threshold
  *   (<= with lower_is_better; ties pass both ways);
  * - the job score is the weighted mean, over scorers that have a test, of their normalized mean
@@ -40,7 +41,7 @@ export class Aggregator {
       this.tallies.set(result.scorer, tally);
     }
     tally.counts[result.status]++;
-    if ((result.status === 'pass' || result.status === 'fail') && typeof result.score === 'number') {
+    if ((result.status === 'pass' || result.status === 'fail' || result.status === 'measured') && typeof result.score === 'number') {
       tally.scoreSum += result.score;
       tally.scored++;
     }

@@ -28,7 +28,7 @@ export interface ScorerTest {
 export interface ScorerAggregate extends ScorerInfo {
   /** Results by status. */
   readonly counts: { readonly [status in ResultStatus]: number };
-  /** Mean of the numeric scores of `pass`/`fail` results, on the native scale; absent when there are none. */
+  /** Mean of the numeric scores of `pass`, `fail` and `measured` results, on the native scale; absent when there are none. */
   readonly meanScore?: number;
   /** Share of decided results that passed (0–1); absent when none decided. */
   readonly passRate?: number;

@@ -98,13 +98,16 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   return { summary, cancelled, scorers: aggregates, ...(jobTest === undefined ? {} : { jobTest }), startedAt, finishedAt, durationMs, numTrials: trials };
 }
 
-/** The worst of a case's results: error or timeout, then fail, then pass; nothing decided is skipped. */
+/**
+ * The worst of a case's results: error or timeout, then fail, then pass. Measured figures count as
+ * passing (they ran and nothing failed); a case where nothing was decided or measured is skipped.
+ */
 export function caseStatus(results: readonly ScorerResult[]): CaseStatus {
   let status: CaseStatus = 'skipped';
   for (const r of results) {
     if (r.status === 'error' || r.status === 'timeout') return 'errored';
     if (r.status === 'fail') status = 'failed';
-    else if (r.status === 'pass' && status === 'skipped') status = 'passed';
+    else if ((r.status === 'pass' || r.status === 'measured') && status === 'skipped') status = 'passed';
   }
   return status;
 }

@@ -70,7 +70,8 @@ function isPromise(value: unknown): value is Promise<ScorerVerdict> {
  */
 function finish(verdict: ScorerVerdict, caseId: string, instance: ScorerInstance, trial: number, durationMs: number): ScorerResult {
   let status = verdict.status;
-  if ((status === 'pass' || status === 'fail') && instance.threshold !== undefined && typeof verdict.score === 'number') {
+  const decidable = status === 'pass' || status === 'fail' || status === 'measured';
+  if (decidable && instance.threshold !== undefined && typeof verdict.score === 'number') {
     const ok = instance.lowerIsBetter ? verdict.score <= instance.threshold : verdict.score >= instance.threshold;
     status = ok ? 'pass' : 'fail';
   }

@@ -63,7 +63,7 @@ const CASES: readonly SampleCase[] = [
   },
 ];
 
-const counts = (over: Partial<Record<ResultStatus, number>>): ScorerAggregate['counts'] => ({ pass: 0, fail: 0, error: 0, inconclusive: 0, unsupported: 0, timeout: 0, skipped: 0, ...over });
+const counts = (over: Partial<Record<ResultStatus, number>>): ScorerAggregate['counts'] => ({ pass: 0, fail: 0, error: 0, inconclusive: 0, unsupported: 0, timeout: 0, skipped: 0, measured: 0, ...over });
 
 export const SAMPLE_HEAD: ReportSource['head'] = {
   version: 1,
