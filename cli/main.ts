@@ -57,6 +57,11 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   // Every pattern is checked once the config has loaded; the checker's memory is not needed for the run.
   releasePatternChecker();
   if (config === undefined) return EXIT.usage;
+  const across = config.scorers.find((s) => s.acrossTrials !== undefined);
+  if (command.trials !== undefined && command.trials < 2 && across !== undefined) {
+    process.stderr.write(`evallens: --trials ${command.trials}: ${across.name} compares the trials of each case with each other and needs at least 2\n`);
+    return EXIT.usage;
+  }
   const cwd = process.cwd();
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
   const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];

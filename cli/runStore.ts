@@ -54,6 +54,7 @@ export class RunStore {
       status: event.status,
       durationMs: event.durationMs,
       location: { file: event.range.file, line: event.range.start.line + 1, column: event.range.start.column + 1 },
+      ...(event.trials === undefined ? {} : { trials: event.trials }),
     };
     this.cases.add(`${JSON.stringify(reportCase)}\n`);
   }

@@ -15,6 +15,11 @@ export interface EvalCase {
   readonly context?: Json;
   readonly trace?: Json;
   readonly metadata?: Json;
+  /**
+   * Recorded trials: one `{output?, trace?, error?}` per trial, for a dataset recorded with
+   * `num_trials` > 1. Trial N scores `trials[N-1]`; a field it lacks falls back to the case's own.
+   */
+  readonly trials?: Json;
 }
 
 /** A case with where it came from, so results can point back at its line. */

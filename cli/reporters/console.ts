@@ -57,7 +57,8 @@ export class ConsoleReporter implements Reporter {
 
   private caseLines(event: CaseEndEvent): string[] {
     const id = clean(event.caseId);
-    const took = `(${Math.round(event.durationMs)}ms)`;
+    const trials = event.trials === undefined ? '' : ` [${event.trials.passed}/${event.trials.trials} trials passed]`;
+    const took = `(${Math.round(event.durationMs)}ms)${trials}`;
     switch (event.status) {
       case 'passed':
         return [`${this.paint('green', 'PASS')} ${id} ${took}`];

@@ -108,7 +108,10 @@ function scorerJson(s: ScorerAggregate): object {
 }
 
 function caseJson(c: ReportCase): ReportCase {
-  return { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location: { file: c.location.file, line: c.location.line, column: c.location.column } };
+  const location = { file: c.location.file, line: c.location.line, column: c.location.column };
+  const t = c.trials;
+  const trials = t === undefined ? {} : { trials: { trials: t.trials, passed: t.passed, passRate: t.passRate, passAtK: t.passAtK, passHatK: t.passHatK } };
+  return { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location, ...trials };
 }
 
 function resultJson(r: ScorerResult): object {

@@ -74,6 +74,18 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   if (data['scorers'] === undefined || data['scorers'] === null) {
     problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });
   }
+  const numTrials = typeof data['num_trials'] === 'number' ? data['num_trials'] : 1;
+  for (const instance of scorers.instances) {
+    if (instance.definition.acrossTrials === true && numTrials < 2) {
+      problems.push({
+        code: 'needs-trials',
+        severity: 'error',
+        message: `${instance.definition.key} compares the trials of each case with each other: set \`num_trials\` to at least 2 (it is ${numTrials})`,
+        range: instance.range,
+        suggestions: ['num_trials'],
+      });
+    }
+  }
   const dataset = readDataset(source, data, dir);
   problems.push(...dataset.problems);
   const inlineCases = readInlineCases(source, data['cases']);
@@ -91,7 +103,7 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
     ...(dataset.source === undefined ? {} : { dataset: dataset.source }),
     inlineCases,
     scorers: scorers.instances,
-    numTrials: typeof data['num_trials'] === 'number' ? data['num_trials'] : 1,
+    numTrials,
     jobThreshold: passCriteria?.threshold ?? DEFAULT_JOB_THRESHOLD,
     ...(typeof data['concurrency'] === 'number' ? { concurrency: data['concurrency'] } : {}),
     timeoutMs,

@@ -1,5 +1,5 @@
 import type { Json } from '../case';
-import type { Scorer, ScorerDefinition } from '../scorers/scorer';
+import type { AcrossTrialsScorer, Scorer, ScorerDefinition } from '../scorers/scorer';
 import type { DatasetSource } from '../dataset/source';
 import type { SourceRange } from '../text/position';
 
@@ -13,6 +13,8 @@ export interface ScorerInstance {
   /** Options after validation, with defaults filled in (common options included). */
   readonly options: { readonly [key: string]: Json };
   readonly scorer: Scorer;
+  /** Set for scorers that compare a case's trials with each other (run once per case, trial 0). */
+  readonly acrossTrials?: AcrossTrialsScorer;
   /** The config's threshold, else the scorer's default; undefined when neither has one. */
   readonly threshold?: number;
   readonly weight: number;

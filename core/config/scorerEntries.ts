@@ -73,6 +73,7 @@ export function readScorers(
       definition,
       options,
       scorer: made.scorer,
+      ...(made.acrossTrials === undefined ? {} : { acrossTrials: made.acrossTrials }),
       ...(threshold === undefined ? {} : { threshold }),
       weight: typeof options['weight'] === 'number' && options['weight'] > 0 ? options['weight'] : 1,
       lowerIsBetter: options['lower_is_better'] === true,

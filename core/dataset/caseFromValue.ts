@@ -17,7 +17,7 @@ export interface CaseLocation {
   readonly vocabulary?: Vocabulary;
 }
 
-const CASE_FIELDS = new Set(['input', 'output', 'expected', 'context', 'trace', 'metadata'] as const);
+const CASE_FIELDS = new Set(['input', 'output', 'expected', 'context', 'trace', 'metadata', 'trials'] as const);
 type CaseField = typeof CASE_FIELDS extends Set<infer F> ? F : never;
 type MutableCase = { -readonly [K in keyof EvalCase]: EvalCase[K] };
 

@@ -1,5 +1,6 @@
 import type { ResultStatus, ScorerResult } from '../result';
 import type { CaseStatus, RunSummary, ScorerInfo } from '../runner/events';
+import type { TrialStats } from '../runner/trials';
 
 /** A 1-based place in a file, as reports and people count. */
 export interface ReportLocation {
@@ -14,6 +15,8 @@ export interface ReportCase {
   readonly status: CaseStatus;
   readonly durationMs: number;
   readonly location: ReportLocation;
+  /** Pass rate, pass@k and pass^k across the case's trials, when the run had more than one. */
+  readonly trials?: TrialStats;
 }
 
 /** EvalHub's benchmark test, per scorer: the scorer's mean score against its threshold. */

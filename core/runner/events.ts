@@ -1,6 +1,7 @@
 import type { ScorerResult } from '../result';
 import type { ScoreScale } from '../scorers/scorer';
 import type { SourceRange } from '../text/position';
+import type { TrialStats } from './trials';
 
 /** How one case ended: the worst of its results (error over fail over pass); `skipped` when nothing decided. */
 export type CaseStatus = 'passed' | 'failed' | 'errored' | 'skipped';
@@ -47,6 +48,8 @@ export interface CaseEndEvent {
   readonly durationMs: number;
   /** Every result of the case (scorers × trials), so a reporter can write the case in one go. */
   readonly results: readonly ScorerResult[];
+  /** How the case did across its trials; present when the run has more than one trial. */
+  readonly trials?: TrialStats;
 }
 
 export interface RunEndEvent {

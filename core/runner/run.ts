@@ -7,6 +7,7 @@ import type { JobTest, ScorerAggregate } from '../report/report';
 import { caseSelector, type CaseSelection } from './caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import { scoreCase } from './scoreCase';
+import { trialStats } from './trials';
 
 export interface RunOptions {
   readonly runId: string;
@@ -78,7 +79,9 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
       emitResults(results);
       const status = caseStatus(results);
       counts[status]++;
-      options.onEvent({ type: 'case/end', caseId: id, index, range, status, durationMs: Math.round((now() - started) * 1000) / 1000, results });
+      const durationMs = Math.round((now() - started) * 1000) / 1000;
+      const stats = trials > 1 && record.ok ? { trials: trialStats(results, trials) } : {};
+      options.onEvent({ type: 'case/end', caseId: id, index, range, status, durationMs, results, ...stats });
     }
   };
 

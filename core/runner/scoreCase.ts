@@ -2,11 +2,14 @@ import type { EvalCase } from '../case';
 import type { ScorerInstance } from '../config/runConfig';
 import type { ScorerResult, ScorerVerdict } from '../result';
 import { applyFieldPaths } from '../scorers/fieldPaths';
+import type { TrialInput } from '../scorers/scorer';
+import { trialCases, type TrialCase } from './trials';
 
 /**
- * Scores one case with every scorer instance, `trials` times each. Every evaluation has a time limit
- * (an async scorer is abandoned at the limit and its signal aborted; a synchronous one cannot be
- * stopped, so it is measured); a scorer that throws gives an `error` result, never a crashed run.
+ * Scores one case with every scorer instance, `trials` times each; across-trials scorers run once
+ * after all trials, on all of them (trial 0). Every evaluation has a time limit (an async scorer is
+ * abandoned at the limit and its signal aborted; a synchronous one cannot be stopped, so it is
+ * measured); a scorer that throws gives an `error` result, never a crashed run.
  */
 export async function scoreCase(
   evalCase: EvalCase,
@@ -19,22 +22,57 @@ export async function scoreCase(
   // One controller serves evaluations that run one after another (a runner's worker passes its own);
   // a timeout aborts it and the next evaluation gets a fresh one. One per evaluation cost more than
   // the scoring of simple scorers.
+  const controller = () => {
+    if (abort.controller.signal.aborted) abort.controller = new AbortController();
+    return abort.controller;
+  };
+  const cases: readonly TrialCase[] = trials === 1 && evalCase.trials === undefined ? [{ ok: true, case: evalCase }] : trialCases(evalCase, trials);
   for (let trial = 1; trial <= trials; trial++) {
+    const trialCase = cases[trial - 1];
     for (const instance of scorers) {
-      if (abort.controller.signal.aborted) abort.controller = new AbortController();
+      if (instance.acrossTrials !== undefined) continue;
+      if (trialCase === undefined || !trialCase.ok) {
+        results.push(finish({ status: 'error', reason: trialCase?.reason ?? 'no such trial' }, evalCase.id, instance, trial, 0));
+        continue;
+      }
       const started = now();
-      const verdict = await evaluate(evalCase, instance, started, now, abort.controller);
+      const selected = applyFieldPaths(trialCase.case, instance.options);
+      const verdict = selected.ok ? await evaluate((signal) => instance.scorer.score(selected.input, signal), instance, started, now, controller()) : selected.verdict;
       results.push(finish(verdict, evalCase.id, instance, trial, now() - started));
     }
+  }
+  for (const instance of scorers) {
+    const across = instance.acrossTrials;
+    if (across === undefined) continue;
+    const started = now();
+    const verdict = await acrossTrials(cases, instance, (inputs) => evaluate((signal) => across.scoreTrials(inputs, signal), instance, started, now, controller()));
+    results.push(finish(verdict, evalCase.id, instance, 0, now() - started));
   }
   return results;
 }
 
-async function evaluate(evalCase: EvalCase, instance: ScorerInstance, started: number, now: () => number, controller: AbortController): Promise<ScorerVerdict> {
-  const selected = applyFieldPaths(evalCase, instance.options);
-  if (!selected.ok) return selected.verdict;
+/** Gathers every trial's input for an across-trials scorer; any trial that cannot be read is an error. */
+async function acrossTrials(cases: readonly TrialCase[], instance: ScorerInstance, score: (inputs: TrialInput[]) => Promise<ScorerVerdict>): Promise<ScorerVerdict> {
+  if (cases.length < 2) return { status: 'error', reason: `${instance.definition.key} compares trials with each other and needs num_trials of at least 2 (the run has ${cases.length})` };
+  const inputs: TrialInput[] = [];
+  for (const [i, trialCase] of cases.entries()) {
+    if (!trialCase.ok) return { status: 'error', reason: `trial ${i + 1}: ${trialCase.reason}` };
+    const selected = applyFieldPaths(trialCase.case, instance.options);
+    if (!selected.ok) return { ...selected.verdict, reason: `trial ${i + 1}: ${selected.verdict.reason}` };
+    inputs.push({ ...selected.input, trial: i + 1, ...(trialCase.error === undefined ? {} : { error: trialCase.error }) });
+  }
+  return score(inputs);
+}
+
+async function evaluate(
+  call: (signal: AbortSignal) => ScorerVerdict | Promise<ScorerVerdict>,
+  instance: ScorerInstance,
+  started: number,
+  now: () => number,
+  controller: AbortController,
+): Promise<ScorerVerdict> {
   try {
-    const outcome = instance.scorer.score(selected.input, controller.signal);
+    const outcome = call(controller.signal);
     const verdict = isPromise(outcome) ? await withTimeout(outcome, instance.timeoutMs, controller) : outcome;
     const elapsed = now() - started;
     if (verdict.status !== 'timeout' && elapsed > instance.timeoutMs) return overTime(instance.timeoutMs, elapsed);

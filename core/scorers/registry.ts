@@ -1,6 +1,7 @@
 import { contains } from './builtin/contains';
 import { editSimilarity } from './builtin/editSimilarity';
 import { exactMatch } from './builtin/exactMatch';
+import { exactMatchConsistency } from './builtin/exactMatchConsistency';
 import { jsonSchema } from './builtin/jsonSchema';
 import { notContains } from './builtin/notContains';
 import { numericTolerance } from './builtin/numericTolerance';
@@ -22,6 +23,7 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
   requiredArtifacts,
   editSimilarity,
   secretScan,
+  exactMatchConsistency,
 ];
 
 export class ScorerRegistry {

@@ -15,13 +15,30 @@ export interface Scorer {
   score(input: ScoringInput, signal: AbortSignal): ScorerVerdict | Promise<ScorerVerdict>;
 }
 
+/** One trial of a case as an across-trials scorer sees it. */
+export interface TrialInput extends ScoringInput {
+  readonly trial: number;
+  /** The error the trial's recording carries (EvalBench: the generation or execution error). */
+  readonly error?: string;
+}
+
+/**
+ * A scorer that compares the trials of one case with each other (EvalBench's consistency scorers):
+ * it runs once per case, after every trial, and its result has trial 0.
+ */
+export interface AcrossTrialsScorer {
+  scoreTrials(trials: readonly TrialInput[], signal: AbortSignal): ScorerVerdict | Promise<ScorerVerdict>;
+}
+
 /** A problem with one option, found when the config loads; `path` is relative to the scorer's options. */
 export interface OptionIssue {
   readonly path: readonly (string | number)[];
   readonly message: string;
 }
 
-export type Prepared = { readonly ok: true; readonly scorer: Scorer } | { readonly ok: false; readonly issues: readonly OptionIssue[] };
+export type Prepared =
+  | { readonly ok: true; readonly scorer: Scorer; readonly acrossTrials?: AcrossTrialsScorer }
+  | { readonly ok: false; readonly issues: readonly OptionIssue[] };
 
 /** What `create` may use besides the options. */
 export interface ScorerContext {
@@ -52,6 +69,8 @@ export interface ScorerDefinition {
    * native scale. Binary scorers have none: their verdict is the pass decision.
    */
   readonly defaultThreshold?: number;
+  /** Compares trials with each other (needs `num_trials` of at least 2); its scorer is an AcrossTrialsScorer. */
+  readonly acrossTrials?: true;
   /**
    * Builds the scorer from options that the schema has already validated (defaults filled in).
    * Checks the schema cannot express (a regex that can blow up, an unsupported JSON Schema keyword)
@@ -62,6 +81,11 @@ export interface ScorerDefinition {
 
 export function prepared(scorer: Scorer): Prepared {
   return { ok: true, scorer };
+}
+
+/** An across-trials scorer; scoring a single trial with it is an error the runner never makes. */
+export function preparedAcrossTrials(acrossTrials: AcrossTrialsScorer): Prepared {
+  return { ok: true, acrossTrials, scorer: { score: () => ({ status: 'error', reason: 'this scorer compares trials with each other; it scores no single trial' }) } };
 }
 
 export function refused(...issues: OptionIssue[]): Prepared {

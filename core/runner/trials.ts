@@ -1,0 +1,70 @@
+import type { EvalCase, Json } from '../case';
+import type { ScorerResult } from '../result';
+
+/** One trial of a case: the case as that trial saw it, or why the recording has no such trial. */
+export type TrialCase = { readonly ok: true; readonly case: EvalCase; readonly error?: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * The cases of trials 1..n. Without recorded `trials` every trial scores the case as it is (the
+ * recorded output is scored n times, as EvalBench's scorers would). With them, trial t takes
+ * `trials[t-1]`'s `output`, `trace` and `error`, falling back to the case's own for what it lacks; a
+ * trial the recording does not have is an error for that trial (the dataset and the config disagree).
+ * The objects are made once per case, so per-case caches (traces) hold across scorers.
+ */
+export function trialCases(evalCase: EvalCase, n: number): TrialCase[] {
+  const recorded = evalCase.trials;
+  if (recorded === undefined || recorded === null) return Array.from({ length: n }, () => ({ ok: true, case: evalCase }));
+  if (!Array.isArray(recorded)) return Array.from({ length: n }, () => ({ ok: false, reason: 'the case\'s `trials` must be a list of `{output, trace, error}` objects' }));
+  const list = recorded as readonly Json[];
+  return Array.from({ length: n }, (_, i): TrialCase => {
+    const entry = list[i];
+    if (entry === undefined) return { ok: false, reason: `the case records ${list.length} trial${list.length === 1 ? '' : 's'}, and num_trials asks for ${n}` };
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return { ok: false, reason: `recorded trial ${i + 1} must be an object with output, trace or error` };
+    const t = entry as { readonly [key: string]: Json };
+    const trialCase: EvalCase = {
+      ...evalCase,
+      ...('output' in t ? { output: t['output'] } : {}),
+      ...('trace' in t ? { trace: t['trace'] } : {}),
+    };
+    const error = t['error'];
+    return typeof error === 'string' && error !== '' ? { ok: true, case: trialCase, error } : { ok: true, case: trialCase };
+  });
+}
+
+/** How a case did across its trials: pass rate, pass@k and pass^k for k = 1..n. */
+export interface TrialStats {
+  readonly trials: number;
+  readonly passed: number;
+  readonly passRate: number;
+  /** passAtK[k-1]: the chance that at least one of k trials drawn from the n passes (unbiased estimator). */
+  readonly passAtK: readonly number[];
+  /** passHatK[k-1]: the chance that all k trials drawn from the n pass (τ-bench's pass^k). */
+  readonly passHatK: readonly number[];
+}
+
+/**
+ * A trial passes when every result of it passed or was measured, and at least one did; results of
+ * across-trials scorers (trial 0) are not part of any trial.
+ */
+export function trialStats(results: readonly ScorerResult[], n: number): TrialStats {
+  let passed = 0;
+  for (let t = 1; t <= n; t++) {
+    const own = results.filter((r) => r.trial === t);
+    if (own.length > 0 && own.every((r) => r.status === 'pass' || r.status === 'measured')) passed++;
+  }
+  const passAtK: number[] = [];
+  const passHatK: number[] = [];
+  for (let k = 1; k <= n; k++) {
+    passAtK.push(1 - choose(n - passed, k) / choose(n, k));
+    passHatK.push(choose(passed, k) / choose(n, k));
+  }
+  return { trials: n, passed, passRate: n === 0 ? 0 : passed / n, passAtK, passHatK };
+}
+
+/** Binomial coefficient C(n, k) as a float (0 when k > n), computed as a running product. */
+export function choose(n: number, k: number): number {
+  if (k < 0 || k > n) return 0;
+  let value = 1;
+  for (let i = 1; i <= k; i++) value = (value * (n - k + i)) / i;
+  return value;
+}
