@@ -13,17 +13,15 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The known names closest to `name`, best first: those within a third of the name's length, or that
- * contain it or are contained in it (`match` → `regex`-style near misses are left out on purpose).
+ * The known names closest to `name`, best first: those within a third of the name's length in edits;
+ * when none is that close, those that contain the name or are contained in it.
  */
 export function closestNames(name: string, known: readonly string[], limit = 3): string[] {
   const lower = name.toLowerCase();
-  return known
-    .map((k) => ({ k, d: distance(lower, k.toLowerCase()) }))
-    .filter(({ k, d }) => d <= Math.max(2, Math.ceil(k.length / 3)) || k.includes(lower) || lower.includes(k))
-    .sort((x, y) => x.d - y.d || x.k.localeCompare(y.k))
-    .slice(0, limit)
-    .map(({ k }) => k);
+  const scored = known.map((k) => ({ k, d: distance(lower, k.toLowerCase()) })).sort((x, y) => x.d - y.d || x.k.localeCompare(y.k));
+  const near = scored.filter(({ k, d }) => d <= Math.max(2, Math.ceil(k.length / 3)));
+  const pick = near.length > 0 ? near : scored.filter(({ k }) => k.includes(lower) || lower.includes(k));
+  return pick.slice(0, limit).map(({ k }) => k);
 }
 
 /** "did you mean "a" or "b"?" — or nothing when there is no close name. */
