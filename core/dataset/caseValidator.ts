@@ -12,7 +12,8 @@ const validate = createAjv({ useDefaults: false }).compile(caseSchema);
  */
 export function caseSchemaViolations(value: unknown, vocabulary: Vocabulary = 'json'): string[] {
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => describeViolation(error, value, vocabulary));
+  // `if` only reports that a `then` failed; the failing `then` keyword says what is wrong.
+  return (validate.errors ?? []).filter((error) => error.keyword !== 'if').map((error) => describeViolation(error, value, vocabulary));
 }
 
 function describeViolation(error: ErrorObject, root: unknown, vocabulary: Vocabulary): string {

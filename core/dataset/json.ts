@@ -1,6 +1,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { DatasetRecord } from '../case';
-import { LineIndex } from '../text/position';
+import { LineIndex, type SourceRange } from '../text/position';
+import { caseOfScenario, expandEnvironment, isEvalset } from './agentEvalset';
 import { caseFromValue, readError } from './caseFromValue';
 import { CaseIdTracker, positionalId } from './caseIdTracker';
 import { DatasetError, displayPath } from './datasetError';
@@ -9,21 +10,31 @@ import type { DatasetSource } from './source';
 import { readDatasetText } from './textFile';
 
 /**
- * Reads a JSON dataset: an array of case objects, or an object with a `cases` array. Each case's
- * range is its element's exact span. A syntax error is one error record at its position, after the
- * cases that end before it; nothing after it is read, since nothing after it can be trusted.
- * Cases without an `id` get `case-N` (1-based position in the array).
+ * Reads a JSON dataset: an array of case objects, or an object with a `cases` array, or an EvalBench
+ * agentic evalset (an object with a `scenarios` array and no `cases`; see `agentEvalset.ts`), whose
+ * `${VAR}` placeholders are expanded from the environment first and whose scenarios become cases.
+ * Each case's range is its element's exact span in the file. A syntax error is one error record at its
+ * position, after the cases that end before it; nothing after it is read, since nothing after it can
+ * be trusted. Cases without an `id` get `case-N` (1-based position in the array).
  */
 export async function* readJson(source: DatasetSource): AsyncGenerator<DatasetRecord> {
   const file = source.path;
   const text = await readDatasetText(file);
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
   const lines = new LineIndex(text);
+  let errors: ParseError[] = [];
+  let root = parseTree(text, errors, PARSE_OPTIONS);
+  const evalset = isEvalset(root);
+  const expanded = evalset ? expandEnvironment(text, file, lines) : undefined;
+  if (expanded !== undefined && expanded.text !== text) {
+    errors = [];
+    root = parseTree(expanded.text, errors, PARSE_OPTIONS);
+  }
+  const inFile = (offset: number): number => expanded?.originalOffset(offset) ?? offset;
+  const rangeOf = (start: number, end: number): SourceRange => lines.range(file, inFile(start), inFile(end));
   const syntaxError = errors[0];
   const list = findCaseList(root);
   if (typeof list === 'string' && syntaxError === undefined) {
-    const range = root === undefined ? undefined : lines.range(file, root.offset, root.offset + root.length);
+    const range = root === undefined ? undefined : rangeOf(root.offset, root.offset + root.length);
     throw new DatasetError(file, `dataset ${displayPath(file)} must hold a JSON array of cases (or an object with a "cases" array), but ${list}`, range);
   }
   const ids = new CaseIdTracker();
@@ -31,29 +42,37 @@ export async function* readJson(source: DatasetSource): AsyncGenerator<DatasetRe
   let index = 0;
   for (const element of typeof list === 'string' ? [] : list) {
     if (element.offset + element.length > stop) break;
-    const range = lines.range(file, element.offset, element.offset + element.length);
-    yield caseFromValue(valueOf(element), { range, index, positionalId: positionalId('case', index + 1), subject: 'this element' }, ids);
+    const range = rangeOf(element.offset, element.offset + element.length);
+    const value = evalset ? caseOfScenario(valueOf(element)) : valueOf(element);
+    yield caseFromValue(value, { range, index, positionalId: positionalId('case', index + 1), subject: evalset ? 'this scenario' : 'this element' }, ids);
     index += 1;
   }
   if (syntaxError !== undefined) {
-    const range = lines.range(file, syntaxError.offset, syntaxError.offset + syntaxError.length);
+    const range = rangeOf(syntaxError.offset, syntaxError.offset + syntaxError.length);
     const where = `line ${range.start.line + 1}, column ${range.start.column + 1}`;
-    const what = describeSyntaxError(text, syntaxError);
+    const variable = expanded?.variableAt(syntaxError.offset);
+    // A substituted value is never quoted: it may be a secret.
+    const what = variable === undefined ? describeSyntaxError(expanded?.text ?? text, syntaxError) : `the value of \${${variable}} does not fit into the JSON there`;
     const message = `not valid JSON at ${where}: ${what}; the rest of the file is not read until this is fixed`;
     yield readError(ids, { range, index, positionalId: positionalId('case', index + 1) }, message);
   }
 }
 
-/** The array of case nodes, or what was seen instead. */
+const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true } as const;
+
+/** The array of case nodes (`cases`, else an evalset's `scenarios`), or what was seen instead. */
 function findCaseList(root: Node | undefined): readonly Node[] | string {
   if (root === undefined) return 'the file is empty';
   if (root.type === 'array') return root.children ?? [];
   if (root.type !== 'object') return `it holds ${nodeKind(root)}`;
-  const property = root.children?.find((child) => child.children?.[0]?.value === 'cases');
-  const cases = property?.children?.[1];
-  if (cases === undefined) return 'it holds an object without a "cases" field';
-  if (cases.type !== 'array') return `its "cases" field is ${nodeKind(cases)}`;
-  return cases.children ?? [];
+  for (const field of ['cases', 'scenarios']) {
+    const property = root.children?.find((child) => child.children?.[0]?.value === field);
+    const list = property?.children?.[1];
+    if (list === undefined) continue;
+    if (list.type !== 'array') return `its "${field}" field is ${nodeKind(list)}`;
+    return list.children ?? [];
+  }
+  return 'it holds an object without a "cases" field';
 }
 
 function nodeKind(node: Node): string {

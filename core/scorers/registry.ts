@@ -1,14 +1,28 @@
+import { agentSteps } from './builtin/agentSteps';
+import { citationSupport } from './builtin/citationSupport';
 import { contains } from './builtin/contains';
 import { editSimilarity } from './builtin/editSimilarity';
+import { effectiveBilledTokens } from './builtin/effectiveBilledTokens';
+import { endToEndLatency } from './builtin/endToEndLatency';
 import { exactMatch } from './builtin/exactMatch';
 import { exactMatchConsistency } from './builtin/exactMatchConsistency';
+import { executionOrder } from './builtin/executionOrder';
 import { jsonSchema } from './builtin/jsonSchema';
 import { notContains } from './builtin/notContains';
 import { numericTolerance } from './builtin/numericTolerance';
 import { regex } from './builtin/regex';
 import { requiredArtifacts } from './builtin/requiredArtifacts';
 import { requiredFields } from './builtin/requiredFields';
+import { retrievalRelevance } from './builtin/retrievalRelevance';
 import { secretScan } from './builtin/secretScan';
+import { skillsTrajectory } from './builtin/skillsTrajectory';
+import { tokenConsumption } from './builtin/tokenConsumption';
+import { tokensProcessed } from './builtin/tokensProcessed';
+import { toolCallLatency } from './builtin/toolCallLatency';
+import { toolCallMatch } from './builtin/toolCallMatch';
+import { trajectory } from './builtin/trajectory';
+import { trajectoryMatcher } from './builtin/trajectoryMatcher';
+import { turnCount } from './builtin/turnCount';
 import type { ScorerDefinition } from './scorer';
 
 /** Every built-in scorer. A new scorer is one file in `builtin/`, one schema, one line here. */
@@ -23,7 +37,24 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
   requiredArtifacts,
   editSimilarity,
   secretScan,
+  // EvalBook: traces
+  toolCallMatch,
+  trajectory,
+  retrievalRelevance,
+  citationSupport,
+  // EvalBench: agents, skills, trials
+  trajectoryMatcher,
+  skillsTrajectory,
+  turnCount,
+  agentSteps,
+  endToEndLatency,
+  toolCallLatency,
+  tokenConsumption,
+  tokensProcessed,
+  effectiveBilledTokens,
   exactMatchConsistency,
+  // judgeval
+  executionOrder,
 ];
 
 export class ScorerRegistry {

@@ -80,8 +80,16 @@ export interface TurnFigures {
   readonly toolCalls?: number;
 }
 
+/** The recorded format a trace was read from (`traceOf`). */
+export type TraceFormat = 'native' | 'chat' | 'tool_names' | 'conversation_history';
+
 export interface Trace {
   readonly steps: readonly TraceStep[];
+  /**
+   * False when the recording has no steps at all (only figures: turns, latency, citations), which
+   * differs from an empty list of steps. Absent means the steps were recorded.
+   */
+  readonly hasSteps?: boolean;
   /** Per-turn figures; empty when the recording has none. */
   readonly turns: readonly TurnFigures[];
   /** Whether the recording had turns at all (an empty conversation differs from no conversation). */
@@ -90,6 +98,14 @@ export interface Trace {
   readonly latencyMs?: number;
   /** Document ids the answer cites, when recorded (citation_support). */
   readonly citations?: readonly string[];
+  /**
+   * EvalBench conversation history only: how many turns were skipped because their entry was not an
+   * object or its agent part was not JSON. Each still has an (empty) entry in `turns`, so
+   * `turns.length` is EvalBench's turn count, and adds nothing to any figure (EvalBench counts it as 0).
+   */
+  readonly skippedTurns?: number;
+  /** The recorded format the trace was read from, for reasons ("a list of tool names keeps no arguments"). */
+  readonly format?: TraceFormat;
 }
 
 export function toolCalls(trace: Trace): ToolCallStep[] {
