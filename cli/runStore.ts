@@ -19,16 +19,21 @@ export class RunStore {
   readonly dir: string;
   private readonly resultsFd: number;
   private readonly casesFd: number;
-  private readonly results: TickBatch;
-  private readonly cases: TickBatch;
+  /** Results and their cases are flushed together, results first: cases.jsonl never lists a case whose results are not written. */
+  private readonly batch: TickBatch;
+  private pendingCases = '';
 
   constructor(runsDir: string, runId: string) {
     this.dir = join(runsDir, runId);
     mkdirSync(this.dir, { recursive: true });
     this.resultsFd = openSync(this.resultsPath, 'a');
     this.casesFd = openSync(this.casesPath, 'a');
-    this.results = new TickBatch((text) => writeSync(this.resultsFd, text));
-    this.cases = new TickBatch((text) => writeSync(this.casesFd, text));
+    this.batch = new TickBatch((results) => {
+      writeSync(this.resultsFd, results);
+      const cases = this.pendingCases;
+      this.pendingCases = '';
+      if (cases !== '') writeSync(this.casesFd, cases);
+    });
   }
 
   get resultsPath(): string {
@@ -47,7 +52,6 @@ export class RunStore {
     if (event.type !== 'case/end') return;
     let lines = '';
     for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
-    this.results.add(lines);
     const reportCase: ReportCase = {
       id: event.caseId,
       index: event.index,
@@ -56,12 +60,13 @@ export class RunStore {
       location: { file: event.range.file, line: event.range.start.line + 1, column: event.range.start.column + 1 },
       ...(event.trials === undefined ? {} : { trials: event.trials }),
     };
-    this.cases.add(`${JSON.stringify(reportCase)}\n`);
+    // The case goes in before its results are added: a flush the add sets off writes both.
+    this.pendingCases += `${JSON.stringify(reportCase)}\n`;
+    this.batch.add(lines);
   }
 
   close(): void {
-    this.results.flush();
-    this.cases.flush();
+    this.batch.flush();
     closeSync(this.resultsFd);
     closeSync(this.casesFd);
   }

@@ -78,7 +78,8 @@ export class ConsoleReporter implements Reporter {
     return results
       .filter((r) => SHOWN.has(r.status))
       .map((r) => {
-        const trial = this.numTrials > 1 ? ` [trial ${r.trial}]` : '';
+        // Trial 0 is a scorer that compares the trials with each other.
+        const trial = this.numTrials > 1 ? (r.trial === 0 ? ' [across trials]' : ` [trial ${r.trial}]`) : '';
         // A reason of several lines keeps its later lines under the first.
         return `${INDENT}${clean(r.scorer)}${trial}: ${clean(r.reason).split('\n').join(`\n${INDENT}  `)}`;
       });
