@@ -42,15 +42,32 @@ export interface PlacedCall {
  * start time, in which case they are sorted by it (stably, so calls that start together keep their
  * recorded order).
  */
-export function callsInStartOrder(trace: Trace): PlacedCall[] {
+export function callsInStartOrder(trace: Trace): readonly PlacedCall[] {
+  // Several scorers of a case ask for the same trace's calls: computed once per trace.
+  let placed = orderedCalls.get(trace);
+  if (placed === undefined) {
+    placed = placeCalls(trace);
+    orderedCalls.set(trace, placed);
+  }
+  return placed;
+}
+
+const orderedCalls = new WeakMap<Trace, readonly PlacedCall[]>();
+
+function placeCalls(trace: Trace): PlacedCall[] {
   const calls: { call: ToolCallStep; step: number }[] = [];
   trace.steps.forEach((step, index) => {
     if (step.kind === 'tool_call') calls.push({ call: step, step: index + 1 });
   });
-  if (calls.length > 1 && calls.every((c) => typeof c.call.startMs === 'number')) {
+  if (calls.length > 1 && calls.every((c) => typeof c.call.startMs === 'number') && !inStartOrder(calls)) {
     calls.sort((x, y) => (x.call.startMs ?? 0) - (y.call.startMs ?? 0));
   }
   return calls.map((c, i) => ({ ...c, number: i + 1 }));
+}
+
+function inStartOrder(calls: readonly { call: ToolCallStep }[]): boolean {
+  for (let i = 1; i < calls.length; i++) if ((calls[i - 1]?.call.startMs ?? 0) > (calls[i]?.call.startMs ?? 0)) return false;
+  return true;
 }
 
 /** "1 call", "3 calls". */
