@@ -6,6 +6,7 @@ import { Aggregator } from '../aggregate/aggregator';
 import type { JobTest, ScorerAggregate } from '../report/report';
 import { caseSelector, type CaseSelection } from './caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
+import type { CasePreparer } from './casePreparer';
 import { scoreCase } from './scoreCase';
 import { trialStats } from './trials';
 
@@ -19,6 +20,8 @@ export interface RunOptions {
   /** Overrides the config's `num_trials`. */
   readonly trials?: number;
   readonly onEvent: (event: RunEvent) => void;
+  /** Work done on each case before scoring (SQL execution); closed by the caller. */
+  readonly preparer?: CasePreparer;
   /** Monotonic milliseconds; injectable so tests are deterministic. */
   readonly now?: () => number;
   readonly clock?: () => Date;
@@ -74,7 +77,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
       const started = now();
       options.onEvent({ type: 'case/start', caseId: id, index, range });
       const results = record.ok
-        ? await scoreCase(record.value.case, config.scorers, trials, now, abort)
+        ? await scoreCase(record.value.case, config.scorers, trials, now, abort, options.preparer)
         : [{ caseId: id, scorer: 'dataset', trial: 1, status: 'error' as const, reason: record.error.message, durationMs: 0 }];
       emitResults(results);
       const status = caseStatus(results);

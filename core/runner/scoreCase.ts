@@ -3,6 +3,7 @@ import type { ScorerInstance } from '../config/runConfig';
 import type { ScorerResult, ScorerVerdict } from '../result';
 import { applyFieldPaths } from '../scorers/fieldPaths';
 import type { TrialInput } from '../scorers/scorer';
+import type { CasePreparer } from './casePreparer';
 import { trialCases, type TrialCase } from './trials';
 
 /**
@@ -17,6 +18,7 @@ export async function scoreCase(
   trials: number,
   now: () => number,
   abort: { controller: AbortController } = { controller: new AbortController() },
+  preparer?: CasePreparer,
 ): Promise<ScorerResult[]> {
   const results: ScorerResult[] = [];
   // One controller serves evaluations that run one after another (a runner's worker passes its own);
@@ -26,7 +28,8 @@ export async function scoreCase(
     if (abort.controller.signal.aborted) abort.controller = new AbortController();
     return abort.controller;
   };
-  const cases: readonly TrialCase[] = trials === 1 && evalCase.trials === undefined ? [{ ok: true, case: evalCase }] : trialCases(evalCase, trials);
+  const recorded: readonly TrialCase[] = trials === 1 && evalCase.trials === undefined ? [{ ok: true, case: evalCase }] : trialCases(evalCase, trials);
+  const cases = preparer === undefined ? recorded : await prepareTrials(recorded, preparer, controller().signal);
   for (let trial = 1; trial <= trials; trial++) {
     const trialCase = cases[trial - 1];
     for (const instance of scorers) {
@@ -49,6 +52,24 @@ export async function scoreCase(
     results.push(finish(verdict, evalCase.id, instance, 0, now() - started));
   }
   return results;
+}
+
+/** Prepares each trial's case (in order: a database sees one query at a time per worker). */
+async function prepareTrials(cases: readonly TrialCase[], preparer: CasePreparer, signal: AbortSignal): Promise<TrialCase[]> {
+  const prepared: TrialCase[] = [];
+  for (const trialCase of cases) {
+    if (!trialCase.ok) {
+      prepared.push(trialCase);
+      continue;
+    }
+    try {
+      const withWork = await preparer.prepare(trialCase.case, signal);
+      prepared.push(trialCase.error === undefined ? { ok: true, case: withWork } : { ok: true, case: withWork, error: trialCase.error });
+    } catch (e) {
+      prepared.push({ ok: false, reason: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return prepared;
 }
 
 /** Gathers every trial's input for an across-trials scorer; any trial that cannot be read is an error. */

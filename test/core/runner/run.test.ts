@@ -177,6 +177,24 @@ describe('runner', () => {
     assert.ok(end && end.type === 'run/end' && end.cancelled);
   });
 
+  it('scores each case as its preparer returns it, and turns a failing preparation into error results', async () => {
+    const prepared: string[] = [];
+    const preparer = {
+      prepare: async (c: EvalCase) => {
+        prepared.push(c.id);
+        if (c.id === 'c2') throw new Error('the database refused the connection');
+        return { ...c, output: c.expected ?? null };
+      },
+      close: async () => {},
+    };
+    const { events } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), recordsOf(cases(2)), { preparer, concurrency: 1 });
+    const ends = events.flatMap((e) => (e.type === 'case/end' ? [e] : []));
+    assert.deepEqual(prepared, ['c1', 'c2']);
+    assert.equal(ends[0]?.status, 'passed');
+    assert.equal(ends[1]?.status, 'errored');
+    assert.match(ends[1]?.results[0]?.reason ?? '', /refused the connection/);
+  });
+
   it('aggregates results into per-scorer tests and the job test', async () => {
     const config = load('scorers: {exact_match: {threshold: 0.5}}\npass_criteria: {threshold: 0.6}\ncases: []\n');
     const { outcome } = await collect(config, recordsOf(cases(4)));

@@ -1,0 +1,12 @@
+import type { EvalCase } from '../case';
+
+/**
+ * Work a run does on each case before its scorers see it: running a NL2SQL case's generated and
+ * golden SQL on a database, later calling a target for an output. It returns the case with what it
+ * added; a failure is thrown as an Error whose message a person can read (it becomes the case's
+ * `error` results, never a crashed run).
+ */
+export interface CasePreparer {
+  prepare(evalCase: EvalCase, signal: AbortSignal): Promise<EvalCase>;
+  close(): Promise<void>;
+}
