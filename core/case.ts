@@ -1,3 +1,4 @@
+import type { SqlExecution } from './sql/sqlResult';
 import type { SourceRange } from './text/position';
 
 /** A JSON value as read from a dataset. */
@@ -20,6 +21,8 @@ export interface EvalCase {
    * `num_trials` > 1. Trial N scores `trials[N-1]`; a field it lacks falls back to the case's own.
    */
   readonly trials?: Json;
+  /** NL2SQL: the generated and golden SQL as the run executed them, attached before scorers run. */
+  readonly sql?: SqlExecution;
 }
 
 /** A case with where it came from, so results can point back at its line. */

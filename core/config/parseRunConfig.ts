@@ -1,11 +1,11 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { isMap, isSeq } from 'yaml';
 import runConfigSchema from '../../schemas/run-config.schema.json';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
-import { OptionsValidators } from '../scorers/optionsValidator';
-import { ScorerRegistry } from '../scorers/registry';
+import type { ScorerRegistry } from '../scorers/registry';
+import { acceptEvalbenchScorers, configFamily, evalbenchDatasetSource, readEvalbenchSettings, resolveConfigPath, scorerSetFor, withoutUnusedVariables } from './evalbenchCompat';
 import { DEFAULT_JOB_THRESHOLD, DEFAULT_TIMEOUT_MS, type DatasetSource, type InlineCase, type RunConfig } from './runConfig';
 import { pointerSegments, schemaProblems } from './schemaMessages';
 import { readScorers } from './scorerEntries';
@@ -23,8 +23,6 @@ export interface ParsedRunConfig {
   readonly problems: Problem[];
 }
 
-const defaultRegistry = new ScorerRegistry();
-const validators = new OptionsValidators();
 let topLevelValidator: ValidateFunction | undefined;
 const TOP_LEVEL_KEYS = Object.keys(runConfigSchema.properties);
 
@@ -67,10 +65,13 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
     problems.push(...schemaProblems(outside, source, { basePath: [], knownKeys: (path) => (path.length === 0 ? TOP_LEVEL_KEYS : knownKeysOf(path)) }));
   }
   const dir = dirname(file);
-  const registry = options.registry ?? defaultRegistry;
+  // An EvalBench config (dataset_config / database_configs) means EvalBench's scorers by its keys.
+  const family = configFamily(data);
+  const { registry: familyRegistry, validators } = scorerSetFor(family);
+  const registry = options.registry ?? familyRegistry;
   const timeoutMs = typeof data['timeout_ms'] === 'number' ? data['timeout_ms'] : DEFAULT_TIMEOUT_MS;
   const scorers = readScorers(source, data['scorers'], { registry, validators, configDir: dir, defaultTimeoutMs: timeoutMs });
-  problems.push(...scorers.problems);
+  problems.push(...(family === 'evalbench' ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, { registry, instances: scorers.instances.length }) : scorers.problems));
   if (data['scorers'] === undefined || data['scorers'] === null) {
     problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });
   }
@@ -86,42 +87,51 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
       });
     }
   }
-  const dataset = readDataset(source, data, dir);
+  const compat = { dir, family, ...(options.fileExists === undefined ? {} : { fileExists: options.fileExists }) };
+  const evalbench = readEvalbenchSettings(source, data, compat);
+  problems.push(...evalbench.problems);
+  const dataset = readDataset(source, data, (p) => resolveConfigPath(p, compat));
   problems.push(...dataset.problems);
+  const datasetSource = dataset.source === undefined ? undefined : evalbenchDatasetSource(dataset.source, data, evalbench.settings);
   const inlineCases = readInlineCases(source, data['cases']);
   if (data['dataset'] === undefined && data['dataset_config'] === undefined && data['cases'] === undefined) {
     problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.valueRange([]), suggestions: ['dataset'] });
   }
-  if (dataset.source !== undefined && options.fileExists !== undefined && !options.fileExists(dataset.source.path)) {
-    problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${dataset.source.path} does not exist (paths are relative to the config's folder)`, range: dataset.source.range });
+  if (datasetSource !== undefined && options.fileExists !== undefined && !options.fileExists(datasetSource.path)) {
+    problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)`, range: datasetSource.range });
   }
-  if (hasErrors(problems)) return { problems };
+  const kept = withoutUnusedVariables(problems, source, data, { family, registry });
+  if (hasErrors(kept)) return { problems: kept };
   const passCriteria = data['pass_criteria'] as { threshold?: number } | undefined;
   const config: RunConfig = {
     file,
     dir,
-    ...(dataset.source === undefined ? {} : { dataset: dataset.source }),
+    ...(datasetSource === undefined ? {} : { dataset: datasetSource }),
     inlineCases,
     scorers: scorers.instances,
     numTrials,
     jobThreshold: passCriteria?.threshold ?? DEFAULT_JOB_THRESHOLD,
     ...(typeof data['concurrency'] === 'number' ? { concurrency: data['concurrency'] } : {}),
     timeoutMs,
+    family,
+    ...evalbench.settings,
   };
-  return { config, problems };
+  return { config, problems: kept };
 }
 
-function readDataset(source: YamlSource, data: Record<string, unknown>, dir: string): { source?: DatasetSource & { range: YamlSourceRange }; problems: Problem[] } {
+function readDataset(source: YamlSource, data: Record<string, unknown>, absolute: (path: string) => string): { source?: DatasetSource & { range: YamlSourceRange }; problems: Problem[] } {
   const key = data['dataset'] !== undefined ? 'dataset' : data['dataset_config'] !== undefined ? 'dataset_config' : undefined;
   if (key === undefined) return { problems: [] };
   const value = data[key];
-  const absolute = (p: string) => (isAbsolute(p) ? p : resolve(dir, p));
   if (typeof value === 'string') return { source: { path: absolute(value), range: source.valueRange([key]) }, problems: [] };
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const v = value as { path?: unknown; format?: DatasetSource['format']; columns?: DatasetSource['columns'] };
-    if (typeof v.path === 'string') {
+    const v = value as { path?: unknown; prompts_file?: unknown; format?: DatasetSource['format']; columns?: DatasetSource['columns'] };
+    // EvalBench's dict form of `dataset_config` names the file `prompts_file`.
+    const pathKey = typeof v.path === 'string' ? 'path' : key === 'dataset_config' && typeof v.prompts_file === 'string' ? 'prompts_file' : undefined;
+    const path = pathKey === undefined ? undefined : v[pathKey];
+    if (pathKey !== undefined && typeof path === 'string') {
       return {
-        source: { path: absolute(v.path), ...(v.format ? { format: v.format } : {}), ...(v.columns ? { columns: v.columns } : {}), range: source.valueRange([key, 'path']) },
+        source: { path: absolute(path), ...(v.format ? { format: v.format } : {}), ...(v.columns ? { columns: v.columns } : {}), range: source.valueRange([key, pathKey]) },
         problems: [],
       };
     }
@@ -143,6 +153,7 @@ function readInlineCases(source: YamlSource, value: unknown): InlineCase[] {
 
 function knownKeysOf(path: readonly (string | number)[]): readonly string[] {
   if (path[0] === 'dataset') return ['path', 'format', 'columns'];
+  if (path[0] === 'reporting' && path[1] === 'csv') return ['output_directory'];
   if (path[0] === 'pass_criteria') return ['threshold'];
   return [];
 }

@@ -31,6 +31,14 @@ export interface InlineCase {
   readonly range: SourceRange;
 }
 
+/** An EvalBench `database_configs` entry: a database config file the NL2SQL scorers run queries on. */
+export interface DatabaseConfigRef {
+  /** Absolute path of the database config (YAML). */
+  readonly configFile: string;
+  /** The list item naming it. */
+  readonly range: SourceRange;
+}
+
 /** A run config that loaded without errors: everything the runner needs, no YAML nodes. */
 export interface RunConfig {
   /** Absolute path of the config file. */
@@ -45,7 +53,23 @@ export interface RunConfig {
   readonly jobThreshold: number;
   readonly concurrency?: number;
   readonly timeoutMs: number;
+  /**
+   * `evalbench` when the config has `dataset_config` or `database_configs` (an EvalBench run
+   * config): its scorer keys mean EvalBench's scorers (`exact_match` compares SQL results) and keys
+   * EvalLens does not run are notices, not errors. `evallens` otherwise.
+   */
+  readonly family: 'evalbench' | 'evallens';
+  /** EvalBench `database_configs`, in order. */
+  readonly databases?: readonly DatabaseConfigRef[];
+  /** EvalBench `setup_directory`, absolute: `<dir>/<database>/<dialect>/{pre_setup,setup,post_setup}.sql`, `<dir>/<database>/data/*.csv`. */
+  readonly setupDirectory?: string;
+  /** EvalBench `reporting.truncate_execution_outputs`: rows of each execution result a report keeps (default 250). */
+  readonly truncateExecutionOutputs: number;
+  /** EvalBench `reporting.csv.output_directory`, absolute (default `results`), when the config asks for CSV reports. */
+  readonly csvOutputDirectory?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_JOB_THRESHOLD = 0.5;
+/** EvalBench's default `reporting.truncate_execution_outputs`. */
+export const DEFAULT_TRUNCATE_EXECUTION_OUTPUTS = 250;

@@ -4,6 +4,8 @@ import { readCsv } from './csv';
 import { DatasetError, displayPath } from './datasetError';
 import { readJson } from './json';
 import { readJsonl } from './jsonl';
+import { readNl2sql } from './nl2sql';
+import { caseSelector } from './caseSelection';
 import type { DatasetFormat, DatasetReader, DatasetSource } from './source';
 import { readYaml } from './yaml';
 
@@ -37,10 +39,22 @@ export function datasetFormat(source: DatasetSource): DatasetFormat {
 }
 
 /**
- * Reads a dataset with the reader of its format, one record per case in file order. Every
- * DatasetError (unknown format, unreadable file, wrong top-level shape) is thrown from the iteration,
- * so one `try` around the `for await` catches them all.
+ * Reads a dataset with the reader of its format, one record per case in file order: an EvalBench
+ * NL2SQL dataset (`source.nl2sql`) with the NL2SQL reader, anything else by its format. With
+ * `source.caseIds`, only the records whose id passes are yielded. Every DatasetError (unknown format,
+ * unreadable file, wrong top-level shape) is thrown from the iteration, so one `try` around the
+ * `for await` catches them all.
  */
 export async function* openDataset(source: DatasetSource): AsyncGenerator<DatasetRecord> {
-  yield* READERS[datasetFormat(source)](source);
+  const records = source.nl2sql !== undefined ? readNl2sql(source) : READERS[datasetFormat(source)](source);
+  if (source.caseIds === undefined) {
+    yield* records;
+    return;
+  }
+  const keep = caseSelector(source.caseIds);
+  for await (const record of records) {
+    if (keep(record.ok ? record.value.case.id : record.error.id)) yield record;
+  }
 }
+
+

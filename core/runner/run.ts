@@ -4,7 +4,7 @@ import type { RunConfig } from '../config/runConfig';
 import type { ScorerResult } from '../result';
 import { Aggregator } from '../aggregate/aggregator';
 import type { JobTest, ScorerAggregate } from '../report/report';
-import { caseSelector, type CaseSelection } from './caseSelection';
+import { caseSelector, type CaseSelection } from '../dataset/caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
 import { scoreCase } from './scoreCase';

@@ -23,6 +23,12 @@ import { toolCallMatch } from './builtin/toolCallMatch';
 import { trajectory } from './builtin/trajectory';
 import { trajectoryMatcher } from './builtin/trajectoryMatcher';
 import { turnCount } from './builtin/turnCount';
+import { executableSql } from './builtin/sql/executableSql';
+import { hybridXaJudge } from './builtin/sql/hybridXaJudge';
+import { recallMatch } from './builtin/sql/recallMatch';
+import { regexpMatcher } from './builtin/sql/regexpMatcher';
+import { returnedSql } from './builtin/sql/returnedSql';
+import { setMatch } from './builtin/sql/setMatch';
 import type { ScorerDefinition } from './scorer';
 
 /** Every built-in scorer. A new scorer is one file in `builtin/`, one schema, one line here. */
@@ -53,6 +59,13 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
   tokensProcessed,
   effectiveBilledTokens,
   exactMatchConsistency,
+  // EvalBench: NL2SQL (its `exact_match` replaces EvalBook's in EvalBench run configs)
+  recallMatch,
+  setMatch,
+  executableSql,
+  returnedSql,
+  regexpMatcher,
+  hybridXaJudge,
   // judgeval
   executionOrder,
 ];

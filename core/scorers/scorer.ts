@@ -53,7 +53,7 @@ export interface ScorerContext {
 export type ScoreScale = { readonly kind: 'bounded'; readonly max: number } | { readonly kind: 'count'; readonly unit: string };
 
 /** Which case fields a scorer needs; a missing `expected` is an error, never a pass or fail. */
-export type ScorerNeed = 'output' | 'expected' | 'trace';
+export type ScorerNeed = 'output' | 'expected' | 'trace' | 'sql';
 
 export interface ScorerDefinition {
   /** The key that selects the scorer in `scorers:`; also the schema's file name. */

@@ -154,7 +154,15 @@ describe('run config', () => {
       '',
     ].join('\n');
     const parsed = parseRunConfig(yaml, FILE, {});
-    assert.deepEqual(parsed.problems, []);
+    assert.deepEqual(parsed.problems.filter((p) => p.severity === 'error'), []);
+    // Keys EvalBench has that EvalLens does not run are accepted with a notice each, on the key.
+    assert.deepEqual(
+      parsed.problems.map((p) => [p.severity, p.code, p.range.start.line + 1]),
+      [
+        ['information', 'evalbench-key-not-run', 9],
+        ['information', 'evalbench-key-not-run', 10],
+      ],
+    );
     assert.equal(parsed.config?.numTrials, 2);
     assert.equal(parsed.config?.dataset?.path, '/work/evals/datasets/bat/prompts.json');
   });

@@ -1,0 +1,330 @@
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import type { CaseIdFilter, DatasetSource, Nl2sqlFormat, Nl2sqlSource } from '../dataset/source';
+import type { Problem } from '../problem';
+import { sqlExactMatch } from '../scorers/builtin/sql/exactMatch';
+import { OptionsValidators } from '../scorers/optionsValidator';
+import { BUILTIN_SCORERS, ScorerRegistry } from '../scorers/registry';
+import type { ScorerDefinition } from '../scorers/scorer';
+import type { SourceRange } from '../text/position';
+import { DEFAULT_TRUNCATE_EXECUTION_OUTPUTS, type DatabaseConfigRef } from './runConfig';
+import type { YamlSource } from './yamlSource';
+
+/**
+ * EvalBench run-config compatibility, in one place: which configs are EvalBench's, what their
+ * scorer keys mean, the EvalBench keys EvalLens reads (`database_configs`, `dialects`, `query_types`,
+ * `databases`, `dataset_format`, `setup_directory`, `reporting`, `scenarios`, `scenario_pattern`) and
+ * those it accepts without running them (generators, orchestrators, BigQuery and GCS reporting, and
+ * scorers it does not implement), each of which gets one information notice on its key.
+ */
+
+export type ConfigFamily = 'evalbench' | 'evallens';
+
+/** `evalbench` when the config has `dataset_config` or `database_configs`, else `evallens`. */
+export function configFamily(data: Readonly<Record<string, unknown>>): ConfigFamily {
+  return data['dataset_config'] !== undefined || data['database_configs'] !== undefined ? 'evalbench' : 'evallens';
+}
+
+/**
+ * Scorer keys EvalBench has and EvalLens does not implement. In an EvalBench config each is an
+ * information notice and is left out of the run (unless the registry has it by then); in an EvalLens
+ * config it stays an unknown scorer. `dataform_*`, `dbt_*` and `mcp_*` keys are covered by prefix.
+ */
+export const EVALBENCH_SCORERS_NOT_RUN: readonly string[] = [
+  'llmrater',
+  'analytics_scorer',
+  'goal_completion',
+  'behavioral_metrics',
+  'parameter_analysis',
+  'binary_rubric_scorer',
+  'skills_best_practices',
+  'llm_consistency',
+  'dataset_quality',
+  'python_scorer',
+  'dataform_compile',
+  'dataform_run',
+  'dataform_cloud_compile',
+  'dataform_cloud_run',
+  'dbt_compile',
+  'dbt_run',
+  'mcp_tool_metrics',
+  'mcp_style_readability',
+];
+const NOT_RUN_PREFIXES = ['dataform_', 'dbt_', 'mcp_'];
+
+export function isEvalbenchScorerNotRun(key: string): boolean {
+  return EVALBENCH_SCORERS_NOT_RUN.includes(key) || NOT_RUN_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
+/** The EvalBench variants that replace EvalLens scorers of the same key in an EvalBench config. */
+const EVALBENCH_VARIANTS: readonly ScorerDefinition[] = [sqlExactMatch];
+
+/** The built-in scorers as an EvalBench config means them: `exact_match` is EvalBench's SQL exact match. */
+export function evalbenchScorers(): readonly ScorerDefinition[] {
+  const variants = new Map(EVALBENCH_VARIANTS.map((d) => [d.key, d]));
+  const replaced = BUILTIN_SCORERS.map((d) => variants.get(d.key) ?? d);
+  return [...replaced, ...EVALBENCH_VARIANTS.filter((d) => !replaced.includes(d))];
+}
+
+interface ScorerSet {
+  readonly registry: ScorerRegistry;
+  /** Options validators are cached by scorer key, so each family has its own. */
+  readonly validators: OptionsValidators;
+}
+
+const scorerSets = new Map<ConfigFamily, ScorerSet>();
+
+/** The registry and options validators of a family, built on first use. */
+export function scorerSetFor(family: ConfigFamily): ScorerSet {
+  let set = scorerSets.get(family);
+  if (set === undefined) {
+    set = { registry: new ScorerRegistry(family === 'evalbench' ? evalbenchScorers() : BUILTIN_SCORERS), validators: new OptionsValidators() };
+    scorerSets.set(family, set);
+  }
+  return set;
+}
+
+/**
+ * In an EvalBench config, turns the `unknown-scorer` error of each scorer EvalBench has and EvalLens
+ * does not implement into one information notice on its key (the scorer is not in the run either
+ * way). When no scorer is left to run, adds a warning on `scorers`.
+ */
+export function acceptEvalbenchScorers(source: YamlSource, scorers: unknown, problems: readonly Problem[], context: { readonly registry: ScorerRegistry; readonly instances: number }): Problem[] {
+  const ignored = new Map<string, string>();
+  for (const entry of scorerEntryKeys(source, scorers)) {
+    if (context.registry.get(entry.key) === undefined && isEvalbenchScorerNotRun(entry.key)) ignored.set(rangeKey(entry.range), entry.key);
+  }
+  if (ignored.size === 0) return [...problems];
+  const result = problems.map((problem): Problem => {
+    const key = problem.code === 'unknown-scorer' ? ignored.get(rangeKey(problem.range)) : undefined;
+    if (key === undefined) return problem;
+    return {
+      code: 'evalbench-scorer-not-run',
+      severity: 'information',
+      message: `EvalLens does not run EvalBench's ${key} scorer (scorers.${key}); it scores recorded outputs — the key is accepted and the scorer is left out of the run`,
+      range: problem.range,
+    };
+  });
+  if (context.instances === 0 && !result.some((p) => p.severity === 'error')) {
+    result.push({
+      code: 'no-scorer-runs',
+      severity: 'warning',
+      message: 'none of the scorers of this config runs in EvalLens, so a run scores nothing; add one it runs (e.g. `exact_match`, `set_match`)',
+      range: source.keyRange(['scorers']),
+    });
+  }
+  return result;
+}
+
+/** The key of each `scorers:` entry and the range its unknown-scorer problem has (as `readScorers` places it). */
+function scorerEntryKeys(source: YamlSource, scorers: unknown): { key: string; range: SourceRange }[] {
+  if (Array.isArray(scorers)) {
+    return scorers.flatMap((item: unknown, i) => {
+      const type = isRecord(item) ? item['type'] : undefined;
+      return typeof type === 'string' ? [{ key: type, range: source.valueRange(['scorers', i, 'type']) }] : [];
+    });
+  }
+  if (isRecord(scorers)) return Object.keys(scorers).map((key) => ({ key, range: source.keyRange(['scorers', key]) }));
+  return [];
+}
+
+function rangeKey(range: SourceRange): string {
+  return `${range.start.offset}:${range.end.offset}`;
+}
+
+/** Top-level keys EvalBench has that EvalLens accepts without running what they configure. */
+const KEYS_NOT_RUN: readonly (readonly [key: string, what: string])[] = [
+  ['model_config', 'SQL and agent generation'],
+  ['prompt_generator', 'prompt generator'],
+  ['simulated_user_model_config', 'simulated user'],
+  ['vuser_model_config', 'virtual user'],
+  ['orchestrator', 'orchestrator'],
+  ['runners', 'runner pools'],
+  ['db_name_mappings', 'database name mappings'],
+  ['db_name_overrides', 'database name overrides'],
+  ['dataset_directory', 'BIRD-Interact dataset loading'],
+  ['max_turn', 'BIRD-Interact turn limit'],
+  ['num_evals_to_run', 'BIRD-Interact sampling'],
+  ['summary_in_response', 'service responses'],
+  ['product_name', 'dataset-quality reports'],
+];
+
+/** `reporting` keys EvalBench runs as reporters and EvalLens does not. */
+const REPORTERS_NOT_RUN: Readonly<Record<string, string>> = {
+  bigquery: 'BigQuery reporting',
+  gcs: 'GCS artifact upload',
+  gcs_artifacts: 'GCS artifact upload',
+  artifacts: 'GCS artifact upload',
+};
+
+/**
+ * Drops the unresolved-`${VAR}` errors inside the values of keys EvalLens accepts without running
+ * (`model_config: !ENV …/${CI_HARNESS}_model.yaml`, a scorer it does not run): the value is never
+ * used, and EvalBench's loader does not fail on it either. Every other problem stays.
+ */
+export function withoutUnusedVariables(problems: readonly Problem[], source: YamlSource, data: Readonly<Record<string, unknown>>, context: { readonly family: ConfigFamily; readonly registry: ScorerRegistry }): Problem[] {
+  const paths: (string | number)[][] = KEYS_NOT_RUN.filter(([key]) => data[key] !== undefined).map(([key]) => [key]);
+  const reporting = isRecord(data['reporting']) ? data['reporting'] : {};
+  paths.push(...Object.keys(reporting).filter((key) => !REPORTING_READ.has(key)).map((key) => ['reporting', key]));
+  const scorers = data['scorers'];
+  if (context.family === 'evalbench' && isRecord(scorers)) {
+    paths.push(...Object.keys(scorers).filter((key) => context.registry.get(key) === undefined && isEvalbenchScorerNotRun(key)).map((key) => ['scorers', key]));
+  }
+  if (paths.length === 0) return [...problems];
+  const unused = paths.map((path) => source.valueRange(path));
+  const inside = (range: SourceRange) => unused.some((outer) => outer.start.offset <= range.start.offset && range.end.offset <= outer.end.offset);
+  return problems.filter((problem) => problem.code !== 'unresolved-variable' || !inside(problem.range));
+}
+
+/** `reporting` keys EvalLens reads. */
+const REPORTING_READ = new Set(['csv', 'truncate_execution_outputs']);
+
+/** EvalBench's `dataset_format` values. */
+export const EVALBENCH_DATASET_FORMATS = ['evalbench-standard-format', 'bird-standard-format', 'bird-interact-format', 'gemini-cli-format', 'agent-format', 'cortado-format', 'dea-format'] as const;
+const NL2SQL_FORMATS: readonly string[] = ['evalbench-standard-format', 'bird-standard-format'];
+/** Agentic evalsets (`{"scenarios": [...]}`), which the JSON reader reads. */
+const EVALSET_FORMATS: readonly string[] = ['agent-format', 'gemini-cli-format'];
+
+/** What EvalLens takes from the EvalBench keys of a config. */
+export interface EvalbenchSettings {
+  readonly databases?: readonly DatabaseConfigRef[];
+  readonly setupDirectory?: string;
+  readonly truncateExecutionOutputs: number;
+  readonly csvOutputDirectory?: string;
+  readonly caseIds?: CaseIdFilter;
+}
+
+export interface CompatContext {
+  /** The config's folder. */
+  readonly dir: string;
+  readonly family: ConfigFamily;
+  readonly fileExists?: (absolutePath: string) => boolean;
+}
+
+/**
+ * Reads the EvalBench keys of a config (the schema has checked their shapes): the database configs
+ * (each must exist), the setup folder, reporting, the scenario filters; and one information notice
+ * per key EvalLens accepts without running it.
+ */
+export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<string, unknown>>, context: CompatContext): { settings: EvalbenchSettings; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const notRun = (path: readonly string[], what: string) =>
+    problems.push({
+      code: 'evalbench-key-not-run',
+      severity: 'information',
+      message: `EvalLens does not run EvalBench's ${what} (${path.join('.')}); it scores recorded outputs — the key is accepted and ignored`,
+      range: source.keyRange(path),
+    });
+  for (const [key, what] of KEYS_NOT_RUN) if (data[key] !== undefined) notRun([key], what);
+
+  const reporting = isRecord(data['reporting']) ? data['reporting'] : {};
+  for (const [key, value] of Object.entries(reporting)) {
+    if (REPORTING_READ.has(key)) continue;
+    notRun(['reporting', key], REPORTERS_NOT_RUN[key] ?? (isRecord(value) && value['delegated'] === true ? 'remote reporting' : `${key} reporting`));
+  }
+
+  const format = data['dataset_format'];
+  if (typeof format === 'string' && !NL2SQL_FORMATS.includes(format) && !EVALSET_FORMATS.includes(format) && (EVALBENCH_DATASET_FORMATS as readonly string[]).includes(format)) {
+    problems.push({
+      code: 'evalbench-format-not-read',
+      severity: 'warning',
+      message: `EvalLens has no reader for EvalBench's ${format} datasets: the dataset is read as EvalLens reads any dataset, by its extension (an evalset with "scenarios" or a list of cases)`,
+      range: source.valueRange(['dataset_format']),
+    });
+  }
+
+  const databases = readDatabaseConfigs(source, data['database_configs'], context, problems);
+  const setup = data['setup_directory'];
+  let setupDirectory: string | undefined;
+  if (typeof setup === 'string' && setup !== '') {
+    setupDirectory = resolveConfigPath(setup, context);
+    if (context.fileExists !== undefined && !context.fileExists(setupDirectory)) {
+      problems.push({
+        code: 'missing-file',
+        severity: 'warning',
+        message: `the setup folder ${setupDirectory} does not exist (paths are relative to the config's folder); cases run on the databases as they are`,
+        range: source.valueRange(['setup_directory']),
+      });
+    }
+  }
+  const truncate = reporting['truncate_execution_outputs'];
+  const csv = reporting['csv'];
+  const csvDirectory = isRecord(csv) && typeof csv['output_directory'] === 'string' ? csv['output_directory'] : 'results';
+  const caseIds = caseIdFilter(data);
+  const settings: EvalbenchSettings = {
+    ...(databases === undefined ? {} : { databases }),
+    ...(setupDirectory === undefined ? {} : { setupDirectory }),
+    truncateExecutionOutputs: typeof truncate === 'number' ? truncate : DEFAULT_TRUNCATE_EXECUTION_OUTPUTS,
+    ...(csv === undefined ? {} : { csvOutputDirectory: isAbsolute(csvDirectory) ? csvDirectory : resolve(context.dir, csvDirectory) }),
+    ...(caseIds === undefined ? {} : { caseIds }),
+  };
+  return { settings, problems };
+}
+
+function readDatabaseConfigs(source: YamlSource, value: unknown, context: CompatContext, problems: Problem[]): DatabaseConfigRef[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.flatMap((item: unknown, i): DatabaseConfigRef[] => {
+    if (typeof item !== 'string' || item === '') return [];
+    const configFile = resolveConfigPath(item, context);
+    const range = source.valueRange(['database_configs', i]);
+    if (context.fileExists !== undefined && !context.fileExists(configFile)) {
+      problems.push({ code: 'missing-file', severity: 'error', message: `the database config ${configFile} does not exist (paths are relative to the config's folder)`, range });
+    }
+    return [{ configFile, range }];
+  });
+}
+
+function caseIdFilter(data: Readonly<Record<string, unknown>>): CaseIdFilter | undefined {
+  const scenarios = data['scenarios'];
+  const pattern = data['scenario_pattern'];
+  const ids = Array.isArray(scenarios) ? scenarios.filter((id): id is string | number => typeof id === 'string' || typeof id === 'number').map(String) : [];
+  if (ids.length === 0 && typeof pattern !== 'string') return undefined;
+  return { ...(ids.length === 0 ? {} : { ids }), ...(typeof pattern === 'string' ? { filter: pattern } : {}) };
+}
+
+/**
+ * A path of the config, absolute: relative to the config's folder. In an EvalBench config a relative
+ * path that is not there is looked for in the folders above it too, nearest first: EvalBench resolves
+ * paths from the folder it runs in (its repository root), so its configs name `datasets/bat/…` from
+ * there. Without `fileExists` (or when no folder has it) the path is relative to the config's folder.
+ */
+export function resolveConfigPath(path: string, context: CompatContext): string {
+  if (isAbsolute(path)) return path;
+  const own = resolve(context.dir, path);
+  if (context.family !== 'evalbench' || context.fileExists === undefined || context.fileExists(own)) return own;
+  for (let dir = dirname(context.dir); ; dir = dirname(dir)) {
+    const candidate = resolve(dir, path);
+    if (context.fileExists(candidate)) return candidate;
+    if (dirname(dir) === dir) return own;
+  }
+}
+
+/**
+ * The dataset as EvalBench's keys say to read it: with `dataset_format` an NL2SQL format (or absent,
+ * in a config with `database_configs` and a `.json` dataset of no declared format: EvalBench's
+ * default, checked against the file when it is read), the NL2SQL reader with the `dialects`,
+ * `query_types` and `databases` filters; and the scenario filters.
+ */
+export function evalbenchDatasetSource<T extends DatasetSource>(dataset: T, data: Readonly<Record<string, unknown>>, settings: EvalbenchSettings): T {
+  const format = data['dataset_format'];
+  const filters = {
+    ...stringList(data['dialects'], 'dialects'),
+    ...stringList(data['query_types'], 'queryTypes'),
+    ...stringList(data['databases'], 'databases'),
+  };
+  let nl2sql: Nl2sqlSource | undefined;
+  if (typeof format === 'string' && NL2SQL_FORMATS.includes(format)) {
+    nl2sql = { format: format as Nl2sqlFormat, ...filters };
+  } else if (format === undefined && data['database_configs'] !== undefined && dataset.format === undefined && extname(dataset.path).toLowerCase() === '.json') {
+    nl2sql = { format: 'evalbench-standard-format', ...filters, inferred: true };
+  }
+  return { ...dataset, ...(nl2sql === undefined ? {} : { nl2sql }), ...(settings.caseIds === undefined ? {} : { caseIds: settings.caseIds }) };
+}
+
+function stringList<K extends string>(value: unknown, name: K): { [P in K]?: string[] } {
+  if (!Array.isArray(value)) return {};
+  return { [name]: value.filter((v): v is string => typeof v === 'string') } as { [P in K]?: string[] };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

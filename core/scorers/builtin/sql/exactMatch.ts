@@ -1,0 +1,67 @@
+import type { Json } from '../../../case';
+import { fail } from '../../../result';
+import schema from '../../../../schemas/scorers/evalbench/exact_match.schema.json';
+import { compareRowLists, evalRows, executionOf, executionRows, percentVerdict, runError, shownEvalResults, shownResult } from '../../support/sqlRows';
+import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { thresholdOnPercentScale } from '../trajectoryMatcher';
+
+interface SqlExactMatchOptions {
+  readonly truncate_execution_outputs: number;
+  readonly threshold?: number;
+}
+
+/**
+ * EvalBench's `exact_match` on NL2SQL execution results: 0 when either query failed; otherwise,
+ * when the golden run has an eval result (DML/DDL eval queries that returned rows), 100 when the eval
+ * results are equal, else 100 when the execution results are equal. Equal is Python's `==` on lists
+ * of dicts: row order counts, column names count, column order does not, `1 == 1.0 == True`.
+ *
+ * Its key collides with EvalBook's `exact_match` (text and JSON); run configs of EvalBench's shape
+ * get this one.
+ */
+export const sqlExactMatch: ScorerDefinition = {
+  key: 'exact_match',
+  origin: 'EvalBench',
+  scale: { kind: 'bounded', max: 100 },
+  needs: ['sql'],
+  schema,
+  create(raw) {
+    const options = raw as unknown as SqlExactMatchOptions;
+    const issue = thresholdOnPercentScale(options.threshold, 'exact_match');
+    if (issue !== undefined) return refused(issue);
+    const limit = options.truncate_execution_outputs;
+    return prepared({
+      score({ case: evalCase }) {
+        const execution = executionOf(evalCase);
+        if (!execution.ok) return execution.verdict;
+        const { golden, generated } = execution.sql;
+        const goldenError = runError(golden);
+        const generatedError = runError(generated);
+        if (goldenError !== undefined || generatedError !== undefined) {
+          const which = goldenError !== undefined && generatedError !== undefined ? 'both queries failed' : goldenError !== undefined ? 'the golden query failed' : 'the generated query failed';
+          const details: { [key: string]: Json } = {};
+          if (goldenError !== undefined) details['golden_error'] = goldenError;
+          if (generatedError !== undefined) details['generated_error'] = generatedError;
+          return fail(`${which}; EvalBench scores 0 when either query (or its eval queries) errs`, 0, details);
+        }
+        const goldenEval = evalRows(golden);
+        if (goldenEval.length > 0) {
+          const compared = compareRowLists(goldenEval, evalRows(generated));
+          const details = { compared: 'eval_results', golden: shownEvalResults(golden, limit), generated: shownEvalResults(generated, limit) };
+          return compared.equal
+            ? percentVerdict(100, `the eval queries give the same results after the generated query as after the golden one (${compared.summary}); execution results are not compared`, details)
+            : percentVerdict(0, `the eval queries' results differ after the generated and the golden query: ${compared.summary}`, withPosition(details, compared.firstDifference));
+        }
+        const compared = compareRowLists(executionRows(golden), executionRows(generated));
+        const details = { compared: 'execution_results', golden: shownResult(golden.query, limit), generated: shownResult(generated.query, limit) };
+        return compared.equal
+          ? percentVerdict(100, `the generated query returns the golden query's rows, in the same order (${compared.summary})`, details)
+          : percentVerdict(0, `the results differ: ${compared.summary}`, withPosition(details, compared.firstDifference));
+      },
+    });
+  },
+};
+
+function withPosition(details: { [key: string]: Json }, row: number | undefined): { [key: string]: Json } {
+  return row === undefined ? details : { ...details, first_differing_row: row };
+}

@@ -1,0 +1,32 @@
+import schema from '../../../../schemas/scorers/executable_sql.schema.json';
+import { executionOf, percentVerdict, runError } from '../../support/sqlRows';
+import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { thresholdOnPercentScale } from '../trajectoryMatcher';
+
+/**
+ * EvalBench's `executable_sql`: 100 when the generated query ran without error, else 0. The error
+ * is EvalBench's `generated_error`, which also holds a failure of the eval queries run after the
+ * generated query (they share its transaction).
+ */
+export const executableSql: ScorerDefinition = {
+  key: 'executable_sql',
+  origin: 'EvalBench',
+  scale: { kind: 'bounded', max: 100 },
+  needs: ['sql'],
+  schema,
+  create(raw) {
+    const issue = thresholdOnPercentScale(typeof raw['threshold'] === 'number' ? raw['threshold'] : undefined, 'executable_sql');
+    if (issue !== undefined) return refused(issue);
+    return prepared({
+      score({ case: evalCase }) {
+        const execution = executionOf(evalCase);
+        if (!execution.ok) return execution.verdict;
+        const run = execution.sql.generated;
+        const error = runError(run);
+        if (error === undefined) return percentVerdict(100, `the generated query ran without error${run.evalQueries !== undefined && run.evalQueries.length > 0 ? ', and so did its eval queries' : ''}`);
+        const where = run.query.ok ? 'an eval query run after the generated query failed (EvalBench counts it as the generated query\'s error)' : 'the generated query failed';
+        return percentVerdict(0, where, { generated_error: error });
+      },
+    });
+  },
+};

@@ -1,0 +1,74 @@
+import type { Json } from '../../../case';
+import { fail } from '../../../result';
+import schema from '../../../../schemas/scorers/hybrid_xa_judge.schema.json';
+import { hybridXaCompare, type XaCell } from '../../support/hybridXa';
+import { executionOf, executionRows, percentVerdict, plural, runError, shownResult } from '../../support/sqlRows';
+import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { thresholdOnPercentScale } from '../trajectoryMatcher';
+
+interface HybridXaOptions {
+  readonly truncate_execution_outputs: number;
+  readonly threshold?: number;
+}
+
+/**
+ * EvalBench's `hybrid_xa_judge.py` (cross-database execution accuracy), as a scorer: the generated
+ * query's rows against the golden query's, normalized cell by cell (see support/hybridXa.ts), column
+ * names ignored, rows sorted. 100 when they match, else 0; 0 when either query failed.
+ */
+export const hybridXaJudge: ScorerDefinition = {
+  key: 'hybrid_xa_judge',
+  origin: 'EvalBench',
+  scale: { kind: 'bounded', max: 100 },
+  needs: ['sql'],
+  schema,
+  create(raw) {
+    const options = raw as unknown as HybridXaOptions;
+    const issue = thresholdOnPercentScale(options.threshold, 'hybrid_xa_judge');
+    if (issue !== undefined) return refused(issue);
+    return prepared({
+      score({ case: evalCase }) {
+        const execution = executionOf(evalCase);
+        if (!execution.ok) return execution.verdict;
+        const { golden, generated } = execution.sql;
+        const goldenError = runError(golden);
+        const generatedError = runError(generated);
+        if (goldenError !== undefined || generatedError !== undefined) {
+          const details: { [key: string]: Json } = {};
+          if (goldenError !== undefined) details['golden_error'] = goldenError;
+          if (generatedError !== undefined) details['generated_error'] = generatedError;
+          const which = generatedError !== undefined ? (goldenError !== undefined ? 'both queries failed' : 'the generated query failed') : 'the golden query failed, so there are no reference rows';
+          return fail(`${which}; the judge scores 0`, 0, details);
+        }
+        const goldenRows = executionRows(golden);
+        const generatedRows = executionRows(generated);
+        const normalized: { generated?: XaCell[][]; golden?: XaCell[][] } = {};
+        const c = hybridXaCompare(generatedRows, goldenRows, normalized);
+        const limit = options.truncate_execution_outputs;
+        const counts = `golden ${plural(goldenRows.length, 'row')}, generated ${generatedRows.length}`;
+        const details: { [key: string]: Json } = {
+          comparison: c.how,
+          golden: shownResult(golden.query, limit),
+          generated: shownResult(generated.query, limit),
+        };
+        if (normalized.golden !== undefined && normalized.generated !== undefined) {
+          details['normalized'] = { golden: normalized.golden.slice(0, limit), generated: normalized.generated.slice(0, limit) };
+        }
+        switch (c.how) {
+          case 'both_empty':
+            return percentVerdict(100, 'both results are empty, which the judge counts as a match', details);
+          case 'equal':
+            return percentVerdict(100, `the results match after normalization (${counts}; headers ignored, rows sorted, numbers rounded to 4 decimals, text trimmed and lower-cased)`, details);
+          case 'one_empty':
+            return percentVerdict(0, `one result is empty and the other is not (${counts})`, details);
+          case 'row_count':
+            return percentVerdict(0, `the row counts differ (${counts})`, details);
+          case 'row_length':
+            return percentVerdict(0, `sorted row ${c.row + 1} has ${plural(c.lengths[0], 'column')} in the generated result and ${c.lengths[1]} in the golden (${counts})`, { ...details, sorted_row: c.row + 1 });
+          default:
+            return percentVerdict(0, `after normalization and sorting, row ${c.row + 1} differs at column ${c.column + 1} (${counts})`, { ...details, sorted_row: c.row + 1, column: c.column + 1 });
+        }
+      },
+    });
+  },
+};
