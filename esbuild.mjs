@@ -8,8 +8,9 @@ const watch = process.argv.includes('--watch');
 
 // 'module' first: jsonc-parser's UMD main cannot be bundled (its requires are dynamic).
 const node = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
-// recheck picks a native checker next to its own package at run time, so it stays a real module.
-const external = ['recheck'];
+// recheck picks a native checker next to its own package at run time, and sql.js loads its .wasm
+// beside its own package: both stay real modules.
+const external = ['recheck', 'sql.js'];
 
 // Prints the lines the VS Code watch task's problem matcher waits for, on every rebuild.
 const watchMarkers = {

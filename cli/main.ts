@@ -12,6 +12,7 @@ import packageJson from '../package.json';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
+import { openDatabase } from './database';
 import { RunStore } from './runStore';
 
 /** Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 130 cancelled (Ctrl-C). */
@@ -72,6 +73,17 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout: process.stdout, cwd, color }),
   );
 
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase(config, process.env);
+  } catch (e) {
+    process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.usage;
+  }
+  for (const problem of database.problems) process.stderr.write(`${formatProblem(problem, cwd)}\n`);
+  if (database.problems.some((p) => p.severity === 'error')) return EXIT.usage;
+  const preparer = database.preparer;
+
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
   const controller = new AbortController();
@@ -95,6 +107,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       ...(command.concurrency === undefined ? {} : { concurrency: command.concurrency }),
       ...(command.trials === undefined ? {} : { trials: command.trials }),
       onEvent,
+      ...(preparer === undefined ? {} : { preparer }),
     });
     store.close();
     const head: Omit<Report, 'cases' | 'results'> = {
@@ -133,6 +146,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     }
     throw e;
   } finally {
+    await preparer?.close();
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
   }

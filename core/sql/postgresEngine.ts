@@ -1,0 +1,346 @@
+import { Client, DatabaseError, Pool, type ClientBase, type ClientConfig, type CustomTypesConfig, type PoolClient, type QueryArrayConfig, type QueryArrayResult } from 'pg';
+import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, guardPlan, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupFailedMessage, timeLimitMessage, type GuardedSql } from './planRules';
+import { postgresValue } from './postgresValues';
+import { restoreSequences, SEQUENCES_SQL, snapshotSequences, type SequenceState } from './postgresSequences';
+import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows } from './sqlResult';
+
+/**
+ * PostgreSQL through `pg`. Every run takes one connection and:
+ * BEGIN; SET LOCAL statement_timeout; setup; SAVEPOINT, query; eval queries (each under a
+ * savepoint); cleanup; ROLLBACK — always rolled back, on errors too (see planRules.ts for what runs
+ * after what). Then, outside the transaction: sequences that the run advanced are set back (nextval
+ * is not transactional, and an INSERT under test would otherwise shift the ids every later case
+ * sees), and `DISCARD ALL` drops what a session keeps past a rollback (prepared statements, advisory
+ * locks, LISTEN). The connection always runs in UTC with ISO dates (values: postgresValues.ts).
+ *
+ * The time limit is the server's `statement_timeout`, per statement; a client-side read timeout
+ * (limit + 2 s) backs it up when SQL under test changes the setting itself, and then cancels the
+ * backend and drops the connection (what was left of the plan is reported as not run). Aborting the
+ * signal cancels and drops the same way, and the run rejects with an AbortError. A connection that
+ * fails (cannot connect, or lost during a run) is a thrown error naming host:port and database,
+ * never a query outcome: it says nothing about the SQL. Runs share a pool of `maxConnections`
+ * (default 1: runs go one at a time, so sequence values and lock waits cannot interleave between
+ * concurrent cases).
+ *
+ * Refusing transaction control (planRules.ts) keeps a `COMMIT` under test from making its changes
+ * permanent; as a second line, a statement after which the connection is no longer in a transaction
+ * is reported as an error saying its changes may have been committed.
+ */
+export interface PostgresSettings {
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+  readonly user: string;
+  readonly password?: string;
+}
+
+export interface PostgresOptions {
+  readonly maxConnections?: number;
+  readonly connectTimeoutMs?: number;
+}
+
+export async function openPostgres(settings: PostgresSettings, options: PostgresOptions = {}): Promise<SqlEngine> {
+  const config = clientConfig(settings, options);
+  const pool = new Pool({ ...config, max: options.maxConnections ?? 1, idleTimeoutMillis: 30_000, allowExitOnIdle: true });
+  pool.on('error', () => undefined);
+  const engine = new PostgresEngine(pool, config, settings);
+  try {
+    (await engine.connect()).release();
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw e;
+  }
+  return engine;
+}
+
+/** `postgres://user[:password]@host[:port]/database` as settings. */
+export function postgresSettingsFromUrl(url: string): PostgresSettings {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new Error(`not a PostgreSQL URL (expected postgres://user@host:port/database): ${parsed.protocol}`);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  const base = { host: parsed.hostname || '127.0.0.1', port: parsed.port === '' ? 5432 : Number(parsed.port), database: database || 'postgres', user: decodeURIComponent(parsed.username) || 'postgres' };
+  return parsed.password === '' ? base : { ...base, password: decodeURIComponent(parsed.password) };
+}
+
+/** Session settings that make values comparable across servers and machines. */
+const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres -c bytea_output=hex -c extra_float_digits=1';
+
+function clientConfig(settings: PostgresSettings, options: PostgresOptions): ClientConfig {
+  const base: ClientConfig = {
+    host: settings.host,
+    port: settings.port,
+    database: settings.database,
+    user: settings.user,
+    options: SESSION_OPTIONS,
+    application_name: 'evallens',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+  };
+  return settings.password === undefined ? base : { ...base, password: settings.password };
+}
+
+const TYPES: CustomTypesConfig = {
+  getTypeParser: ((oid: number) => (text: string) => postgresValue(oid, text)) as CustomTypesConfig['getTypeParser'],
+};
+
+/** pg's error when the client-side read timeout fires. */
+const READ_TIMEOUT = 'Query read timeout';
+
+/** How long past the limit the client waits for the server before it gives up on the connection. */
+const CLIENT_GRACE_MS = 2000;
+
+class PostgresEngine implements SqlEngine {
+  readonly dialect = 'postgres' as const;
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly config: ClientConfig,
+    private readonly settings: PostgresSettings,
+  ) {}
+
+  async connect(): Promise<PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (e) {
+      throw new Error(connectionFailure(this.settings, e));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  async run(plan: QueryPlan, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<QueryRun> {
+    const { signal } = options;
+    if (this.closed) throw new Error('the PostgreSQL engine is closed');
+    if (signal?.aborted === true) throw abortError(signal);
+    const guarded = guardPlan(plan, 'postgres');
+    const limit = effectiveLimit(options.timeoutMs);
+    const client = await this.connect();
+    const session = new Session(client, limit, (pid) => this.cancel(pid));
+    let aborted = false;
+    const onAbort = () => {
+      aborted = true;
+      session.abort();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let snapshot: SequenceState[] = [];
+    let run: QueryRun | undefined;
+    try {
+      const begun = await session.begin();
+      snapshot = begun === undefined ? [] : await snapshotSequences((sql) => session.exec(sql), begun);
+      run = await runPlan(session, guarded, limit);
+    } catch (e) {
+      if (!session.broken) throw e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      const restored = await session.end(snapshot);
+      client.release(session.broken ? true : undefined);
+      if (!restored) await this.restore(snapshot);
+    }
+    if (aborted && signal !== undefined) throw abortError(signal);
+    if (session.lost !== undefined || run === undefined) {
+      throw new Error(`the connection to PostgreSQL at ${this.settings.host}:${this.settings.port} was lost during the run: ${session.lost ?? 'no answer'}`);
+    }
+    return run;
+  }
+
+  /** Sets back the sequences a run advanced whose own connection broke, on another connection (best effort). */
+  private async restore(snapshot: readonly SequenceState[]): Promise<void> {
+    if (snapshot.length === 0) return;
+    const client = await this.pool.connect().catch(() => undefined);
+    if (client === undefined) return;
+    try {
+      await restoreSequences((sql, values) => execOn(client, sql, values), snapshot);
+      client.release();
+    } catch {
+      client.release(true);
+    }
+  }
+
+  /** Asks the server to cancel what a backend is running, from a connection of its own. */
+  private async cancel(pid: number): Promise<void> {
+    const client = new Client(this.config);
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('SELECT pg_cancel_backend($1)', [pid]);
+    } catch {
+      // The backend goes when its connection is dropped; the server rolls its transaction back.
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+}
+
+/** The plan on a session whose transaction is open (planRules.ts says what runs after what). */
+async function runPlan(session: Session, plan: ReturnType<typeof guardPlan>, limit: number | undefined): Promise<QueryRun> {
+  const evalCount = plan.evalQueries.length;
+  const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun =>
+    evalCount === 0 ? { query, durationMs } : { query, evalQueries, durationMs };
+  for (const [index, setup] of plan.setup.entries()) {
+    const failed = setup.refused ?? (await session.statement(setup.sql, limit)).error;
+    if (failed !== undefined) return withEvals({ ok: false, error: setupFailedMessage(index, failed) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
+  }
+  const query = await session.guarded(plan.query, limit);
+  const durationMs = session.lastMs;
+  const evalQueries: QueryOutcome[] = [];
+  let stoppedAt: number | undefined;
+  for (const [index, sql] of plan.evalQueries.entries()) {
+    if (stoppedAt !== undefined) {
+      evalQueries.push(notRunAfterStop(stoppedAt, EXCEEDED_TIME_LIMIT));
+      continue;
+    }
+    const outcome = await session.guarded(sql, limit);
+    if (!outcome.ok && outcome.error === timeLimitMessage(limit ?? 0)) stoppedAt = index;
+    evalQueries.push(outcome);
+  }
+  for (const sql of plan.cleanup) if (sql.refused === undefined) await session.guarded(sql, limit);
+  return withEvals(query, evalQueries, durationMs);
+}
+
+/** One connection's run: statements, savepoints, the time limit, and what to do when it breaks. */
+class Session {
+  /** The connection can no longer be trusted (lost, read timeout, aborted); it is dropped, not reused. */
+  broken = false;
+  /** Why the connection was lost, when it was (not a time limit, not an abort): the run then fails as a whole. */
+  lost: string | undefined;
+  /** How long the last guarded SQL took, savepoint round trips left out. */
+  lastMs = 0;
+  private pid: number | undefined;
+  private readonly onError = (e: Error) => {
+    this.lost ??= e.message;
+    this.broken = true;
+  };
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly limit: number | undefined,
+    private readonly cancel: (pid: number) => Promise<void>,
+  ) {
+    client.on('error', this.onError);
+  }
+
+  /** Opens the transaction; answers the sequences to watch (their list), or undefined when broken. */
+  async begin(): Promise<readonly (readonly unknown[])[] | undefined> {
+    const results = await this.exec(`BEGIN; SET LOCAL statement_timeout = ${this.limit ?? 0}; SELECT pg_backend_pid(); ${SEQUENCES_SQL}`);
+    const pid = results[2]?.rows[0]?.[0];
+    this.pid = typeof pid === 'number' ? pid : undefined;
+    if (this.broken) return undefined;
+    return results[3]?.rows ?? [];
+  }
+
+  /** Runs SQL; throws the database's error. A read timeout or a lost connection marks the session broken. */
+  async exec(sql: string, values?: unknown[]): Promise<QueryArrayResult[]> {
+    if (this.broken) throw new Error('the connection to PostgreSQL is no longer usable');
+    try {
+      return await execOn(this.client, sql, values, this.limit === undefined ? undefined : this.limit + CLIENT_GRACE_MS);
+    } catch (e) {
+      if (!isServerError(e)) {
+        const message = e instanceof Error ? e.message : String(e);
+        if (message !== READ_TIMEOUT && !this.broken) this.lost ??= message;
+        this.abort();
+      }
+      throw e;
+    }
+  }
+
+  /** One statement outside a savepoint (setup): its error message, if any. */
+  async statement(sql: string, limit: number | undefined): Promise<{ error?: string }> {
+    try {
+      await this.exec(sql);
+      return {};
+    } catch (e) {
+      return { error: this.describe(e, limit) };
+    }
+  }
+
+  /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */
+  async guarded(sql: GuardedSql, limit: number | undefined): Promise<QueryOutcome> {
+    if (sql.refused !== undefined) return { ok: false, error: sql.refused };
+    if (this.broken) return { ok: false, error: 'not run: the connection was dropped to stop the statement before' };
+    let started = performance.now();
+    try {
+      await this.exec('SAVEPOINT evallens_guard');
+      started = performance.now();
+      const results = await this.exec(sql.sql);
+      this.lastMs = performance.now() - started;
+      if (this.client.getTransactionStatus() === 'I') {
+        return { ok: false, error: 'the SQL ended the transaction EvalLens opened: changes it made may have been committed' };
+      }
+      await this.exec('RELEASE SAVEPOINT evallens_guard');
+      return { ok: true, result: lastRows(results) };
+    } catch (e) {
+      this.lastMs = performance.now() - started;
+      const error = this.describe(e, limit);
+      if (!this.broken) await this.exec('ROLLBACK TO SAVEPOINT evallens_guard').catch(() => undefined);
+      return { ok: false, error };
+    }
+  }
+
+  /**
+   * Ends the transaction (always a rollback), sets back the sequences that moved and clears the
+   * session, unless the connection is broken. Answers whether the sequences were taken care of.
+   */
+  async end(snapshot: readonly SequenceState[]): Promise<boolean> {
+    if (this.broken) {
+      this.client.removeListener('error', this.onError);
+      return snapshot.length === 0;
+    }
+    try {
+      await this.exec('ROLLBACK');
+      if (snapshot.length > 0) await restoreSequences((sql, values) => this.exec(sql, values), snapshot);
+      await this.exec('DISCARD ALL');
+    } catch {
+      this.broken = true;
+    }
+    this.client.removeListener('error', this.onError);
+    return !this.broken || snapshot.length === 0;
+  }
+
+  /** Stops what runs now: the backend's statement is canceled and the connection will be dropped. */
+  abort(): void {
+    if (this.broken) return;
+    this.broken = true;
+    if (this.pid !== undefined) void this.cancel(this.pid);
+  }
+
+  private describe(e: unknown, limit: number | undefined): string {
+    const error = e as { code?: unknown; message?: unknown };
+    const message = typeof error.message === 'string' ? error.message : String(e);
+    if (limit !== undefined && ((error.code === '57014' && message.includes('statement timeout')) || message === READ_TIMEOUT)) return timeLimitMessage(limit);
+    return message;
+  }
+}
+
+/** Runs SQL (one statement or several) with rows as arrays and EvalLens's value mapping; one result per statement. */
+async function execOn(client: ClientBase, sql: string, values?: unknown[], readTimeoutMs?: number): Promise<QueryArrayResult[]> {
+  const config: QueryArrayConfig & { query_timeout?: number } = { text: sql, rowMode: 'array', types: TYPES };
+  if (values !== undefined) config.values = values;
+  if (readTimeoutMs !== undefined) config.query_timeout = readTimeoutMs;
+  const result: unknown = await client.query(config);
+  return (Array.isArray(result) ? result : [result]) as QueryArrayResult[];
+}
+
+/** Whether an error came from the server (it has an SQLSTATE), as opposed to the connection. */
+function isServerError(e: unknown): boolean {
+  return e instanceof DatabaseError;
+}
+
+/** The rows of the last statement that has result columns, or no columns and no rows. */
+function lastRows(results: readonly QueryArrayResult[]): SqlRows {
+  for (let i = results.length - 1; i >= 0; i--) {
+    const result = results[i];
+    if (result !== undefined && (result.fields?.length ?? 0) > 0) return { columns: result.fields.map((f) => f.name), rows: result.rows };
+  }
+  return { columns: [], rows: [] };
+}
+
+function connectionFailure(settings: PostgresSettings, e: unknown): string {
+  let reason = e instanceof Error ? e.message : String(e);
+  if (settings.password !== undefined && settings.password !== '') reason = reason.split(settings.password).join('***');
+  if (/SASL|password must be a string/i.test(reason) && settings.password === undefined) reason = `the server asks for a password and none was given (set password_env to the variable that holds it): ${reason}`;
+  return `cannot connect to PostgreSQL at ${settings.host}:${settings.port}, database "${settings.database}" as user "${settings.user}": ${reason}`;
+}

@@ -1,0 +1,364 @@
+import { readFile } from 'node:fs/promises';
+import {
+  abortError,
+  effectiveLimit,
+  EXCEEDED_TIME_LIMIT,
+  guardPlan,
+  NOT_RUN_AFTER_SETUP,
+  notRunAfterStop,
+  setupFailedMessage,
+  timeLimitMessage,
+  type GuardedPlan,
+} from './planRules';
+import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlValue } from './sqlResult';
+import { startsAnyStatement } from './sqlStatements';
+import { DEFAULT_HEAP_LIMIT_MB, epochNow, SqliteWorker, sqlJsAssets, type RawOutcome, type RawValue, type RunningStatement, type SqlJsAssets, type WorkerPlan, type WorkerReply } from './sqliteWorker';
+
+/**
+ * The embedded engine: SQLite compiled to WebAssembly (sql.js), so it runs in VS Code's extension
+ * host as it does in Node. The database's bytes are read (or built from SQL text) once; every run
+ * opens a fresh in-memory copy of them, runs the plan on it (see planRules.ts) and drops it, so
+ * nothing a query does reaches the next run or the file. SQL runs in a worker thread (see
+ * sqliteWorker.ts for why, and what it costs); runs of one engine go one at a time, in call order.
+ *
+ * `ATTACH` and `VACUUM INTO` write files into the worker's in-memory file system, where a later run
+ * could `ATTACH` them again; a run with either statement retires its worker afterwards (~34 ms for
+ * the next run), so no file outlives the run that made it.
+ *
+ * Values: INTEGER as a number, or as a decimal string beyond ±(2^53 − 1) where a double would lose
+ * digits; REAL as a number; TEXT as a string; NULL as null; BLOB as lowercase hex. A query string
+ * with several statements runs them all; its result is that of the last statement that has result
+ * columns (a SELECT, a PRAGMA that answers, a RETURNING), even with zero rows; with none, no columns
+ * and no rows. (EvalBench's SQLite path instead concatenates the rows of every statement that
+ * returns rows.) `durationMs` is the query's own time, without setup, eval queries and cleanup.
+ */
+export interface SqliteSource {
+  /** A database file; read once, never written. */
+  readonly file?: string;
+  /** SQL that builds the database (schema and data), run once on an empty database. */
+  readonly sqlText?: string;
+}
+
+export interface SqliteOptions {
+  /**
+   * How much memory (MB) the worker's JavaScript heap may use, mostly for the rows of a result
+   * (default 1024). A statement whose rows do not fit gets an error; the process goes on.
+   */
+  readonly heapLimitMb?: number;
+}
+
+export async function openSqlite(source: SqliteSource, options: SqliteOptions = {}): Promise<SqlEngine> {
+  if ((source.file === undefined) === (source.sqlText === undefined)) throw new Error('openSqlite needs exactly one of `file` and `sqlText`');
+  const sqlJs = await sqlJsAssets();
+  const heapLimitMb = options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB;
+  if (source.file !== undefined) return new SqliteEngine(sqlJs, shared(await readDatabaseFile(source.file)), heapLimitMb);
+  const built = await buildDatabase(sqlJs, source.sqlText ?? '', heapLimitMb);
+  return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, built.worker);
+}
+
+/** An SQLite value as EvalLens compares it (see the module comment). */
+export function sqliteValue(value: RawValue): SqlValue {
+  if (typeof value === 'bigint') return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value.toString();
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  return value;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+async function readDatabaseFile(file: string): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(`cannot open the SQLite database ${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  if (bytes.length > 0 && Buffer.from(bytes.subarray(0, 16)).toString('latin1') !== SQLITE_HEADER) {
+    throw new Error(`${file} is not an SQLite database: it does not start with the SQLite header`);
+  }
+  return bytes;
+}
+
+/** Runs `sqlText` on an empty database in a new worker; the worker keeps the result and is adopted by the engine. */
+function buildDatabase(sqlJs: SqlJsAssets, sqlText: string, heapLimitMb: number): Promise<{ bytes: Uint8Array; worker: SqliteWorker }> {
+  const worker = new SqliteWorker(sqlJs, null, heapLimitMb);
+  return new Promise((resolve, reject) => {
+    const fail = (message: string) => {
+      worker.terminate();
+      reject(new Error(message));
+    };
+    worker.onStop = (e) => fail(`cannot build the SQLite database: ${e.message}`);
+    worker.onReply = (reply) => {
+      if (reply.type === 'built') {
+        worker.busy(false);
+        resolve({ bytes: reply.bytes, worker });
+      }
+      else if (reply.type === 'build-failed') fail(`the SQL text does not build an SQLite database: ${reply.error}`);
+      else if (reply.type === 'fatal') fail(`cannot start SQLite (sql.js): ${reply.error}`);
+    };
+    worker.busy(true);
+    worker.post({ type: 'build', sql: sqlText });
+  });
+}
+
+/** A copy of the bytes in shared memory, so every worker this engine starts reads the same copy. */
+function shared(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  copy.set(bytes);
+  return copy;
+}
+
+interface Job {
+  readonly id: number;
+  readonly plan: GuardedPlan;
+  readonly limit: number | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly resolve: (run: QueryRun) => void;
+  readonly reject: (e: Error) => void;
+  /** The plan writes files (ATTACH, VACUUM INTO): its worker is retired after it. */
+  readonly writesFiles: boolean;
+  /** The second pass that runs the eval queries after the query was stopped. */
+  retry: boolean;
+  setupError?: string;
+  query?: QueryOutcome;
+  queryMs: number;
+  readonly evals: (QueryOutcome | undefined)[];
+  timer?: NodeJS.Timeout | undefined;
+  onAbort?: () => void;
+}
+
+class SqliteEngine implements SqlEngine {
+  readonly dialect = 'sqlite' as const;
+  private worker: SqliteWorker | undefined;
+  private readonly queue: Job[] = [];
+  private current: Job | undefined;
+  private closed = false;
+  private nextId = 0;
+
+  constructor(
+    private readonly sqlJs: SqlJsAssets,
+    private readonly bytes: Uint8Array,
+    private readonly heapLimitMb: number,
+    worker?: SqliteWorker,
+  ) {
+    if (worker !== undefined) this.adopt(worker);
+  }
+
+  run(plan: QueryPlan, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<QueryRun> {
+    const { signal } = options;
+    if (this.closed) return Promise.reject(new Error('the SQLite engine is closed'));
+    if (signal?.aborted === true) return Promise.reject(abortError(signal));
+    return new Promise<QueryRun>((resolve, reject) => {
+      const guarded = guardPlan(plan, 'sqlite');
+      const writesFiles = [...plan.setup, plan.query, ...plan.evalQueries, ...plan.cleanup].some((sql) => startsAnyStatement(sql, 'sqlite', FILE_WRITERS));
+      const job: Job = { id: ++this.nextId, plan: guarded, limit: effectiveLimit(options.timeoutMs), signal, resolve, reject, writesFiles, retry: false, queryMs: 0, evals: guarded.evalQueries.map(refusal) };
+      const refused = refusal(guarded.query);
+      if (refused !== undefined) job.query = refused;
+      if (signal !== undefined) {
+        job.onAbort = () => this.abort(job);
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    this.dropWorker();
+    const pending = [...(this.current === undefined ? [] : [this.current]), ...this.queue.splice(0)];
+    this.current = undefined;
+    for (const job of pending) this.settle(job, () => job.reject(new Error('the SQLite engine was closed')));
+    return Promise.resolve();
+  }
+
+  private pump(): void {
+    if (this.current !== undefined || this.closed) return;
+    const job = this.queue.shift();
+    if (job === undefined) return;
+    this.current = job;
+    const refusedSetup = job.plan.setup.findIndex((s) => s.refused !== undefined);
+    if (refusedSetup >= 0) {
+      job.setupError = setupFailedMessage(refusedSetup, job.plan.setup[refusedSetup]?.refused ?? '');
+      this.finish(job);
+      return;
+    }
+    this.dispatch(job, {
+      setup: job.plan.setup.map((s) => s.sql),
+      query: job.query === undefined ? job.plan.query.sql : null,
+      evalQueries: job.plan.evalQueries.map((q) => (q.refused === undefined ? q.sql : null)),
+      cleanup: job.plan.cleanup.filter((s) => s.refused === undefined).map((s) => s.sql),
+    });
+  }
+
+  private dispatch(job: Job, plan: WorkerPlan): void {
+    let worker = this.worker;
+    if (worker === undefined) {
+      worker = new SqliteWorker(this.sqlJs, this.bytes, this.heapLimitMb);
+      this.adopt(worker);
+    }
+    worker.busy(true);
+    worker.post({ type: 'run', id: job.id, plan });
+    if (job.limit !== undefined) this.watch(job, job.limit);
+  }
+
+  private adopt(worker: SqliteWorker): void {
+    this.worker = worker;
+    worker.onReply = (reply) => this.receive(reply);
+    worker.onStop = (error) => this.workerStopped(worker, error);
+  }
+
+  /** Checks the running statement against the limit; stops the worker when it is past it. */
+  private watch(job: Job, limit: number): void {
+    const check = () => {
+      job.timer = undefined;
+      const worker = this.worker;
+      if (worker === undefined || this.current !== job) return;
+      worker.drain();
+      if (this.current !== job) return;
+      const running = worker.running();
+      const elapsed = running === undefined ? 0 : epochNow() - running.startedAt;
+      if (running !== undefined && elapsed >= limit) {
+        this.stopped(job, running, timeLimitMessage(limit), EXCEEDED_TIME_LIMIT, elapsed);
+        return;
+      }
+      job.timer = setTimeout(check, Math.max(1, limit - elapsed));
+    };
+    job.timer = setTimeout(check, limit);
+  }
+
+  private receive(reply: WorkerReply): void {
+    const job = this.current;
+    if (reply.type === 'fatal') {
+      this.dropWorker();
+      if (job !== undefined) this.fail(job, new Error(`cannot start SQLite (sql.js): ${reply.error}`));
+      return;
+    }
+    if (job === undefined || !('id' in reply) || reply.id !== job.id) return;
+    if (reply.type === 'setup-failed') {
+      if (job.retry) fillEvals(job, NOT_RUN_AFTER_SETUP);
+      else job.setupError = setupFailedMessage(reply.index, reply.error);
+    } else if (reply.type === 'query' && reply.outcome !== null) {
+      job.query = outcome(reply.outcome);
+      job.queryMs = reply.ms;
+    } else if (reply.type === 'eval' && reply.outcome !== null) {
+      job.evals[reply.index] = outcome(reply.outcome);
+    } else if (reply.type === 'done') {
+      this.finish(job);
+    }
+  }
+
+  /**
+   * The worker was stopped (time limit) or stopped by itself (crash, out of memory) while `job` ran
+   * `running`: that statement gets `message`, and the plan goes on as planRules.ts says.
+   */
+  private stopped(job: Job, running: RunningStatement, message: string, why: string, elapsedMs: number): void {
+    this.dropWorker();
+    const error: QueryOutcome = { ok: false, error: message };
+    if (running.part === 'setup') {
+      if (job.retry) fillEvals(job, NOT_RUN_AFTER_SETUP);
+      else job.setupError = setupFailedMessage(running.index, message);
+    } else if (running.part === 'query') {
+      job.query = error;
+      job.queryMs = elapsedMs;
+      if (!job.retry && job.evals.some((e) => e === undefined)) {
+        // As PostgreSQL rolls back to the savepoint before the query, the eval queries run on a
+        // fresh copy with setup applied again.
+        job.retry = true;
+        clearTimeout(job.timer);
+        this.dispatch(job, {
+          setup: job.plan.setup.map((s) => s.sql),
+          query: null,
+          evalQueries: job.plan.evalQueries.map((q, i) => (job.evals[i] === undefined ? q.sql : null)),
+          cleanup: job.plan.cleanup.filter((s) => s.refused === undefined).map((s) => s.sql),
+        });
+        return;
+      }
+    } else if (running.part === 'eval') {
+      job.evals[running.index] = error;
+      fillEvals(job, notRunAfterStop(running.index, why));
+    }
+    this.finish(job);
+  }
+
+  private workerStopped(worker: SqliteWorker, error: Error): void {
+    if (worker !== this.worker) return;
+    worker.drain();
+    const job = this.current;
+    const running = worker.running();
+    if (job === undefined) {
+      this.dropWorker();
+      return;
+    }
+    if (running === undefined) {
+      this.dropWorker();
+      this.fail(job, error);
+      return;
+    }
+    this.stopped(job, running, error.message, 'stopped the SQLite worker', epochNow() - running.startedAt);
+  }
+
+  private abort(job: Job): void {
+    if (this.current === job) {
+      this.dropWorker();
+      this.fail(job, abortError(job.signal ?? new AbortController().signal));
+      return;
+    }
+    const at = this.queue.indexOf(job);
+    if (at >= 0) {
+      this.queue.splice(at, 1);
+      this.settle(job, () => job.reject(abortError(job.signal ?? new AbortController().signal)));
+    }
+  }
+
+  private finish(job: Job): void {
+    const query: QueryOutcome =
+      job.setupError !== undefined ? { ok: false, error: job.setupError } : (job.query ?? { ok: false, error: 'the query did not run' });
+    const evalQueries = job.evals.map((e): QueryOutcome => (job.setupError !== undefined ? NOT_RUN_AFTER_SETUP : (e ?? { ok: false, error: 'not run' })));
+    const durationMs = job.queryMs;
+    this.complete(job, () => job.resolve(evalQueries.length === 0 ? { query, durationMs } : { query, evalQueries, durationMs }));
+  }
+
+  private fail(job: Job, error: Error): void {
+    this.complete(job, () => job.reject(error));
+  }
+
+  /** Ends the current job and starts the next. */
+  private complete(job: Job, answer: () => void): void {
+    if (this.current === job) this.current = undefined;
+    if (job.writesFiles) this.dropWorker();
+    this.worker?.busy(false);
+    this.settle(job, answer);
+    this.pump();
+  }
+
+  private settle(job: Job, answer: () => void): void {
+    clearTimeout(job.timer);
+    if (job.onAbort !== undefined) job.signal?.removeEventListener('abort', job.onAbort);
+    answer();
+  }
+
+  private dropWorker(): void {
+    this.worker?.terminate();
+    this.worker = undefined;
+  }
+}
+
+/** Statements that leave files in the worker's file system. */
+const FILE_WRITERS: ReadonlySet<string> = new Set(['ATTACH', 'VACUUM']);
+
+function refusal(sql: { readonly refused?: string | undefined }): QueryOutcome | undefined {
+  return sql.refused === undefined ? undefined : { ok: false, error: sql.refused };
+}
+
+function fillEvals(job: Job, outcome: QueryOutcome): void {
+  for (let i = 0; i < job.evals.length; i++) job.evals[i] ??= outcome;
+}
+
+function outcome(raw: RawOutcome): QueryOutcome {
+  if (!raw.ok) return { ok: false, error: raw.error };
+  return { ok: true, result: { columns: raw.columns, rows: raw.rows.map((row) => row.map(sqliteValue)) } };
+}

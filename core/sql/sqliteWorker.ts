@@ -1,0 +1,236 @@
+import { readFile } from 'node:fs/promises';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+
+/**
+ * The thread SQLite runs in. sql.js runs SQLite synchronously, and its build exposes neither
+ * `sqlite3_progress_handler` nor `sqlite3_interrupt`, so nothing in its own thread can stop a runaway
+ * statement. Each SQLite engine therefore keeps one long-lived worker thread holding sql.js and the
+ * database bytes; a statement past its time limit is stopped by terminating that worker, and the
+ * next run starts a new one. Measured on this repo's machine (2 cores, the fixture shop database, a
+ * join of 12 rows): ~0.18 ms per run in-thread, ~0.33 ms per run through the worker with the limit
+ * armed (+0.15 ms: the message round trip, the structured copy of the rows, the timer); starting a
+ * worker costs ~34 ms, paid once per engine and again only after a limit stopped one. A worker per
+ * run would cost those ~34 ms every time. The worker also keeps the caller's thread (VS Code's
+ * extension host) free while SQL runs.
+ *
+ * The worker is plain JavaScript evaluated from a string (`eval: true`), so it works the same from
+ * the TypeScript sources and from the esbuild bundles, with no worker file to ship beside them.
+ * sql.js and its `.wasm` are found with `require.resolve`; the `.wasm` is compiled once per process
+ * and the compiled module is handed to every worker.
+ */
+
+/** A plan as the worker runs it: refused pieces are already left out (null: skipped, answered by the caller). */
+export interface WorkerPlan {
+  readonly setup: readonly string[];
+  readonly query: string | null;
+  readonly evalQueries: readonly (string | null)[];
+  readonly cleanup: readonly string[];
+}
+
+/** Values as sql.js gives them: integers as bigint (`useBigInt`), BLOBs as bytes. */
+export type RawValue = null | number | bigint | string | Uint8Array;
+export type RawOutcome = { readonly ok: true; readonly columns: string[]; readonly rows: RawValue[][] } | { readonly ok: false; readonly error: string };
+
+export type WorkerReply =
+  | { readonly type: 'fatal'; readonly error: string }
+  | { readonly type: 'built'; readonly bytes: Uint8Array }
+  | { readonly type: 'build-failed'; readonly error: string }
+  | { readonly type: 'setup-failed'; readonly id: number; readonly index: number; readonly error: string }
+  | { readonly type: 'query'; readonly id: number; readonly outcome: RawOutcome | null; readonly ms: number }
+  | { readonly type: 'eval'; readonly id: number; readonly index: number; readonly outcome: RawOutcome | null }
+  | { readonly type: 'done'; readonly id: number };
+
+export type PlanPart = 'setup' | 'query' | 'eval' | 'cleanup';
+const PARTS: readonly PlanPart[] = ['setup', 'query', 'eval', 'cleanup'];
+
+/** The statement a worker is running: which part of the plan, and since when (epoch ms). */
+export interface RunningStatement {
+  readonly part: PlanPart;
+  readonly index: number;
+  readonly startedAt: number;
+}
+
+export interface SqlJsAssets {
+  readonly script: string;
+  readonly wasm: string;
+  readonly module: WebAssembly.Module;
+}
+
+let assets: Promise<SqlJsAssets> | undefined;
+
+/** sql.js's script and its WebAssembly module, compiled once per process. */
+export function sqlJsAssets(): Promise<SqlJsAssets> {
+  assets ??= (async () => {
+    const script = require.resolve('sql.js');
+    const wasm = require.resolve('sql.js/dist/sql-wasm.wasm');
+    return { script, wasm, module: await WebAssembly.compile(await readFile(wasm)) };
+  })();
+  assets.catch(() => (assets = undefined));
+  return assets;
+}
+
+/** The current time in epoch milliseconds, comparable across threads. */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Memory a worker's JavaScript heap may use by default (rows collected before they are sent back). */
+export const DEFAULT_HEAP_LIMIT_MB = 1024;
+
+/** One worker thread running sql.js; messages arrive through `onReply`, in order. */
+export class SqliteWorker {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  /** [0]: start of the running statement (epoch µs, 0 when none), [1]: plan part + 1 (0: none), [2]: index. */
+  private readonly clock = new BigInt64Array(new SharedArrayBuffer(3 * 8));
+
+  /** Where replies and an unexpected stop (crash, out of memory) go; replaceable when an engine adopts the worker. */
+  onReply: (reply: WorkerReply) => void = () => undefined;
+  onStop: (error: Error) => void = () => undefined;
+
+  constructor(sqlJs: SqlJsAssets, bytes: Uint8Array | null, heapLimitMb = DEFAULT_HEAP_LIMIT_MB) {
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { script: sqlJs.script, wasm: sqlJs.wasm, module: sqlJs.module, bytes, clock: this.clock.buffer, port: channel.port2 },
+      transferList: [channel.port2],
+      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb },
+    });
+    this.port.on('message', (reply: WorkerReply) => this.onReply(reply));
+    this.port.unref();
+    this.worker.unref();
+    this.worker.on('error', (e: Error) => this.onStop(workerError(e, heapLimitMb)));
+    this.worker.on('exit', (code) => this.onStop(new Error(`the SQLite worker thread exited (code ${code})`)));
+  }
+
+  post(message: { type: 'build'; sql: string } | { type: 'run'; id: number; plan: WorkerPlan }): void {
+    this.port.postMessage(message);
+  }
+
+  /** Keeps the process alive while a run is in flight, and lets it exit when idle. */
+  busy(busy: boolean): void {
+    if (busy) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  /** Hands over the replies already sent but not yet delivered (before deciding a time limit). */
+  drain(): void {
+    for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port)) this.onReply(m.message as WorkerReply);
+  }
+
+  running(): RunningStatement | undefined {
+    const part = PARTS[Number(Atomics.load(this.clock, 1)) - 1];
+    const started = Number(Atomics.load(this.clock, 0));
+    if (part === undefined || started === 0) return undefined;
+    return { part, index: Number(Atomics.load(this.clock, 2)), startedAt: started / 1000 };
+  }
+
+  terminate(): void {
+    this.worker.removeAllListeners('exit');
+    this.worker.removeAllListeners('error');
+    this.worker.on('error', () => undefined);
+    this.port.close();
+    void this.worker.terminate();
+  }
+}
+
+function workerError(e: Error, heapLimitMb: number): Error {
+  if ((e as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') return new Error(`ran out of memory: the rows it returned exceed the ${heapLimitMb} MB the SQLite worker may use`);
+  return new Error(`the SQLite worker thread failed: ${e.message}`);
+}
+
+const WORKER_SOURCE = `
+'use strict';
+const { workerData } = require('node:worker_threads');
+const { port, module } = workerData;
+const clock = new BigInt64Array(workerData.clock);
+let bytes = workerData.bytes;
+const ready = require(workerData.script)({
+  locateFile: () => workerData.wasm,
+  instantiateWasm(imports, receive) {
+    WebAssembly.instantiate(module, imports).then((instance) => receive(instance), (e) => port.postMessage({ type: 'fatal', error: text(e) }));
+    return {};
+  },
+});
+ready.catch((e) => port.postMessage({ type: 'fatal', error: text(e) }));
+
+function text(e) { return e && typeof e.message === 'string' ? e.message : String(e); }
+function now() { return BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000)); }
+function stage(part, index) { Atomics.store(clock, 1, BigInt(part)); Atomics.store(clock, 2, BigInt(index)); }
+
+// Runs every statement of sql; the rows of the last one that has result columns are the result.
+function execute(db, sql) {
+  let last = { columns: [], rows: [] };
+  Atomics.store(clock, 0, now());
+  try {
+    for (const statement of db.iterateStatements(sql)) {
+      const columns = statement.getColumnNames();
+      const rows = [];
+      while (statement.step()) rows.push(statement.get(null, { useBigInt: true }));
+      if (columns.length > 0) last = { columns, rows };
+      Atomics.store(clock, 0, now());
+    }
+  } finally {
+    Atomics.store(clock, 0, 0n);
+  }
+  return last;
+}
+
+// Runs sql under a savepoint; on error its partial effects are rolled back.
+function guarded(db, sql) {
+  db.exec('SAVEPOINT evallens_guard');
+  try {
+    const result = execute(db, sql);
+    db.exec('RELEASE evallens_guard');
+    return { ok: true, columns: result.columns, rows: result.rows };
+  } catch (e) {
+    const error = text(e);
+    try { db.exec('ROLLBACK TO evallens_guard'); db.exec('RELEASE evallens_guard'); } catch (_) { /* the statement ended the transaction itself */ }
+    return { ok: false, error };
+  }
+}
+
+function run(SQL, id, plan) {
+  let db;
+  try {
+    db = new SQL.Database(bytes);
+    for (let i = 0; i < plan.setup.length; i++) {
+      stage(1, i);
+      try { execute(db, plan.setup[i]); } catch (e) { port.postMessage({ type: 'setup-failed', id, index: i, error: text(e) }); return; }
+    }
+    stage(2, 0);
+    const started = performance.now();
+    const outcome = plan.query === null ? null : guarded(db, plan.query);
+    port.postMessage({ type: 'query', id, outcome, ms: performance.now() - started });
+    for (let i = 0; i < plan.evalQueries.length; i++) {
+      stage(3, i);
+      const sql = plan.evalQueries[i];
+      port.postMessage({ type: 'eval', id, index: i, outcome: sql === null ? null : guarded(db, sql) });
+    }
+    for (let i = 0; i < plan.cleanup.length; i++) {
+      stage(4, i);
+      try { execute(db, plan.cleanup[i]); } catch (_) { /* cleanup errors are ignored: the copy is dropped */ }
+    }
+  } finally {
+    stage(0, 0);
+    if (db !== undefined) db.close();
+    port.postMessage({ type: 'done', id });
+  }
+}
+
+port.on('message', async (message) => {
+  const SQL = await ready;
+  if (message.type === 'build') {
+    try {
+      const db = new SQL.Database();
+      try { db.exec(message.sql); bytes = db.export(); } finally { db.close(); }
+      port.postMessage({ type: 'built', bytes });
+    } catch (e) {
+      port.postMessage({ type: 'build-failed', error: text(e) });
+    }
+  } else if (message.type === 'run') {
+    run(SQL, message.id, message.plan);
+  }
+});
+`;
