@@ -70,7 +70,11 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   const { registry: familyRegistry, validators } = scorerSetFor(family);
   const registry = options.registry ?? familyRegistry;
   const timeoutMs = typeof data['timeout_ms'] === 'number' ? data['timeout_ms'] : DEFAULT_TIMEOUT_MS;
-  const scorers = readScorers(source, data['scorers'], { registry, validators, configDir: dir, defaultTimeoutMs: timeoutMs });
+  // EvalBench's `reporting.truncate_execution_outputs` is the default of every SQL scorer's own option.
+  const reporting = data['reporting'];
+  const truncate = reporting !== null && typeof reporting === 'object' ? (reporting as Record<string, unknown>)['truncate_execution_outputs'] : undefined;
+  const optionDefaults = typeof truncate === 'number' ? { truncate_execution_outputs: truncate } : {};
+  const scorers = readScorers(source, data['scorers'], { registry, validators, configDir: dir, defaultTimeoutMs: timeoutMs, optionDefaults });
   problems.push(...(family === 'evalbench' ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, { registry, instances: scorers.instances.length }) : scorers.problems));
   if (data['scorers'] === undefined || data['scorers'] === null) {
     problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });

@@ -28,7 +28,14 @@ const COMMON_KEYS = Object.keys(commonSchema.properties);
 export function readScorers(
   source: YamlSource,
   value: unknown,
-  context: { registry: ScorerRegistry; validators: OptionsValidators; configDir: string; defaultTimeoutMs?: number },
+  context: {
+    registry: ScorerRegistry;
+    validators: OptionsValidators;
+    configDir: string;
+    defaultTimeoutMs?: number;
+    /** Config-level defaults of options, given to the scorers whose schema has that option and whose entry does not set it. */
+    optionDefaults?: { readonly [key: string]: Json };
+  },
 ): { instances: ScorerInstance[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const instances: ScorerInstance[] = [];
@@ -51,6 +58,10 @@ export function readScorers(
       continue;
     }
     const options = { ...((entry.options ?? {}) as { [key: string]: Json }) };
+    const declared = (definition.schema['properties'] as object | undefined) ?? {};
+    for (const [key, value] of Object.entries(context.optionDefaults ?? {})) {
+      if (key in declared && !(key in options)) options[key] = value;
+    }
     const errors = context.validators.validate(definition, options);
     if (errors.length > 0) {
       const known = [...Object.keys((definition.schema['properties'] as object | undefined) ?? {}), ...COMMON_KEYS, ...(entry.listForm ? ['type'] : [])];

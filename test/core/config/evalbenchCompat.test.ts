@@ -248,3 +248,13 @@ describe('EvalBench run configs', () => {
     assert.equal(resolveConfigPath('nowhere.json', { dir, family: 'evalbench', fileExists: existsSync }), join(dir, 'nowhere.json'));
   });
 });
+
+describe('reporting.truncate_execution_outputs', () => {
+  it('is the default of every SQL scorer that shows rows, and an entry may set its own', () => {
+    const yaml = 'cases: []\nreporting:\n  truncate_execution_outputs: 5\nscorers:\n  - {type: set_match}\n  - {type: recall_match, truncate_execution_outputs: 9}\n  - {type: returned_sql}\n';
+    const parsed = parseRunConfig(yaml, '/x.eval.yaml', {});
+    assert.deepEqual(parsed.problems.filter((p) => p.severity === 'error'), []);
+    const options = parsed.config?.scorers.map((s) => s.options['truncate_execution_outputs']);
+    assert.deepEqual(options, [5, 9, undefined]);
+  });
+});
