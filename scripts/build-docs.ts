@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import commonSchema from '../schemas/scorer-common.schema.json';
 import runConfigSchema from '../schemas/run-config.schema.json';
+import { evalbenchScorers } from '../core/config/evalbenchCompat';
 import { BUILTIN_SCORERS } from '../core/scorers/registry';
 import type { ScorerDefinition } from '../core/scorers/scorer';
 
@@ -56,11 +57,11 @@ function scale(d: ScorerDefinition): string {
   return d.scale.kind === 'bounded' ? `0–${d.scale.max}` : `count (${d.scale.unit})`;
 }
 
-function scorerSection(d: ScorerDefinition): string {
+function scorerSection(d: ScorerDefinition, heading = `## \`${d.key}\``): string {
   const schema = d.schema as { description?: string; markdownDescription?: string; properties?: Record<string, PropertySchema>; required?: string[]; examples?: unknown[] };
   const example = schema.examples?.[0];
   const lines = [
-    `## \`${d.key}\``,
+    heading,
     '',
     `*${d.origin} · score ${scale(d)}${d.defaultThreshold === undefined ? '' : ` · default threshold ${d.defaultThreshold}`} · needs ${d.needs.join(', ') || 'nothing'}*`,
     '',
@@ -88,7 +89,14 @@ emit(
     '',
     optionTable(commonSchema.properties as Record<string, PropertySchema>),
     '',
-    ...scorers.map(scorerSection),
+    ...scorers.map((d) => scorerSection(d)),
+    '# In EvalBench run configs',
+    '',
+    'A config with `dataset_config` or `database_configs` is an EvalBench run config. There these keys select EvalBench\'s scorers, with EvalBench\'s numbers:',
+    '',
+    ...evalbenchScorers()
+      .filter((d) => !BUILTIN_SCORERS.includes(d))
+      .map((d) => scorerSection(d, `## \`${d.key}\` (EvalBench)`)),
   ].join('\n'),
 );
 
