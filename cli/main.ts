@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadRunConfig } from '../core/config/loadRunConfig';
 import type { RunConfig } from '../core/config/runConfig';
 import { DatasetError } from '../core/dataset/datasetError';
@@ -65,11 +65,15 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   }
   const cwd = process.cwd();
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
+  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
   const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
   // The console reporter stays on beside file reporters, but not when another reporter owns stdout.
   const stdoutTaken = requested.some((r) => r.name !== 'console' && r.out === undefined);
   const withConsole = requested.some((r) => r.name === 'console') || stdoutTaken ? requested : [{ name: 'console' as const }, ...requested];
-  const reporters: Reporter[] = withConsole.map((r) =>
+  // EvalBench's `reporting.csv`: a CSV report per run in its output directory, beside what was asked for.
+  const csvDirectory = config.csvOutputDirectory;
+  const asked = csvDirectory === undefined ? withConsole : [...withConsole, { name: 'csv' as const, out: join(csvDirectory, `${runId}.csv`) }];
+  const reporters: Reporter[] = asked.map((r) =>
     createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout: process.stdout, cwd, color }),
   );
 
@@ -84,7 +88,6 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   if (database.problems.some((p) => p.severity === 'error')) return EXIT.usage;
   const preparer = database.preparer;
 
-  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
   const controller = new AbortController();
   const onInterrupt = () => {

@@ -244,6 +244,14 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
         message: `the setup folder ${setupDirectory} does not exist (paths are relative to the config's folder); cases run on the databases as they are`,
         range: source.valueRange(['setup_directory']),
       });
+    } else {
+      // Said plainly rather than left silent: the folder is found, its scripts are not run.
+      problems.push({
+        code: 'evalbench-key-not-run',
+        severity: 'information',
+        message: `EvalLens does not run EvalBench's database setup scripts (setup_directory) yet; build the databases before the run — cases run on them as they are`,
+        range: source.keyRange(['setup_directory']),
+      });
     }
   }
   const truncate = reporting['truncate_execution_outputs'];

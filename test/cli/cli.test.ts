@@ -19,6 +19,13 @@ before(() => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
+/** The size of a file of the one run folder in `runsDir`; 0 while the folder or the file is not there yet. */
+function sizeOfRunFile(runsDir: string, name: string): number {
+  if (!existsSync(runsDir) || readdirSync(runsDir).length !== 1) return 0;
+  const file = join(onlyRun(runsDir), name);
+  return existsSync(file) ? statSync(file).size : 0;
+}
+
 function onlyRun(runsDir: string): string {
   const runs = readdirSync(runsDir);
   assert.equal(runs.length, 1, `one run folder in ${runsDir}`);
@@ -113,6 +120,16 @@ describe('evallens CLI', () => {
     assert.equal(events[events.length - 1]?.type, 'run/end');
   });
 
+  it('writes a CSV report per run into EvalBench\'s reporting.csv output_directory', async () => {
+    const run = await runCli(['run', 'evalbench-csv.eval.yaml', '--runs-dir', 'runs-evalbench-csv'], { cwd: work });
+    assert.equal(run.code, 1, run.stderr);
+    const files = readdirSync(join(work, 'csv-results'));
+    assert.equal(files.length, 1);
+    const rows = readFileSync(join(work, 'csv-results', files[0] ?? ''), 'utf8').trim().split('\n');
+    assert.equal(rows.length, 3, 'a header and one row per case × scorer');
+    assert.match(rows[2] ?? '', /^q2,returned_sql,1,fail,0,/);
+  });
+
   it('runs only the cases named with --case, or matching --filter', async () => {
     const one = await runCli(['run', 'examples/quickstart/refunds.eval.yaml', '--case', 'sale-items', '--runs-dir', 'runs-case'], { cwd: work });
     assert.match(one.stdout, /^0 passed, 1 failed, 1 total$/m);
@@ -136,7 +153,7 @@ describe('evallens CLI', () => {
       const runsDir = join(work, 'runs-cancel');
       const child = startCli(['run', 'big.eval.yaml', '--concurrency', '1', '--runs-dir', runsDir, '--reporter', 'json', '--out', 'cancelled.json'], { cwd: work });
       const done = finished(child, 60_000);
-      await waitFor(() => existsSync(runsDir) && readdirSync(runsDir).length === 1 && statSync(join(onlyRun(runsDir), 'results.jsonl')).size > 0, 'the first results');
+      await waitFor(() => sizeOfRunFile(runsDir, 'results.jsonl') > 0, 'the first results');
       child.kill('SIGINT');
       const run = await done;
       assert.equal(run.code, 130, run.stderr);
@@ -152,14 +169,22 @@ describe('evallens CLI', () => {
       const runsDir = join(work, 'runs-killed');
       const child = startCli(['run', 'big.eval.yaml', '--concurrency', '1', '--runs-dir', runsDir], { cwd: work });
       const done = finished(child, 60_000);
-      await waitFor(() => existsSync(runsDir) && readdirSync(runsDir).length === 1 && statSync(join(onlyRun(runsDir), 'cases.jsonl')).size > 10_000, 'some finished cases');
+      await waitFor(() => sizeOfRunFile(runsDir, 'cases.jsonl') > 10_000, 'some finished cases');
       child.kill('SIGKILL');
       const run = await done;
       assert.equal(run.signal, 'SIGKILL');
       const dir = onlyRun(runsDir);
-      const cases = readFileSync(join(dir, 'cases.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
-      const results = readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+      // A line is written when its newline is: a kill in the middle of a write can leave the last
+      // line unterminated, and only that one.
+      const whole = (file: string) => {
+        const text = readFileSync(join(dir, file), 'utf8');
+        return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((l) => l !== '');
+      };
+      const cases = whole('cases.jsonl');
+      const results = whole('results.jsonl');
       for (const line of [...cases, ...results]) JSON.parse(line);
+      const finishedIds = new Set(results.map((l) => (JSON.parse(l) as { caseId: string }).caseId));
+      for (const line of cases) assert.ok(finishedIds.has((JSON.parse(line) as { id: string }).id), 'every case in cases.jsonl has its results');
       assert.ok(results.length >= cases.length * 2, `${results.length} results for ${cases.length} finished cases`);
     });
   });

@@ -34,6 +34,7 @@ describe('EvalBench run configs', () => {
       '9:1 information evalbench-key-not-run',
       '10:1 information evalbench-key-not-run',
       '25:3 information evalbench-key-not-run',
+      '11:1 information evalbench-key-not-run',
     ]);
     assert.deepEqual(
       parsed.problems.map((p) => p.message),
@@ -43,6 +44,7 @@ describe('EvalBench run configs', () => {
         "EvalLens does not run EvalBench's SQL and agent generation (model_config); it scores recorded outputs — the key is accepted and ignored",
         "EvalLens does not run EvalBench's prompt generator (prompt_generator); it scores recorded outputs — the key is accepted and ignored",
         "EvalLens does not run EvalBench's GCS artifact upload (reporting.gcs_artifacts); it scores recorded outputs — the key is accepted and ignored",
+        "EvalLens does not run EvalBench's database setup scripts (setup_directory) yet; build the databases before the run — cases run on them as they are",
       ],
     );
     const config = parsed.config;
