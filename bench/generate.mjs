@@ -24,6 +24,7 @@ import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { makeRng } from './lib/random.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** Changes whenever this file does, so bench/run.mjs regenerates data made by an older generator. */
@@ -43,36 +44,6 @@ export const LEVENSHTEIN_MAX_DISTANCE = 5;
 export const JSON_SCHEMA = { type: 'object', required: ['answer'] };
 
 // --- PRNG -------------------------------------------------------------------------------------------
-
-function sfc32(a, b, c, d) {
-  return () => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
-}
-
-function makeRng(seed) {
-  // splitmix32 to spread a small seed over sfc32's 128-bit state
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x9e3779b9) | 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  const rand = sfc32(next(), next(), next(), next());
-  for (let i = 0; i < 12; i++) rand();
-  const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1)); // inclusive
-  const pick = (list) => list[Math.floor(rand() * list.length)];
-  return { rand, int, pick };
-}
 
 // --- Text -------------------------------------------------------------------------------------------
 // ASCII only, no quotes, no braces: nothing needs JSON escaping and nothing looks like a template tag.

@@ -45,6 +45,7 @@ import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { openDirectPostgres, openDirectSqlite } from './nl2sql-direct.mjs';
 import { planOf, REGEXP, scorerVerdicts, SCORERS } from './nl2sql-verdicts.mjs';
+import { makeRng } from './lib/random.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -95,40 +96,6 @@ if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(pgUrl.database)) die(`--pg-url: the databas
 if (new URL(PG_URL).password !== '') die('--pg-url must not hold a password: the benchmark writes the URL into its results');
 
 // --- PRNG -------------------------------------------------------------------------------------------
-
-function sfc32(a, b, c, d) {
-  return () => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
-}
-
-function makeRng(seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x9e3779b9) | 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  const rand = sfc32(next(), next(), next(), next());
-  for (let i = 0; i < 12; i++) rand();
-  const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1)); // inclusive
-  const pick = (list) => list[Math.floor(rand() * list.length)];
-  /** Another element than `not` (when there is one). */
-  const other = (list, not) => {
-    const rest = list.filter((x) => x !== not);
-    return rest.length === 0 ? not : pick(rest);
-  };
-  return { rand, int, pick, other };
-}
 
 const weighted = (rng, table) => {
   let x = rng.rand() * Object.values(table).reduce((a, b) => a + b, 0);
