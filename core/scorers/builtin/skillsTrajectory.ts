@@ -4,7 +4,8 @@ import schema from '../../../schemas/scorers/skills_trajectory.schema.json';
 import type { SkillStep } from '../../trace/trace';
 import { traceOf } from '../../trace/traceOf';
 import { prepared, refused, type ScorerDefinition } from '../scorer';
-import { compareNameLists, expectedNames, thresholdOnPercentScale, type NameNouns } from './trajectoryMatcher';
+import { thresholdOnPercentScale } from '../support/unitThreshold';
+import { compareNameLists, expectedNames, type NameNouns } from './trajectoryMatcher';
 
 interface SkillsTrajectoryOptions {
   readonly enforce_order: boolean;

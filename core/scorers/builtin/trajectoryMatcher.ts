@@ -1,3 +1,4 @@
+import { thresholdOnPercentScale } from '../support/unitThreshold';
 import type { Json } from '../../case';
 import { error, fail, pass, unsupported, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/trajectory_matcher.schema.json';
@@ -6,7 +7,7 @@ import { looksCanonicalMcp } from '../../trace/toolNames';
 import { traceOf } from '../../trace/traceOf';
 import { kindOf } from '../support/describe';
 import { coverage, jaccard, listEditDistance, setOverlap } from '../support/listDistance';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { prepared, refused, type ScorerDefinition } from '../scorer';
 
 interface TrajectoryMatcherOptions {
   readonly enforce_order: boolean;
@@ -96,11 +97,6 @@ export function expectedNames(value: Json | undefined, field: string, nouns: Nam
   return { ok: true, names, given: true };
 }
 
-/** Refuses a threshold off the 0–100 scale of EvalBench's match scorers. */
-export function thresholdOnPercentScale(threshold: number | undefined, key: string): OptionIssue | undefined {
-  if (threshold === undefined || (threshold >= 0 && threshold <= 100)) return undefined;
-  return { path: ['threshold'], message: `the threshold must lie between 0 and 100: ${key} scores from 0 to 100 (EvalBench's scale)` };
-}
 
 /**
  * Scores two lists of names by one of EvalBench's rules, ×100: Jaccard on sets, list Levenshtein

@@ -98,6 +98,25 @@ export function executionOf(evalCase: EvalCase): { readonly ok: true; readonly s
 }
 
 /**
+ * Both queries of an executed case, or EvalBench's 0 when either failed (the query or one of its
+ * eval queries): `rule` ends the reason, saying why the scorer gives 0. Database error texts go in
+ * `details` only.
+ */
+export function bothRan(evalCase: EvalCase, rule: string): { readonly ok: true; readonly golden: QueryRun; readonly generated: QueryRun } | { readonly ok: false; readonly verdict: ScorerVerdict } {
+  const execution = executionOf(evalCase);
+  if (!execution.ok) return execution;
+  const { golden, generated } = execution.sql;
+  const goldenError = runError(golden);
+  const generatedError = runError(generated);
+  if (goldenError === undefined && generatedError === undefined) return { ok: true, golden, generated };
+  const which = goldenError !== undefined && generatedError !== undefined ? 'both queries failed' : goldenError !== undefined ? 'the golden query failed' : 'the generated query failed';
+  const details: { [key: string]: Json } = {};
+  if (goldenError !== undefined) details['golden_error'] = goldenError;
+  if (generatedError !== undefined) details['generated_error'] = generatedError;
+  return { ok: false, verdict: fail(`${which}; ${rule}`, 0, details) };
+}
+
+/**
  * The generated SQL text: the SQL that was executed (`sql.generatedSql`) when the case ran, else the
  * case's output (after `output_path`), which must then be a string. A case with neither fails with
  * score 0, which is EvalBench's number for a row without generated SQL (it runs no scorer on it).

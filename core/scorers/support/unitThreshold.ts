@@ -23,3 +23,9 @@ export function unitThreshold(
 export function meets(score: number, mark: { readonly threshold: number; readonly lowerIsBetter: boolean }): boolean {
   return mark.lowerIsBetter ? score <= mark.threshold : score >= mark.threshold;
 }
+
+/** Refuses a threshold off the 0–100 scale of EvalBench's match scorers. */
+export function thresholdOnPercentScale(threshold: number | undefined, key: string): OptionIssue | undefined {
+  if (threshold === undefined || (threshold >= 0 && threshold <= 100)) return undefined;
+  return { path: ['threshold'], message: `the threshold must lie between 0 and 100: ${key} scores from 0 to 100 (EvalBench's scale)` };
+}

@@ -1,9 +1,8 @@
 import type { Json } from '../../../case';
-import { fail } from '../../../result';
 import schema from '../../../../schemas/scorers/evalbench/exact_match.schema.json';
-import { compareRowLists, evalRows, executionOf, executionRows, percentVerdict, runError, shownEvalResults, shownResult } from '../../support/sqlRows';
+import { bothRan, compareRowLists, evalRows, executionRows, percentVerdict, shownEvalResults, shownResult } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../trajectoryMatcher';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 interface SqlExactMatchOptions {
   readonly truncate_execution_outputs: number;
@@ -32,18 +31,9 @@ export const sqlExactMatch: ScorerDefinition = {
     const limit = options.truncate_execution_outputs;
     return prepared({
       score({ case: evalCase }) {
-        const execution = executionOf(evalCase);
-        if (!execution.ok) return execution.verdict;
-        const { golden, generated } = execution.sql;
-        const goldenError = runError(golden);
-        const generatedError = runError(generated);
-        if (goldenError !== undefined || generatedError !== undefined) {
-          const which = goldenError !== undefined && generatedError !== undefined ? 'both queries failed' : goldenError !== undefined ? 'the golden query failed' : 'the generated query failed';
-          const details: { [key: string]: Json } = {};
-          if (goldenError !== undefined) details['golden_error'] = goldenError;
-          if (generatedError !== undefined) details['generated_error'] = generatedError;
-          return fail(`${which}; EvalBench scores 0 when either query (or its eval queries) errs`, 0, details);
-        }
+        const ran = bothRan(evalCase, 'EvalBench scores 0 when either query (or its eval queries) errs');
+        if (!ran.ok) return ran.verdict;
+        const { golden, generated } = ran;
         const goldenEval = evalRows(golden);
         if (goldenEval.length > 0) {
           const compared = compareRowLists(goldenEval, evalRows(generated));

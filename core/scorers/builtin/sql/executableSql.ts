@@ -1,7 +1,7 @@
 import schema from '../../../../schemas/scorers/executable_sql.schema.json';
 import { executionOf, percentVerdict, runError } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../trajectoryMatcher';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 /**
  * EvalBench's `executable_sql`: 100 when the generated query ran without error, else 0. The error

@@ -1,10 +1,9 @@
 import type { Json } from '../../../case';
-import { fail } from '../../../result';
 import schema from '../../../../schemas/scorers/hybrid_xa_judge.schema.json';
 import { hybridXaCompare, type XaCell } from '../../support/hybridXa';
-import { executionOf, executionRows, percentVerdict, plural, runError, shownResult } from '../../support/sqlRows';
+import { bothRan, executionRows, percentVerdict, plural, shownResult } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../trajectoryMatcher';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 interface HybridXaOptions {
   readonly truncate_execution_outputs: number;
@@ -28,18 +27,9 @@ export const hybridXaJudge: ScorerDefinition = {
     if (issue !== undefined) return refused(issue);
     return prepared({
       score({ case: evalCase }) {
-        const execution = executionOf(evalCase);
-        if (!execution.ok) return execution.verdict;
-        const { golden, generated } = execution.sql;
-        const goldenError = runError(golden);
-        const generatedError = runError(generated);
-        if (goldenError !== undefined || generatedError !== undefined) {
-          const details: { [key: string]: Json } = {};
-          if (goldenError !== undefined) details['golden_error'] = goldenError;
-          if (generatedError !== undefined) details['generated_error'] = generatedError;
-          const which = generatedError !== undefined ? (goldenError !== undefined ? 'both queries failed' : 'the generated query failed') : 'the golden query failed, so there are no reference rows';
-          return fail(`${which}; the judge scores 0`, 0, details);
-        }
+        const ran = bothRan(evalCase, 'the judge scores 0');
+        if (!ran.ok) return ran.verdict;
+        const { golden, generated } = ran;
         const goldenRows = executionRows(golden);
         const generatedRows = executionRows(generated);
         const normalized: { generated?: XaCell[][]; golden?: XaCell[][] } = {};

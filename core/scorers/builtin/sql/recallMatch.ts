@@ -3,7 +3,7 @@ import schema from '../../../../schemas/scorers/recall_match.schema.json';
 import { pyDictKey, pyRowListsEqual, type RowDict } from '../../support/pythonEquality';
 import { executionOf, executionRows, percent, percentVerdict, plural, runError, shownResult } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../trajectoryMatcher';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 interface RecallMatchOptions {
   readonly score_type: 'recall' | 'precision';

@@ -6,7 +6,7 @@ import { codePointLength } from '../../support/describe';
 import { PY_WHITESPACE_CLASS, pyStrip } from '../../support/pythonEquality';
 import { generatedSqlOf, percentVerdict, plural } from '../../support/sqlRows';
 import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../trajectoryMatcher';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 import { translatePythonPattern } from './pythonRegex';
 
 interface RegexpMatcherOptions {

@@ -2,7 +2,7 @@ import schema from '../../../../schemas/scorers/returned_sql.schema.json';
 import { pySplitLines, pyStrip } from '../../support/pythonEquality';
 import { generatedSqlOf, percentVerdict } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../trajectoryMatcher';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 /** Removes `/* … *\/` blocks (the shortest from each opener, as a non-greedy DOTALL regex does); an unclosed opener stays. */
 function withoutBlockComments(text: string): string {

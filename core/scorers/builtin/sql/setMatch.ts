@@ -1,10 +1,9 @@
 import type { Json } from '../../../case';
-import { fail } from '../../../result';
 import schema from '../../../../schemas/scorers/set_match.schema.json';
 import { pyDictKey, pyTupleKey, type RowDict } from '../../support/pythonEquality';
-import { executionOf, executionRows, percentVerdict, plural, runError, shownResult } from '../../support/sqlRows';
+import { bothRan, executionRows, percentVerdict, plural, shownResult } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../trajectoryMatcher';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 interface SetMatchOptions {
   readonly truncate_execution_outputs: number;
@@ -61,18 +60,9 @@ export const setMatch: ScorerDefinition = {
     if (issue !== undefined) return refused(issue);
     return prepared({
       score({ case: evalCase }) {
-        const execution = executionOf(evalCase);
-        if (!execution.ok) return execution.verdict;
-        const { golden, generated } = execution.sql;
-        const goldenError = runError(golden);
-        const generatedError = runError(generated);
-        if (goldenError !== undefined || generatedError !== undefined) {
-          const which = goldenError !== undefined && generatedError !== undefined ? 'both queries failed' : goldenError !== undefined ? 'the golden query failed' : 'the generated query failed';
-          const details: { [key: string]: Json } = {};
-          if (goldenError !== undefined) details['golden_error'] = goldenError;
-          if (generatedError !== undefined) details['generated_error'] = generatedError;
-          return fail(`${which}; EvalBench's set_match scores 0 when either query errs`, 0, details);
-        }
+        const ran = bothRan(evalCase, "EvalBench's set_match scores 0 when either query errs");
+        if (!ran.ok) return ran.verdict;
+        const { golden, generated } = ran;
         const goldenRows = executionRows(golden);
         const generatedRows = executionRows(generated);
         const c = setMatchCompare(goldenRows, generatedRows);
