@@ -70,7 +70,8 @@ export function readScorers(
       problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.valueRange(entry.path) }]));
       continue;
     }
-    const made = definition.create(options, { configDir: context.configDir });
+    const timeoutMs = typeof options['timeout_ms'] === 'number' ? options['timeout_ms'] : (context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const made = definition.create(options, { configDir: context.configDir, timeoutMs });
     if (!made.ok) {
       for (const issue of made.issues) {
         problems.push({ code: 'invalid-option', severity: 'error', message: `${entry.key}: ${issue.message}`, range: source.valueRange([...entry.path, ...issue.path]) });
@@ -88,7 +89,7 @@ export function readScorers(
       ...(threshold === undefined ? {} : { threshold }),
       weight: typeof options['weight'] === 'number' && options['weight'] > 0 ? options['weight'] : 1,
       lowerIsBetter: options['lower_is_better'] === true,
-      timeoutMs: typeof options['timeout_ms'] === 'number' ? options['timeout_ms'] : (context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS),
+      timeoutMs,
       range: entry.listForm ? source.valueRange(entry.keyPath) : source.keyRange(entry.keyPath),
     };
     const clash = names.get(name);

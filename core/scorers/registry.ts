@@ -15,6 +15,7 @@ import { requiredArtifacts } from './builtin/requiredArtifacts';
 import { requiredFields } from './builtin/requiredFields';
 import { retrievalRelevance } from './builtin/retrievalRelevance';
 import { secretScan } from './builtin/secretScan';
+import { subprocess } from './builtin/subprocess';
 import { skillsTrajectory } from './builtin/skillsTrajectory';
 import { tokenConsumption } from './builtin/tokenConsumption';
 import { tokensProcessed } from './builtin/tokensProcessed';
@@ -68,6 +69,8 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
   hybridXaJudge,
   // judgeval
   executionOrder,
+  // EvalCore: any-language scorers
+  subprocess,
 ];
 
 export class ScorerRegistry {

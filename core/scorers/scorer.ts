@@ -44,6 +44,11 @@ export type Prepared =
 export interface ScorerContext {
   /** Absolute folder of the run config, for path-valued options. */
   readonly configDir: string;
+  /**
+   * The instance's time limit per evaluation (its `timeout_ms`, else the config's), past which the
+   * runner answers `timeout`. A scorer with a limit of its own keeps under it.
+   */
+  readonly timeoutMs: number;
 }
 
 /**
