@@ -35,17 +35,18 @@
 //
 // No Math.random; nothing is downloaded.
 
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { openDirectPostgres, openDirectSqlite } from './nl2sql-direct.mjs';
 import { planOf, REGEXP, scorerVerdicts, SCORERS } from './nl2sql-verdicts.mjs';
 import { makeRng } from './lib/random.mjs';
+import { readReport } from './lib/report.mjs';
+import { capture, round, stat } from './lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -645,22 +646,12 @@ async function checkReport(file, truth) {
   let results = 0;
   let scorerMs = 0;
   let caseMs = 0;
-  let section = 'head';
-  let durationMs;
   const mismatches = [];
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const raw of rl) {
-    const line = raw.endsWith(',') ? raw.slice(0, -1) : raw;
-    if (line === '"cases":[') { section = 'cases'; continue; }
-    if (line === '"results":[') { section = 'results'; continue; }
-    if (line === '],' || line === ']' || line === '{' || line === '}' || line === '"scorers":[') continue;
-    if (section === 'head') {
-      if (line.startsWith('"durationMs":')) durationMs = Number(line.slice('"durationMs":'.length));
-    } else if (section === 'cases') {
-      if (line.startsWith('{')) caseMs += JSON.parse(line).durationMs ?? 0;
-    } else if (section === 'results') {
-      if (!line.startsWith('{')) continue;
-      const r = JSON.parse(line);
+  const { durationMs } = await readReport(file, {
+    onCase: (c) => {
+      caseMs += c.durationMs ?? 0;
+    },
+    onResult: (r) => {
       results += 1;
       scorerMs += r.durationMs ?? 0;
       caseIds.add(r.caseId);
@@ -668,8 +659,8 @@ async function checkReport(file, truth) {
       counts[r.scorer][r.status] = (counts[r.scorer][r.status] ?? 0) + 1;
       const want = truth.cases[r.caseId]?.[r.scorer];
       if (want !== r.status) mismatches.push(`${r.caseId} ${r.scorer}: ${r.status}, ground truth ${want ?? 'none'}${r.reason ? ` (${String(r.reason).slice(0, 160)})` : ''}`);
-    }
-  }
+    },
+  });
   const problems = [];
   const expected = N * SCORERS.length;
   if (results !== expected) problems.push(`${results} results, expected ${N} × ${SCORERS.length} = ${expected}`);
@@ -682,23 +673,6 @@ async function checkReport(file, truth) {
 
 // --- Statistics -------------------------------------------------------------------------------------
 
-const round = (x, d = 0) => (x === undefined || x === null || Number.isNaN(x) ? x : Math.round(x * 10 ** d) / 10 ** d);
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-const stat = (rs, key) => {
-  const xs = rs.map((r) => r[key]).filter((x) => typeof x === 'number');
-  return xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : undefined;
-};
-const capture = (cmd, argv) => {
-  try {
-    return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  } catch (e) {
-    return `unavailable (${(e.stderr || e.message || '').toString().trim().split('\n')[0]})`;
-  }
-};
 
 // --- Main -------------------------------------------------------------------------------------------
 

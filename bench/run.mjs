@@ -25,14 +25,15 @@
 // counts per assertion kind are read from the tool's own report and compared with the ground truth
 // computed by bench/generate.mjs. Writes DIR/results.md (also printed) and DIR/results.json.
 
-import { spawn, execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { generate, GENERATOR_HASH } from './generate.mjs';
+import { readReport } from './lib/report.mjs';
+import { capture, round, stat } from './lib/stats.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -96,13 +97,6 @@ if (WITH_PEER && !existsSync(PROMPTFOO_MAIN)) die(`promptfoo is not installed; r
 if (M > N) die(`--peer-cases (${M}) must not exceed --cases (${N})`);
 mkdirSync(OUT, { recursive: true });
 
-const capture = (cmd, argv, opts = {}) => {
-  try {
-    return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }).trim();
-  } catch (e) {
-    return `unavailable (${(e.stderr || e.message || '').toString().trim().split('\n')[0]})`;
-  }
-};
 
 // Data: regenerate unless the files for this N, M and the generator's seed are there already.
 const expectedFile = join(OUT, 'expected-counts.json');
@@ -191,27 +185,15 @@ async function checkEvalLensReport(file, cases) {
   const statuses = {};
   const caseIds = new Set();
   let results = 0;
-  let section = 'head';
-  let durationMs;
-  let summary;
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const raw of rl) {
-    const line = raw.endsWith(',') ? raw.slice(0, -1) : raw;
-    if (line === '"cases":[') { section = 'cases'; continue; }
-    if (line === '"results":[') { section = 'results'; continue; }
-    if (line === '],' || line === ']' || line === '{' || line === '}' || line === '"scorers":[') continue;
-    if (section === 'head') {
-      if (line.startsWith('"durationMs":')) durationMs = Number(line.slice('"durationMs":'.length));
-      if (line.startsWith('"summary":')) summary = JSON.parse(line.slice('"summary":'.length));
-    } else if (section === 'results') {
-      const r = JSON.parse(line);
+  const { durationMs, summary } = await readReport(file, {
+    onResult: (r) => {
       results += 1;
       caseIds.add(r.caseId);
       statuses[r.scorer] ??= {};
       statuses[r.scorer][r.status] = (statuses[r.scorer][r.status] ?? 0) + 1;
       if (r.status === 'pass') pass[r.scorer] = (pass[r.scorer] ?? 0) + 1;
-    }
-  }
+    },
+  });
   const byKind = Object.fromEntries(KINDS.map((k) => [k.kind, pass[k.evallens] ?? 0]));
   const problems = [];
   if (results !== cases * KINDS.length) problems.push(`${results} results, expected ${cases} x ${KINDS.length} = ${cases * KINDS.length}`);
@@ -288,16 +270,6 @@ const pickMeasure = (m) => ({ wallMs: round(m.wallMs, 1), peakRssMb: round(m.pea
 
 // --- Statistics -------------------------------------------------------------------------------------
 
-const round = (x, d = 0) => (x === undefined || x === null || Number.isNaN(x) ? x : Math.round(x * 10 ** d) / 10 ** d);
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-const stat = (runs, key) => {
-  const xs = runs.map((r) => r[key]).filter((x) => typeof x === 'number');
-  return xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : undefined;
-};
 
 // --- Main -------------------------------------------------------------------------------------------
 

@@ -28,16 +28,17 @@
 //
 // No Math.random: a seeded sfc32 PRNG, so the same arguments give a byte-identical dataset.
 
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { makeRng } from './lib/random.mjs';
+import { readReport } from './lib/report.mjs';
+import { capture, round, stat } from './lib/stats.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -564,24 +565,14 @@ async function checkReport(file, config, truth) {
   const statuses = {};
   const caseIds = new Set();
   let results = 0;
-  let section = 'head';
-  let durationMs;
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const raw of rl) {
-    const line = raw.endsWith(',') ? raw.slice(0, -1) : raw;
-    if (line === '"cases":[') { section = 'cases'; continue; }
-    if (line === '"results":[') { section = 'results'; continue; }
-    if (line === '],' || line === ']' || line === '{' || line === '}' || line === '"scorers":[') continue;
-    if (section === 'head') {
-      if (line.startsWith('"durationMs":')) durationMs = Number(line.slice('"durationMs":'.length));
-    } else if (section === 'results') {
-      const r = JSON.parse(line);
+  const { durationMs } = await readReport(file, {
+    onResult: (r) => {
       results += 1;
       caseIds.add(r.caseId);
       statuses[r.scorer] ??= {};
       statuses[r.scorer][r.status] = (statuses[r.scorer][r.status] ?? 0) + 1;
-    }
-  }
+    },
+  });
   const problems = [];
   const expectedResults = N * config.scorers.length;
   if (results !== expectedResults) problems.push(`${results} results, expected ${N} x ${config.scorers.length} = ${expectedResults}`);
@@ -600,23 +591,6 @@ async function checkReport(file, config, truth) {
 
 // --- Statistics -------------------------------------------------------------------------------------
 
-const round = (x, d = 0) => (x === undefined || x === null || Number.isNaN(x) ? x : Math.round(x * 10 ** d) / 10 ** d);
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-const stat = (runs, key) => {
-  const xs = runs.map((r) => r[key]).filter((x) => typeof x === 'number');
-  return xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : undefined;
-};
-const capture = (cmd, argv) => {
-  try {
-    return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  } catch (e) {
-    return `unavailable (${(e.stderr || e.message || '').toString().trim().split('\n')[0]})`;
-  }
-};
 
 // --- Main -------------------------------------------------------------------------------------------
 
