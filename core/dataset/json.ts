@@ -1,4 +1,5 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { jsonNodeValue } from './jsonNodeValue';
 import type { DatasetRecord } from '../case';
 import { LineIndex, type SourceRange } from '../text/position';
 import { caseOfScenario, expandEnvironment, isEvalset } from './agentEvalset';
@@ -43,7 +44,7 @@ export async function* readJson(source: DatasetSource): AsyncGenerator<DatasetRe
   for (const element of typeof list === 'string' ? [] : list) {
     if (element.offset + element.length > stop) break;
     const range = rangeOf(element.offset, element.offset + element.length);
-    const value = evalset ? caseOfScenario(valueOf(element)) : valueOf(element);
+    const value = evalset ? caseOfScenario(jsonNodeValue(element)) : jsonNodeValue(element);
     yield caseFromValue(value, { range, index, positionalId: positionalId('case', index + 1), subject: evalset ? 'this scenario' : 'this element' }, ids);
     index += 1;
   }
@@ -85,23 +86,6 @@ function nodeKind(node: Node): string {
       return 'null';
     default:
       return `a ${node.type}`;
-  }
-}
-
-/** The JS value of a node; keys are own data properties (a `__proto__` key stays a plain key). */
-function valueOf(node: Node): unknown {
-  switch (node.type) {
-    case 'object':
-      return Object.fromEntries(
-        (node.children ?? []).flatMap((property) => {
-          const [key, value] = property.children ?? [];
-          return key === undefined || value === undefined ? [] : [[String(key.value), valueOf(value)]];
-        }),
-      );
-    case 'array':
-      return (node.children ?? []).map(valueOf);
-    default:
-      return node.value as unknown;
   }
 }
 

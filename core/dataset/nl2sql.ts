@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { jsonNodeValue } from './jsonNodeValue';
 import type { DatasetRecord } from '../case';
 import { LineIndex } from '../text/position';
 import { caseFromValue, readError } from './caseFromValue';
@@ -53,7 +54,7 @@ export async function* readNl2sql(source: DatasetSource): AsyncGenerator<Dataset
     if (element.offset + element.length > stop) break;
     position += 1;
     const range = lines.range(file, element.offset, element.offset + element.length);
-    const outcome = convert(valueOf(element));
+    const outcome = convert(jsonNodeValue(element));
     if (outcome.kind === 'dropped') continue;
     const at = { range, index, positionalId: positionalId('case', position), subject: 'this item' };
     yield outcome.kind === 'case' ? caseFromValue(outcome.value, at, ids) : readError(ids, at, `item at line ${range.start.line + 1}: ${outcome.message}`, outcome.id);
@@ -72,7 +73,7 @@ const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allow
 function inferredFormat(root: Node | undefined): Nl2sqlFormat | undefined {
   if (root?.type !== 'array') return undefined;
   const first = root.children?.[0];
-  return first === undefined ? 'evalbench-standard-format' : formatOfItem(valueOf(first));
+  return first === undefined ? 'evalbench-standard-format' : formatOfItem(jsonNodeValue(first));
 }
 
 function converter(format: Nl2sqlFormat, options: Nl2sqlSource, stem: string): (item: unknown) => ItemOutcome {
@@ -94,19 +95,3 @@ function syntaxProblem(text: string, errors: readonly ParseError[]): { offset: n
   return { offset: errors[0]?.offset ?? 0, what: 'the text is not valid JSON' };
 }
 
-/** The JS value of a node; keys are own data properties (a `__proto__` key stays a plain key). */
-function valueOf(node: Node): unknown {
-  switch (node.type) {
-    case 'object':
-      return Object.fromEntries(
-        (node.children ?? []).flatMap((property) => {
-          const [key, value] = property.children ?? [];
-          return key === undefined || value === undefined ? [] : [[String(key.value), valueOf(value)]];
-        }),
-      );
-    case 'array':
-      return (node.children ?? []).map(valueOf);
-    default:
-      return node.value as unknown;
-  }
-}

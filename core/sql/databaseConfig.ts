@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readConfigFile } from '../config/readConfigFile';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { closestNames, didYouMean } from '../config/closest';
 import { YamlSource } from '../config/yamlSource';
@@ -68,16 +69,9 @@ const DB_TYPES: Readonly<Record<string, 'sqlite' | 'postgres'>> = { sqlite: 'sql
 
 /** Reads a database config from disk and parses it; an unreadable file is a problem, not a crash. */
 export function loadDatabaseConfig(path: string, env: Readonly<Record<string, string | undefined>>): ParsedDatabaseConfig {
-  const file = resolve(path);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    const at = { offset: 0, line: 0, column: 0 };
-    return { problems: [{ code: 'unreadable-config', severity: 'error', message: `cannot read the database config: ${reason}`, range: { file, start: at, end: at } }] };
-  }
-  return parseDatabaseConfig(text, file, env, { fileExists: existsSync });
+  const read = readConfigFile(path, 'database config');
+  if ('problem' in read) return { problems: [read.problem] };
+  return parseDatabaseConfig(read.text, read.file, env, { fileExists: existsSync });
 }
 
 export function parseDatabaseConfig(
