@@ -20,6 +20,8 @@ export type Command =
       readonly trials?: number;
       readonly runsDir?: string;
       readonly color?: boolean;
+      /** Run as in an untrusted workspace: no workspace code, no network (those scorers are skipped). */
+      readonly untrusted: boolean;
     };
 
 export class UsageError extends Error {
@@ -39,7 +41,9 @@ Options for run:
   --concurrency <n>    cases scored at once (default: number of cores)
   --trials <n>         score each case n times (overrides num_trials)
   --runs-dir <dir>     where run folders go (default: .evallens/runs)
-  --no-color           plain console output`;
+  --no-color           plain console output
+  --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets and
+                       LLM judges are skipped ("workspace is not trusted"); no process, no network`;
 
 /** Parses argv (without node and the script). `--out` binds to the `--reporter` before it. */
 export function parseCommand(argv: readonly string[]): Command {
@@ -61,6 +65,7 @@ export function parseCommand(argv: readonly string[]): Command {
         'runs-dir': { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
+        untrusted: { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -103,6 +108,7 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(trials === undefined ? {} : { trials }),
     ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
     ...(color === undefined ? {} : { color }),
+    untrusted: values.untrusted === true,
   };
 }
 

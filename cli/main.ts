@@ -111,6 +111,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       ...(command.trials === undefined ? {} : { trials: command.trials }),
       onEvent,
       ...(preparer === undefined ? {} : { preparer }),
+      trusted: !command.untrusted,
     });
     store.close();
     const head: Omit<Report, 'cases' | 'results'> = {

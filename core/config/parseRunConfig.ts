@@ -74,7 +74,15 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   const reporting = data['reporting'];
   const truncate = reporting !== null && typeof reporting === 'object' ? (reporting as Record<string, unknown>)['truncate_execution_outputs'] : undefined;
   const optionDefaults = typeof truncate === 'number' ? { truncate_execution_outputs: truncate } : {};
-  const scorers = readScorers(source, data['scorers'], { registry, validators, configDir: dir, defaultTimeoutMs: timeoutMs, optionDefaults });
+  const scorers = readScorers(source, data['scorers'], {
+    registry,
+    validators,
+    configDir: dir,
+    defaultTimeoutMs: timeoutMs,
+    optionDefaults,
+    env,
+    ...(options.fileExists === undefined ? {} : { fileExists: options.fileExists }),
+  });
   problems.push(...(family === 'evalbench' ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, { registry, instances: scorers.instances.length }) : scorers.problems));
   if (data['scorers'] === undefined || data['scorers'] === null) {
     problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });

@@ -35,6 +35,8 @@ export function readScorers(
     defaultTimeoutMs?: number;
     /** Config-level defaults of options, given to the scorers whose schema has that option and whose entry does not set it. */
     optionDefaults?: { readonly [key: string]: Json };
+    env: Readonly<Record<string, string | undefined>>;
+    fileExists?: (absolutePath: string) => boolean;
   },
 ): { instances: ScorerInstance[]; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -71,12 +73,20 @@ export function readScorers(
       continue;
     }
     const timeoutMs = typeof options['timeout_ms'] === 'number' ? options['timeout_ms'] : (context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const made = definition.create(options, { configDir: context.configDir, timeoutMs });
+    const made = definition.create(options, {
+      configDir: context.configDir,
+      timeoutMs,
+      env: context.env,
+      ...(context.fileExists === undefined ? {} : { fileExists: context.fileExists }),
+    });
     if (!made.ok) {
       for (const issue of made.issues) {
         problems.push({ code: 'invalid-option', severity: 'error', message: `${entry.key}: ${issue.message}`, range: source.valueRange([...entry.path, ...issue.path]) });
       }
       continue;
+    }
+    for (const notice of made.notices ?? []) {
+      problems.push({ code: 'scorer-notice', severity: 'information', message: `${entry.key}: ${notice.message}`, range: source.valueRange([...entry.path, ...notice.path]) });
     }
     const name = typeof options['name'] === 'string' ? options['name'] : entry.key;
     const threshold = typeof options['threshold'] === 'number' ? options['threshold'] : definition.defaultThreshold;

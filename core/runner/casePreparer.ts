@@ -7,6 +7,8 @@ import type { EvalCase } from '../case';
  * `error` results, never a crashed run).
  */
 export interface CasePreparer {
+  /** Set when preparing runs workspace code or calls a service (a target); a run without trust never calls it. */
+  readonly reaches?: 'workspace-code' | 'network';
   prepare(evalCase: EvalCase, signal: AbortSignal): Promise<EvalCase>;
   close(): Promise<void>;
 }

@@ -22,6 +22,12 @@ export interface RunOptions {
   readonly onEvent: (event: RunEvent) => void;
   /** Work done on each case before scoring (SQL execution); closed by the caller. */
   readonly preparer?: CasePreparer;
+  /**
+   * Whether the run may execute workspace code and reach the network: subprocess and Python
+   * scorers, targets, LLM judges. Default true (the CLI's default); an untrusted workspace says
+   * false, and those scorers answer `skipped` with the reason "workspace is not trusted".
+   */
+  readonly trusted?: boolean;
   /** Monotonic milliseconds; injectable so tests are deterministic. */
   readonly now?: () => number;
   readonly clock?: () => Date;
@@ -77,7 +83,12 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
       const started = now();
       options.onEvent({ type: 'case/start', caseId: id, index, range });
       const results = record.ok
-        ? await scoreCase(record.value.case, config.scorers, trials, now, abort, options.preparer)
+        ? await scoreCase(record.value.case, config.scorers, trials, {
+            now,
+            abort,
+            ...(options.preparer === undefined ? {} : { preparer: options.preparer }),
+            ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+          })
         : [{ caseId: id, scorer: 'dataset', trial: 1, status: 'error' as const, reason: record.error.message, durationMs: 0 }];
       emitResults(results);
       const status = caseStatus(results);

@@ -12,14 +12,19 @@ import { trialCases, type TrialCase } from './trials';
  * abandoned at the limit and its signal aborted; a synchronous one cannot be stopped, so it is
  * measured); a scorer that throws gives an `error` result, never a crashed run.
  */
-export async function scoreCase(
-  evalCase: EvalCase,
-  scorers: readonly ScorerInstance[],
-  trials: number,
-  now: () => number,
-  abort: { controller: AbortController } = { controller: new AbortController() },
-  preparer?: CasePreparer,
-): Promise<ScorerResult[]> {
+export async function scoreCase(evalCase: EvalCase, scorers: readonly ScorerInstance[], trials: number, context: CaseContext): Promise<ScorerResult[]> {
+  const { now, preparer } = context;
+  const abort = context.abort ?? { controller: new AbortController() };
+  if (context.trusted === false) {
+    const gated = scorers.filter((s) => s.definition.reaches !== undefined);
+    // A target is workspace code too: without it the case has no output to score, so nothing runs.
+    if (preparer?.reaches !== undefined) return untrusted(evalCase.id, scorers, trials);
+    if (gated.length > 0) {
+      const allowed = scorers.filter((s) => s.definition.reaches === undefined);
+      const results = await scoreCase(evalCase, allowed, trials, { ...context, trusted: true });
+      return [...results, ...untrusted(evalCase.id, gated, trials)];
+    }
+  }
   const results: ScorerResult[] = [];
   // One controller serves evaluations that run one after another (a runner's worker passes its own);
   // a timeout aborts it and the next evaluation gets a fresh one. One per evaluation cost more than
@@ -52,6 +57,28 @@ export async function scoreCase(
     results.push(finish(verdict, evalCase.id, instance, 0, now() - started));
   }
   return results;
+}
+
+export interface CaseContext {
+  readonly now: () => number;
+  /** A runner's worker passes its own, reused between evaluations. */
+  readonly abort?: { controller: AbortController };
+  readonly preparer?: CasePreparer;
+  /**
+   * Whether the run may execute workspace code and reach the network (default: may). When it may
+   * not, every scorer or preparer that would answers `skipped` and is never called.
+   */
+  readonly trusted?: boolean;
+}
+
+export const UNTRUSTED_REASON = 'workspace is not trusted';
+
+/** The results of scorers that a run without trust does not call: skipped, for every trial they would have had. */
+function untrusted(caseId: string, scorers: readonly ScorerInstance[], trials: number): ScorerResult[] {
+  return scorers.flatMap((instance) => {
+    const trialNumbers = instance.acrossTrials !== undefined ? [0] : Array.from({ length: trials }, (_, i) => i + 1);
+    return trialNumbers.map((trial) => finish({ status: 'skipped', reason: UNTRUSTED_REASON }, caseId, instance, trial, 0));
+  });
 }
 
 /** Prepares each trial's case (in order: a database sees one query at a time per worker). */

@@ -37,7 +37,13 @@ export interface OptionIssue {
 }
 
 export type Prepared =
-  | { readonly ok: true; readonly scorer: Scorer; readonly acrossTrials?: AcrossTrialsScorer }
+  | {
+      readonly ok: true;
+      readonly scorer: Scorer;
+      readonly acrossTrials?: AcrossTrialsScorer;
+      /** Things a person should know about how the scorer will run (e.g. python3 stands in for uv); shown as information at the entry. */
+      readonly notices?: readonly OptionIssue[];
+    }
   | { readonly ok: false; readonly issues: readonly OptionIssue[] };
 
 /** What `create` may use besides the options. */
@@ -49,7 +55,17 @@ export interface ScorerContext {
    * runner answers `timeout`. A scorer with a limit of its own keeps under it.
    */
   readonly timeoutMs: number;
+  /** The environment `${VAR}`s and key variables resolve against, read once by the host. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether a file exists, when the host has a file system to ask (the server counts open documents too). */
+  readonly fileExists?: (absolutePath: string) => boolean;
 }
+
+/**
+ * What a scorer reaches beyond the case it scores. A run that may not execute workspace code or use
+ * the network (an untrusted workspace) answers `skipped` for such a scorer and never calls it.
+ */
+export type ScorerReach = 'workspace-code' | 'network';
 
 /**
  * The native scale of a scorer's score. Bounded scores are normalized to 0–1 (score / max) before
@@ -76,6 +92,10 @@ export interface ScorerDefinition {
   readonly defaultThreshold?: number;
   /** Compares trials with each other (needs `num_trials` of at least 2); its scorer is an AcrossTrialsScorer. */
   readonly acrossTrials?: true;
+  /** Set for scorers that run workspace code (subprocess, python_scorer) or call a service (LLM judges). */
+  readonly reaches?: ScorerReach;
+  /** Judge calls one evaluation makes with these options; a run announces their total before it starts. */
+  readonly judgeCalls?: (options: { readonly [key: string]: Json }) => number;
   /**
    * Builds the scorer from options that the schema has already validated (defaults filled in).
    * Checks the schema cannot express (a regex that can blow up, an unsupported JSON Schema keyword)

@@ -15,7 +15,7 @@ export async function score(definition: ScorerDefinition, options: { [key: strin
   const copy = structuredClone(options);
   const errors = validators.validate(definition, copy);
   assert.deepEqual(errors, [], `options should be valid: ${JSON.stringify(errors)}`);
-  const made = definition.create(copy, { configDir: process.cwd(), timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000 });
+  const made = definition.create(copy, { configDir: process.cwd(), timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000, env: {} });
   if (!made.ok) assert.fail(`scorer refused its options: ${JSON.stringify(made.issues)}`);
   const evalCase: EvalCase = { id: 'case-1', ...testCase };
   const selected = applyFieldPaths(evalCase, copy);
@@ -28,7 +28,7 @@ export function refusal(definition: ScorerDefinition, options: { [key: string]: 
   const copy = structuredClone(options);
   const errors = validators.validate(definition, copy);
   assert.deepEqual(errors, [], `options should pass the schema: ${JSON.stringify(errors)}`);
-  const made = definition.create(copy, { configDir: process.cwd(), timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000 });
+  const made = definition.create(copy, { configDir: process.cwd(), timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000, env: {} });
   assert.equal(made.ok, false, 'the scorer should refuse these options');
   return made.ok ? [] : made.issues;
 }

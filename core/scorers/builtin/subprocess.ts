@@ -26,6 +26,7 @@ export const subprocess: ScorerDefinition = {
   origin: 'EvalCore',
   scale: { kind: 'bounded', max: 1 },
   needs: ['output'],
+  reaches: 'workspace-code',
   schema,
   create(raw, context) {
     const options = raw as unknown as SubprocessOptions;

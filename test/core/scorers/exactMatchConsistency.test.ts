@@ -10,7 +10,7 @@ import { runEval } from '../../../core/runner/run';
 import type { RunEvent } from '../../../core/runner/events';
 
 async function consistency(trials: { output?: Json; error?: string }[]): Promise<ScorerVerdict> {
-  const made = exactMatchConsistency.create({}, { configDir: '/', timeoutMs: 30_000 });
+  const made = exactMatchConsistency.create({}, { configDir: '/', timeoutMs: 30_000, env: {} });
   assert.ok(made.ok && made.acrossTrials);
   const inputs: TrialInput[] = trials.map((t, i) => ({ case: { id: 'c' }, output: t.output, expected: undefined, trial: i + 1, ...(t.error === undefined ? {} : { error: t.error }) }));
   return made.acrossTrials.scoreTrials(inputs, new AbortController().signal);

@@ -121,7 +121,7 @@ describe('execution_order', () => {
     it('strict_mode refuses a contradicting threshold or lower_is_better; threshold 1 is accepted', () => {
       assert.deepEqual(refusal(executionOrder, { strict_mode: true, threshold: 0.8 })[0]?.path, ['threshold']);
       assert.deepEqual(refusal(executionOrder, { strict_mode: true, lower_is_better: true })[0]?.path, ['lower_is_better']);
-      assert.equal(executionOrder.create({ strict_mode: true, threshold: 1, should_exact_match: false, should_consider_ordering: false, source: 'auto' }, { configDir: '.', timeoutMs: 30_000 }).ok, true);
+      assert.equal(executionOrder.create({ strict_mode: true, threshold: 1, should_exact_match: false, should_consider_ordering: false, source: 'auto' }, { configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
     });
   });
 

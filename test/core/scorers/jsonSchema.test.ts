@@ -119,7 +119,7 @@ describe('json_schema', () => {
   });
 
   it('reads schema_path relative to the config folder', async () => {
-    const made = jsonSchema.create({ schema_path: 'person.schema.json', parse_output: false }, { configDir: dir, timeoutMs: 30_000 });
+    const made = jsonSchema.create({ schema_path: 'person.schema.json', parse_output: false }, { configDir: dir, timeoutMs: 30_000, env: {} });
     assert.equal(made.ok, true);
     if (!made.ok) return;
     const v = await made.scorer.score({ case: { id: 'c' }, output: { name: 'Ada' }, expected: undefined }, new AbortController().signal);

@@ -155,7 +155,7 @@ describe('trajectory_matcher', () => {
   it('refuses a threshold off the 0–100 scale and accepts one on it', () => {
     const issues = refusal(trajectoryMatcher, { threshold: 101 });
     assert.deepEqual(issues[0]?.path, ['threshold']);
-    assert.equal(trajectoryMatcher.create({ threshold: 80, enforce_order: false, filter_native_tools: true }, { configDir: '.', timeoutMs: 30_000 }).ok, true);
+    assert.equal(trajectoryMatcher.create({ threshold: 80, enforce_order: false, filter_native_tools: true }, { configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
   });
 
   it('is a 0–100 EvalBench scorer with no default threshold', () => {

@@ -12,7 +12,7 @@ interface Trial {
 }
 
 async function consistency(trials: Trial[]): Promise<ScorerVerdict> {
-  const made = exactMatchConsistency.create({}, { configDir: '/', timeoutMs: 30_000 });
+  const made = exactMatchConsistency.create({}, { configDir: '/', timeoutMs: 30_000, env: {} });
   assert.ok(made.ok && made.acrossTrials);
   const inputs: TrialInput[] = trials.map((t, i) => {
     const sql: SqlExecution | undefined = t.generated === undefined ? undefined : execution(rows(['x'], [1]), t.generated);
