@@ -16,6 +16,17 @@ export interface ScorerVerdict {
   readonly score?: number;
   readonly reason: string;
   readonly details?: { readonly [key: string]: Json };
+  /**
+   * Set by a scorer that judges several items of a case (binary_rubric_scorer: one per rubric
+   * criterion): the runner reports one result per part, named `<instance>_<index>`, instead of this
+   * verdict (whose status and reason then only summarize).
+   */
+  readonly parts?: readonly ScorerVerdictPart[];
+}
+
+/** One item's verdict of an itemized scorer; `index` names its result (`<instance>_<index>`). */
+export interface ScorerVerdictPart extends Omit<ScorerVerdict, 'parts'> {
+  readonly index: number;
 }
 
 /** One result per case × scorer × trial, as the runner reports it. */

@@ -25,16 +25,23 @@ interface Tally {
  */
 export class Aggregator {
   private readonly tallies = new Map<string, Tally>();
+  /** Per itemized scorer, the item results seen so far (`<name>_<index>`), by index. */
+  private readonly items = new Map<string, Map<number, ScorerInfo>>();
 
   constructor(
     private readonly scorers: readonly ScorerInfo[],
     private readonly jobThreshold: number,
   ) {
-    for (const s of scorers) this.tallies.set(s.name, emptyTally());
+    for (const s of scorers) {
+      this.tallies.set(s.name, emptyTally());
+      if (s.itemized === true) this.items.set(s.name, new Map());
+    }
   }
 
   add(result: ScorerResult): void {
     let tally = this.tallies.get(result.scorer);
+    if (tally === undefined) this.learnItem(result.scorer);
+    tally = this.tallies.get(result.scorer);
     if (tally === undefined) {
       // Results of no configured scorer (a dataset record that could not be read) are counted apart.
       tally = emptyTally();
@@ -48,8 +55,32 @@ export class Aggregator {
     if (result.status === 'pass') tally.passes++;
   }
 
+  /**
+   * An itemized scorer's item (`<name>_<index>`) is an aggregate of its own, with the scorer's scale,
+   * threshold and weight: each rubric criterion gets its pass rate.
+   */
+  private learnItem(name: string): void {
+    const match = /^(.*)_(\d+)$/.exec(name);
+    const items = match === null ? undefined : this.items.get(match[1] ?? '');
+    const base = this.scorers.find((s) => s.name === match?.[1]);
+    if (items === undefined || base === undefined || match === null) return;
+    items.set(Number(match[2]), { ...base, name });
+    this.tallies.set(name, emptyTally());
+  }
+
+  /** The configured scorers in order, each itemized one followed by its items by index (itself only when it has results or no items). */
+  private infos(): ScorerInfo[] {
+    return this.scorers.flatMap((info) => {
+      const items = this.items.get(info.name);
+      if (items === undefined || items.size === 0) return [info];
+      const own = this.tallies.get(info.name);
+      const used = own !== undefined && Object.values(own.counts).some((n) => n > 0);
+      return [...(used ? [info] : []), ...[...items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item)];
+    });
+  }
+
   scorerAggregates(): ScorerAggregate[] {
-    return this.scorers.map((info) => {
+    return this.infos().map((info) => {
       const tally = this.tallies.get(info.name) ?? emptyTally();
       const decided = tally.counts.pass + tally.counts.fail;
       const meanScore = tally.scored > 0 ? tally.scoreSum / tally.scored : undefined;

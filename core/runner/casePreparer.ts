@@ -9,6 +9,11 @@ import type { EvalCase } from '../case';
 export interface CasePreparer {
   /** Set when preparing runs workspace code or calls a service (a target); a run without trust never calls it. */
   readonly reaches?: 'workspace-code' | 'network';
+  /**
+   * Whether preparing this case would reach out (a target leaves cases with a recorded output alone).
+   * Absent: every case would. A run without trust still scores the cases that would not.
+   */
+  reachesFor?(evalCase: EvalCase): boolean;
   prepare(evalCase: EvalCase, signal: AbortSignal): Promise<EvalCase>;
   close(): Promise<void>;
 }

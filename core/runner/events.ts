@@ -16,6 +16,12 @@ export interface ScorerInfo {
   readonly threshold?: number;
   readonly weight: number;
   readonly lowerIsBetter: boolean;
+  /**
+   * The scorer judges several items per case (binary_rubric_scorer): its results are named
+   * `<name>_<index>`, one per item (`<name>` itself for a case with no items), and each such name
+   * gets its own aggregate.
+   */
+  readonly itemized?: true;
 }
 
 export interface RunStartEvent {

@@ -103,6 +103,8 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
     await Promise.all(Array.from({ length: concurrency }, worker));
   } finally {
     await iterator.return?.();
+    // Scorers that keep processes for the run (subprocess, mode: persistent) end them here.
+    await Promise.allSettled(config.scorers.map((s) => s.scorer.close?.()));
   }
 
   const cancelled = options.signal?.aborted === true;
@@ -138,5 +140,6 @@ function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {
     ...(instance.threshold === undefined ? {} : { threshold: instance.threshold }),
     weight: instance.weight,
     lowerIsBetter: instance.lowerIsBetter,
+    ...(instance.definition.itemized === true ? { itemized: true as const } : {}),
   };
 }

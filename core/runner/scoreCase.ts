@@ -17,8 +17,8 @@ export async function scoreCase(evalCase: EvalCase, scorers: readonly ScorerInst
   const abort = context.abort ?? { controller: new AbortController() };
   if (context.trusted === false) {
     const gated = scorers.filter((s) => s.definition.reaches !== undefined);
-    // A target is workspace code too: without it the case has no output to score, so nothing runs.
-    if (preparer?.reaches !== undefined) return untrusted(evalCase.id, scorers, trials);
+    // A target is workspace code too: a case that needs it has no output to score, so nothing runs.
+    if (preparer !== undefined && preparerReaches(preparer, evalCase, trials)) return untrusted(evalCase.id, scorers, trials);
     if (gated.length > 0) {
       const allowed = scorers.filter((s) => s.definition.reaches === undefined);
       const results = await scoreCase(evalCase, allowed, trials, { ...context, trusted: true });
@@ -46,7 +46,7 @@ export async function scoreCase(evalCase: EvalCase, scorers: readonly ScorerInst
       const started = now();
       const selected = applyFieldPaths(trialCase.case, instance.options);
       const verdict = selected.ok ? await evaluate((signal) => instance.scorer.score(selected.input, signal), instance, started, now, controller()) : selected.verdict;
-      results.push(finish(verdict, evalCase.id, instance, trial, now() - started));
+      results.push(...finishParts(verdict, evalCase.id, instance, trial, now() - started));
     }
   }
   for (const instance of scorers) {
@@ -72,6 +72,14 @@ export interface CaseContext {
 }
 
 export const UNTRUSTED_REASON = 'workspace is not trusted';
+
+/** Whether preparing this case (any of its trials) would run workspace code or reach the network. */
+function preparerReaches(preparer: CasePreparer, evalCase: EvalCase, trials: number): boolean {
+  if (preparer.reaches === undefined) return false;
+  if (preparer.reachesFor === undefined) return true;
+  const recorded = trials === 1 && evalCase.trials === undefined ? [{ ok: true as const, case: evalCase }] : trialCases(evalCase, trials);
+  return recorded.some((t) => !t.ok || preparer.reachesFor?.(t.case) !== false);
+}
 
 /** The results of scorers that a run without trust does not call: skipped, for every trial they would have had. */
 function untrusted(caseId: string, scorers: readonly ScorerInstance[], trials: number): ScorerResult[] {
@@ -148,6 +156,16 @@ function withTimeout(outcome: Promise<ScorerVerdict>, limitMs: number, controlle
 
 function isPromise(value: unknown): value is Promise<ScorerVerdict> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * An itemized verdict (`parts`) becomes one result per item, named `<instance>_<index>`, each under
+ * the instance's threshold; every item carries the evaluation's duration. Any other verdict is one result.
+ */
+function finishParts(verdict: ScorerVerdict, caseId: string, instance: ScorerInstance, trial: number, durationMs: number): ScorerResult[] {
+  const parts = verdict.parts;
+  if (parts === undefined || parts.length === 0) return [finish(verdict, caseId, instance, trial, durationMs)];
+  return parts.map(({ index, ...part }) => finish(part, caseId, { ...instance, name: `${instance.name}_${index}` }, trial, durationMs));
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ScorerDefinition } from './scorer';
  * own, nothing else (`unevaluatedProperties: false`). Validation fills in schema defaults.
  */
 export class OptionsValidators {
-  private readonly ajv = createAjv({ useDefaults: true, verbose: true });
+  private readonly ajv = createAjv({ useDefaults: true, verbose: true, ownSchemas: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor() {

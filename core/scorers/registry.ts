@@ -10,6 +10,7 @@ import { executionOrder } from './builtin/executionOrder';
 import { jsonSchema } from './builtin/jsonSchema';
 import { notContains } from './builtin/notContains';
 import { numericTolerance } from './builtin/numericTolerance';
+import { pythonScorer } from './builtin/pythonScorer';
 import { regex } from './builtin/regex';
 import { requiredArtifacts } from './builtin/requiredArtifacts';
 import { requiredFields } from './builtin/requiredFields';
@@ -30,6 +31,14 @@ import { recallMatch } from './builtin/sql/recallMatch';
 import { regexpMatcher } from './builtin/sql/regexpMatcher';
 import { returnedSql } from './builtin/sql/returnedSql';
 import { setMatch } from './builtin/sql/setMatch';
+import { analyticsScorer } from './builtin/llm/analyticsScorer';
+import { behavioralMetrics } from './builtin/llm/behavioralMetrics';
+import { binaryRubricScorer } from './builtin/llm/binaryRubricScorer';
+import { goalCompletion } from './builtin/llm/goalCompletion';
+import { llmConsistency } from './builtin/llm/llmConsistency';
+import { llmrater } from './builtin/llm/llmrater';
+import { parameterAnalysis } from './builtin/llm/parameterAnalysis';
+import { skillsBestPractices } from './builtin/llm/skillsBestPractices';
 import type { ScorerDefinition } from './scorer';
 
 /** Every built-in scorer. A new scorer is one file in `builtin/`, one schema, one line here. */
@@ -71,6 +80,16 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
   executionOrder,
   // EvalCore: any-language scorers
   subprocess,
+  pythonScorer,
+  // LLM judges (EvalBench's keys): each calls the model its model_config names
+  llmrater,
+  analyticsScorer,
+  goalCompletion,
+  behavioralMetrics,
+  parameterAnalysis,
+  binaryRubricScorer,
+  llmConsistency,
+  skillsBestPractices,
 ];
 
 export class ScorerRegistry {

@@ -13,6 +13,11 @@ export interface ScoringInput {
 /** A prepared scorer: options checked and compiled once, then called per case. */
 export interface Scorer {
   score(input: ScoringInput, signal: AbortSignal): ScorerVerdict | Promise<ScorerVerdict>;
+  /**
+   * Ends what the scorer started lazily for a run (a pool of persistent processes). The runner calls
+   * it once the run's cases are done, cancelled or not; a later run may score with it again.
+   */
+  close?(): Promise<void>;
 }
 
 /** One trial of a case as an across-trials scorer sees it. */
@@ -34,6 +39,8 @@ export interface AcrossTrialsScorer {
 export interface OptionIssue {
   readonly path: readonly (string | number)[];
   readonly message: string;
+  /** Set when the option at `path` may not be combined with this other option: a quick fix removes one. */
+  readonly conflictsWith?: string;
 }
 
 export type Prepared =
@@ -94,8 +101,16 @@ export interface ScorerDefinition {
   readonly acrossTrials?: true;
   /** Set for scorers that run workspace code (subprocess, python_scorer) or call a service (LLM judges). */
   readonly reaches?: ScorerReach;
-  /** Judge calls one evaluation makes with these options; a run announces their total before it starts. */
-  readonly judgeCalls?: (options: { readonly [key: string]: Json }) => number;
+  /** The name results report under when the entry gives no `name` (python_scorer's `scorer_name`); default: the key. */
+  readonly reportsAs?: (options: { readonly [key: string]: Json }) => string | undefined;
+  /**
+   * Judge calls one evaluation makes with these options, at most (a scorer that decides without its
+   * judge makes fewer); given the case when its count depends on the case (one call per rubric item
+   * or per activated skill). A run announces the total before it starts.
+   */
+  readonly judgeCalls?: (options: { readonly [key: string]: Json }, evalCase?: EvalCase) => number;
+  /** Its verdicts may carry `parts`: one result per item, named `<instance>_<index>` (binary_rubric_scorer). */
+  readonly itemized?: true;
   /**
    * Builds the scorer from options that the schema has already validated (defaults filled in).
    * Checks the schema cannot express (a regex that can blow up, an unsupported JSON Schema keyword)

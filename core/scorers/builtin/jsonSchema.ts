@@ -43,7 +43,7 @@ export const jsonSchema: ScorerDefinition = {
     const options = raw as unknown as JsonSchemaOptions;
     const loaded = loadSchema(options, context.configDir);
     if (!loaded.ok) return refused(loaded.issue);
-    const compiled = compileUserSchema(loaded.schema, loaded.at);
+    const compiled = compileUserSchemaOnce(loaded.schema, loaded.at);
     if (!compiled.ok) return refused(...compiled.issues);
     const validate = compiled.validate;
     const names = declaredPropertyNames(loaded.schema);
@@ -128,6 +128,26 @@ function loadSchema(
     return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) holds ${kindOf(value as Json)}, not a JSON Schema object` } };
   }
   return { ok: true, schema: value as JsonObject, at: { option: 'schema_path', label } };
+}
+
+/**
+ * Compiled schemas by their JSON text and where they came from. The language server checks a config on
+ * every keystroke and compiling one schema takes milliseconds (500 json_schema entries took seconds);
+ * a compiled validator is stateless between calls, so configs and entries with the same schema share
+ * it. Bounded: past the limit the oldest goes first.
+ */
+const compiledSchemas = new Map<string, ReturnType<typeof compileUserSchema>>();
+const COMPILED_SCHEMAS_LIMIT = 200;
+
+function compileUserSchemaOnce(userSchema: JsonObject, at: SchemaSource): ReturnType<typeof compileUserSchema> {
+  const key = `${at.option}\u0000${at.label}\u0000${JSON.stringify(userSchema)}`;
+  const known = compiledSchemas.get(key);
+  if (known !== undefined) return known;
+  const compiled = compileUserSchema(userSchema, at);
+  const oldest = compiledSchemas.size >= COMPILED_SCHEMAS_LIMIT ? compiledSchemas.keys().next() : undefined;
+  if (oldest !== undefined && oldest.done !== true) compiledSchemas.delete(oldest.value);
+  compiledSchemas.set(key, compiled);
+  return compiled;
 }
 
 function compileUserSchema(userSchema: JsonObject, at: SchemaSource): { ok: true; validate: ValidateFunction } | { ok: false; issues: OptionIssue[] } {

@@ -33,6 +33,7 @@ export const skillsTrajectory: ScorerDefinition = {
     if (options.enforce_order && options.allow_extra_skills) {
       return refused({
         path: ['allow_extra_skills'],
+        conflictsWith: 'enforce_order',
         message: 'allow_extra_skills cannot be combined with enforce_order: an ordered comparison has no notion of extra skills (EvalBench refuses this too)',
       });
     }

@@ -144,6 +144,15 @@ class RecheckWorker {
     return { status: 'failed', message: `the ReDoS checker gave no answer within ${timeoutMs + 2000} ms` };
   }
 
+  /** Starts the worker if it is not running, without waiting for it. */
+  start(): void {
+    try {
+      this.connect();
+    } catch {
+      // The first check reports why it could not start.
+    }
+  }
+
   private connect(): MessagePort {
     if (this.port !== undefined) return this.port;
     const channel = new MessageChannel();
@@ -189,6 +198,14 @@ port.on('message', async ({ id, source, flags, timeout }) => {
 `;
 
 const recheckWorker = new RecheckWorker();
+
+/**
+ * Starts the ReDoS checker's worker thread now, without waiting: recheck then loads in its own thread
+ * while the host does other work (the language server, while it parses the config it will check).
+ */
+export function startPatternChecker(): void {
+  recheckWorker.start();
+}
 
 /**
  * Ends the ReDoS checker's worker thread, which holds recheck (tens of megabytes) in memory. A host

@@ -89,4 +89,28 @@ describe('a run without trust', () => {
     assert.equal(calls, 0);
     assert.ok(results.length === 4 && results.every((r) => r.status === 'skipped' && r.reason === UNTRUSTED_REASON), JSON.stringify(results));
   });
+
+  it('still scores the cases a target would leave alone (a recorded output), and skips those it would call', async () => {
+    const seen: string[] = [];
+    const target: CasePreparer = {
+      reaches: 'network',
+      reachesFor: (c) => c.id === 'b',
+      prepare: (c) => {
+        seen.push(c.id);
+        return Promise.resolve(c);
+      },
+      close: () => Promise.resolve(),
+    };
+    const results = await run(configWithSubprocess(join(dir, 'never-either')), false, target);
+    assert.deepEqual(seen, ['a'], 'only the case the target would not call is prepared');
+    assert.deepEqual(
+      results.map((r) => [r.caseId, r.scorer, r.status]).sort((x, y) => x.join().localeCompare(y.join())),
+      [
+        ['a', 'exact_match', 'pass'],
+        ['a', 'subprocess', 'skipped'],
+        ['b', 'exact_match', 'skipped'],
+        ['b', 'subprocess', 'skipped'],
+      ],
+    );
+  });
 });

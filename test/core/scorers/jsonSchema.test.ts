@@ -28,6 +28,13 @@ describe('json_schema', () => {
     assert.equal(v.score, 1);
   });
 
+  it('gives each scorer its own verdict when several share one schema (compiled once, see compileUserSchemaOnce)', async () => {
+    const [bad, good] = await Promise.all([score(jsonSchema, { schema: person }, { output: { name: '' } }), score(jsonSchema, { schema: person }, { output: { name: 'Ada', age: 1 } })]);
+    assert.equal(bad.status, 'fail');
+    assert.match(bad.reason ?? '', /2 errors/);
+    assert.equal(good.status, 'pass');
+  });
+
   it('fails with score 0, giving the error count and the first errors as path and keyword', async () => {
     const v = await score(jsonSchema, { schema: person }, { output: { name: '', age: -1 } });
     assert.equal(v.status, 'fail');

@@ -1,0 +1,75 @@
+import { requestCompletion, type FetchLike, type JudgePrompt } from './client';
+import type { ModelConfig } from './modelConfig';
+import { RateLimiter } from './rateLimit';
+import { realRetryClock, withRetry, type RetryClock } from './retry';
+
+export type JudgeAnswer = { readonly ok: true; readonly text: string; readonly attempts: number } | { readonly ok: false; readonly reason: string; readonly attempts: number };
+
+/** What a judge uses besides its config; tests inject a clock, the hosts use the real ones. */
+export interface JudgeDependencies {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly fetch: FetchLike;
+  readonly now: () => number;
+  readonly clock: RetryClock;
+  /** The model's shared `execs_per_minute` limit, looked up at the first call; absent when the config sets none. */
+  readonly limiter?: () => RateLimiter | undefined;
+}
+
+/**
+ * One model as a judge: each `ask` is one judge call, which makes one HTTP request per attempt (each
+ * attempt waits its turn under the model's rate limit) and retries 429s, 5xx and failed connections.
+ * Nothing connects until `ask` is called.
+ */
+export class Judge {
+  constructor(
+    readonly config: ModelConfig,
+    private readonly deps: JudgeDependencies,
+  ) {}
+
+  async ask(prompt: JudgePrompt, signal: AbortSignal): Promise<JudgeAnswer> {
+    const { config, deps } = this;
+    const limiter = deps.limiter?.();
+    const outcome = await withRetry(
+      async () => {
+        if (limiter !== undefined) {
+          try {
+            await limiter.acquire(signal);
+          } catch {
+            return { kind: 'failed', reason: `stopped while waiting for the rate limit (execs_per_minute ${limiter.perMinute})` };
+          }
+        }
+        return requestCompletion(config, prompt, { env: deps.env, fetch: deps.fetch, now: deps.now, signal });
+      },
+      { maxAttempts: config.maxAttempts, initialDelayMs: config.retryInitialDelayMs, maxDelayMs: config.retryMaxDelayMs },
+      deps.clock,
+      signal,
+    );
+    return outcome.ok ? { ok: true, text: outcome.value, attempts: outcome.attempts } : outcome;
+  }
+}
+
+/**
+ * The rate limiters of this process, one per provider, URL, model and limit: every scorer that
+ * judges with the same model shares one, across the scorers of a run (a limit is the API's, not a
+ * scorer's). Made at a judge's first call, so the language server, which never scores, never makes one.
+ */
+const limiters = new Map<string, RateLimiter>();
+
+export function sharedLimiter(config: ModelConfig, clock: { readonly now: () => number; readonly sleep: RetryClock['sleep'] }): RateLimiter | undefined {
+  if (config.execsPerMinute === undefined) return undefined;
+  const key = JSON.stringify([config.provider, config.baseUrl, config.model, config.execsPerMinute]);
+  let limiter = limiters.get(key);
+  if (limiter === undefined) {
+    limiter = new RateLimiter(config.execsPerMinute, clock);
+    limiters.set(key, limiter);
+  }
+  return limiter;
+}
+
+/** A judge with the real network, clock and timers. */
+export function realJudge(config: ModelConfig, env: Readonly<Record<string, string | undefined>>): Judge {
+  const now = () => performance.now();
+  // Looked up at the first call: loading a config (the language server does it on every edit) makes no limiter.
+  const limiter = () => sharedLimiter(config, { now, sleep: realRetryClock.sleep });
+  return new Judge(config, { env, fetch: (url, init) => fetch(url, init), now, clock: realRetryClock, limiter });
+}

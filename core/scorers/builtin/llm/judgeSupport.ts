@@ -1,0 +1,56 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { Json } from '../../../case';
+import { answerDetail, parseJudgeObject, type JudgeObject } from '../../../judge/answerParser';
+import { realJudge, type Judge } from '../../../judge/judge';
+import { loadModelConfig, problemLine } from '../../../judge/modelConfig';
+import { renderPrompt } from '../../../judge/prompts';
+import { error, type ScorerVerdict } from '../../../result';
+import type { OptionIssue, ScorerContext } from '../../scorer';
+
+/**
+ * What every LLM-judge scorer shares: its `model_config` file read and checked when the config loads
+ * (a missing or malformed file is a load error on the option, naming the file, line and column), and
+ * one judge call that renders a prompt from `prompts/`, asks, and reads one JSON object back.
+ */
+/** The judge a scorer's options name; no connection is made here (the language server calls this on every edit). */
+export function judgeFromOptions(context: ScorerContext, modelConfigPath: string): { readonly ok: true; readonly judge: Judge } | { readonly ok: false; readonly issue: OptionIssue } {
+  const file = isAbsolute(modelConfigPath) ? modelConfigPath : resolve(context.configDir, modelConfigPath);
+  if (context.fileExists !== undefined && !context.fileExists(file)) {
+    return { ok: false, issue: { path: ['model_config'], message: `the model config ${file} does not exist (paths are relative to the config's folder)` } };
+  }
+  const loaded = loadModelConfig(file, context.env);
+  if (!loaded.ok) {
+    const [first, ...rest] = loaded.problems.filter((p) => p.severity === 'error');
+    const more = rest.length === 0 ? '' : ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'} in that file)`;
+    return { ok: false, issue: { path: ['model_config'], message: `the model config is not valid: ${first === undefined ? file : problemLine(first)}${more}` } };
+  }
+  return { ok: true, judge: realJudge(loaded.config, context.env) };
+}
+
+export type Asked = { readonly ok: true; readonly object: JudgeObject; readonly details: { [key: string]: Json } } | { readonly ok: false; readonly verdict: ScorerVerdict };
+
+/**
+ * One judge call: the prompt `prompts/<name>.md` with `values`, the answer parsed as one JSON object.
+ * A failed call or an answer without one JSON object is an `error` whose reason says why; the answer
+ * itself (which may quote the case) is kept in `details.judge_answer`, never in the reason.
+ */
+export async function askJudge(judge: Judge, name: string, values: Readonly<Record<string, string>>, signal: AbortSignal): Promise<Asked> {
+  const reply = await judge.ask({ user: renderPrompt(name, values) }, signal);
+  const details: { [key: string]: Json } = { judge_model: judge.config.model, judge_attempts: reply.attempts };
+  if (!reply.ok) return { ok: false, verdict: error(`the judge call failed: ${reply.reason}`, details) };
+  details['judge_answer'] = answerDetail(reply.text);
+  const parsed = parseJudgeObject(reply.text);
+  if (!parsed.ok) return { ok: false, verdict: error(parsed.reason, details) };
+  return { ok: true, object: parsed.value, details };
+}
+
+/** An answer field that was not what the prompt asked for: an error, the answer kept in details. */
+export function badAnswer(reason: string, details: { readonly [key: string]: Json }): ScorerVerdict {
+  return error(reason, details);
+}
+
+/** A value as prompt text: strings as they are, anything else as indented JSON; missing as "(none)". */
+export function promptText(value: Json | undefined): string {
+  if (value === undefined || value === null) return '(none)';
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}

@@ -1,0 +1,98 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { EvalCase, Json } from '../../../case';
+import { readCount, readText } from '../../../judge/answerParser';
+import { error, inconclusive, unsupported } from '../../../result';
+import { traceOf } from '../../../trace/traceOf';
+import type { SkillStep } from '../../../trace/trace';
+import schema from '../../../../schemas/scorers/skills_best_practices.schema.json';
+import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { percentVerdict } from '../../support/sqlRows';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
+import { askJudge, judgeFromOptions } from './judgeSupport';
+
+/** EvalBench's sandbox folders, looked for (in this order) when `skills_dir` is unset. */
+export const SANDBOX_SKILL_DIRS = ['.venv/fake_home_claude/.claude/skills', '.venv/fake_home_codex/.codex/skills', '.venv/fake_home/.gemini/skills'] as const;
+const CATEGORIES = ['metadata_quality', 'conciseness', 'progressive_disclosure', 'clarity', 'content_quality'] as const;
+
+/**
+ * EvalBench's `skills_best_practices`: each activated skill's SKILL.md judged 0–100 (five categories
+ * of 20), one call per skill; the score is the mean. A SKILL.md that is not found scores 0 for its
+ * skill, as in EvalBench. No activated skill is `inconclusive` (EvalBench: 100, with no judging).
+ */
+export const skillsBestPractices: ScorerDefinition = {
+  key: 'skills_best_practices',
+  origin: 'EvalBench',
+  scale: { kind: 'bounded', max: 100 },
+  needs: ['trace'],
+  reaches: 'network',
+  judgeCalls: (_options, evalCase) => (evalCase === undefined ? 1 : activatedSkills(evalCase).length),
+  schema,
+  create(raw, context) {
+    const options = raw as unknown as { readonly model_config: string; readonly skills_dir?: string; readonly threshold?: number };
+    const issue = thresholdOnPercentScale(options.threshold, 'skills_best_practices');
+    if (issue !== undefined) return refused(issue);
+    const exists = context.fileExists ?? existsSync;
+    const skillsDir =
+      options.skills_dir !== undefined
+        ? isAbsolute(options.skills_dir)
+          ? options.skills_dir
+          : resolve(context.configDir, options.skills_dir)
+        : SANDBOX_SKILL_DIRS.map((d) => resolve(context.configDir, d)).find((d) => exists(d));
+    if (skillsDir === undefined) {
+      return refused({ path: ['skills_dir'], message: `skills_dir is needed: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists in the config's folder; set skills_dir to the folder that holds <skill>/SKILL.md` });
+    }
+    const made = judgeFromOptions(context, options.model_config);
+    if (!made.ok) return refused(made.issue);
+    const judge = made.judge;
+    return prepared({
+      async score(input, signal) {
+        const lookup = traceOf(input.case);
+        if (!lookup.ok) return unsupported(lookup.reason);
+        const skills = activatedSkills(input.case);
+        if (skills.length === 0) return inconclusive('the trace activated no skill, so there is no SKILL.md to judge (EvalBench scores this 100)');
+        const perSkill: { [key: string]: Json }[] = [];
+        for (const skill of skills) {
+          const file = skillFile(skillsDir, skill);
+          if (file === undefined) {
+            perSkill.push({ skill, score: 0, found: false });
+            continue;
+          }
+          const asked = await askJudge(judge, 'skills_best_practices', { skill_name: skill, skill_md: readFileSync(file, 'utf8') }, signal);
+          if (!asked.ok) return { ...asked.verdict, reason: `skill ${skill}: ${asked.verdict.reason}` };
+          const score = readCount(asked.object, 'score', 0, 100);
+          if (!score.ok) return error(`skill ${skill}: ${score.reason}`, asked.details);
+          const categories = Object.fromEntries(CATEGORIES.flatMap((c) => (asked.object[c] === undefined ? [] : [[c, asked.object[c] as Json]])));
+          const summary = readText(asked.object, 'summary');
+          perSkill.push({ skill, score: score.value, found: true, ...categories, ...(summary === undefined ? {} : { summary }), judge_attempts: asked.details['judge_attempts'] ?? null });
+        }
+        const mean = perSkill.reduce((sum, s) => sum + (typeof s['score'] === 'number' ? s['score'] : 0), 0) / perSkill.length;
+        const missing = perSkill.filter((s) => s['found'] === false).map((s) => String(s['skill']));
+        const note = missing.length === 0 ? '' : `; no SKILL.md found for ${missing.join(', ')} in ${skillsDir} (scored 0)`;
+        return percentVerdict(Math.round(mean * 100) / 100, `mean best-practices score over ${perSkill.length} skill${perSkill.length === 1 ? '' : 's'}${note}`, { judge_model: judge.config.model, skills: perSkill });
+      },
+    });
+  },
+};
+
+/** The distinct skills the trace activated, in the order first activated. */
+function activatedSkills(evalCase: EvalCase): string[] {
+  const lookup = traceOf(evalCase);
+  if (!lookup.ok) return [];
+  return [...new Set(lookup.trace.steps.filter((s): s is SkillStep => s.kind === 'skill').map((s) => s.name))];
+}
+
+/** `<dir>/<skill>/SKILL.md`, else a folder whose name matches case-insensitively (as EvalBench looks). */
+function skillFile(dir: string, skill: string): string | undefined {
+  // A name from the trace never leads outside the skills folder.
+  if (skill === '' || skill === '.' || skill === '..' || /[\\/]/.test(skill)) return undefined;
+  const direct = join(dir, skill, 'SKILL.md');
+  if (existsSync(direct)) return direct;
+  try {
+    const folder = readdirSync(dir).find((entry) => entry.toLowerCase() === skill.toLowerCase());
+    const candidate = folder === undefined ? undefined : join(dir, folder, 'SKILL.md');
+    return candidate !== undefined && existsSync(candidate) ? candidate : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,30 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+/** What to start: `sh -c <cmd>` for a shell command, or a program with its arguments (no shell). */
+export type ProcessCommand = { readonly shell: string } | { readonly file: string; readonly args: readonly string[] };
+
+/**
+ * Starts the command in a process group of its own (detached), from `cwd`, with pipes on all three
+ * streams. A group, so that stopping it stops what a shell started too (`killGroup`).
+ */
+export function spawnGroup(command: ProcessCommand, cwd: string): ChildProcessWithoutNullStreams {
+  return 'shell' in command
+    ? spawn('sh', ['-c', command.shell], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn(command.file, [...command.args], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** SIGKILLs the child's whole process group; quiet when it is already gone. */
+export function killGroup(child: { readonly pid?: number | undefined }): void {
+  if (child.pid === undefined) return;
+  try {
+    // Negative pid: the whole process group, so what `sh -c` started dies with it.
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** How a process ended, as a reason fragment: `exited with code 3` or `was killed by SIGKILL`. */
+export function endedHow(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal !== null ? `was killed by ${signal}` : `exited with code ${String(code)}`;
+}
