@@ -9,7 +9,10 @@ export interface ReporterRequest {
 export type Command =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'validate'; readonly config: string }
+  /** What a run would do: cases, trials and LLM judge calls (`--json` for the extension). */
+  | { readonly kind: 'plan'; readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string; readonly trials?: number; readonly json: boolean }
+  /** `listCases` (--cases): print the cases of `config` and of `moreConfigs`, one JSON line per config. */
+  | { readonly kind: 'validate'; readonly config: string; readonly listCases?: boolean; readonly moreConfigs?: readonly string[] }
   | {
       readonly kind: 'run';
       readonly config: string;
@@ -31,6 +34,9 @@ export class UsageError extends Error {
 export const USAGE = `Usage:
   evallens run <config.eval.yaml> [options]   run an eval; exit 0 all passed, 1 some failed, 2 config or usage error
   evallens validate <config.eval.yaml>        check a config and report its problems
+  evallens validate <config.eval.yaml>… --cases  print each config's cases (ids, lines) as a JSON line
+  evallens plan <config.eval.yaml> [--case <id>]… [--filter <glob>] [--trials <n>] [--json]
+                                              count the cases, trials and LLM judge calls a run would make
   evallens --help | --version
 
 Options for run:
@@ -66,6 +72,8 @@ export function parseCommand(argv: readonly string[]): Command {
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
         untrusted: { type: 'boolean' },
+        json: { type: 'boolean' },
+        cases: { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -76,10 +84,15 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.version === true) return { kind: 'version' };
   const [verb, config, ...rest] = positionals;
   if (verb === undefined) throw new UsageError('no command given');
-  if (verb !== 'run' && verb !== 'validate') throw new UsageError(`unknown command "${verb}" (expected run or validate)`);
+  if (verb !== 'run' && verb !== 'validate' && verb !== 'plan') throw new UsageError(`unknown command "${verb}" (expected run, validate or plan)`);
   if (config === undefined) throw new UsageError(`\`evallens ${verb}\` needs the path of a run config`);
+  if (verb === 'validate' && values.cases === true) return { kind: 'validate', config, listCases: true, moreConfigs: rest };
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ''}"`);
   if (verb === 'validate') return { kind: 'validate', config };
+  if (verb === 'plan') {
+    const trials = positiveInteger(values.trials, '--trials');
+    return { kind: 'plan', config, caseIds: values.case ?? [], ...(values.filter === undefined ? {} : { filter: values.filter }), ...(trials === undefined ? {} : { trials }), json: values.json === true };
+  }
 
   const reporters: { name: ReporterName; out?: string }[] = [];
   for (const token of tokens) {

@@ -12,8 +12,11 @@ import packageJson from '../package.json';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { openDatabase } from './database';
+import { openPreparers } from './preparers';
 import { RunStore } from './runStore';
+import { printPlan } from './plan';
+import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
+import { printCaseLists } from './caseList';
 
 /** Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 130 cancelled (Ctrl-C). */
 export const EXIT = { passed: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -37,12 +40,19 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${packageJson.version}\n`);
       return EXIT.passed;
     case 'validate': {
+      if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])]);
       const config = loadConfig(command.config);
       if (config !== undefined) process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
       return config === undefined ? EXIT.usage : EXIT.passed;
     }
     case 'run':
       return run(command);
+    case 'plan': {
+      const config = loadConfig(command.config);
+      if (config === undefined) return EXIT.usage;
+      await printPlan(config, command, process.stdout);
+      return EXIT.passed;
+    }
   }
 }
 
@@ -77,9 +87,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout: process.stdout, cwd, color }),
   );
 
-  let database: Awaited<ReturnType<typeof openDatabase>>;
+  const controller = new AbortController();
+  let database: Awaited<ReturnType<typeof openPreparers>>;
   try {
-    database = await openDatabase(config, process.env);
+    database = await openPreparers(config, process.env, controller.signal);
   } catch (e) {
     process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.usage;
@@ -89,7 +100,6 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const preparer = database.preparer;
 
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
-  const controller = new AbortController();
   const onInterrupt = () => {
     if (controller.signal.aborted) process.exit(EXIT.cancelled);
     process.stderr.write('\nevallens: stopping — no new cases start; running scorers finish or time out (Ctrl-C again to quit now)\n');
@@ -103,6 +113,12 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   };
 
   try {
+    if (!command.untrusted && hasJudges(config)) {
+      // Said before any call is made; the extension asks for confirmation from `evallens plan --json`.
+      const selection = { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) };
+      const plan = await planJudgeCalls(config, caseRecords(config), { selection, ...(command.trials === undefined ? {} : { trials: command.trials }) });
+      process.stderr.write(`evallens: ${describePlan(plan)}\n`);
+    }
     const outcome = await runEval(config, caseRecords(config), {
       runId,
       signal: controller.signal,

@@ -32,7 +32,9 @@ export function toSeverity(severity: ProblemSeverity): DiagnosticSeverity {
  * (say, a dataset the config names) is shown at the top of the document, and links to its place.
  */
 export function toDiagnostic(problem: Problem, file: string): Diagnostic {
-  const base = { severity: toSeverity(problem.severity), source: DIAGNOSTIC_SOURCE, code: problem.code };
+  // The engine's suggestions travel with the diagnostic, so a quick fix needs no second analysis.
+  const data = problem.suggestions === undefined || problem.suggestions.length === 0 ? {} : { data: { suggestions: problem.suggestions } };
+  const base = { severity: toSeverity(problem.severity), source: DIAGNOSTIC_SOURCE, code: problem.code, ...data };
   if (problem.range.file === file) return { ...base, range: toRange(problem.range), message: problem.message };
   const top: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const at = `${problem.range.file}:${problem.range.start.line + 1}:${problem.range.start.column + 1}`;

@@ -1,49 +1,85 @@
 /**
- * The language server's wiring: capabilities, open documents, diagnostics. Every piece of state is
- * created here, per server, and passed along; nothing lives at module level. Works over any
+ * The language server's wiring: capabilities, open documents, and the features. Every piece of state
+ * is created here, per server, and passed along; nothing lives at module level. Works over any
  * connection (stdio, IPC, or an in-memory pair in tests).
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { type Connection, type Diagnostic, type InitializeResult, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+  TextDocuments,
+  TextDocumentSyncKind,
+} from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { AnalysisCache } from './analysis/analysisCache';
+import type { Environment, FileExists } from './analysis/configAnalysis';
 import { documentFile } from './convert';
-import { diagnoseRunConfig, type Environment, type FileExists } from './features/diagnostics';
+import { DiagnosticsPublisher } from './publisher';
+import { registerRequests } from './requests';
 
 export interface ServerOptions {
   /** The environment `${VAR}` and `!ENV` references resolve against, read once at the process boundary. */
   readonly env: Environment;
 }
 
+/** The files a config can name, watched so that their diagnostics follow the disk. */
+const WATCHED = '**/*';
+
 export function startServer(connection: Connection, options: ServerOptions = { env: process.env }): void {
   const documents = new TextDocuments(TextDocument);
-
-  connection.onInitialize(
-    (): InitializeResult => ({
-      capabilities: { textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Full } },
-      serverInfo: { name: 'evallens' },
-    }),
-  );
-
-  // A dataset the person has open but not yet saved counts as existing.
+  // A file the person has open but not yet saved counts as existing.
   const fileExists: FileExists = (path) => documents.get(pathToFileURL(path).href) !== undefined || existsSync(path);
+  const cache = new AnalysisCache(options.env, fileExists);
+  const publisher = new DiagnosticsPublisher(connection, documents, cache);
+  let watchDynamically = false;
 
-  const publish = (document: TextDocument): void => {
-    let diagnostics: Diagnostic[];
-    try {
-      const onDisk = document.uri.startsWith('file:');
-      diagnostics = diagnoseRunConfig(document.getText(), documentFile(document.uri), options.env, onDisk ? fileExists : undefined);
-    } catch (error) {
-      // An engine bug must not take the server down; say which document, keep its text out of the log.
-      connection.console.error(`EvalLens could not check ${document.uri}: ${error instanceof Error ? error.message : String(error)}`);
-      diagnostics = [];
-    }
-    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    watchDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Full },
+        completionProvider: { triggerCharacters: [':', '/', ' '] },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+        documentSymbolProvider: true,
+        definitionProvider: true,
+      },
+      serverInfo: { name: 'evallens' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (watchDynamically) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: WATCHED }] });
+  });
+
+  /** Re-checks the open configs that name any of `files` (a file changed, appeared, or was opened or closed). */
+  const recheckReferencing = (files: readonly string[]): void => {
+    for (const uri of cache.forgetReferencing(files)) publisher.schedule(uri);
   };
 
+  connection.onDidChangeWatchedFiles((params) => {
+    const files = params.changes.filter((c) => c.uri.startsWith('file:')).map((c) => documentFile(c.uri));
+    recheckReferencing(files);
+    // A dataset that changed on disk while open keeps the editor's text; nothing else to do for it.
+  });
+
   // Fires on open and on every change, with the full text (the sync kind above).
-  documents.onDidChangeContent((event) => publish(event.document));
-  documents.onDidClose((event) => void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] }));
+  documents.onDidChangeContent((event) => publisher.schedule(event.document.uri));
+  documents.onDidOpen((event) => {
+    if (event.document.uri.startsWith('file:')) recheckReferencing([documentFile(event.document.uri)]);
+  });
+  documents.onDidClose((event) => {
+    cache.forget(event.document.uri);
+    publisher.clear(event.document.uri);
+    if (event.document.uri.startsWith('file:')) recheckReferencing([documentFile(event.document.uri)]);
+  });
+
+  registerRequests(connection, documents, cache, fileExists);
+  connection.onShutdown(() => publisher.dispose());
 
   documents.listen(connection);
   connection.listen();

@@ -18,8 +18,16 @@ function distance(a: string, b: string): number {
  */
 export function closestNames(name: string, known: readonly string[], limit = 3): string[] {
   const lower = name.toLowerCase();
-  const scored = known.map((k) => ({ k, d: distance(lower, k.toLowerCase()) })).sort((x, y) => x.d - y.d || x.k.localeCompare(y.k));
-  const near = scored.filter(({ k, d }) => d <= Math.max(2, Math.ceil(k.length / 3)));
+  const scored = known
+    .map((k) => {
+      const within = Math.max(2, Math.ceil(k.length / 3));
+      // The distance is at least the difference in length, so a name much longer or shorter is never
+      // near: skip the quadratic count (a pasted 400 KB key took seconds).
+      const d = Math.abs(lower.length - k.length) > within ? Number.POSITIVE_INFINITY : distance(lower, k.toLowerCase());
+      return { k, d, within };
+    })
+    .sort((x, y) => x.d - y.d || x.k.localeCompare(y.k));
+  const near = scored.filter(({ d, within }) => d <= within);
   const pick = near.length > 0 ? near : scored.filter(({ k }) => k.includes(lower) || lower.includes(k));
   return pick.slice(0, limit).map(({ k }) => k);
 }

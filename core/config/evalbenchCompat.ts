@@ -30,16 +30,7 @@ export function configFamily(data: Readonly<Record<string, unknown>>): ConfigFam
  * config it stays an unknown scorer. `dataform_*`, `dbt_*` and `mcp_*` keys are covered by prefix.
  */
 export const EVALBENCH_SCORERS_NOT_RUN: readonly string[] = [
-  'llmrater',
-  'analytics_scorer',
-  'goal_completion',
-  'behavioral_metrics',
-  'parameter_analysis',
-  'binary_rubric_scorer',
-  'skills_best_practices',
-  'llm_consistency',
   'dataset_quality',
-  'python_scorer',
   'dataform_compile',
   'dataform_run',
   'dataform_cloud_compile',
@@ -215,6 +206,7 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
       range: source.keyRange(path),
     });
   for (const [key, what] of KEYS_NOT_RUN) if (data[key] !== undefined) notRun([key], what);
+  problems.push(...missingModelConfigs(source, data, context));
 
   const reporting = isRecord(data['reporting']) ? data['reporting'] : {};
   for (const [key, value] of Object.entries(reporting)) {
@@ -266,6 +258,22 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
     ...(caseIds === undefined ? {} : { caseIds }),
   };
   return { settings, problems };
+}
+
+/** Model config keys: not run, but a path that names no file is still a mistake worth a warning. */
+const MODEL_CONFIG_KEYS = ['model_config', 'simulated_user_model_config', 'vuser_model_config'] as const;
+
+function missingModelConfigs(source: YamlSource, data: Readonly<Record<string, unknown>>, context: CompatContext): Problem[] {
+  const exists = context.fileExists;
+  if (exists === undefined) return [];
+  return MODEL_CONFIG_KEYS.flatMap((key): Problem[] => {
+    const value = data[key];
+    // An unresolved `${VAR}` is said once, as itself.
+    if (typeof value !== 'string' || value === '' || value.includes('${')) return [];
+    const file = resolveConfigPath(value, context);
+    if (exists(file)) return [];
+    return [{ code: 'missing-file', severity: 'warning', message: `the model config ${file} (${key}) does not exist (paths are relative to the config's folder)`, range: source.valueRange([key]) }];
+  });
 }
 
 function readDatabaseConfigs(source: YamlSource, value: unknown, context: CompatContext, problems: Problem[]): DatabaseConfigRef[] | undefined {

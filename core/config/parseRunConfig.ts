@@ -8,19 +8,31 @@ import type { ScorerRegistry } from '../scorers/registry';
 import { acceptEvalbenchScorers, configFamily, evalbenchDatasetSource, readEvalbenchSettings, resolveConfigPath, scorerSetFor, withoutUnusedVariables } from './evalbenchCompat';
 import { DEFAULT_JOB_THRESHOLD, DEFAULT_TIMEOUT_MS, type DatasetSource, type InlineCase, type RunConfig } from './runConfig';
 import { pointerSegments, schemaProblems } from './schemaMessages';
+import type { ScorerEntryCache } from './entryCache';
+import { duplicateInlineIds } from './inlineCaseIds';
 import { readScorers } from './scorerEntries';
+import { readTarget, targetKnownKeys } from '../target/readTarget';
 import { YamlSource } from './yamlSource';
 
 export interface ParseOptions {
   readonly registry?: ScorerRegistry;
   /** Whether a referenced file exists; hosts pass their file system (the server, its open documents too). */
   readonly fileExists?: (absolutePath: string) => boolean;
+  /**
+   * The text already parsed (a host that keeps the YAML of a document version, like the language
+   * server, parses once). Its scalars are expanded in place, so it serves one parse only.
+   */
+  readonly source?: YamlSource;
+  /** What scorer entries gave when this host checked them before (the language server keeps one). */
+  readonly entryCache?: ScorerEntryCache;
 }
 
 export interface ParsedRunConfig {
   /** Present when there are no errors. */
   readonly config?: RunConfig;
   readonly problems: Problem[];
+  /** The dataset file the config names and how to read it, even when the config has errors (hosts check the dataset too). */
+  readonly datasetSource?: DatasetSource;
 }
 
 let topLevelValidator: ValidateFunction | undefined;
@@ -35,7 +47,7 @@ function validateTopLevel(): ValidateFunction {
   if (topLevelValidator === undefined) {
     const { $defs, properties, ...rest } = runConfigSchema;
     const topLevel = { ...rest, properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } }, $defs: { case: $defs.case } };
-    topLevelValidator = createAjv({ useDefaults: false, verbose: true }).compile(topLevel);
+    topLevelValidator = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(topLevel);
   }
   return topLevelValidator;
 }
@@ -46,11 +58,13 @@ function validateTopLevel(): ValidateFunction {
  * range of the exact key or value it is about.
  */
 export function parseRunConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>, options: ParseOptions = {}): ParsedRunConfig {
-  const source = new YamlSource(text, file);
+  const source = options.source ?? new YamlSource(text, file);
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { problems: syntax };
   const problems: Problem[] = [...syntax, ...source.expandEnvironment(env)];
-  const root: unknown = source.doc.toJS({ maxAliasCount: 100 });
+  const asData = source.toData();
+  if (hasErrors(asData.problems)) return { problems: [...problems, ...asData.problems] };
+  const root = asData.value;
   if (root === null || root === undefined) {
     return { problems: [...problems, { code: 'empty-config', severity: 'error', message: 'the config is empty: expected a mapping with `dataset:` (or `cases:`) and `scorers:`', range: source.range(0, 0) }] };
   }
@@ -82,6 +96,7 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
     optionDefaults,
     env,
     ...(options.fileExists === undefined ? {} : { fileExists: options.fileExists }),
+    ...(options.entryCache === undefined ? {} : { entryCache: options.entryCache }),
   });
   problems.push(...(family === 'evalbench' ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, { registry, instances: scorers.instances.length }) : scorers.problems));
   if (data['scorers'] === undefined || data['scorers'] === null) {
@@ -106,6 +121,9 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   problems.push(...dataset.problems);
   const datasetSource = dataset.source === undefined ? undefined : evalbenchDatasetSource(dataset.source, data, evalbench.settings);
   const inlineCases = readInlineCases(source, data['cases']);
+  problems.push(...duplicateInlineIds(source, inlineCases));
+  const target = readTarget(source, data['target'], { dir, env, timeoutMs });
+  problems.push(...target.problems);
   if (data['dataset'] === undefined && data['dataset_config'] === undefined && data['cases'] === undefined) {
     problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.valueRange([]), suggestions: ['dataset'] });
   }
@@ -113,7 +131,8 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
     problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)`, range: datasetSource.range });
   }
   const kept = withoutUnusedVariables(problems, source, data, { family, registry });
-  if (hasErrors(kept)) return { problems: kept };
+  const named = datasetSource === undefined ? {} : { datasetSource };
+  if (hasErrors(kept)) return { problems: kept, ...named };
   const passCriteria = data['pass_criteria'] as { threshold?: number } | undefined;
   const config: RunConfig = {
     file,
@@ -127,8 +146,9 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
     timeoutMs,
     family,
     ...evalbench.settings,
+    ...(target.config === undefined ? {} : { target: target.config }),
   };
-  return { config, problems: kept };
+  return { config, problems: kept, ...named };
 }
 
 function readDataset(source: YamlSource, data: Record<string, unknown>, absolute: (path: string) => string): { source?: DatasetSource & { range: YamlSourceRange }; problems: Problem[] } {
@@ -167,5 +187,6 @@ function knownKeysOf(path: readonly (string | number)[]): readonly string[] {
   if (path[0] === 'dataset') return ['path', 'format', 'columns'];
   if (path[0] === 'reporting' && path[1] === 'csv') return ['output_directory'];
   if (path[0] === 'pass_criteria') return ['threshold'];
+  if (path[0] === 'target') return targetKnownKeys(path);
   return [];
 }

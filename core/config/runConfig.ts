@@ -2,6 +2,7 @@ import type { Json } from '../case';
 import type { AcrossTrialsScorer, Scorer, ScorerDefinition } from '../scorers/scorer';
 import type { DatasetSource } from '../dataset/source';
 import type { SourceRange } from '../text/position';
+import type { TargetConfig } from '../target/targetConfig';
 
 export type { DatasetSource } from '../dataset/source';
 
@@ -67,6 +68,8 @@ export interface RunConfig {
   readonly truncateExecutionOutputs: number;
   /** EvalBench `reporting.csv.output_directory`, absolute (default `results`), when the config asks for CSV reports. */
   readonly csvOutputDirectory?: string;
+  /** `target:`: the system under test, called for cases without a recorded output. */
+  readonly target?: TargetConfig;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

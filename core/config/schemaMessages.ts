@@ -100,7 +100,7 @@ function describe(e: ErrorObject, path: (string | number)[], source: YamlSource,
         const listed = keys.map((k) => `"${k}"`).join(' or ');
         const passing = (e.params as { passingSchemas?: unknown }).passingSchemas;
         if (Array.isArray(passing)) {
-          return { ...base, code: 'conflicting-options', message: `${label} takes ${listed}, not both`, range: source.keyRange(path) };
+          return { ...base, code: 'conflicting-options', message: `${label} takes ${listed}, not both`, range: source.keyRange(path), suggestions: keys };
         }
         const several = e.keyword === 'anyOf' ? (keys.length === 2 ? ' (or both)' : ' (or several)') : '';
         return { ...base, code: 'missing-required', message: `${label} needs ${listed}${several}`, range: source.keyRange(path), suggestions: keys };

@@ -1,11 +1,15 @@
+import { isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Json } from '../case';
 import type { Problem } from '../problem';
 import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { OptionsValidators } from '../scorers/optionsValidator';
 import type { ScorerRegistry } from '../scorers/registry';
+import type { Prepared, ScorerDefinition } from '../scorers/scorer';
 import { DEFAULT_TIMEOUT_MS, type ScorerInstance } from './runConfig';
 import { closestNames, didYouMean } from './closest';
+import type { EntryOutcome, ScorerEntryCache } from './entryCache';
+import { fileOptionKeys } from './fileOptions';
 import { schemaProblems } from './schemaMessages';
 import type { YamlSource } from './yamlSource';
 
@@ -37,6 +41,8 @@ export function readScorers(
     optionDefaults?: { readonly [key: string]: Json };
     env: Readonly<Record<string, string | undefined>>;
     fileExists?: (absolutePath: string) => boolean;
+    /** What entries gave last time (a host that checks the same config again and again). */
+    entryCache?: ScorerEntryCache;
   },
 ): { instances: ScorerInstance[]; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -64,23 +70,32 @@ export function readScorers(
     for (const [key, value] of Object.entries(context.optionDefaults ?? {})) {
       if (key in declared && !(key in options)) options[key] = value;
     }
-    const errors = context.validators.validate(definition, options);
+    const cacheKey = cacheKeyOf(definition, options, context);
+    const cached = cacheKey === undefined ? undefined : context.entryCache?.get(cacheKey);
+    const outcome = cached ?? { options, errors: context.validators.validate(definition, options) };
+    const errors = outcome.errors;
     if (errors.length > 0) {
+      if (cached === undefined && cacheKey !== undefined) context.entryCache?.set(cacheKey, outcome);
       const known = [...Object.keys((definition.schema['properties'] as object | undefined) ?? {}), ...COMMON_KEYS, ...(entry.listForm ? ['type'] : [])];
       const found = schemaProblems(errors, source, { basePath: entry.path, knownKeys: () => known });
       // Never let a rejected entry pass in silence, even if no message fits the error.
       problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.valueRange(entry.path) }]));
       continue;
     }
-    const timeoutMs = typeof options['timeout_ms'] === 'number' ? options['timeout_ms'] : (context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const made = definition.create(options, {
-      configDir: context.configDir,
-      timeoutMs,
-      env: context.env,
-      ...(context.fileExists === undefined ? {} : { fileExists: context.fileExists }),
-    });
+    const missing = context.fileExists === undefined ? [] : missingFiles(source, entry, definition.schema, outcome.options, context.configDir, context.fileExists);
+    if (missing.length > 0) {
+      problems.push(...missing);
+      continue;
+    }
+    const timeoutMs = typeof outcome.options['timeout_ms'] === 'number' ? outcome.options['timeout_ms'] : (context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const made = cached?.made ?? prepare(definition, outcome.options, timeoutMs, context, cacheKey);
     if (!made.ok) {
       for (const issue of made.issues) {
+        if (issue.conflictsWith !== undefined) {
+          const keys = [String(issue.path[0]), issue.conflictsWith];
+          problems.push({ code: 'conflicting-options', severity: 'error', message: `${entry.key}: ${issue.message}`, range: source.keyRange([...entry.path, ...issue.path]), suggestions: keys });
+          continue;
+        }
         problems.push({ code: 'invalid-option', severity: 'error', message: `${entry.key}: ${issue.message}`, range: source.valueRange([...entry.path, ...issue.path]) });
       }
       continue;
@@ -88,17 +103,17 @@ export function readScorers(
     for (const notice of made.notices ?? []) {
       problems.push({ code: 'scorer-notice', severity: 'information', message: `${entry.key}: ${notice.message}`, range: source.valueRange([...entry.path, ...notice.path]) });
     }
-    const name = typeof options['name'] === 'string' ? options['name'] : entry.key;
-    const threshold = typeof options['threshold'] === 'number' ? options['threshold'] : definition.defaultThreshold;
+    const name = typeof outcome.options['name'] === 'string' ? outcome.options['name'] : (definition.reportsAs?.(outcome.options) ?? entry.key);
+    const threshold = typeof outcome.options['threshold'] === 'number' ? outcome.options['threshold'] : definition.defaultThreshold;
     const instance: ScorerInstance = {
       name,
       definition,
-      options,
+      options: outcome.options,
       scorer: made.scorer,
       ...(made.acrossTrials === undefined ? {} : { acrossTrials: made.acrossTrials }),
       ...(threshold === undefined ? {} : { threshold }),
-      weight: typeof options['weight'] === 'number' && options['weight'] > 0 ? options['weight'] : 1,
-      lowerIsBetter: options['lower_is_better'] === true,
+      weight: typeof outcome.options['weight'] === 'number' && outcome.options['weight'] > 0 ? outcome.options['weight'] : 1,
+      lowerIsBetter: outcome.options['lower_is_better'] === true,
       timeoutMs,
       range: entry.listForm ? source.valueRange(entry.keyPath) : source.keyRange(entry.keyPath),
     };
@@ -116,6 +131,46 @@ export function readScorers(
     instances.push(instance);
   }
   return { instances, problems };
+}
+
+type EntryContext = Parameters<typeof readScorers>[2];
+
+/**
+ * The entry cache's key for an entry whose outcome depends on nothing but its options and the
+ * config's settings; undefined for the others (entryCache.ts says which), which are checked afresh.
+ */
+function cacheKeyOf(definition: ScorerDefinition, options: { readonly [key: string]: Json }, context: EntryContext): string | undefined {
+  if (context.entryCache === undefined || definition.reaches !== undefined) return undefined;
+  if (fileOptionKeys(definition.schema).some((key) => options[key] !== undefined)) return undefined;
+  return context.entryCache.keyOf({ definition, options, configDir: context.configDir, defaultTimeoutMs: context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, env: context.env });
+}
+
+/** Prepares a validated entry, and keeps the outcome when `create` did not look at the disk. */
+function prepare(definition: ScorerDefinition, options: { readonly [key: string]: Json }, timeoutMs: number, context: EntryContext, cacheKey: string | undefined): Prepared {
+  let askedDisk = false;
+  const fileExists = context.fileExists;
+  const made = definition.create(options, {
+    configDir: context.configDir,
+    timeoutMs,
+    env: context.env,
+    ...(fileExists === undefined ? {} : { fileExists: (path: string) => ((askedDisk = true), fileExists(path)) }),
+  });
+  if (cacheKey !== undefined && !askedDisk) {
+    const outcome: EntryOutcome = { options, errors: [], made };
+    context.entryCache?.set(cacheKey, outcome);
+  }
+  return made;
+}
+
+/** A problem for each option that names a file (fileOptions.ts) that does not exist, on its value. */
+function missingFiles(source: YamlSource, entry: Entry, schema: { readonly [key: string]: unknown }, options: { readonly [key: string]: Json }, configDir: string, fileExists: (absolutePath: string) => boolean): Problem[] {
+  return fileOptionKeys(schema).flatMap((key): Problem[] => {
+    const value = options[key];
+    if (typeof value !== 'string' || value === '' || value.includes('${')) return [];
+    const absolute = isAbsolute(value) ? value : resolve(configDir, value);
+    if (fileExists(absolute)) return [];
+    return [{ code: 'missing-file', severity: 'error', message: `${entry.key}: the file ${absolute} (${key}) does not exist (paths are relative to the config's folder)`, range: source.valueRange([...entry.path, key]) }];
+  });
 }
 
 function entriesOf(source: YamlSource, value: unknown, problems: Problem[]): Entry[] {

@@ -1,10 +1,18 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, visit, type Alias, type Document, type Node, type Pair } from 'yaml';
 import type { Problem } from '../problem';
-import type { SourceRange } from '../text/position';
+import { LineIndex, type SourceRange } from '../text/position';
+import type { YamlChunkCache, YamlParseOptions } from './chunkedParse';
 import { expandEnv } from './envExpand';
+import { MAX_FLOW_NESTING, tooDeepFlowNesting } from './flowNesting';
+
+/** How many alias expansions a document may make (yaml's `maxAliasCount`): enough for any config, not for an alias bomb. */
+const MAX_ALIAS_COUNT = 100;
 
 /** EvalBench's `!ENV` tag: the value is a string whose `${VAR}`s expand (as every string here does). */
 const envTag = { tag: '!ENV', resolve: (value: string) => value };
+
+// logLevel 'error': yaml would print its warnings (a collection as a key) to the process's stderr.
+const PARSE_OPTIONS: YamlParseOptions = { prettyErrors: false, customTags: [envTag], uniqueKeys: true, logLevel: 'error' };
 
 /**
  * A parsed YAML file that keeps positions: the document, its line counter, and helpers that turn a
@@ -12,30 +20,60 @@ const envTag = { tag: '!ENV', resolve: (value: string) => value };
  */
 export class YamlSource {
   readonly doc: Document.Parsed;
-  private readonly lineCounter = new LineCounter();
+  private readonly lines: LineIndex;
+  /** Where flow collections nest too deep to be parsed, if they do. */
+  private readonly tooDeep: SourceRange | undefined;
+  /**
+   * The nodes `${VAR}` expansion must visit: all of them after a whole parse; after a piece-wise
+   * parse (chunkedParse.ts), only the pieces whose strings contain `${`.
+   */
+  private readonly expanding: readonly Node[] | undefined;
 
+  /**
+   * `chunks`: a host that parses new versions of the same texts again and again (the language server)
+   * passes its cache of parsed pieces, and an edit re-parses only the pieces it touched. The document
+   * is then valid until the next YamlSource made with the same cache.
+   */
   constructor(
     readonly text: string,
     readonly file: string,
+    chunks?: YamlChunkCache,
   ) {
-    this.doc = parseDocument(text, { lineCounter: this.lineCounter, prettyErrors: false, customTags: [envTag], uniqueKeys: true });
+    this.lines = new LineIndex(text);
+    // Flow collections nested past MAX_FLOW_NESTING: only the lines before that one reach yaml.
+    const tooDeep = tooDeepFlowNesting(text);
+    this.tooDeep = tooDeep === undefined ? undefined : this.range(tooDeep, tooDeep + 1);
+    const composed = tooDeep === undefined ? chunks?.compose(text, PARSE_OPTIONS) : undefined;
+    if (composed !== undefined) {
+      this.doc = composed.doc;
+      this.expanding = composed.expanding;
+      return;
+    }
+    const parsed = tooDeep === undefined ? text : text.slice(0, text.lastIndexOf('\n', tooDeep) + 1);
+    this.doc = parseDocument(parsed, PARSE_OPTIONS);
+    this.expanding = undefined;
   }
 
   /** YAML syntax errors and warnings as problems. */
   syntaxProblems(): Problem[] {
-    return [...this.doc.errors, ...this.doc.warnings].map((e) => ({
-      code: 'yaml-syntax',
-      severity: this.doc.errors.includes(e as never) ? 'error' : 'warning',
-      message: `YAML: ${e.message.split('\n')[0] ?? e.message}`,
-      range: this.range(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)),
-    }));
+    const problems = [...this.doc.errors, ...this.doc.warnings].map(
+      (e): Problem => ({
+        code: 'yaml-syntax',
+        severity: this.doc.errors.includes(e as never) ? 'error' : 'warning',
+        message: `YAML: ${e.message.split('\n')[0] ?? e.message}`,
+        range: this.range(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)),
+      }),
+    );
+    if (this.tooDeep === undefined) return problems;
+    const message = `YAML: brackets nested more than ${MAX_FLOW_NESTING} levels deep here; expected at most ${MAX_FLOW_NESTING} (the rest of the file is not read)`;
+    return [{ code: 'yaml-syntax', severity: 'error', message, range: this.tooDeep }, ...problems];
   }
 
   /** Expands `${VAR}` in every string scalar in place; unresolved ones become problems on their text. */
   expandEnvironment(env: Readonly<Record<string, string | undefined>>): Problem[] {
     const problems: Problem[] = [];
-    visit(this.doc, {
-      Scalar: (_key, node) => {
+    const visitor = {
+      Scalar: (_key: unknown, node: Scalar) => {
         if (typeof node.value !== 'string') return;
         const { value, unresolved } = expandEnv(node.value, env);
         node.value = value;
@@ -50,8 +88,56 @@ export class YamlSource {
           });
         }
       },
-    });
+    };
+    if (this.expanding === undefined) visit(this.doc, visitor);
+    else for (const node of this.expanding) visit(node, visitor);
     return problems;
+  }
+
+  /**
+   * The document as plain data, or the problems that keep it from being data: an alias that names no
+   * anchor, an alias inside the node it names (its value would contain itself), and aliases that expand
+   * past MAX_ALIAS_COUNT nodes (a "billion laughs" document). yaml's toJS throws for the first and the
+   * last and builds a circular value for the second; this never throws.
+   */
+  toData(): { readonly value: unknown; readonly problems: Problem[] } {
+    const problems: Problem[] = [];
+    // A piece-wise parse has no anchors or aliases (chunkedParse.ts falls back to a whole parse).
+    if (this.expanding !== undefined) return { value: this.doc.toJS(), problems };
+    let firstAlias: Alias | undefined;
+    // Anchors in document order, as yaml resolves them (an alias names the last anchor before it); one
+    // walk, where Alias.resolve walks the whole document for every alias.
+    const anchors = new Map<string, Node>();
+    visit(this.doc, {
+      Node: (_key, node) => {
+        if (!isAlias(node)) {
+          if (node.anchor !== undefined) anchors.set(node.anchor, node);
+          return;
+        }
+        firstAlias ??= node;
+        const target = anchors.get(node.source);
+        const at = node.range?.[0] ?? 0;
+        if (target === undefined) {
+          problems.push({ code: 'yaml-alias', severity: 'error', message: `YAML: the alias *${node.source} names no anchor (expected \`&${node.source}\` on a value before it)`, range: this.nodeRange(node) });
+        } else if (target.range && at >= target.range[0] && at < target.range[2]) {
+          problems.push({ code: 'yaml-alias', severity: 'error', message: `YAML: the alias *${node.source} is inside the value it names, so that value would contain itself`, range: this.nodeRange(node) });
+        }
+      },
+    });
+    if (problems.length > 0) return { value: undefined, problems };
+    try {
+      return { value: this.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), problems };
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      const range = firstAlias === undefined ? this.range(0, 0) : this.nodeRange(firstAlias);
+      return { value: undefined, problems: [{ code: 'yaml-alias', severity: 'error', message: `YAML: the aliases expand to too much data (at most ${MAX_ALIAS_COUNT} alias expansions are read; ${why})`, range }] };
+    }
+  }
+
+  /** The keys of a top-level mapping, as written (before `${VAR}` expansion when asked first); none for anything else. */
+  topLevelKeys(): string[] {
+    const contents = this.doc.contents;
+    return isMap(contents) ? contents.items.flatMap((pair) => (isScalar(pair.key) ? [String(pair.key.value)] : [])) : [];
   }
 
   /** The node at a path (string keys, number indexes), or undefined. */
@@ -103,8 +189,7 @@ export class YamlSource {
   }
 
   private position(offset: number) {
-    const { line, col } = this.lineCounter.linePos(offset);
-    return { offset, line: line - 1, column: col - 1 };
+    return this.lines.position(offset);
   }
 }
 

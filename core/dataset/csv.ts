@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { pipeline, Transform } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { DatasetRecord, Json } from '../case';
@@ -10,6 +9,7 @@ import { cellSpans, positionIn } from './csvCells';
 import { CASE_COLUMNS, headerColumns, readCell, type CsvColumn } from './csvColumns';
 import { DatasetError, displayPath, unreadable } from './datasetError';
 import type { DatasetSource } from './source';
+import { datasetBytes } from './textFile';
 
 /** Longest row csv-parse may buffer, in characters: an unclosed quote must not swallow a huge file. */
 const MAX_ROW_CHARACTERS = 16 * 1024 * 1024;
@@ -40,7 +40,7 @@ export async function* readCsv(source: DatasetSource): AsyncGenerator<DatasetRec
   const options = { bom: true, info: true, relax_column_count: true, relax_quotes: true, record_delimiter: ['\r\n', '\n'], max_record_size: MAX_ROW_CHARACTERS };
   const parser = parse(options);
   // Errors of any stage destroy the parser, so they surface in the iteration below.
-  pipeline(fs.createReadStream(file), tap, parser, () => undefined);
+  pipeline(datasetBytes(source), tap, parser, () => undefined);
   const ids = new CaseIdTracker();
   let header: CsvColumn[] | undefined;
   let position: SourcePosition = { offset: 0, line: 0, column: 0 };

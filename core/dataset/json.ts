@@ -20,7 +20,7 @@ import { readDatasetText } from './textFile';
  */
 export async function* readJson(source: DatasetSource): AsyncGenerator<DatasetRecord> {
   const file = source.path;
-  const text = await readDatasetText(file);
+  const text = await readDatasetText(file, source.text);
   const lines = new LineIndex(text);
   let errors: ParseError[] = [];
   let root = parseTree(text, errors, PARSE_OPTIONS);

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { DatasetRecord } from '../case';
 import { lineRange } from '../text/position';
 import { caseFromValue, readError, type CaseLocation } from './caseFromValue';
@@ -7,6 +6,7 @@ import { unreadable } from './datasetError';
 import { describeJsonParseError } from './jsonSyntax';
 import type { DatasetSource } from './source';
 import { linesOf, type TextLine } from './textLines';
+import { datasetBytes } from './textFile';
 
 /**
  * Reads a JSON Lines dataset as a stream: one case per non-blank line, in file order, with bounded
@@ -18,7 +18,7 @@ export async function* readJsonl(source: DatasetSource): AsyncGenerator<DatasetR
   const ids = new CaseIdTracker();
   let index = 0;
   try {
-    for await (const line of linesOf(fs.createReadStream(file))) {
+    for await (const line of linesOf(datasetBytes(source))) {
       if (line.text.trim() === '') continue;
       yield jsonlRecord(file, line, index, ids);
       index += 1;

@@ -28,7 +28,7 @@ export async function* readNl2sql(source: DatasetSource): AsyncGenerator<Dataset
     yield* readJson(source);
     return;
   }
-  const text = await readDatasetText(file);
+  const text = await readDatasetText(file, source.text);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
   const format = options.inferred === true ? inferredFormat(root) : options.format;

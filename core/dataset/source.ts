@@ -46,6 +46,8 @@ export interface DatasetSource {
   readonly nl2sql?: Nl2sqlSource;
   /** EvalBench's scenario filters, applied to the case ids of whatever the dataset holds. */
   readonly caseIds?: CaseSelection;
+  /** The file's text as a host holds it (an editor's unsaved buffer), read instead of the file; ranges still name `path`. */
+  readonly text?: string;
 }
 
 /**

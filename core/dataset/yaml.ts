@@ -16,7 +16,7 @@ import { describeKind } from './valueKinds';
  */
 export async function* readYaml(source: DatasetSource): AsyncGenerator<DatasetRecord> {
   const file = source.path;
-  const text = await readDatasetText(file);
+  const text = await readDatasetText(file, source.text);
   const doc = parseDocument(text, { prettyErrors: false });
   const lines = new LineIndex(text);
   const items = findItems(doc);

@@ -84,7 +84,9 @@ export function parseDatabaseConfig(
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { problems: syntax };
   const problems: Problem[] = [...syntax, ...source.expandEnvironment(env)];
-  const root: unknown = source.doc.toJS({ maxAliasCount: 100 });
+  const asData = source.toData();
+  if (hasErrors(asData.problems)) return { problems: [...problems, ...asData.problems] };
+  const root = asData.value;
   const problem = (code: string, message: string, path: readonly string[], onKey = false, suggestions?: readonly string[]): void => {
     const range = onKey ? source.keyRange(path) : source.valueRange(path);
     problems.push(suggestions === undefined ? { code, severity: 'error', message, range } : { code, severity: 'error', message, range, suggestions });

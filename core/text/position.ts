@@ -17,17 +17,23 @@ export interface SourceRange {
   readonly end: SourcePosition;
 }
 
-/** Maps offsets of one text to 0-based lines and columns. */
+/**
+ * Maps offsets of one text to 0-based lines and columns. Lines end where editors and LSP end them: at
+ * `\n`, `\r\n` and a lone `\r` (yaml's own LineCounter counts `\n` only, which put positions past
+ * the end of their line in a file with a lone `\r`).
+ */
 export class LineIndex {
   private readonly lineStarts: number[] = [0];
 
-  constructor(text: string) {
+  constructor(private readonly text: string) {
     for (let i = 0; i < text.length; i++) {
-      if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+      const code = text.charCodeAt(i);
+      if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10)) this.lineStarts.push(i + 1);
     }
   }
 
-  position(offset: number): SourcePosition {
+  position(at: number): SourcePosition {
+    const offset = Math.min(Math.max(0, at), this.text.length);
     let low = 0;
     let high = this.lineStarts.length - 1;
     while (low < high) {
@@ -35,7 +41,9 @@ export class LineIndex {
       if ((this.lineStarts[mid] ?? 0) <= offset) low = mid;
       else high = mid - 1;
     }
-    return { offset, line: low, column: offset - (this.lineStarts[low] ?? 0) };
+    // Between the \r and the \n of a \r\n is still the end of the line, not a column past it.
+    const inBreak = offset > 0 && this.text.charCodeAt(offset - 1) === 13 && this.text.charCodeAt(offset) === 10;
+    return { offset, line: low, column: offset - (this.lineStarts[low] ?? 0) - (inBreak ? 1 : 0) };
   }
 
   range(file: string, start: number, end: number): SourceRange {

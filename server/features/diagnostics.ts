@@ -1,14 +1,17 @@
 import type { Diagnostic } from 'vscode-languageserver';
-import { parseRunConfig } from '../../core/config/parseRunConfig';
+import type { Problem } from '../../core/problem';
+import type { ConfigAnalysis } from '../analysis/configAnalysis';
 import { toDiagnostic } from '../convert';
 
-export type Environment = Readonly<Record<string, string | undefined>>;
+/**
+ * An unset `${VAR}` is a warning in the editor: the editor's environment is not the one a run gets
+ * (CI sets its own), so it is worth a look, not a red mark. The CLI keeps it an error.
+ */
+function forEditor(problem: Problem): Problem {
+  return problem.code === 'unresolved-variable' ? { ...problem, severity: 'warning' } : problem;
+}
 
-/** Whether a file the config names exists; absent when there is no file system to ask (untitled documents). */
-export type FileExists = (absolutePath: string) => boolean;
-
-/** The diagnostics of one run config's text: what the engine's parser reports, as LSP sees it. */
-export function diagnoseRunConfig(text: string, file: string, env: Environment, fileExists?: FileExists): Diagnostic[] {
-  const { problems } = fileExists === undefined ? parseRunConfig(text, file, env) : parseRunConfig(text, file, env, { fileExists });
-  return problems.map((problem) => toDiagnostic(problem, file));
+/** The diagnostics of one analysed run config: what the engine reports, as LSP sees it. */
+export function configDiagnostics(analysis: ConfigAnalysis): Diagnostic[] {
+  return analysis.problems.map((problem) => toDiagnostic(forEditor(problem), analysis.file));
 }

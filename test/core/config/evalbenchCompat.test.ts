@@ -15,6 +15,11 @@ const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'evalbench');
 const EXAMPLE = join(FIXTURES, 'datasets', 'bat', 'example_run_config.yaml');
 const FILE = join(FIXTURES, 'run.eval.yaml');
 
+/** The example config without its LLM judges, whose model config (a Gemini generator config) the fixture does not have. */
+function withoutJudges(yaml: string): string {
+  return yaml.replace(/^ {2}(llmrater|llm_consistency):\n {4}model_config: .*\n/gm, '');
+}
+
 /** The problems of a config as `line:col severity code` (1-based) with their messages. */
 function problems(yaml: string, options: ParseOptions & { env?: Record<string, string> } = {}) {
   const parsed = parseRunConfig(yaml, FILE, options.env ?? {}, options);
@@ -25,22 +30,25 @@ describe('EvalBench run configs', () => {
   // The SQL scorers of the real example besides exact_match, until core/scorers/registry.ts lists them.
   const registry = new ScorerRegistry([...evalbenchScorers(), setMatch, returnedSql, executableSql]);
 
-  it('loads the real example config (datasets/bat/example_run_config.yaml) with no error and exactly its information notices', () => {
+  it("gives the real example config's LLM judges (llmrater, llm_consistency) an error each: their model config is not in the fixture", () => {
     const parsed = parseRunConfig(readFileSync(EXAMPLE, 'utf8'), EXAMPLE, {}, { fileExists: existsSync, registry });
-    const found = parsed.problems.map((p) => `${p.range.start.line + 1}:${p.range.start.column + 1} ${p.severity} ${p.code}`);
+    const judges = parsed.problems.filter((p) => p.severity === 'error').map((p) => `${p.range.start.line + 1}:${p.range.start.column + 1} ${p.code} ${p.message.split(':')[0] ?? ''}`);
+    assert.deepEqual(judges, ['15:19 missing-file llmrater', '21:19 missing-file llm_consistency']);
+  });
+
+  it('loads the real example config (datasets/bat/example_run_config.yaml), its judges left out, with no error and exactly its information notices', () => {
+    const parsed = parseRunConfig(withoutJudges(readFileSync(EXAMPLE, 'utf8')), EXAMPLE, {}, { fileExists: existsSync, registry });
+    const found = parsed.problems.filter((p) => p.code !== 'missing-file').map((p) => `${p.range.start.line + 1}:${p.range.start.column + 1} ${p.severity} ${p.code}`);
     assert.deepEqual(found, [
-      '14:3 information evalbench-scorer-not-run',
-      '20:3 information evalbench-scorer-not-run',
       '9:1 information evalbench-key-not-run',
       '10:1 information evalbench-key-not-run',
-      '25:3 information evalbench-key-not-run',
+      // Four lines up from the file's 25:3: the two judge entries are left out.
+      '21:3 information evalbench-key-not-run',
       '11:1 information evalbench-key-not-run',
     ]);
     assert.deepEqual(
-      parsed.problems.map((p) => p.message),
+      parsed.problems.filter((p) => p.code !== 'missing-file').map((p) => p.message),
       [
-        "EvalLens does not run EvalBench's llmrater scorer (scorers.llmrater); it scores recorded outputs — the key is accepted and the scorer is left out of the run",
-        "EvalLens does not run EvalBench's llm_consistency scorer (scorers.llm_consistency); it scores recorded outputs — the key is accepted and the scorer is left out of the run",
         "EvalLens does not run EvalBench's SQL and agent generation (model_config); it scores recorded outputs — the key is accepted and ignored",
         "EvalLens does not run EvalBench's prompt generator (prompt_generator); it scores recorded outputs — the key is accepted and ignored",
         "EvalLens does not run EvalBench's GCS artifact upload (reporting.gcs_artifacts); it scores recorded outputs — the key is accepted and ignored",
@@ -68,7 +76,7 @@ describe('EvalBench run configs', () => {
   });
 
   it("reads the example's dataset through its filters: dialects sqlite, query_types dql", async () => {
-    const config = parseRunConfig(readFileSync(EXAMPLE, 'utf8'), EXAMPLE, {}, { fileExists: existsSync, registry }).config;
+    const config = parseRunConfig(withoutJudges(readFileSync(EXAMPLE, 'utf8')), EXAMPLE, {}, { fileExists: existsSync, registry }).config;
     assert.ok(config?.dataset !== undefined);
     const records = await readAll(openDataset, config.dataset);
     assert.deepEqual(
@@ -95,7 +103,10 @@ describe('EvalBench run configs', () => {
   });
 
   it('lists the EvalBench scorers EvalLens does not run in one place', () => {
-    for (const key of ['llmrater', 'analytics_scorer', 'goal_completion', 'behavioral_metrics', 'parameter_analysis', 'binary_rubric_scorer', 'skills_best_practices', 'llm_consistency', 'python_scorer', 'dataform_cloud_run', 'dbt_compile', 'mcp_style_readability']) {
+    for (const key of ['llmrater', 'analytics_scorer', 'goal_completion', 'behavioral_metrics', 'parameter_analysis', 'binary_rubric_scorer', 'skills_best_practices', 'llm_consistency']) {
+      assert.ok(!isEvalbenchScorerNotRun(key), `${key} runs (an LLM judge)`);
+    }
+    for (const key of ['dataset_quality', 'dataform_cloud_run', 'dbt_compile', 'mcp_style_readability']) {
       assert.ok(isEvalbenchScorerNotRun(key), key);
     }
     assert.ok(!isEvalbenchScorerNotRun('exact_match'));
@@ -103,15 +114,15 @@ describe('EvalBench run configs', () => {
   });
 
   it('makes an EvalBench scorer EvalLens does not run a notice in an EvalBench config, in either form, and an unknown scorer in an EvalLens config', () => {
-    assert.deepEqual(problems('dataset_config: p.json\nscorers:\n  - type: goal_completion\n    model_config: m.yaml\n  - type: exact_match\n'), [
+    assert.deepEqual(problems('dataset_config: p.json\nscorers:\n  - type: dataset_quality\n    product_name: p\n  - type: exact_match\n'), [
       {
         at: '3:11',
         severity: 'information',
         code: 'evalbench-scorer-not-run',
-        message: "EvalLens does not run EvalBench's goal_completion scorer (scorers.goal_completion); it scores recorded outputs — the key is accepted and the scorer is left out of the run",
+        message: "EvalLens does not run EvalBench's dataset_quality scorer (scorers.dataset_quality); it scores recorded outputs — the key is accepted and the scorer is left out of the run",
       },
     ]);
-    const [error] = problems('dataset: d.jsonl\nscorers:\n  llmrater: {model_config: m.yaml}\n');
+    const [error] = problems('dataset: d.jsonl\nscorers:\n  dataset_quality: {}\n');
     assert.equal(error?.code, 'unknown-scorer');
     assert.equal(error?.severity, 'error');
   });
@@ -123,7 +134,7 @@ describe('EvalBench run configs', () => {
   });
 
   it('warns when none of the scorers of an EvalBench config runs', () => {
-    const found = problems('dataset_config: p.json\nscorers:\n  llmrater: {model_config: m.yaml}\n');
+    const found = problems('dataset_config: p.json\nscorers:\n  dataset_quality: {}\n');
     assert.deepEqual(
       found.map((p) => `${p.at} ${p.severity} ${p.code}`),
       ['3:3 information evalbench-scorer-not-run', '2:1 warning no-scorer-runs'],

@@ -1,0 +1,54 @@
+/**
+ * `evallens validate <config>… --cases`: each config's cases as the engine reads them (ids, lines, records
+ * that cannot be read), printed as one JSON line per config (protocol/caseList.ts). The VS Code extension lists
+ * its Test Explorer items from it, in this process rather than its own: loading a config checks its
+ * patterns synchronously, which must not block the editor.
+ */
+import { resolve } from 'node:path';
+import { loadRunConfig } from '../core/config/loadRunConfig';
+import { DatasetError } from '../core/dataset/datasetError';
+import { caseRecords } from '../core/runner/records';
+import type { SourceRange } from '../core/text/position';
+import type { CaseList, ListedCase } from '../protocol/caseList';
+
+/**
+ * One JSON line per config, in order; several configs in one process share its start-up and compiled
+ * schemas. Exit code 0 when every config loaded (even if a dataset could not be read in full), 2 otherwise.
+ */
+export async function printCaseLists(paths: readonly string[]): Promise<number> {
+  let code = 0;
+  for (const path of paths) {
+    const list = await listCases(resolve(path));
+    process.stdout.write(`${JSON.stringify(list)}\n`);
+    if (list.cases.length === 0 && list.problem !== undefined) code = 2;
+  }
+  return code;
+}
+
+export async function listCases(configFile: string): Promise<CaseList> {
+  const parsed = loadRunConfig(configFile, process.env);
+  const config = parsed.config;
+  if (config === undefined) {
+    const first = parsed.problems.find((p) => p.severity === 'error') ?? parsed.problems[0];
+    return { configFile, cases: [], reaches: [], problem: first === undefined ? 'the config could not be read' : `${where(first.range)}${first.message}` };
+  }
+  const reaches = [...new Set(config.scorers.flatMap((s) => (s.definition.reaches === undefined ? [] : [s.definition.reaches])))];
+  const datasetFile = config.dataset?.path;
+  const base = { configFile, reaches, target: config.target !== undefined, ...(datasetFile === undefined ? {} : { datasetFile }) };
+  const cases: ListedCase[] = [];
+  try {
+    for await (const record of caseRecords(config)) {
+      if (record.ok) cases.push({ id: record.value.case.id, range: record.value.range });
+      else cases.push({ id: record.error.id, range: record.error.range, readError: record.error.message });
+    }
+  } catch (e) {
+    // A dataset that cannot be read at all; the cases read before it stay listed.
+    const range = e instanceof DatasetError ? e.range : undefined;
+    return { ...base, cases, problem: `${range === undefined ? '' : where(range)}${e instanceof Error ? e.message : String(e)}` };
+  }
+  return { ...base, cases };
+}
+
+function where(range: SourceRange): string {
+  return `${range.start.line + 1}:${range.start.column + 1}: `;
+}

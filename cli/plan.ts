@@ -1,0 +1,26 @@
+import type { RunConfig } from '../core/config/runConfig';
+import { describePlan, planJudgeCalls } from '../core/judge/judgeCallPlan';
+import { caseRecords } from '../core/runner/records';
+import type { Command } from './args';
+
+/**
+ * `evallens plan <config>`: what a run would do before it does it — the cases, the trials and how
+ * many judge calls its LLM-judge scorers would make. `--json` prints
+ * `{"cases", "trials", "judgeCalls", "scorers": [{"name", "key", "reaches"?, "judgeCalls"}], "target"}`,
+ * which the extension reads to ask for confirmation above a configured number of calls.
+ */
+export async function printPlan(config: RunConfig, command: Extract<Command, { kind: 'plan' }>, out: NodeJS.WritableStream): Promise<void> {
+  const plan = await planJudgeCalls(config, caseRecords(config), {
+    selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
+    ...(command.trials === undefined ? {} : { trials: command.trials }),
+  });
+  // A config with a `target:` (generation before scoring) calls the system under test as well.
+  const target = (config as RunConfig & { readonly target?: unknown }).target !== undefined;
+  if (command.json) {
+    out.write(`${JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target })}\n`);
+    return;
+  }
+  out.write(`${describePlan(plan)}\n`);
+  for (const s of plan.scorers) out.write(`  ${s.name} (${s.key}): ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`);
+  if (target) out.write('  the config has a target: the run calls the system under test for each case × trial\n');
+}

@@ -1,0 +1,85 @@
+/**
+ * The analyses of the open documents, one per document version: a config is parsed and checked once
+ * per version, whatever number of requests (diagnostics, hover, code actions, outline) ask about it.
+ * A change on disk drops the analyses of the configs that name the changed file, since whether a file
+ * exists is part of an analysis.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { documentFile } from '../convert';
+import { YamlChunkCache } from '../../core/config/chunkedParse';
+import { ScorerEntryCache } from '../../core/config/entryCache';
+import { startPatternChecker } from '../../core/scorers/support/boundedRegex';
+import { analyzeConfig, type ConfigAnalysis, type Environment, type FileExists, type ParseCaches } from './configAnalysis';
+import { documentKind, type DocumentKind } from './documentKind';
+import type { DatasetSource } from '../../core/dataset/source';
+
+interface Cached {
+  readonly version: number;
+  readonly analysis: ConfigAnalysis;
+}
+
+export class AnalysisCache {
+  private readonly configs = new Map<string, Cached>();
+  /** Parsed pieces and scorer-entry outcomes shared by every config of this server (bounded). */
+  private readonly parseCaches: ParseCaches = { chunks: new YamlChunkCache(), entries: new ScorerEntryCache() };
+
+  constructor(
+    private readonly env: Environment,
+    private readonly fileExists: FileExists,
+  ) {}
+
+  kindOf(document: TextDocument): DocumentKind {
+    return documentKind(document.uri, document.languageId, document.getText(), this.datasetSourceFor(document.uri) !== undefined);
+  }
+
+  /** The analysis of a config document's current version (made now if this version has none). */
+  analysis(document: TextDocument): ConfigAnalysis {
+    const cached = this.configs.get(document.uri);
+    if (cached !== undefined && cached.version === document.version) return cached.analysis;
+    // Scorers check their patterns with recheck, which takes a while to load: let it load in its own
+    // thread while this one parses the config.
+    startPatternChecker();
+    const onDisk = document.uri.startsWith('file:');
+    const analysis = analyzeConfig(document.getText(), documentFile(document.uri), this.env, onDisk ? this.fileExists : undefined, this.parseCaches);
+    this.configs.set(document.uri, { version: document.version, analysis });
+    return analysis;
+  }
+
+  /**
+   * Parses, for up to `budgetMs`, the pieces of the last config that was parsed whole because it was
+   * new to this server, so that its next edit re-parses only the piece it touches; true while work is left.
+   */
+  prepareForEdits(budgetMs: number): boolean {
+    return this.parseCaches.chunks.warm(budgetMs);
+  }
+
+  /** The config analysis of a document when it is a config, else undefined. */
+  configOf(document: TextDocument): ConfigAnalysis | undefined {
+    return this.kindOf(document) === 'config' ? this.analysis(document) : undefined;
+  }
+
+  forget(uri: string): void {
+    this.configs.delete(uri);
+  }
+
+  /** The dataset source an analysed config gives for the document at `uri`, if one names it. */
+  datasetSourceFor(uri: string): DatasetSource | undefined {
+    const file = documentFile(uri);
+    for (const { analysis } of this.configs.values()) {
+      if (analysis.datasetSource?.path === file) return analysis.datasetSource;
+    }
+    return undefined;
+  }
+
+  /** Drops the analyses of the configs that name any of `files`; returns their URIs. */
+  forgetReferencing(files: readonly string[]): string[] {
+    const uris: string[] = [];
+    for (const [uri, { analysis }] of this.configs) {
+      if (files.some((file) => analysis.referencedFiles.has(file) || analysis.datasetSource?.path === file)) {
+        this.configs.delete(uri);
+        uris.push(uri);
+      }
+    }
+    return uris;
+  }
+}

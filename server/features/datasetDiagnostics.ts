@@ -1,0 +1,32 @@
+/**
+ * Diagnostics in a dataset file that an open config names: one per line or case the engine's
+ * readers refuse (malformed JSON, a case that breaks `schemas/case.schema.json`, a duplicate id, a
+ * bad CSV cell), at its place, and one for a file that cannot be read as a dataset at all. It runs the
+ * same readers as a run, on the editor's text.
+ */
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import { DatasetError } from '../../core/dataset/datasetError';
+import { openDataset } from '../../core/dataset/open';
+import type { DatasetSource } from '../../core/dataset/source';
+import { DIAGNOSTIC_SOURCE, toRange } from '../convert';
+
+/** How many diagnostics one dataset gets at most: past that, the editor would only slow down. */
+const MAX_DIAGNOSTICS = 1000;
+
+export async function diagnoseDataset(source: DatasetSource, text: string): Promise<Diagnostic[]> {
+  // Every case, whatever the config's scenario filters select.
+  const { caseIds: _filters, ...all } = source;
+  const diagnostics: Diagnostic[] = [];
+  try {
+    for await (const record of openDataset({ ...all, text })) {
+      if (record.ok) continue;
+      diagnostics.push({ range: toRange(record.error.range), severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset-case', message: record.error.message });
+      if (diagnostics.length >= MAX_DIAGNOSTICS) break;
+    }
+  } catch (error) {
+    if (!(error instanceof DatasetError)) throw error;
+    const range = error.range === undefined ? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } : toRange(error.range);
+    diagnostics.push({ range, severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset', message: error.message });
+  }
+  return diagnostics;
+}

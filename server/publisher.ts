@@ -1,0 +1,102 @@
+/**
+ * When and what the server publishes: a changed document is checked once, after the changes that
+ * arrived with it (a burst of keystrokes costs one check), configs synchronously, datasets with the
+ * engine's streaming readers. Results of a version the document has left are dropped.
+ */
+import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { pathToFileURL } from 'node:url';
+import type { AnalysisCache } from './analysis/analysisCache';
+import { configDiagnostics } from './features/diagnostics';
+import { diagnoseDataset } from './features/datasetDiagnostics';
+
+/** How long one slice of idle-time preparation may take. */
+const PREPARE_SLICE_MS = 5;
+
+export class DiagnosticsPublisher {
+  private readonly pending = new Map<string, NodeJS.Immediate>();
+  /** The idle-time preparation of a newly opened config for its edits (AnalysisCache.prepareForEdits). */
+  private preparing: NodeJS.Immediate | undefined;
+  /** Documents that have diagnostics on the client, to clear when they stop being ours. */
+  private readonly published = new Set<string>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly cache: AnalysisCache,
+  ) {}
+
+  schedule(uri: string): void {
+    if (this.pending.has(uri)) return;
+    this.pending.set(
+      uri,
+      setImmediate(() => {
+        this.pending.delete(uri);
+        void this.check(uri);
+      }),
+    );
+  }
+
+  clear(uri: string): void {
+    const timer = this.pending.get(uri);
+    if (timer !== undefined) clearImmediate(timer);
+    this.pending.delete(uri);
+    this.published.delete(uri);
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  dispose(): void {
+    for (const timer of this.pending.values()) clearImmediate(timer);
+    this.pending.clear();
+    if (this.preparing !== undefined) clearImmediate(this.preparing);
+    this.preparing = undefined;
+  }
+
+  /**
+   * After a check, in slices short enough not to delay a request or a change that arrives meanwhile:
+   * parses the pieces of a config that was new to the server, for its next edit.
+   */
+  private prepareForEdits(): void {
+    if (this.preparing !== undefined) return;
+    this.preparing = setImmediate(() => {
+      this.preparing = undefined;
+      if (this.cache.prepareForEdits(PREPARE_SLICE_MS)) this.prepareForEdits();
+    });
+  }
+
+  private async check(uri: string): Promise<void> {
+    const document = this.documents.get(uri);
+    if (document === undefined) return;
+    try {
+      const kind = this.cache.kindOf(document);
+      if (kind === 'config') {
+        const analysis = this.cache.analysis(document);
+        this.send(document, configDiagnostics(analysis));
+        this.prepareForEdits();
+        // The dataset it names may be open: check it with this config's way of reading it.
+        const dataset = analysis.datasetSource;
+        if (dataset !== undefined) {
+          const datasetUri = pathToFileURL(dataset.path).href;
+          if (datasetUri !== uri && this.documents.get(datasetUri) !== undefined) this.schedule(datasetUri);
+        }
+      } else if (kind === 'dataset') {
+        const source = this.cache.datasetSourceFor(uri);
+        if (source === undefined) return;
+        const version = document.version;
+        const diagnostics = await diagnoseDataset(source, document.getText());
+        if (this.documents.get(uri)?.version === version) this.send(document, diagnostics);
+      } else if (this.published.has(uri)) {
+        this.clear(uri);
+      }
+    } catch (error) {
+      // An engine bug must not take the server down; say which document, keep its text out of the log.
+      this.connection.console.error(`EvalLens could not check ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+      this.send(document, []);
+    }
+  }
+
+  private send(document: TextDocument, diagnostics: Diagnostic[]): void {
+    this.published.add(document.uri);
+    void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  }
+}
