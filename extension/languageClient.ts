@@ -1,6 +1,6 @@
 /**
  * The language client: starts dist/server.js (by path: the extension never imports server code) over
- * IPC, for `evallens-yaml` documents on disk and untitled ones.
+ * IPC, for `evallens-yaml` documents on disk and untitled ones, EvalBench configs in plain YAML, and datasets.
  */
 import type * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions, TransportKind } from 'vscode-languageclient/node';
@@ -17,9 +17,15 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${SERVER_DEBUG_PORT}`] } },
   };
   const clientOptions: LanguageClientOptions = {
+    // Plain YAML too (EvalBench run configs have plain names; the server recognizes them by content
+    // and ignores other YAML), and the dataset formats a config may name (checked once a config names them).
     documentSelector: [
       { scheme: 'file', language: LANGUAGE_ID },
       { scheme: 'untitled', language: LANGUAGE_ID },
+      { scheme: 'file', language: 'yaml' },
+      { scheme: 'file', language: 'json' },
+      { scheme: 'file', language: 'jsonl' },
+      { scheme: 'file', pattern: '**/*.{jsonl,csv}' },
     ],
     outputChannel: output,
     diagnosticCollectionName: 'evallens',

@@ -1,11 +1,22 @@
 /**
  * Activation builds the extension's objects and registers them; it scans nothing and parses nothing
- * (the server checks documents as they open). Everything that lives as long as the extension goes
- * into `context.subscriptions`; the language client has its own lifetime, ended in `deactivate`.
+ * (the server checks documents as they open; the Test Explorer finds configs when the Testing view or
+ * a CodeLens first asks). Everything that lives as long as the extension goes into
+ * `context.subscriptions`; the language client has its own lifetime, ended in `deactivate`.
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { ANNOTATED_FILES, CaseCodeLensProvider, OPEN_RESULTS_COMMAND, RUN_CASE_COMMAND, RUN_CONFIG_COMMAND } from './editor/caseCodeLens';
+import { CaseResultDecorations } from './editor/caseResultDecorations';
 import { createLanguageClient, restartLanguageClient } from './languageClient';
+import { OPEN_REPORT_FILE_COMMAND, ResultsViewBridge } from './resultsCommands';
+import { readSettings, SETTINGS_SECTION, type EvalLensSettings } from './settings';
+import { LastRunStatus } from './statusBar';
+import { BatchedDiscovery } from './testing/caseDiscovery';
+import { CaseIndex } from './testing/caseIndex';
+import { LastResults } from './testing/lastResults';
+import { EvalTestRunner } from './testing/testRunner';
+import { EvalTestTree } from './testing/testTree';
 
 export const RESTART_SERVER_COMMAND = 'evallens.restartServer';
 
@@ -13,27 +24,89 @@ export const RESTART_SERVER_COMMAND = 'evallens.restartServer';
 let activeClient: LanguageClient | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
+  const activationStarted = performance.now();
   const output = vscode.window.createOutputChannel('EvalLens', { log: true });
   context.subscriptions.push(output);
 
   const client = createLanguageClient(context, output);
   activeClient = client;
 
+  let settings = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key));
+  const currentSettings = (): EvalLensSettings => settings;
+
+  const cliPath = context.asAbsolutePath('dist/cli.js');
+  // Cases are listed by the CLI in a child process, on first use, not here.
+  const index = new CaseIndex(new BatchedDiscovery(cliPath, context.extensionPath).discover);
+  const lastResults = new LastResults();
+  const tree = new EvalTestTree(index, output);
+  const status = new LastRunStatus();
+  const results = new ResultsViewBridge(context.extensionUri, index, currentSettings, output);
+  const runner = new EvalTestRunner({
+    tree,
+    index,
+    cliPath,
+    output,
+    settings: currentSettings,
+    observers: {
+      onRunStart: (configFile) => results.onRunStart(configFile),
+      onEvent: (_configFile, event) => results.onEvent(event),
+      onCaseEnd: (configFile, event) => lastResults.record(configFile, event),
+      onRunEnd(configFile, run, reportFile) {
+        results.onRunEnd(configFile, reportFile);
+        if (run.summary !== undefined) status.show(run.summary, run.cancelled, configFile);
+      },
+    },
+  });
+  const lenses = new CaseCodeLensProvider(index, lastResults, tree);
+
   context.subscriptions.push(
+    tree,
+    runner,
+    status,
+    results,
+    lenses,
+    new CaseResultDecorations(lastResults),
+    vscode.languages.registerCodeLensProvider(ANNOTATED_FILES, lenses),
     vscode.commands.registerCommand(RESTART_SERVER_COMMAND, async () => {
       output.info('Restarting the language server.');
       await runReportingFailure(restartLanguageClient(client), output, 'restart');
     }),
+    vscode.commands.registerCommand(RUN_CASE_COMMAND, (configFile: unknown, caseId: unknown) => {
+      if (typeof configFile === 'string' && typeof caseId === 'string') return runner.runItems(configFile, caseId);
+      return undefined;
+    }),
+    vscode.commands.registerCommand(RUN_CONFIG_COMMAND, (configFile: unknown) => {
+      const file = typeof configFile === 'string' ? configFile : activeConfigFile();
+      if (file === undefined) return vscode.window.showInformationMessage('EvalLens: open an *.eval.yaml config to run it.');
+      return runner.runItems(file);
+    }),
+    vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (configFile: unknown) => results.openResults(typeof configFile === 'string' ? configFile : undefined)),
+    vscode.commands.registerCommand(OPEN_REPORT_FILE_COMMAND, () => results.openReportFile()),
+    vscode.workspace.onDidChangeConfiguration((change) => {
+      if (change.affectsConfiguration(SETTINGS_SECTION)) settings = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key));
+    }),
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      if (!settings.runOnSave || document.uri.scheme !== 'file') return;
+      for (const configFile of index.configsReading(document.uri.fsPath)) void runner.runOnSave(configFile);
+    }),
+    // Trust is read at each run; lenses and hovers hold nothing that depends on it. Say it took effect.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => output.info('Workspace trusted: the next run includes subprocess and Python scorers, targets and LLM judges.')),
   );
 
   // Not awaited: activation stays quick, and a server that fails to start is reported, not thrown.
   void runReportingFailure(client.start(), output, 'start');
+  output.info(`Activated in ${(performance.now() - activationStarted).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'}).`);
 }
 
 export async function deactivate(): Promise<void> {
   const client = activeClient;
   activeClient = undefined;
   if (client?.isRunning() === true) await client.stop();
+}
+
+function activeConfigFile(): string | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri !== undefined && uri.scheme === 'file' && /\.eval\.ya?ml$/.test(uri.fsPath) ? uri.fsPath : undefined;
 }
 
 async function runReportingFailure(work: Promise<void>, output: vscode.LogOutputChannel, verb: 'start' | 'restart'): Promise<void> {

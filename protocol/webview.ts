@@ -2,44 +2,128 @@
  * Messages between the extension (host) and the results view (webview). Both sides check
  * PROTOCOL_VERSION: the host sends nothing until the view says `webview/ready` with the same version.
  * Types only from core; the guards below are for data that crossed `postMessage`.
+ *
+ * Volume: a run of 100,000 results must not cost 100,000 messages. The host sends a report in
+ * chunks (`report/show`, then `report/append` until `complete`) and a live run's events in batches
+ * (`run/events`). Case data (input, output, expected, trace) is not in reports or events: the view
+ * asks for the one case it shows (`case/request`) and the host reads it from the dataset.
  */
-import type { Report } from '../core/report/report';
+import type { Json } from '../core/case';
+import type { ScorerResult } from '../core/result';
+import type { JobTest, Report, ReportCase, ReportLocation, ScorerAggregate } from '../core/report/report';
 import type { RunEvent } from '../core/runner/events';
+import type { TraceStep } from '../core/trace/trace';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+
+/** What the detail pane shows of one case, as the host read it from the dataset. */
+export interface CaseData {
+  readonly id: string;
+  readonly input?: Json;
+  readonly output?: Json;
+  readonly expected?: Json;
+  readonly context?: Json;
+  readonly metadata?: Json;
+  /** Recorded trials (`{output?, trace?, error?}` each); trial N shows `trials[N-1]`'s fields over the case's. */
+  readonly trials?: Json;
+  /** The trace as recorded. */
+  readonly trace?: Json;
+  /** The trace in the engine's model, when it could be read; `traceProblem` says why not otherwise. */
+  readonly traceSteps?: readonly TraceStep[];
+  readonly traceProblem?: string;
+}
+
+/** Scorer aggregates of a run in progress, computed by the host with the engine's own aggregator. */
+export interface LiveAggregates {
+  readonly scorers: readonly ScorerAggregate[];
+  readonly job?: JobTest;
+}
+
+/** Where a case lives: what the host needs to open its dataset line. */
+export interface RevealTarget {
+  readonly configFile: string;
+  readonly caseId: string;
+  /** 1-based, when the view knows it (from the report or the case's `case/start`). */
+  readonly location?: ReportLocation;
+}
 
 export type HostToWebview =
-  /** Show a finished run (the same JSON the CLI writes). */
-  | { readonly type: 'report/show'; readonly report: Report }
-  /** One event of a run in progress. */
-  | { readonly type: 'run/event'; readonly event: RunEvent }
+  /** Show a finished run. `complete: false` means more cases and results follow in `report/append`. */
+  | { readonly type: 'report/show'; readonly report: Report; readonly complete: boolean }
+  | { readonly type: 'report/append'; readonly cases: readonly ReportCase[]; readonly results: readonly ScorerResult[]; readonly complete: boolean }
+  /** Events of a run in progress, in order (a `run/start` starts a new view), with the aggregates so far. */
+  | { readonly type: 'run/events'; readonly events: readonly RunEvent[]; readonly aggregates?: LiveAggregates }
+  /** The answer to `case/request`. */
+  | { readonly type: 'case/data'; readonly configFile: string; readonly caseId: string; readonly data: CaseData }
+  | { readonly type: 'case/unavailable'; readonly configFile: string; readonly caseId: string; readonly reason: string }
   /** Forget what is shown (e.g. the config was closed). */
   | { readonly type: 'view/clear' };
 
 export type WebviewToHost =
   | { readonly type: 'webview/ready'; readonly version: number }
-  /** Open the case's line in its config or dataset. */
-  | { readonly type: 'case/reveal'; readonly caseId: string };
+  /** Open the case's line in its dataset (or config, for inline cases). */
+  | { readonly type: 'case/reveal'; readonly target: RevealTarget }
+  /** Send the case's data (answered by `case/data` or `case/unavailable`). */
+  | { readonly type: 'case/request'; readonly configFile: string; readonly caseId: string };
 
-const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = ['report/show', 'run/event', 'view/clear'];
-const WEBVIEW_TO_HOST_TYPES: readonly WebviewToHost['type'][] = ['webview/ready', 'case/reveal'];
+const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = ['report/show', 'report/append', 'run/events', 'case/data', 'case/unavailable', 'view/clear'];
 
-function typeOf(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const type: unknown = (message as { type?: unknown }).type;
-  return typeof type === 'string' ? type : undefined;
+type Fields = { readonly [key: string]: unknown };
+
+function fieldsOf(value: unknown): Fields | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
 }
 
-/** A message the view received is one of ours (checks the tag; the payload comes from our own host). */
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1;
+
+/**
+ * A message the view received is one of ours: its tag and the shape of the fields the view walks
+ * (arrays are arrays, objects are objects). The contents come from our own host.
+ */
 export function isHostToWebview(message: unknown): message is HostToWebview {
-  const type = typeOf(message);
-  return type !== undefined && (HOST_TO_WEBVIEW_TYPES as readonly string[]).includes(type);
+  const m = fieldsOf(message);
+  if (m === undefined || !isString(m['type']) || !(HOST_TO_WEBVIEW_TYPES as readonly string[]).includes(m['type'])) return false;
+  switch (m['type'] as HostToWebview['type']) {
+    case 'report/show': {
+      const report = fieldsOf(m['report']);
+      return report !== undefined && Array.isArray(report['cases']) && Array.isArray(report['results']) && typeof m['complete'] === 'boolean';
+    }
+    case 'report/append':
+      return Array.isArray(m['cases']) && Array.isArray(m['results']) && typeof m['complete'] === 'boolean';
+    case 'run/events':
+      return Array.isArray(m['events']) && (m['aggregates'] === undefined || fieldsOf(m['aggregates']) !== undefined);
+    case 'case/data':
+      return isString(m['configFile']) && isString(m['caseId']) && fieldsOf(m['data']) !== undefined;
+    case 'case/unavailable':
+      return isString(m['configFile']) && isString(m['caseId']) && isString(m['reason']);
+    case 'view/clear':
+      return true;
+  }
 }
 
-/** A message the host received is one of ours, with the fields the host reads. */
+function isLocation(value: unknown): value is ReportLocation {
+  const l = fieldsOf(value);
+  return l !== undefined && isString(l['file']) && isCount(l['line']) && isCount(l['column']);
+}
+
+function isRevealTarget(value: unknown): value is RevealTarget {
+  const t = fieldsOf(value);
+  return t !== undefined && isString(t['configFile']) && isString(t['caseId']) && (t['location'] === undefined || isLocation(t['location']));
+}
+
+/** A message the host received is one of ours, with every field the host reads of the right type. */
 export function isWebviewToHost(message: unknown): message is WebviewToHost {
-  const type = typeOf(message);
-  if (type === undefined || !(WEBVIEW_TO_HOST_TYPES as readonly string[]).includes(type)) return false;
-  const fields = message as { version?: unknown; caseId?: unknown };
-  return type === 'webview/ready' ? typeof fields.version === 'number' : typeof fields.caseId === 'string';
+  const m = fieldsOf(message);
+  if (m === undefined) return false;
+  switch (m['type']) {
+    case 'webview/ready':
+      return typeof m['version'] === 'number';
+    case 'case/reveal':
+      return isRevealTarget(m['target']);
+    case 'case/request':
+      return isString(m['configFile']) && isString(m['caseId']);
+    default:
+      return false;
+  }
 }

@@ -1,54 +1,42 @@
 /// <reference types="vscode-webview" />
 /**
- * The results view (placeholder): says it is ready, then shows the summary of the report the host
- * sends. Text only, through `textContent`: nothing from a run is ever parsed as HTML.
+ * The results view's entry point: connects the app to VS Code. It restores what the person chose
+ * (filters, sort, selection) from the webview state, since the panel does not keep its context while
+ * hidden, then says `webview/ready`; the host answers by sending the run again.
  */
-import type { Report } from '../core/report/report';
-import { type HostToWebview, isHostToWebview, PROTOCOL_VERSION, type WebviewToHost } from '../protocol/webview';
+import { type HostToWebview, isHostToWebview, PROTOCOL_VERSION } from '../protocol/webview';
+import type { PersistedView } from './model/actions';
+import { ResultsApp } from './view/app';
+import './results.css';
 
-const vscode = acquireVsCodeApi();
+const vscode = acquireVsCodeApi<PersistedView>();
 
-function post(message: WebviewToHost): void {
-  vscode.postMessage(message);
-}
-
-function render(root: HTMLElement, lines: readonly string[]): void {
-  const paragraphs = lines.map((line) => {
-    const p = document.createElement('p');
-    p.textContent = line;
-    return p;
-  });
-  root.replaceChildren(...paragraphs);
-}
-
-function summaryLines(report: Report): string[] {
-  const s = report.summary;
-  return [
-    `Run ${report.runId} of ${report.configFile}${report.cancelled ? ' (cancelled)' : ''}`,
-    `${s.total} cases: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.skipped} skipped`,
-  ];
-}
-
-function linesFor(message: HostToWebview): string[] | undefined {
-  switch (message.type) {
-    case 'report/show':
-      return summaryLines(message.report);
-    case 'run/event':
-      return message.event.type === 'run/end' ? [`Run finished: ${message.event.summary.total} cases.`] : undefined;
-    case 'view/clear':
-      return ['No run to show yet.'];
-  }
+function isPersistedView(value: unknown): value is PersistedView {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { filters?: { statuses?: unknown; scorers?: unknown; search?: unknown }; sort?: { column?: unknown; direction?: unknown }; detailOpen?: unknown };
+  return (
+    Array.isArray(v.filters?.statuses) &&
+    Array.isArray(v.filters?.scorers) &&
+    typeof v.filters?.search === 'string' &&
+    typeof v.sort?.column === 'string' &&
+    (v.sort.direction === 'asc' || v.sort.direction === 'desc') &&
+    typeof v.detailOpen === 'boolean'
+  );
 }
 
 function main(): void {
   const root = document.getElementById('root') ?? document.body;
-  render(root, ['No run to show yet.']);
-  window.addEventListener('message', (event: MessageEvent<unknown>) => {
-    if (!isHostToWebview(event.data)) return;
-    const lines = linesFor(event.data);
-    if (lines !== undefined) render(root, lines);
+  const app = new ResultsApp(root, {
+    post: (message) => vscode.postMessage(message),
+    persist: (view) => vscode.setState(view),
   });
-  post({ type: 'webview/ready', version: PROTOCOL_VERSION });
+  const saved: unknown = vscode.getState();
+  if (isPersistedView(saved)) app.dispatch({ type: 'ui/restore', view: saved });
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const message: unknown = event.data;
+    if (isHostToWebview(message)) app.dispatch(message satisfies HostToWebview);
+  });
+  vscode.postMessage({ type: 'webview/ready', version: PROTOCOL_VERSION });
 }
 
 main();

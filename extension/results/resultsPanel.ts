@@ -1,0 +1,205 @@
+/**
+ * The results view's host side: one webview panel, reused, that shows a finished run (a report) or
+ * a run in progress (its events), and answers the view's requests for case data and reveals.
+ *
+ * API (what the rest of the extension calls):
+ *
+ *   const panel = ResultsPanel.createOrShow(context.extensionUri, (target) => revealCase(target));
+ *     // One panel; a second call shows the same panel (and takes the newer `reveal`).
+ *     // `target` is { configFile, caseId, location?: { file, line, column } } (1-based), from
+ *     // the report or the run's case/start; open `location` when present, else find the case.
+ *   panel.showReport(await readReportFile(path));   // a finished run, e.g. a report.json from CI
+ *   panel.startRun(configFile);                     // clears the view for a live run of this config
+ *   panel.pushEvent(event);                         // each RunEvent of that run, as it comes
+ *   panel.pushCases(configFile, cases);             // optional: EvalCases already in memory
+ *   ResultsPanel.currentPanel;                      // the open panel, or undefined (opens nothing)
+ *   panel.onDidDispose(() => …);                    // the panel's tab closed
+ *   // After run/end, showing the run folder's report.json (same runId) keeps the person's selection.
+ *
+ * Events are batched (one flush per 50 ms, at most EVENTS_PER_MESSAGE events a message), and a report
+ * is sent in chunks, so 100,000 results are a few dozen messages. Nothing is posted until the view
+ * says `webview/ready` with our PROTOCOL_VERSION; the panel does not keep its context while hidden,
+ * so each time it is shown again the view says ready and gets the run again (its filters, sort and
+ * selection it restores itself from its webview state). Case data for the detail pane is read on
+ * request from the config's dataset (caseDataSource.ts).
+ */
+import * as vscode from 'vscode';
+import { loadRunConfig } from '../../core/config/loadRunConfig';
+import type { EvalCase } from '../../core/case';
+import type { Report } from '../../core/report/report';
+import type { RunEvent } from '../../core/runner/events';
+import { type HostToWebview, isWebviewToHost, PROTOCOL_VERSION, type RevealTarget, type WebviewToHost } from '../../protocol/webview';
+import { CaseDataSource } from './caseDataSource';
+import { LiveRun } from './liveRun';
+import { panelHtml } from './panelHtml';
+import { reportMessages } from './reportMessages';
+
+export { readReportFile, ReportFileError } from './reportFile';
+export type { RevealTarget } from '../../protocol/webview';
+
+export const RESULTS_VIEW_TYPE = 'evallens.results';
+const FLUSH_MS = 50;
+
+type Shown = { readonly kind: 'none' } | { readonly kind: 'report'; readonly report: Report } | { readonly kind: 'live'; readonly run: LiveRun };
+
+export class ResultsPanel implements vscode.Disposable {
+  private static current: ResultsPanel | undefined;
+
+  /** The open panel, if any (without opening one). */
+  static get currentPanel(): ResultsPanel | undefined {
+    return ResultsPanel.current;
+  }
+
+  private readonly disposed = new vscode.EventEmitter<void>();
+  /** Fires once when the panel closes (its tab was closed, or dispose was called). */
+  readonly onDidDispose: vscode.Event<void> = this.disposed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly cases = new CaseDataSource();
+  private shown: Shown = { kind: 'none' };
+  private ready = false;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  static createOrShow(extensionUri: vscode.Uri, reveal: (target: RevealTarget) => void): ResultsPanel {
+    const existing = ResultsPanel.current;
+    if (existing !== undefined) {
+      existing.reveal = reveal;
+      existing.panel.reveal(undefined, true);
+      return existing;
+    }
+    const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(
+      RESULTS_VIEW_TYPE,
+      'EvalLens Results',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: false, enableFindWidget: true },
+    );
+    ResultsPanel.current = new ResultsPanel(panel, dist, reveal);
+    return ResultsPanel.current;
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    dist: vscode.Uri,
+    private reveal: (target: RevealTarget) => void,
+  ) {
+    const webview = panel.webview;
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)),
+      // Hidden, the view is torn down; it says ready again when shown, and is sent the run again.
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.ready = false;
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  showReport(report: Report): void {
+    this.stopFlushing();
+    this.shown = { kind: 'report', report };
+    if (this.ready) this.postAll(reportMessages(report));
+  }
+
+  startRun(configFile: string): void {
+    this.stopFlushing();
+    this.shown = { kind: 'live', run: new LiveRun(configFile, jobThresholdOf(configFile)) };
+    this.cases.forget();
+    if (this.ready) this.post({ type: 'view/clear' });
+  }
+
+  pushEvent(event: RunEvent): void {
+    if (this.shown.kind !== 'live') {
+      // Events without startRun: a run started elsewhere; show it from its first event.
+      if (event.type !== 'run/start') return;
+      this.startRun(event.configFile);
+    }
+    if (this.shown.kind !== 'live') return;
+    this.shown.run.push(event);
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  pushCases(configFile: string, cases: Iterable<EvalCase>): void {
+    this.cases.add(configFile, cases);
+  }
+
+  dispose(): void {
+    if (ResultsPanel.current !== this) return;
+    ResultsPanel.current = undefined;
+    this.stopFlushing();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    if (this.shown.kind === 'live' && this.ready) this.postAll(this.shown.run.flush());
+  }
+
+  private stopFlushing(): void {
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+  }
+
+  private onMessage(message: unknown): void {
+    if (!isWebviewToHost(message)) return;
+    void this.handle(message);
+  }
+
+  private async handle(message: WebviewToHost): Promise<void> {
+    switch (message.type) {
+      case 'webview/ready':
+        if (message.version !== PROTOCOL_VERSION) {
+          void vscode.window.showErrorMessage(`EvalLens: the results view speaks protocol ${message.version}, the extension ${PROTOCOL_VERSION}. Reload the window.`);
+          return;
+        }
+        this.ready = true;
+        this.replay();
+        return;
+      case 'case/reveal':
+        this.reveal(message.target);
+        return;
+      case 'case/request': {
+        const found = await this.cases.lookup(message.configFile, message.caseId);
+        this.post(found.ok ? { type: 'case/data', configFile: message.configFile, caseId: message.caseId, data: found.data } : { type: 'case/unavailable', configFile: message.configFile, caseId: message.caseId, reason: found.reason });
+        return;
+      }
+    }
+  }
+
+  private replay(): void {
+    this.stopFlushing();
+    switch (this.shown.kind) {
+      case 'none':
+        return;
+      case 'report':
+        this.postAll(reportMessages(this.shown.report));
+        return;
+      case 'live':
+        this.postAll([{ type: 'view/clear' }, ...this.shown.run.replay()]);
+        return;
+    }
+  }
+
+  private postAll(messages: readonly HostToWebview[]): void {
+    for (const message of messages) this.post(message);
+  }
+
+  private post(message: HostToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+}
+
+/** The config's job threshold, for the live job score; undefined when the config does not load now. */
+function jobThresholdOf(configFile: string): number | undefined {
+  try {
+    return loadRunConfig(configFile, process.env).config?.jobThreshold;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The results view from the rest of the extension: "EvalLens: Open Results" (the run in progress,
+ * else the last run, else the newest run folder), "EvalLens: Open Report File…" (any report.json,
+ * e.g. one from CI), live runs fed into the view while it is open, and the reveal callback that opens
+ * a case's dataset line. The view itself is ResultsPanel (extension/results/).
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import type { RunEvent } from '../protocol/runEvents';
+import type { RevealTarget } from '../protocol/webview';
+import type { ResultsPanel } from './results/resultsPanel';
+import type { EvalLensSettings } from './settings';
+import type { CaseIndex } from './testing/caseIndex';
+
+export const OPEN_REPORT_FILE_COMMAND = 'evallens.openReportFile';
+/** ResultsPanel's view type (kept here so the panel's module, with the engine it imports, loads only when used). */
+const RESULTS_VIEW_TYPE = 'evallens.results';
+
+type PanelModule = typeof import('./results/resultsPanel');
+let panelModule: Promise<PanelModule> | undefined;
+/** The results view's code, loaded the first time it is needed, not at activation. */
+function loadPanelModule(): Promise<PanelModule> {
+  panelModule ??= import('./results/resultsPanel');
+  return panelModule;
+}
+
+export class ResultsViewBridge implements vscode.Disposable {
+  /** The view this bridge opened, until its tab closes (the panel does not say when it is disposed). */
+  private current: ResultsPanel | undefined;
+  private readonly tabs: vscode.Disposable;
+  /** The run in progress: its config and its events so far, so a view opened mid-run shows all of it. */
+  private live: { readonly configFile: string; readonly events: RunEvent[] } | undefined;
+  /** report.json of the last run that finished in this window, per config and overall. */
+  private readonly lastReports = new Map<string, string>();
+  private lastReport: string | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly index: CaseIndex,
+    private readonly settings: () => EvalLensSettings,
+    private readonly output: vscode.LogOutputChannel,
+  ) {
+    this.tabs = vscode.window.tabGroups.onDidChangeTabs((change) => {
+      if (change.closed.some(isResultsTab) && !vscode.window.tabGroups.all.some((group) => group.tabs.some(isResultsTab))) this.current = undefined;
+    });
+  }
+
+  dispose(): void {
+    this.tabs.dispose();
+  }
+
+  onRunStart(configFile: string): void {
+    this.live = { configFile, events: [] };
+    this.current?.startRun(configFile);
+  }
+
+  onEvent(event: RunEvent): void {
+    this.live?.events.push(event);
+    this.current?.pushEvent(event);
+  }
+
+  onRunEnd(configFile: string, reportFile: string | undefined): void {
+    this.live = undefined;
+    if (reportFile === undefined) return;
+    this.lastReports.set(configFile, reportFile);
+    this.lastReport = reportFile;
+    // The finished run's report (same runId) replaces the live view and keeps the person's selection.
+    if (this.current !== undefined) void this.showReportFile(reportFile, false);
+  }
+
+  /** "EvalLens: Open Results": the run in progress, else the config's (or any) last run. */
+  async openResults(configFile?: string): Promise<void> {
+    const live = this.live;
+    if (live !== undefined && (configFile === undefined || live.configFile === configFile)) {
+      const panel = await this.panel();
+      panel.startRun(live.configFile);
+      for (const event of live.events) panel.pushEvent(event);
+      return;
+    }
+    const report = (configFile === undefined ? this.lastReport : this.lastReports.get(configFile)) ?? (await this.newestReport());
+    if (report === undefined) {
+      void vscode.window.showInformationMessage('EvalLens: no run yet. Run a config from the Test Explorer or with "Run all" above its `scorers:`.');
+      return;
+    }
+    await this.showReportFile(report, true);
+  }
+
+  /** "EvalLens: Open Report File…": a report.json the person picks. */
+  async openReportFile(): Promise<void> {
+    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open Report', filters: { 'EvalLens report': ['json'] }, title: 'EvalLens: Open Report File' });
+    const file = picked?.[0];
+    if (file !== undefined) await this.showReportFile(file.fsPath, true);
+  }
+
+  private async showReportFile(path: string, complain: boolean): Promise<void> {
+    try {
+      const { readReportFile } = await loadPanelModule();
+      const report = await readReportFile(path);
+      (await this.panel()).showReport(report);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.output.error(`Cannot show the report: ${message}`);
+      if (complain) void vscode.window.showErrorMessage(`EvalLens: ${message}`);
+    }
+  }
+
+  private async panel(): Promise<ResultsPanel> {
+    const { ResultsPanel } = await loadPanelModule();
+    this.current = ResultsPanel.createOrShow(this.extensionUri, (target) => void this.reveal(target));
+    return this.current;
+  }
+
+  /** Opens a case where it lives: the location the view knows, else the line discovery read. */
+  async reveal(target: RevealTarget): Promise<void> {
+    let file = target.configFile;
+    let line = 0;
+    let column = 0;
+    if (target.location !== undefined) {
+      file = target.location.file;
+      line = target.location.line - 1;
+      column = target.location.column - 1;
+    } else {
+      const found = this.index.get(target.configFile)?.cases.find((c) => c.id === target.caseId);
+      if (found !== undefined) {
+        file = found.range.file;
+        line = found.range.start.line;
+        column = found.range.start.column;
+      }
+    }
+    const position = new vscode.Position(line, column);
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One, preview: true });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`EvalLens: cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The newest report.json in the workspace's runs folders (run ids start with their UTC time). */
+  private async newestReport(): Promise<string | undefined> {
+    let newest: { readonly id: string; readonly file: string } | undefined;
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const runsDir = resolve(folder.uri.fsPath, this.settings().runsDirectory);
+      let ids: string[];
+      try {
+        ids = await readdir(runsDir);
+      } catch {
+        continue;
+      }
+      for (const id of ids.sort().reverse()) {
+        if (newest !== undefined && id <= newest.id) break;
+        const file = join(runsDir, id, 'report.json');
+        if (await exists(file)) {
+          newest = { id, file };
+          break;
+        }
+      }
+    }
+    return newest?.file;
+  }
+}
+
+function isResultsTab(tab: vscode.Tab): boolean {
+  return tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(RESULTS_VIEW_TYPE);
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}

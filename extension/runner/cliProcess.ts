@@ -1,0 +1,95 @@
+/**
+ * One run of the CLI bundle as a child process: `fork` uses the host's own Node (in VS Code, the
+ * extension host's Electron runs it as plain Node), so no `node` needs to be on the PATH. Its stdout
+ * is the JSON-lines run event stream, decoded with protocol/runEvents; stderr is passed on as text.
+ *
+ * Cancelling kills the CLI and every process it started (processTree.ts) at once — the CLI's own
+ * SIGTERM handling waits for running scorers, which is not what a Stop button means.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { killProcessTree } from './processTree';
+import { createDecodeState, decodeEvents, finishEvents, RunEventDecodeError, type RunEvent } from '../../protocol/runEvents';
+
+export interface CliRunHandlers {
+  readonly onEvent: (event: RunEvent) => void;
+  /** Text the CLI wrote to stderr (config problems, notices), as it arrives. */
+  readonly onStderr: (text: string) => void;
+}
+
+export interface CliExit {
+  /** The CLI's exit code (0 passed, 1 failed, 2 config or usage error, 130 cancelled); null when killed. */
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** Set when the stream broke (a line that is not a run event): later lines were ignored. */
+  readonly streamError?: string;
+  /** True when `cancel` ended it. */
+  readonly cancelled: boolean;
+}
+
+export interface CliRun {
+  /** The CLI's process id (undefined when it could not be started). */
+  readonly pid: number | undefined;
+  readonly exited: Promise<CliExit>;
+  /** Ends the run now: the CLI and everything in its process group. */
+  cancel(): void;
+}
+
+export function startCliRun(cliPath: string, args: readonly string[], cwd: string, handlers: CliRunHandlers): CliRun {
+  const child = fork(cliPath, [...args], {
+    cwd,
+    detached: process.platform !== 'win32',
+    // Not the host's own flags (an extension host under a debugger passes --inspect, which would clash).
+    execArgv: [],
+    // Under Electron, fork sets ELECTRON_RUN_AS_NODE for the child, so the bundle runs as plain Node.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const state = createDecodeState();
+  let streamError: string | undefined;
+  let cancelled = false;
+  const deliver = (events: readonly RunEvent[]) => {
+    for (const event of events) handlers.onEvent(event);
+  };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (streamError !== undefined) return;
+    try {
+      deliver(decodeEvents(chunk, state));
+    } catch (e) {
+      streamError = e instanceof RunEventDecodeError ? e.message : String(e);
+    }
+  });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text: string) => handlers.onStderr(text));
+
+  const exited = new Promise<CliExit>((resolve) => {
+    let spawnError: string | undefined;
+    child.on('error', (e) => {
+      spawnError = e.message;
+    });
+    child.on('close', (code, signal) => {
+      if (streamError === undefined) {
+        try {
+          deliver(finishEvents(state));
+        } catch (e) {
+          streamError = e instanceof RunEventDecodeError ? e.message : String(e);
+        }
+      }
+      const error = streamError ?? (spawnError === undefined ? undefined : `the CLI could not be started: ${spawnError}`);
+      resolve({ code, signal, cancelled, ...(error === undefined ? {} : { streamError: error }) });
+    });
+  });
+
+  return {
+    pid: child.pid,
+    exited,
+    cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      killTree(child);
+    },
+  };
+}
+
+function killTree(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  killProcessTree(child.pid);
+}

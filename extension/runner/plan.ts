@@ -1,0 +1,92 @@
+/**
+ * What a run will cost before it starts: `evallens plan <config> [--case id]… [--trials n] --json`
+ * prints `{cases, trials, judgeCalls, scorers: [{name, key, reaches?, judgeCalls}], target}`. A CLI
+ * without the `plan` command (exit 2, "unknown command") gives no plan, and the run goes ahead
+ * without asking; so does a plan that cannot be read.
+ */
+import { fork } from 'node:child_process';
+import { planArgs, type RunRequestArgs } from './cliArgs';
+
+export interface PlannedScorer {
+  readonly name: string;
+  readonly key: string;
+  readonly reaches?: string;
+  readonly judgeCalls: number;
+}
+
+export interface RunPlan {
+  readonly cases: number;
+  readonly trials: number;
+  readonly judgeCalls: number;
+  readonly scorers: readonly PlannedScorer[];
+  /** Whether the run calls a target (the system under test) rather than scoring recorded outputs. */
+  readonly target: boolean;
+}
+
+export type PlanAnswer = { readonly ok: true; readonly plan: RunPlan } | { readonly ok: false; readonly reason: string };
+
+/** Reads the CLI's plan; never throws. Bounded: a plan that takes longer than `timeoutMs` is no plan. */
+export function fetchPlan(cliPath: string, request: Pick<RunRequestArgs, 'configFile' | 'caseIds' | 'trials'>, cwd: string, timeoutMs = 30_000): Promise<PlanAnswer> {
+  return new Promise((resolve) => {
+    const child = fork(cliPath, planArgs(request), { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
+    child.stdout?.on('data', (text: string) => (stdout += text));
+    child.stderr?.on('data', (text: string) => (stderr += text));
+    child.on('error', (e) => resolve({ ok: false, reason: `the CLI could not be started: ${e.message}` }));
+    child.on('close', (code) => {
+      if (code !== 0) {
+        // An older CLI: `plan` is an unknown command, or (argv parsed first) `--json` an unknown option.
+        const unknown = code === 2 && /unknown command "plan"|Unknown option '--json'/.test(stderr);
+        resolve({ ok: false, reason: unknown ? 'this CLI has no `plan` command' : `\`evallens plan\` exited with ${String(code)}` });
+        return;
+      }
+      resolve(parsePlan(stdout));
+    });
+  });
+}
+
+/** Checks the printed plan against the contract; anything else is no plan. */
+export function parsePlan(text: string): PlanAnswer {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'the plan is not JSON' };
+  }
+  const v = fields(value);
+  if (v === undefined) return { ok: false, reason: 'the plan is not a JSON object' };
+  const cases = v['cases'];
+  const trials = v['trials'];
+  const judgeCalls = v['judgeCalls'];
+  const target = v['target'];
+  const scorers = v['scorers'];
+  if (!isCount(cases) || !isCount(trials) || !isCount(judgeCalls) || typeof target !== 'boolean' || !Array.isArray(scorers)) {
+    return { ok: false, reason: 'the plan lacks cases, trials, judgeCalls, target or scorers' };
+  }
+  const planned: PlannedScorer[] = [];
+  for (const entry of scorers) {
+    const s = fields(entry);
+    if (s === undefined || typeof s['name'] !== 'string' || typeof s['key'] !== 'string' || !isCount(s['judgeCalls'])) {
+      return { ok: false, reason: 'a scorer of the plan lacks name, key or judgeCalls' };
+    }
+    const reaches = s['reaches'];
+    planned.push({ name: s['name'], key: s['key'], judgeCalls: s['judgeCalls'], ...(typeof reaches === 'string' ? { reaches } : {}) });
+  }
+  return { ok: true, plan: { cases, trials, judgeCalls, target, scorers: planned } };
+}
+
+/** Whether a run of this plan spends nothing: no target, no judge call, nothing reaching the network. */
+export function planIsFree(plan: RunPlan): boolean {
+  return !plan.target && plan.judgeCalls === 0 && plan.scorers.every((s) => s.reaches !== 'network');
+}
+
+function fields(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}

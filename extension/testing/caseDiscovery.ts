@@ -1,0 +1,80 @@
+/**
+ * Configs' cases as the engine reads them, from the CLI bundle (`evallens validate <config>… --cases`)
+ * in a child process: the same parser and dataset readers as a run, so the Test Explorer's ids and
+ * lines are the ones a run reports. Not in the extension host's own thread: loading a config checks
+ * its regular expressions synchronously (seconds, for some), which would freeze the editor.
+ * Requests that arrive together share one process (its start-up and compiled schemas are most of the
+ * cost). Called lazily, when the Testing view or a CodeLens asks, never during activation. vscode-free.
+ */
+import { fork } from 'node:child_process';
+import { parseCaseList, type CaseList } from '../../protocol/caseList';
+
+export type DiscoveredConfig = CaseList;
+export type DiscoveredCase = CaseList['cases'][number];
+
+/** Configs listed by one process at most; more wait for the next. */
+const BATCH_LIMIT = 50;
+
+/** Lists configs' cases in one CLI process; never rejects (a broken config or CLI is a `problem` per config). */
+export function discoverCases(cliPath: string, configFiles: readonly string[], cwd: string, timeoutMs = 120_000): Promise<DiscoveredConfig[]> {
+  return new Promise((resolve) => {
+    const child = fork(cliPath, ['validate', ...configFiles, '--cases'], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const stdout: Buffer[] = [];
+    let stderr = '';
+    let startError: string | undefined;
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => (stderr += text));
+    child.on('error', (e) => (startError = `the EvalLens CLI could not be started: ${e.message}`));
+    child.on('close', (code, signal) => {
+      const lists = new Map<string, CaseList>();
+      for (const line of Buffer.concat(stdout).toString('utf8').split('\n')) {
+        const list = line.trim() === '' ? undefined : parseCaseList(line);
+        if (list !== undefined) lists.set(list.configFile, list);
+      }
+      const why =
+        startError ?? (signal !== null ? `listing the cases was stopped (${signal}) after ${timeoutMs / 1000} s or by the system` : `listing the cases failed (exit code ${String(code)})${errorLine(stderr)}`);
+      resolve(configFiles.map((configFile) => lists.get(configFile) ?? { configFile, cases: [], reaches: [], problem: why }));
+    });
+  });
+}
+
+/** Collects the requests of one turn of the event loop and lists them with one process. */
+export class BatchedDiscovery {
+  private queue: { configFile: string; resolve: (config: DiscoveredConfig) => void }[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly cliPath: string,
+    private readonly cwd: string,
+  ) {}
+
+  readonly discover = (configFile: string): Promise<DiscoveredConfig> =>
+    new Promise((resolve) => {
+      this.queue.push({ configFile, resolve });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    });
+
+  private flush(): void {
+    this.scheduled = false;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, BATCH_LIMIT);
+      const files = [...new Set(batch.map((request) => request.configFile))];
+      void discoverCases(this.cliPath, files, this.cwd).then((lists) => {
+        const byFile = new Map(lists.map((list) => [list.configFile, list]));
+        for (const request of batch) {
+          request.resolve(byFile.get(request.configFile) ?? { configFile: request.configFile, cases: [], reaches: [], problem: 'the CLI did not list this config' });
+        }
+      });
+    }
+  }
+}
+
+/** The line of the CLI's stderr that says what went wrong (an `evallens:` message or a Node error), if any. */
+function errorLine(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim());
+  const line = lines.find((l) => /^(evallens:|Error\b|\w+Error:)/.test(l)) ?? lines.find((l) => l !== '');
+  return line === undefined ? '' : `: ${line}`;
+}

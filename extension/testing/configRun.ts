@@ -1,0 +1,171 @@
+/**
+ * One config's part of a test run: ask the plan, maybe ask the person, fork the CLI with the same
+ * engine as CI, and map its event stream onto the TestRun. Cancelling kills the CLI's process group.
+ */
+import { dirname, join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import type { CaseEndEvent, RunEvent } from '../../protocol/runEvents';
+import { runArgs } from '../runner/cliArgs';
+import { startCliRun } from '../runner/cliProcess';
+import { fetchPlan, planIsFree } from '../runner/plan';
+import type { EvalLensSettings } from '../settings';
+import type { DiscoveredConfig } from './caseDiscovery';
+import { RunEventMapper, type MappedRun } from './runEventMapper';
+import { terminalText, testRunSink } from './testRunSink';
+import type { EvalTestTree } from './testTree';
+
+/** Who else hears about a run: the results view, the status bar, the last results. */
+export interface RunObservers {
+  onRunStart(configFile: string): void;
+  onEvent(configFile: string, event: RunEvent): void;
+  onCaseEnd(configFile: string, event: CaseEndEvent): void;
+  /** `reportFile` is where the CLI wrote report.json, when the run got that far. */
+  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined): void;
+}
+
+export interface ConfigRunRequest {
+  readonly configFile: string;
+  /** Only these cases; undefined runs every case of the config. */
+  readonly caseIds?: readonly string[];
+  readonly trials?: number;
+  /** Started by a save (continuous run, run on save): runs only what spends nothing, unless opted in. */
+  readonly fromSave: boolean;
+}
+
+export interface ConfigRunContext {
+  readonly cliPath: string;
+  readonly settings: EvalLensSettings;
+  readonly tree: EvalTestTree;
+  readonly output: vscode.LogOutputChannel;
+  readonly observers: RunObservers;
+  /** The config as discovery read it (what its scorers reach, whether it has a target), when it could. */
+  readonly discovered: DiscoveredConfig | undefined;
+}
+
+export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, context: ConfigRunContext, token: vscode.CancellationToken): Promise<void> {
+  const { configFile } = request;
+  const items = requestedItems(context.tree, request);
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configFile));
+  const cwd = folder?.uri.fsPath ?? dirname(configFile);
+  const say = (text: string) => {
+    run.appendOutput(terminalText(`${text}\n`));
+    context.output.info(text);
+  };
+
+  const go = await mayRun(request, context, cwd, say);
+  if (!go || token.isCancellationRequested) {
+    for (const item of items) run.skipped(item);
+    return;
+  }
+  for (const item of items) run.enqueued(item);
+
+  const runsDir = resolve(cwd, context.settings.runsDirectory);
+  // Read at each run: granting trust takes effect on the next run, without a reload.
+  const untrusted = !vscode.workspace.isTrusted;
+  const args = runArgs({
+    configFile,
+    caseIds: request.caseIds ?? [],
+    runsDir,
+    untrusted,
+    ...(request.trials === undefined ? {} : { trials: request.trials }),
+    ...(context.settings.concurrency === undefined ? {} : { concurrency: context.settings.concurrency }),
+  });
+  if (untrusted) say('Restricted Mode: scorers that run workspace code or reach the network are skipped ("workspace is not trusted").');
+
+  const mapper = new RunEventMapper(testRunSink(run, context.tree, configFile));
+  let stderr = '';
+  context.observers.onRunStart(configFile);
+  const cli = startCliRun(context.cliPath, args, cwd, {
+    onEvent(event) {
+      mapper.handle(event);
+      if (event.type === 'case/end') context.observers.onCaseEnd(configFile, event);
+      context.observers.onEvent(configFile, event);
+    },
+    onStderr(text) {
+      stderr += text;
+      run.appendOutput(terminalText(text));
+    },
+  });
+  const cancelListener = token.onCancellationRequested(() => cli.cancel());
+  let timedOut = false;
+  const limit = context.settings.runTimeLimitSeconds;
+  const timer = limit === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    cli.cancel();
+  }, limit * 1000);
+  try {
+    const exit = await cli.exited;
+    const mapped = mapper.finish();
+    for (const caseId of mapped.unfinished) {
+      const item = context.tree.caseItem(configFile, caseId);
+      if (item !== undefined) run.skipped(item);
+    }
+    if (timedOut) say(`The run of ${vscode.workspace.asRelativePath(configFile)} was stopped after its time limit of ${limit ?? 0} s (evallens.run.timeLimitSeconds).`);
+    if (exit.streamError !== undefined) say(`The run's event stream broke: ${exit.streamError}`);
+    if (mapped.runId === undefined && !exit.cancelled) {
+      // The CLI stopped before the run started: config or dataset problems, printed as file:line:col.
+      const why = stderr.trim() === '' ? `the CLI exited with ${String(exit.code ?? exit.signal)}` : stderr.trim();
+      const message = new vscode.TestMessage(why);
+      message.location = new vscode.Location(vscode.Uri.file(configFile), new vscode.Position(0, 0));
+      for (const item of items) run.errored(item, message);
+    }
+    const reportFile = mapped.runId === undefined ? undefined : join(runsDir, mapped.runId, 'report.json');
+    context.observers.onRunEnd(configFile, mapped, reportFile);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    cancelListener.dispose();
+    cli.cancel();
+  }
+}
+
+/**
+ * Whether to run: a run started by a save runs only a free plan (no target, no judge calls, nothing
+ * reaching the network) unless the person opted in; any other run asks first when its judge calls
+ * exceed `evallens.confirmJudgeCallsAbove`. A CLI without `plan` falls back to discovery's view.
+ */
+async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd: string, say: (text: string) => void): Promise<boolean> {
+  const name = vscode.workspace.asRelativePath(request.configFile);
+  const costlyOnSave = request.fromSave && !context.settings.runCostlyScorersOnSave;
+  // Nothing in the config can spend (no target, nothing reaching the network, so no judge calls): no plan to ask for.
+  const discovered = context.discovered;
+  if (discovered !== undefined && discovered.problem === undefined && discovered.target === false && !discovered.reaches.includes('network')) return true;
+  const answer = await fetchPlan(context.cliPath, { configFile: request.configFile, caseIds: request.caseIds ?? [], ...(request.trials === undefined ? {} : { trials: request.trials }) }, cwd);
+  if (!answer.ok) {
+    context.output.debug(`No run plan for ${name}: ${answer.reason}.`);
+    if (costlyOnSave && (discovered?.reaches.includes('network') === true || discovered?.target === true)) {
+      say(`${name} was not run on save: it calls a target or its scorers reach the network (set evallens.run.costlyScorersOnSave to run it on save).`);
+      return false;
+    }
+    return true;
+  }
+  const plan = answer.plan;
+  if (costlyOnSave && !planIsFree(plan)) {
+    const why = plan.target ? 'it calls a target' : plan.judgeCalls > 0 ? `it makes ${plan.judgeCalls} LLM judge calls` : 'its scorers reach the network';
+    say(`${name} was not run on save: ${why} (set evallens.run.costlyScorersOnSave to run it on save).`);
+    return false;
+  }
+  if (request.fromSave || plan.judgeCalls <= context.settings.confirmJudgeCallsAbove) return true;
+  const judges = plan.scorers.filter((s) => s.judgeCalls > 0).map((s) => `${s.name}: ${s.judgeCalls}`);
+  const choice = await vscode.window.showWarningMessage(
+    `This run of ${name} makes ${plan.judgeCalls} LLM judge calls (${plan.cases} cases × ${plan.trials} trial${plan.trials === 1 ? '' : 's'}; ${judges.join(', ')}).`,
+    { modal: true, detail: `Runs that need more than ${context.settings.confirmJudgeCallsAbove} judge calls ask first (evallens.confirmJudgeCallsAbove).` },
+    'Run',
+  );
+  if (choice !== 'Run') say(`${name} was not run: ${plan.judgeCalls} judge calls were not confirmed.`);
+  return choice === 'Run';
+}
+
+/** The items a request covers, for states the CLI does not report (queued, skipped, config errors). */
+function requestedItems(tree: EvalTestTree, request: ConfigRunRequest): vscode.TestItem[] {
+  const config = tree.configItem(request.configFile);
+  if (config === undefined) return [];
+  if (request.caseIds === undefined) {
+    const all: vscode.TestItem[] = [];
+    config.children.forEach((item) => all.push(item));
+    return all.length === 0 ? [config] : all;
+  }
+  return request.caseIds.flatMap((id) => {
+    const item = tree.caseItem(request.configFile, id);
+    return item === undefined ? [] : [item];
+  });
+}

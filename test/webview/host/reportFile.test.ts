@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { readReportFile, ReportFileError } from '../../../extension/results/reportFile';
+import { ROOT } from '../../support/cli';
+
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'reports', 'three-cases.report.json');
+const dir = mkdtempSync(join(tmpdir(), 'evallens-report-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function failure(path: string): Promise<ReportFileError> {
+  try {
+    await readReportFile(path);
+  } catch (error) {
+    assert.ok(error instanceof ReportFileError, String(error));
+    return error;
+  }
+  assert.fail('expected the report to be refused');
+}
+
+describe('readReportFile', () => {
+  it('reads a report written in CI (a path of another machine in configFile)', async () => {
+    const report = await readReportFile(FIXTURE);
+    assert.equal(report.configFile, '/home/ci/project/evals/support.eval.yaml');
+    assert.equal(report.results.length > 0, true);
+  });
+
+  it('names file, line and column of a JSON syntax error, without quoting the text', async () => {
+    const text = readFileSync(FIXTURE, 'utf8').replace('"cancelled":false,', '"cancelled":false');
+    const error = await failure(write('syntax.json', text));
+    const line = text.split('\n').findIndex((l) => l.startsWith('"cancelled":false')) + 2;
+    assert.equal(error.line, line, 'the missing comma is noticed at the next line');
+    assert.equal(error.column, 1);
+    assert.match(error.message, new RegExp(`^${join(dir, 'syntax.json')}:${line}:1: expected a JSON report, saw a JSON syntax error \\(comma expected\\)$`));
+  });
+
+  it('names where a report breaks the schema', async () => {
+    const text = readFileSync(FIXTURE, 'utf8').replace('"status":"pass"', '"status":"great"');
+    const error = await failure(write('schema.json', text));
+    const line = text.split('\n').findIndex((l) => l.includes('"status":"great"')) + 1;
+    assert.equal(error.line, line);
+    assert.ok(error.column > 1);
+    assert.match(error.message, /expected an EvalLens report \(schemas\/report\.schema\.json\), but at \/results\/\d+\/status the value must be equal to one of the allowed values/);
+    assert.doesNotMatch(error.message, /great/, 'the value seen is not quoted');
+  });
+
+  it('refuses JSON that is not a report at all, and a missing file, by name', async () => {
+    assert.match((await failure(write('array.json', '[1, 2]'))).message, /array\.json:1:1: expected an EvalLens report .* at the top level the value must be object/);
+    assert.match((await failure(write('empty.json', ''))).message, /empty\.json:1:1: expected a JSON report, saw a JSON syntax error \(value expected\)/);
+    assert.match((await failure(join(dir, 'absent.json'))).message, /absent\.json:1:1: cannot read the report file \(it does not exist\)/);
+  });
+
+  it('accepts a byte order mark', async () => {
+    const report = await readReportFile(write('bom.json', `\uFEFF${readFileSync(FIXTURE, 'utf8')}`));
+    assert.equal(report.version, 1);
+  });
+});

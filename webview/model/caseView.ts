@@ -1,0 +1,79 @@
+/**
+ * What the detail pane shows for a selected result: the case's fields as text (for the trial the
+ * result belongs to), the diff of expected against output, and a result's `details` as labelled
+ * values. Pure; everything here becomes text nodes, never markup.
+ */
+import type { Json } from '../../core/case';
+import type { ScorerResult } from '../../core/result';
+import type { CaseData } from '../../protocol/webview';
+import { type DiffOutcome, diffTexts } from './diff';
+
+/** A JSON value as a person reads it: a string as itself, anything else as indented JSON. */
+export function jsonText(value: Json | undefined): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+export interface CaseFields {
+  readonly input?: Json;
+  readonly output?: Json;
+  readonly expected?: Json;
+  readonly trace?: Json;
+  /** The error the recorded trial ended with, if any. */
+  readonly trialError?: string;
+  /** The trace is the recorded trial's own, not the case's (the host normalized only the case's). */
+  readonly traceOfTrial?: true;
+}
+
+function isObject(value: Json | undefined): value is { readonly [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function field<T extends object>(key: string, value: Json | undefined): Partial<T> {
+  return value === undefined ? {} : ({ [key]: value } as Partial<T>);
+}
+
+/** The case as trial `trial` saw it: a recorded trial's `output`/`trace` over the case's own (as the runner scores it). */
+export function caseFields(data: CaseData, trial: number): CaseFields {
+  const trials = Array.isArray(data.trials) ? (data.trials as readonly Json[]) : [];
+  const recorded = trial >= 1 ? trials[trial - 1] : undefined;
+  const own = isObject(recorded) ? recorded : {};
+  const error = own['error'];
+  return {
+    ...field<CaseFields>('input', data.input),
+    ...field<CaseFields>('output', own['output'] ?? data.output),
+    ...field<CaseFields>('expected', data.expected),
+    ...field<CaseFields>('trace', own['trace'] ?? data.trace),
+    ...(typeof error === 'string' && error !== '' ? { trialError: error } : {}),
+    ...(own['trace'] === undefined ? {} : { traceOfTrial: true as const }),
+  };
+}
+
+/** Expected against output, when the case has both. */
+export function expectedOutputDiff(fields: CaseFields): DiffOutcome | undefined {
+  if (fields.expected === undefined || fields.output === undefined) return undefined;
+  return diffTexts(jsonText(fields.expected), jsonText(fields.output));
+}
+
+export interface DetailEntry {
+  readonly label: string;
+  readonly text: string;
+  /** Long or multi-line text, shown preformatted. */
+  readonly block: boolean;
+}
+
+/** Keys a judge's reasoning comes under: shown first, whatever scorer wrote them. */
+const REASONING_KEYS = ['reasoning', 'explanation', 'rationale', 'judge_reasoning', 'critique', 'feedback'];
+
+/** A result's `details`, one entry per key, judge reasoning first; values shown generically. */
+export function detailEntries(result: ScorerResult): DetailEntry[] {
+  const details = result.details;
+  if (details === undefined) return [];
+  const keys = Object.keys(details);
+  const first = keys.filter((k) => REASONING_KEYS.includes(k.toLowerCase()));
+  const rest = keys.filter((k) => !REASONING_KEYS.includes(k.toLowerCase()));
+  return [...first, ...rest].map((key) => {
+    const text = jsonText(details[key]);
+    return { label: key, text, block: text.includes('\n') || text.length > 80 };
+  });
+}

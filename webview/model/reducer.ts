@@ -1,0 +1,118 @@
+/**
+ * The one function that changes the view: state + action → state. Pure (no DOM, no messages): the
+ * caller posts what the new state asks for (see `caseRequestFor`) and renders it.
+ */
+import type { ResultStatus } from '../../core/result';
+import type { Action, PersistedView, UiAction } from './actions';
+import { appendReport, foldEvents, freshView, showReport } from './fold';
+import { visibleRows } from './query';
+import { type CaseDataState, SORT_COLUMNS, type ViewState, resultKey, selectedResult } from './viewState';
+
+export function reduce(state: ViewState, action: Action): ViewState {
+  return withCaseData(step(state, action));
+}
+
+function step(state: ViewState, action: Action): ViewState {
+  switch (action.type) {
+    case 'report/show':
+      return showReport(state, action.report, action.complete);
+    case 'report/append':
+      return appendReport(state, action.cases, action.results, action.complete);
+    case 'run/events':
+      return foldEvents(state, action.events, action.aggregates);
+    case 'case/data':
+      return settleCaseData(state, action.configFile, action.caseId, { status: 'loaded', configFile: action.configFile, caseId: action.caseId, data: action.data });
+    case 'case/unavailable':
+      return settleCaseData(state, action.configFile, action.caseId, { status: 'unavailable', configFile: action.configFile, caseId: action.caseId, reason: action.reason });
+    case 'view/clear':
+      return freshView(state);
+    default:
+      return ui(state, action);
+  }
+}
+
+function ui(state: ViewState, action: UiAction): ViewState {
+  switch (action.type) {
+    case 'ui/toggleStatus':
+      return { ...state, filters: { ...state.filters, statuses: toggled(state.filters.statuses, action.status) } };
+    case 'ui/toggleScorer':
+      return { ...state, filters: { ...state.filters, scorers: toggled(state.filters.scorers, action.scorer) } };
+    case 'ui/clearFilters':
+      return { ...state, filters: { statuses: [], scorers: [], search: state.filters.search } };
+    case 'ui/search':
+      return action.text === state.filters.search ? state : { ...state, filters: { ...state.filters, search: action.text } };
+    case 'ui/sort': {
+      const direction = state.sort.column === action.column && state.sort.direction === 'asc' ? 'desc' : 'asc';
+      return { ...state, sort: { column: action.column, direction } };
+    }
+    case 'ui/select':
+      return state.results.has(action.key) ? { ...state, selected: action.key } : state;
+    case 'ui/move':
+      return move(state, action.by);
+    case 'ui/openDetail':
+      return state.selected === undefined ? state : { ...state, detailOpen: true };
+    case 'ui/closeDetail':
+      return { ...state, detailOpen: false };
+    case 'ui/restore':
+      return restore(state, action.view);
+  }
+}
+
+function toggled<T>(list: readonly T[], item: T): readonly T[] {
+  return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
+}
+
+function move(state: ViewState, by: number | 'first' | 'last'): ViewState {
+  const rows = visibleRows(state);
+  if (rows.length === 0) return state;
+  const position = state.selected === undefined ? undefined : state.results.positionOf(state.selected);
+  const at = position === undefined ? -1 : rows.indexOf(position);
+  let target: number;
+  if (by === 'first') target = 0;
+  else if (by === 'last') target = rows.length - 1;
+  else if (at === -1) target = by >= 0 ? 0 : rows.length - 1;
+  else target = Math.min(rows.length - 1, Math.max(0, at + by));
+  const result = state.results.items[rows[target] ?? -1];
+  return result === undefined ? state : { ...state, selected: resultKey(result) };
+}
+
+const KNOWN_STATUSES: readonly ResultStatus[] = ['pass', 'fail', 'error', 'inconclusive', 'unsupported', 'timeout', 'skipped', 'measured'];
+
+/** Restores what the person chose, ignoring anything a stale saved state holds that no longer fits. */
+function restore(state: ViewState, view: PersistedView): ViewState {
+  const statuses = view.filters.statuses.filter((s) => KNOWN_STATUSES.includes(s));
+  const sort = SORT_COLUMNS.includes(view.sort.column) ? view.sort : state.sort;
+  const next: ViewState = { ...state, filters: { statuses, scorers: view.filters.scorers, search: view.filters.search }, sort, detailOpen: view.detailOpen };
+  return view.selected === undefined ? next : { ...next, selected: view.selected };
+}
+
+/** What to keep across a hide/show of the panel. */
+export function persistedView(state: ViewState): PersistedView {
+  const view: PersistedView = { filters: state.filters, sort: state.sort, detailOpen: state.detailOpen };
+  return state.selected === undefined ? view : { ...view, selected: state.selected };
+}
+
+function settleCaseData(state: ViewState, configFile: string, caseId: string, settled: CaseDataState): ViewState {
+  const wanted = state.caseData;
+  return wanted !== undefined && wanted.configFile === configFile && wanted.caseId === caseId ? { ...state, caseData: settled } : state;
+}
+
+/** With the detail open on a case whose data is not here, the data becomes `loading` (the caller then asks the host). */
+function withCaseData(state: ViewState): ViewState {
+  if (!state.detailOpen || state.run === undefined) return state;
+  const result = selectedResult(state);
+  if (result === undefined) return state;
+  const configFile = state.run.configFile;
+  const have = state.caseData;
+  if (have !== undefined && have.configFile === configFile && have.caseId === result.caseId) return state;
+  return { ...state, caseData: { status: 'loading', configFile, caseId: result.caseId } };
+}
+
+/** The `case/request` to post after a change, when the change started loading a case. */
+export function caseRequestFor(before: ViewState, after: ViewState): { readonly configFile: string; readonly caseId: string } | undefined {
+  const next = after.caseData;
+  if (next?.status !== 'loading') return undefined;
+  const prev = before.caseData;
+  if (prev?.status === 'loading' && prev.configFile === next.configFile && prev.caseId === next.caseId) return undefined;
+  return { configFile: next.configFile, caseId: next.caseId };
+}

@@ -1,0 +1,99 @@
+/**
+ * The results view's state: what run is shown, its results and cases, and what the person chose
+ * (filters, sort, selection, detail). Plain data; `reduce` (reducer.ts) is the only way it changes.
+ */
+import type { ResultStatus, ScorerResult } from '../../core/result';
+import type { JobTest, ReportLocation, ScorerAggregate } from '../../core/report/report';
+import type { CaseStatus, RunSummary, ScorerInfo } from '../../core/runner/events';
+import type { TrialStats } from '../../core/runner/trials';
+import type { CaseData } from '../../protocol/webview';
+import { KeyedList } from './keyedList';
+
+export interface CaseEntry {
+  readonly id: string;
+  /** 0-based position in the dataset. */
+  readonly index: number;
+  /** `running` between its `case/start` and `case/end` in a live run. */
+  readonly status: CaseStatus | 'running';
+  readonly durationMs?: number;
+  readonly location?: ReportLocation;
+  readonly trials?: TrialStats;
+}
+
+export interface RunInfo {
+  /** A finished run read from a report, or a run in progress fed by events. */
+  readonly kind: 'report' | 'live';
+  readonly runId: string;
+  readonly configFile: string;
+  readonly startedAt: string;
+  readonly finishedAt?: string;
+  readonly durationMs?: number;
+  readonly cancelled: boolean;
+  readonly numTrials: number;
+  readonly scorers: readonly ScorerInfo[];
+  /** Case counts by status; a live run has them from `run/end`. */
+  readonly summary?: RunSummary;
+  /** Per-scorer aggregates (the report's, or the host's live ones). */
+  readonly aggregates?: readonly ScorerAggregate[];
+  readonly job?: JobTest;
+  /** A report whose chunks all arrived, or a live run that ended. */
+  readonly complete: boolean;
+}
+
+export interface Filters {
+  /** Statuses to show; empty shows all. */
+  readonly statuses: readonly ResultStatus[];
+  /** Scorer names to show; empty shows all. */
+  readonly scorers: readonly string[];
+  /** Case-insensitive text looked for in the case id, scorer, status and reason. */
+  readonly search: string;
+}
+
+export const SORT_COLUMNS = ['case', 'scorer', 'trial', 'status', 'score', 'reason', 'duration'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+
+export interface Sort {
+  readonly column: SortColumn;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** The data of the case the detail pane shows, as far as it has come from the host. */
+export type CaseDataState =
+  | { readonly status: 'loading'; readonly configFile: string; readonly caseId: string }
+  | { readonly status: 'loaded'; readonly configFile: string; readonly caseId: string; readonly data: CaseData }
+  | { readonly status: 'unavailable'; readonly configFile: string; readonly caseId: string; readonly reason: string };
+
+export interface ViewState {
+  readonly run?: RunInfo;
+  /** Every result, in arrival order (for a report, the report's order), by resultKey: a result seen twice replaces the first. */
+  readonly results: KeyedList<ScorerResult>;
+  /** The cases, by id, in the order they were first seen. */
+  readonly cases: KeyedList<CaseEntry>;
+  readonly filters: Filters;
+  readonly sort: Sort;
+  /** The key of the selected result. */
+  readonly selected?: string;
+  readonly detailOpen: boolean;
+  readonly caseData?: CaseDataState;
+}
+
+export const NO_FILTERS: Filters = { statuses: [], scorers: [], search: '' };
+export const DEFAULT_SORT: Sort = { column: 'case', direction: 'asc' };
+
+export function initialState(): ViewState {
+  return { results: KeyedList.empty<ScorerResult>(resultKey), cases: KeyedList.empty<CaseEntry>(caseKey), filters: NO_FILTERS, sort: DEFAULT_SORT, detailOpen: false };
+}
+
+/** A result's identity: case × scorer × trial. The unit separator cannot occur in a JSON-read id by accident. */
+export function resultKey(result: Pick<ScorerResult, 'caseId' | 'scorer' | 'trial'>): string {
+  return `${result.caseId}\u001f${result.scorer}\u001f${result.trial}`;
+}
+
+export function caseKey(entry: CaseEntry): string {
+  return entry.id;
+}
+
+/** The selected result, if it is still there. */
+export function selectedResult(state: ViewState): ScorerResult | undefined {
+  return state.selected === undefined ? undefined : state.results.get(state.selected);
+}

@@ -1,0 +1,155 @@
+/**
+ * The results view: holds the state, runs every change through `reduce`, renders at most once per
+ * animation frame, and turns keys and clicks into actions. Talks to the host only through `post`.
+ */
+import type { WebviewToHost } from '../../protocol/webview';
+import type { Action, PersistedView } from '../model/actions';
+import { census, resultsOfCase } from '../model/derived';
+import { visibleRows } from '../model/query';
+import { caseRequestFor, persistedView, reduce } from '../model/reducer';
+import { caseCountsLine, jobLine, scoreHistogram, scorerLines } from '../model/summary';
+import { type ViewState, initialState, selectedResult } from '../model/viewState';
+import { renderDetail } from './detailPane';
+import { el } from './dom';
+import { renderSummary } from './summaryBand';
+import { ResultsTable } from './table';
+import { Toolbar } from './toolbar';
+
+export interface AppHost {
+  post(message: WebviewToHost): void;
+  persist(view: PersistedView): void;
+}
+
+export class ResultsApp {
+  private state: ViewState = initialState();
+  private rendered: ViewState | undefined;
+  private frame: number | undefined;
+  private readonly summary = el('section', { className: 'summary', attrs: { 'aria-label': 'Summary' } });
+  private readonly toolbar: Toolbar;
+  private readonly table: ResultsTable;
+  private readonly detail = el('aside', { className: 'detail', attrs: { 'aria-label': 'Result detail', tabindex: '-1' } });
+  private readonly empty = el('p', { className: 'empty muted' }, 'No run to show yet. Run an eval or open a report.json.');
+
+  constructor(
+    root: HTMLElement,
+    private readonly host: AppHost,
+  ) {
+    this.toolbar = new Toolbar({
+      toggleStatus: (status) => this.dispatch({ type: 'ui/toggleStatus', status }),
+      toggleScorer: (scorer) => this.dispatch({ type: 'ui/toggleScorer', scorer }),
+      clearFilters: () => this.dispatch({ type: 'ui/clearFilters' }),
+      search: (text) => this.dispatch({ type: 'ui/search', text }),
+    });
+    this.table = new ResultsTable({
+      select: (key) => this.dispatch({ type: 'ui/select', key }),
+      open: (key) => {
+        this.dispatch({ type: 'ui/select', key });
+        this.dispatch({ type: 'ui/openDetail' });
+      },
+      reveal: (caseId) => this.reveal(caseId),
+      sort: (column) => this.dispatch({ type: 'ui/sort', column }),
+    });
+    const main = el('div', { className: 'main' }, this.table.element, this.detail);
+    root.replaceChildren(this.summary, this.toolbar.element, this.empty, main);
+    this.table.element.addEventListener('keydown', (event) => this.onTableKey(event));
+    this.detail.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') this.closeDetail();
+    });
+    document.addEventListener('keydown', (event) => this.onDocumentKey(event));
+    this.render();
+  }
+
+  dispatch(action: Action): void {
+    const before = this.state;
+    const after = reduce(before, action);
+    if (after === before) return;
+    this.state = after;
+    const request = caseRequestFor(before, after);
+    if (request !== undefined) this.host.post({ type: 'case/request', ...request });
+    if (before.filters !== after.filters || before.sort !== after.sort || before.selected !== after.selected || before.detailOpen !== after.detailOpen) this.host.persist(persistedView(after));
+    this.frame ??= requestAnimationFrame(() => {
+      this.frame = undefined;
+      this.render();
+    });
+  }
+
+  private reveal(caseId: string): void {
+    const run = this.state.run;
+    if (run === undefined) return;
+    const location = this.state.cases.get(caseId)?.location;
+    this.host.post({ type: 'case/reveal', target: { configFile: run.configFile, caseId, ...(location === undefined ? {} : { location }) } });
+  }
+
+  private closeDetail(): void {
+    this.dispatch({ type: 'ui/closeDetail' });
+    this.table.element.focus();
+  }
+
+  private onDocumentKey(event: KeyboardEvent): void {
+    const target = event.target;
+    const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+    if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      this.toolbar.searchBox.focus();
+      this.toolbar.searchBox.select();
+    } else if (event.key === 'Escape' && target === this.toolbar.searchBox) {
+      this.table.element.focus();
+    }
+  }
+
+  private onTableKey(event: KeyboardEvent): void {
+    const page = this.table.pageSize();
+    const moves: { readonly [key: string]: number | 'first' | 'last' } = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: 'first', End: 'last' };
+    const by = moves[event.key];
+    if (by !== undefined) {
+      event.preventDefault();
+      this.dispatch({ type: 'ui/move', by });
+      const rows = visibleRows(this.state);
+      const position = this.state.selected === undefined ? undefined : this.state.results.positionOf(this.state.selected);
+      if (position !== undefined) this.table.scrollToRow(rows.indexOf(position));
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      this.dispatch({ type: 'ui/openDetail' });
+    } else if (event.key === 'Escape') {
+      this.closeDetail();
+    }
+  }
+
+  private render(): void {
+    const state = this.state;
+    const before = this.rendered;
+    this.rendered = state;
+    const rows = visibleRows(state);
+    const run = state.run;
+    const scorers = run?.scorers ?? [];
+    const counted = census(state.results.items, scorers);
+    this.empty.hidden = run !== undefined;
+    if (before === undefined || before.run !== state.run || before.results !== state.results || before.cases !== state.cases || before.filters.scorers !== state.filters.scorers) {
+      renderSummary(this.summary, {
+        title: run === undefined ? 'EvalLens results' : `${run.kind === 'live' ? 'Live run' : 'Report'} ${run.runId} · ${run.configFile}`,
+        status: run === undefined ? '' : run.complete ? (run.cancelled ? 'cancelled' : 'finished') : run.kind === 'live' ? 'running…' : 'loading…',
+        job: jobLine(run),
+        counts: caseCountsLine(run, [...state.cases.values()].map((c) => c.status)),
+        scorers: scorerLines(run?.aggregates ?? []),
+        histogram: scoreHistogram(state.results.items, scorers, state.filters.scorers),
+      });
+    }
+    this.toolbar.update({ filters: state.filters, statusCounts: counted.statusCounts, scorers: counted.scorers, shown: rows.length, total: state.results.size });
+    this.table.update(state, rows);
+    this.renderDetailPane(state, before);
+  }
+
+  private renderDetailPane(state: ViewState, before: ViewState | undefined): void {
+    const result = state.detailOpen ? selectedResult(state) : undefined;
+    this.detail.hidden = result === undefined;
+    if (result === undefined) return;
+    const unchanged = before !== undefined && before.detailOpen && before.selected === state.selected && before.caseData === state.caseData && before.results === state.results && before.cases === state.cases;
+    if (unchanged) return;
+    const caseEntry = state.cases.get(result.caseId);
+    renderDetail(
+      this.detail,
+      { result, caseResults: resultsOfCase(state.results.items, result.caseId), ...(caseEntry === undefined ? {} : { caseEntry }), ...(state.caseData === undefined ? {} : { caseData: state.caseData }) },
+      { reveal: (caseId) => this.reveal(caseId), close: () => this.closeDetail() },
+    );
+  }
+}
