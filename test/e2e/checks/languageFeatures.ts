@@ -1,0 +1,59 @@
+/** Writing a config: completion of scorer keys under `scorers:`, and a scorer's documentation on hover. */
+import { pollUntil } from '../support/poll';
+import { FIXTURE_FOLDER, type Session } from '../support/session';
+import { activeEditor, editorText, goToLine, openFile, runCommand, UI_LIMIT_MS } from '../support/workbench';
+
+const COMPLETION_CONFIG = `${FIXTURE_FOLDER}/completion.eval.yaml`;
+/** The indented empty line under `scorers:` at the end of that file (1-based). */
+const COMPLETION_LINE = 8;
+const COMPLETION_COLUMN = 3;
+/** Keys the list must offer; the first is the one accepted. */
+const OFFERED_KEYS = ['edit_similarity', 'exact_match', 'regex'];
+
+const HOVER_CONFIG = 'quickstart/refunds.eval.yaml';
+const HOVERED_KEY = 'contains';
+/** The start of contains's description in schemas/scorers/contains.schema.json. */
+const HOVER_TEXT = 'Passes when the output text contains';
+
+export async function completionOffersScorers(session: Session): Promise<void> {
+  const { page } = session;
+  const check = session.check('completion offers scorer keys');
+  const suggestions = page.locator('.suggest-widget .monaco-list-row');
+  await check.step(`open ${COMPLETION_CONFIG}`, () => openFile(page, COMPLETION_CONFIG));
+  await check.step('Ctrl+Space under scorers: lists scorer keys', async () => {
+    await goToLine(page, COMPLETION_LINE, COMPLETION_COLUMN);
+    await page.keyboard.press('Control+Space');
+    await suggestions.first().waitFor({ state: 'visible' });
+    for (const key of OFFERED_KEYS) {
+      // The list shows a dozen rows at a time: filtering by the key brings it into view.
+      await page.keyboard.type(key.slice(0, 4));
+      await suggestions.filter({ hasText: key }).first().waitFor({ state: 'visible' });
+      for (let typed = 0; typed < 4; typed++) await page.keyboard.press('Backspace');
+    }
+  });
+  await check.capture('list');
+  const [accepted = 'edit_similarity'] = OFFERED_KEYS;
+  await check.step(`accepting ${accepted} inserts its snippet`, async () => {
+    await page.keyboard.type(accepted.slice(0, 8));
+    await suggestions.first().filter({ hasText: accepted }).waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await pollUntil(async () => new RegExp(`^ {2}${accepted}:`, 'm').test(await editorText(page)), `the line to read "${accepted}:"`, UI_LIMIT_MS);
+  });
+  await check.capture();
+  await check.step('revert the file', async () => {
+    await runCommand(page, 'File: Revert File');
+    await pollUntil(async () => !new RegExp(`^ {2}${accepted}:`, 'm').test(await editorText(page)), `the "${accepted}:" line to be gone`, UI_LIMIT_MS);
+  });
+}
+
+export async function hoverShowsScorerDocs(session: Session): Promise<void> {
+  const { page } = session;
+  const check = session.check('hover shows scorer documentation');
+  await check.step(`open ${HOVER_CONFIG}`, () => openFile(page, HOVER_CONFIG));
+  await check.step(`hovering "${HOVERED_KEY}" shows its documentation`, async () => {
+    await activeEditor(page).locator('.view-line span', { hasText: new RegExp(`^\\s*${HOVERED_KEY}:?$`) }).first().hover();
+    await page.locator('.monaco-hover').filter({ hasText: HOVER_TEXT }).first().waitFor({ state: 'visible' });
+  });
+  await check.capture();
+  await page.keyboard.press('Escape');
+}
