@@ -121,10 +121,11 @@ describe('scorer entry cache', () => {
     const chunks = new YamlChunkCache();
     const entries = new ScorerEntryCache();
     const random = makeRandom(11);
-    let text = generated(120);
-    warmed(chunks, text);
+    const base = generated(120);
+    warmed(chunks, base);
     for (let i = 0; i < 300; i++) {
-      text = mutate(text, random);
+      // Every other check is a clean one-line edit (the cache is used), the others a mutation.
+      const text = i % 2 === 0 ? base.replace(`name: e${(i % 40) * 3 + 2}\n`, `name: e${i}x\n`) : mutate(base, random);
       const cached = parseRunConfig(text, FILE, ENV, { source: new YamlSource(text, FILE, chunks), entryCache: entries, fileExists: () => true });
       const fresh = parseRunConfig(text, FILE, ENV, { fileExists: () => true });
       assert.deepEqual(cached.problems, fresh.problems, `edit ${i}`);
