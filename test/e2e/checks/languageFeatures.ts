@@ -1,4 +1,5 @@
 /** Writing a config: completion of scorer keys under `scorers:`, and a scorer's documentation on hover. */
+import type { Page } from 'playwright-core';
 import { pollUntil } from '../support/poll';
 import { FIXTURE_FOLDER, type Session } from '../support/session';
 import { activeEditor, editorText, goToLine, openFile, runCommand, UI_LIMIT_MS } from '../support/workbench';
@@ -21,9 +22,7 @@ export async function completionOffersScorers(session: Session): Promise<void> {
   const suggestions = page.locator('.suggest-widget .monaco-list-row');
   await check.step(`open ${COMPLETION_CONFIG}`, () => openFile(page, COMPLETION_CONFIG));
   await check.step('Ctrl+Space under scorers: lists scorer keys', async () => {
-    await goToLine(page, COMPLETION_LINE, COMPLETION_COLUMN);
-    await page.keyboard.press('Control+Space');
-    await suggestions.first().waitFor({ state: 'visible' });
+    await openSuggestions(page, COMPLETION_LINE, COMPLETION_COLUMN);
     for (const key of OFFERED_KEYS) {
       // The list shows a dozen rows at a time: filtering by the key brings it into view.
       await page.keyboard.type(key.slice(0, 4));
@@ -44,6 +43,41 @@ export async function completionOffersScorers(session: Session): Promise<void> {
     await runCommand(page, 'File: Revert File');
     await pollUntil(async () => !new RegExp(`^ {2}${accepted}:`, 'm').test(await editorText(page)), `the "${accepted}:" line to be gone`, UI_LIMIT_MS);
   });
+}
+
+/** How long one Ctrl+Space is given to show the suggest widget before it is pressed again. */
+const SUGGEST_ATTEMPT_MS = 3000;
+
+/**
+ * Ctrl+Space at a 1-based line and column, until the suggest widget lists suggestions. A keystroke
+ * the editor missed (its focus still coming back from Go to Line) shows no widget and is pressed
+ * again; a widget that answers with a message ("No suggestions.") fails at once with that message.
+ */
+async function openSuggestions(page: Page, line: number, column: number): Promise<void> {
+  const rows = page.locator('.suggest-widget .monaco-list-row');
+  const message = page.locator('.suggest-widget .message');
+  /** The widget's message once it is final (not "Loading…"), else undefined. */
+  const finalMessage = async (): Promise<string | undefined> => {
+    if (!(await message.isVisible())) return undefined;
+    const text = ((await message.textContent()) ?? '').trim();
+    return text === '' || /loading/i.test(text) ? undefined : text;
+  };
+  await pollUntil(
+    async () => {
+      await goToLine(page, line, column);
+      await page.keyboard.press('Control+Space');
+      const answered = await pollUntil(async () => (await rows.first().isVisible()) || (await finalMessage()) !== undefined, 'the suggest widget', SUGGEST_ATTEMPT_MS).then(
+        () => true,
+        () => false,
+      );
+      if (!answered) return false;
+      const said = await finalMessage();
+      if (said !== undefined) throw new Error(`Ctrl+Space at line ${line}, column ${column} lists no suggestions; the widget says: ${said}`);
+      return true;
+    },
+    `the suggest widget to list suggestions at line ${line}, column ${column}`,
+    UI_LIMIT_MS,
+  );
 }
 
 export async function hoverShowsScorerDocs(session: Session): Promise<void> {

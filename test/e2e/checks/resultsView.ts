@@ -55,6 +55,8 @@ export async function resultsViewShowsMarkupAsText(session: Session): Promise<vo
     const detail = frame.locator('.detail');
     await detail.waitFor({ state: 'visible' });
     await pollUntil(async () => (await detail.innerText()).includes(MARKUP_TEXT), `the text "${MARKUP_TEXT}" in the detail pane`, UI_LIMIT_MS);
+    // For the screenshot: the output's text in view.
+    await detail.locator('pre', { hasText: MARKUP_TEXT }).first().scrollIntoViewIfNeeded();
   });
   await check.step('no element was made from the output', async () => {
     const injected = await frame.locator('img[src="x"], b:text-is("Returns")').count();

@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Session } from '../support/session';
-import { resultsDiff, resultsRow, showAllTests, showTestResults, testRow, testState, waitForTestState } from '../support/testing';
+import { resultsDiff, resultsRow, revealTestRow, showAllTests, showTestResults, testState, waitForTestState } from '../support/testing';
 import { pollUntil } from '../support/poll';
 import { openFile, runCommand, UI_LIMIT_MS } from '../support/workbench';
 
@@ -30,7 +30,7 @@ export async function explorerListsCases(session: Session): Promise<void> {
   const check = session.check('Test Explorer lists the cases');
   await check.step('open the Test Explorer and expand every item', () => showAllTests(page));
   await check.step(`it lists the quick start's cases (${CASES.join(', ')})`, async () => {
-    for (const label of CASES) await testRow(page, label).waitFor({ state: 'visible' });
+    for (const label of CASES) await revealTestRow(page, label);
   });
   await check.capture();
 }
