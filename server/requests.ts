@@ -64,7 +64,7 @@ export function registerRequests(connection: Connection, documents: TextDocument
     guarded('code actions', [], (document, params) => {
       const analysis = cache.configOf(document);
       if (analysis === undefined) return [];
-      return codeActions({
+      const actions = codeActions({
         uri: document.uri,
         analysis,
         range: params.range,
@@ -72,6 +72,11 @@ export function registerRequests(connection: Connection, documents: TextDocument
         offsetAt: (position) => document.offsetAt(position),
         rangeOf: rangeOf(document),
       });
+      // An editor asking for some kinds only (e.g. quick fixes) gets only those: LSP's `only` filter,
+      // where `refactor` also admits `refactor.rewrite`.
+      const only = params.context.only;
+      if (only === undefined || only.length === 0) return actions;
+      return actions.filter((a) => a.kind !== undefined && only.some((kind) => a.kind === kind || a.kind?.startsWith(`${kind}.`) === true));
     }),
   );
 

@@ -48,6 +48,24 @@ describe('code actions', () => {
     });
   });
 
+  it('answers only the kinds an editor asks for (`only`), as VS Code asks for quick fixes alone', async () => {
+    await withServer(async (server) => {
+      const uri = pathToFileURL(join(dir, `only${counter++}.eval.yaml`)).href;
+      const { diagnostics } = await server.openAndWait(uri, 'dataset: cases.jsonl\nscorers:\n  exact_mach: {}\n');
+      const diagnostic = diagnostics.find((d) => d.code === 'unknown-scorer');
+      assert.ok(diagnostic);
+      const ask = async (only?: string[]) =>
+        (await server.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic], ...(only === undefined ? {} : { only }) } })) as CodeAction[];
+      const all = await ask();
+      assert.ok(all.some((a) => a.kind === CodeActionKind.QuickFix) && all.some((a) => a.kind === CodeActionKind.RefactorRewrite), JSON.stringify(all.map((a) => a.kind)));
+      assert.ok((await ask([CodeActionKind.QuickFix])).every((a) => a.kind === CodeActionKind.QuickFix));
+      assert.deepEqual(
+        (await ask([CodeActionKind.Refactor])).map((a) => a.kind),
+        [CodeActionKind.RefactorRewrite],
+      );
+    });
+  });
+
   it('adds a missing required option, in the mapping and the list form', async () => {
     await withServer(async (server) => {
       const empty = await fix(server, 'dataset: cases.jsonl\nscorers:\n  subprocess:\n', 'missing-required', 'Add option "cmd"');

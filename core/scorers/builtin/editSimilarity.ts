@@ -48,7 +48,8 @@ export const editSimilarity: ScorerDefinition = {
         const mark = lowerIsBetter ? `at most ${threshold}` : `at least ${threshold}`;
         return passed
           ? pass(`the similarity ${shown} meets the pass threshold (${mark}; ${lengths})`, similarity, details)
-          : fail(`the similarity ${shown} misses the pass threshold (${mark}; ${lengths})`, similarity, details);
+          : // The two texts compared, so an editor can open a diff of a failing case (payload goes in details only).
+            fail(`the similarity ${shown} misses the pass threshold (${mark}; ${lengths})`, similarity, { ...details, expected, actual: output });
       },
     });
   },

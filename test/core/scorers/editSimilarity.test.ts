@@ -25,14 +25,16 @@ describe('edit_similarity', () => {
     const v = await score(editSimilarity, {}, { output: 'kitten', expected: 'sitting' });
     assert.equal(v.status, 'fail');
     assert.equal(v.score, 1 - 3 / 7);
-    assert.deepEqual(v.details, { distance: 3, output_length: 6, expected_length: 7, threshold: 0.8 });
+    // A failure carries the two texts it compared, for an editor's diff view.
+    assert.deepEqual(v.details, { distance: 3, output_length: 6, expected_length: 7, threshold: 0.8, expected: 'sitting', actual: 'kitten' });
     assert.match(v.reason, /similarity 0\.5714 misses the pass threshold \(at least 0\.8; output 6 characters, expected 7 characters\)/);
   });
 
-  it('scores identical texts 1 and passes', async () => {
+  it('scores identical texts 1 and passes, keeping the texts out of a passing result', async () => {
     const v = await score(editSimilarity, {}, { output: 'the order has shipped', expected: 'the order has shipped' });
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 1);
+    assert.equal(v.details?.['expected'], undefined);
   });
 
   it('scores two empty texts 1 and passes', async () => {
@@ -44,14 +46,14 @@ describe('edit_similarity', () => {
   it('counts code points, not UTF-16 units: an emoji against another is one substitution (0, not 0.5)', async () => {
     const v = await score(editSimilarity, {}, { output: '\u{1F600}', expected: '\u{1F601}' });
     assert.equal(v.score, 0);
-    assert.deepEqual(v.details, { distance: 1, output_length: 1, expected_length: 1, threshold: 0.8 });
+    assert.deepEqual(v.details, { distance: 1, output_length: 1, expected_length: 1, threshold: 0.8, expected: '\u{1F601}', actual: '\u{1F600}' });
   });
 
   it('scores an emoji pair against an empty text 0 with lengths 2 and 0', async () => {
     const v = await score(editSimilarity, {}, { output: '\u{1F600}\u{1F64F}', expected: '' });
     assert.equal(v.status, 'fail');
     assert.equal(v.score, 0);
-    assert.deepEqual(v.details, { distance: 2, output_length: 2, expected_length: 0, threshold: 0.8 });
+    assert.deepEqual(v.details, { distance: 2, output_length: 2, expected_length: 0, threshold: 0.8, expected: '', actual: '\u{1F600}\u{1F64F}' });
   });
 
   it('counts an emoji as one character next to ASCII: "a😀" against "a" is 0.5', async () => {
