@@ -6,6 +6,14 @@
 // it needs `bash scripts/e2e-setup.sh` once and fails saying so otherwise), one file at a time since
 // each starts its own code-server and browser. Both always run; the exit code is the first failure's.
 // With arguments it runs exactly the files and folders given, in one invocation.
+//
+// With no arguments it first sets up what the whole suite needs, so one command runs it on a fresh
+// machine: a throwaway PostgreSQL on loopback (scripts/postgres.sh, unless EVALLENS_PG_URL is already
+// set) and Chromium + code-server (scripts/e2e-setup.sh). Both are idempotent and quick once done;
+// both install Debian packages the first time, so run as root (as CI does). A setup that fails stops
+// the run with its reason: a suite that silently ran without its database or browser would not be
+// the whole suite. EVALLENS_TEST_NO_SETUP=1 skips the setup (the PostgreSQL tests then say they
+// were skipped; the e2e suite fails saying what to install).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +42,23 @@ function runTests(files, extraArgs = []) {
   return result.status ?? 1;
 }
 
+/** Runs a setup script; on failure says which and exits, since the suite would be incomplete. */
+function setUp(script, why) {
+  const result = spawnSync('bash', [script], { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`\nnpm test: \`bash ${script}\` failed (${why}). Run it on its own to see why (it needs root the first time, for apt-get), or set EVALLENS_TEST_NO_SETUP=1 to run without it.`);
+    process.exit(result.status ?? 1);
+  }
+}
+
 const args = process.argv.slice(2);
+if (args.length === 0 && process.env.EVALLENS_TEST_NO_SETUP !== '1') {
+  if (process.env.EVALLENS_PG_URL === undefined) {
+    setUp(join('scripts', 'postgres.sh'), 'the PostgreSQL the SQL engine tests run on');
+    process.env.EVALLENS_PG_URL = `postgres://postgres@127.0.0.1:${process.env.EVALLENS_PG_PORT ?? '54329'}/evallens_test`;
+  }
+  setUp(join('scripts', 'e2e-setup.sh'), 'Chromium and code-server for the end-to-end suite');
+}
 if (args.length > 0) {
   process.exit(runTests(listTestFiles(args)));
 } else {
