@@ -88,7 +88,9 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   const reporting = data['reporting'];
   const truncate = reporting !== null && typeof reporting === 'object' ? (reporting as Record<string, unknown>)['truncate_execution_outputs'] : undefined;
   const optionDefaults = typeof truncate === 'number' ? { truncate_execution_outputs: truncate } : {};
+  const compat = { dir, family, ...(options.fileExists === undefined ? {} : { fileExists: options.fileExists }) };
   const scorers = readScorers(source, data['scorers'], {
+    resolvePath: (path) => resolveConfigPath(path, compat),
     registry,
     validators,
     configDir: dir,
@@ -114,7 +116,6 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
       });
     }
   }
-  const compat = { dir, family, ...(options.fileExists === undefined ? {} : { fileExists: options.fileExists }) };
   const evalbench = readEvalbenchSettings(source, data, compat);
   problems.push(...evalbench.problems);
   const dataset = readDataset(source, data, (p) => resolveConfigPath(p, compat));

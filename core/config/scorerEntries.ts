@@ -41,6 +41,8 @@ export function readScorers(
     optionDefaults?: { readonly [key: string]: Json };
     env: Readonly<Record<string, string | undefined>>;
     fileExists?: (absolutePath: string) => boolean;
+    /** Where a path option points (EvalBench configs also look in the folders above). */
+    resolvePath?: (path: string) => string;
     /** What entries gave last time (a host that checks the same config again and again). */
     entryCache?: ScorerEntryCache;
   },
@@ -82,7 +84,7 @@ export function readScorers(
       problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.valueRange(entry.path) }]));
       continue;
     }
-    const missing = context.fileExists === undefined ? [] : missingFiles(source, entry, definition.schema, outcome.options, context.configDir, context.fileExists);
+    const missing = context.fileExists === undefined ? [] : missingFiles(source, entry, definition.schema, outcome.options, context.resolvePath ?? ((p) => resolve(context.configDir, p)), context.fileExists);
     if (missing.length > 0) {
       problems.push(...missing);
       continue;
@@ -154,6 +156,7 @@ function prepare(definition: ScorerDefinition, options: { readonly [key: string]
     timeoutMs,
     env: context.env,
     ...(fileExists === undefined ? {} : { fileExists: (path: string) => ((askedDisk = true), fileExists(path)) }),
+    ...(context.resolvePath === undefined ? {} : { resolvePath: context.resolvePath }),
   });
   if (cacheKey !== undefined && !askedDisk) {
     const outcome: EntryOutcome = { options, errors: [], made };
@@ -163,11 +166,11 @@ function prepare(definition: ScorerDefinition, options: { readonly [key: string]
 }
 
 /** A problem for each option that names a file (fileOptions.ts) that does not exist, on its value. */
-function missingFiles(source: YamlSource, entry: Entry, schema: { readonly [key: string]: unknown }, options: { readonly [key: string]: Json }, configDir: string, fileExists: (absolutePath: string) => boolean): Problem[] {
+function missingFiles(source: YamlSource, entry: Entry, schema: { readonly [key: string]: unknown }, options: { readonly [key: string]: Json }, resolvePath: (path: string) => string, fileExists: (absolutePath: string) => boolean): Problem[] {
   return fileOptionKeys(schema).flatMap((key): Problem[] => {
     const value = options[key];
     if (typeof value !== 'string' || value === '' || value.includes('${')) return [];
-    const absolute = isAbsolute(value) ? value : resolve(configDir, value);
+    const absolute = isAbsolute(value) ? value : resolvePath(value);
     if (fileExists(absolute)) return [];
     return [{ code: 'missing-file', severity: 'error', message: `${entry.key}: the file ${absolute} (${key}) does not exist (paths are relative to the config's folder)`, range: source.valueRange([...entry.path, key]) }];
   });

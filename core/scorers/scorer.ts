@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { EvalCase, Json } from '../case';
 import type { ScorerVerdict } from '../result';
 
@@ -66,6 +67,16 @@ export interface ScorerContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Whether a file exists, when the host has a file system to ask (the server counts open documents too). */
   readonly fileExists?: (absolutePath: string) => boolean;
+  /**
+   * Where a path option points: from the config's folder, and in an EvalBench config also from the
+   * nearest folder above that has it (EvalBench runs from its repository root). Absent: the config's folder.
+   */
+  readonly resolvePath?: (path: string) => string;
+}
+
+/** An option's path as the config means it (see `ScorerContext.resolvePath`). */
+export function resolveOptionPath(context: ScorerContext, path: string): string {
+  return context.resolvePath?.(path) ?? resolve(context.configDir, path);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parse, resolve } from 'node:path';
+import { isAbsolute, parse } from 'node:path';
 import type { Json } from '../../case';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/python_scorer.schema.json';
@@ -9,7 +9,7 @@ import { QUOTE_CHARS, stderrDetails, truncate } from '../support/processText';
 import type { RowDict } from '../support/pythonEquality';
 import { evalRows, executionRows, runError } from '../support/sqlRows';
 import commonSchema from '../../../schemas/scorer-common.schema.json';
-import { refused, type OptionIssue, type ScorerDefinition, type ScoringInput } from '../scorer';
+import { refused, resolveOptionPath, type OptionIssue, type ScorerDefinition, type ScoringInput } from '../scorer';
 
 /** The failure prefix of EvalBench's python_scorer: every failure is score 0 with a `FAIL: …` reason. */
 const FAIL = 'FAIL: ';
@@ -35,7 +35,7 @@ export const pythonScorer: ScorerDefinition = {
   reportsAs: (options) => scorerName(options),
   create(options, context) {
     const scriptPath = String(options['script_path']);
-    const script = resolve(context.configDir, scriptPath);
+    const script = isAbsolute(scriptPath) ? scriptPath : resolveOptionPath(context, scriptPath);
     if (context.fileExists !== undefined && !context.fileExists(script)) {
       return refused({ path: ['script_path'], message: `the script ${script} does not exist (script_path is relative to the config's folder)` });
     }

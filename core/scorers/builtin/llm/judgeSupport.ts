@@ -1,11 +1,11 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { Json } from '../../../case';
 import { answerDetail, parseJudgeObject, type JudgeObject } from '../../../judge/answerParser';
 import { realJudge, type Judge } from '../../../judge/judge';
 import { loadModelConfig, problemLine } from '../../../judge/modelConfig';
 import { renderPrompt } from '../../../judge/prompts';
 import { error, type ScorerVerdict } from '../../../result';
-import type { OptionIssue, ScorerContext } from '../../scorer';
+import { resolveOptionPath, type OptionIssue, type ScorerContext } from '../../scorer';
 
 /**
  * What every LLM-judge scorer shares: its `model_config` file read and checked when the config loads
@@ -14,7 +14,7 @@ import type { OptionIssue, ScorerContext } from '../../scorer';
  */
 /** The judge a scorer's options name; no connection is made here (the language server calls this on every edit). */
 export function judgeFromOptions(context: ScorerContext, modelConfigPath: string): { readonly ok: true; readonly judge: Judge } | { readonly ok: false; readonly issue: OptionIssue } {
-  const file = isAbsolute(modelConfigPath) ? modelConfigPath : resolve(context.configDir, modelConfigPath);
+  const file = isAbsolute(modelConfigPath) ? modelConfigPath : resolveOptionPath(context, modelConfigPath);
   if (context.fileExists !== undefined && !context.fileExists(file)) {
     return { ok: false, issue: { path: ['model_config'], message: `the model config ${file} does not exist (paths are relative to the config's folder)` } };
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseRunConfig } from '../../../../core/config/parseRunConfig';
@@ -55,5 +56,23 @@ describe('LLM judges and workspace trust', () => {
       ],
     );
     assert.equal(fixture.server.connections(), 0, 'loading a config never connects');
+  });
+
+  it("finds an EvalBench config's model_config from the repository root, as EvalBench (run from its root) does", () => {
+    const root = mkdtempSync(join(tmpdir(), 'evallens-evalbench-root-'));
+    try {
+      mkdirSync(join(root, 'datasets', 'model_configs'), { recursive: true });
+      mkdirSync(join(root, 'datasets', 'configs'), { recursive: true });
+      writeFileSync(join(root, 'datasets', 'model_configs', 'judge.yaml'), `provider: openai\nmodel: m\nbase_url: ${fixture.server.openAiBaseUrl}\napi_key_env: JUDGE_KEY\n`);
+      writeFileSync(join(root, 'datasets', 'configs', 'cases.json'), '[]');
+      const text = 'dataset_config: datasets/configs/cases.json\nscorers:\n  goal_completion: {model_config: datasets/model_configs/judge.yaml}\n';
+      const evalbench = parseRunConfig(text, join(root, 'datasets', 'configs', 'run.yaml'), ENV, { fileExists: existsSync });
+      assert.deepEqual(evalbench.problems.filter((p) => p.severity === 'error').map((p) => p.message), []);
+      // An EvalLens config keeps paths relative to its own folder.
+      const own = parseRunConfig('cases: [{id: a, output: x}]\nscorers:\n  goal_completion: {model_config: datasets/model_configs/judge.yaml}\n', join(root, 'datasets', 'configs', 'run.eval.yaml'), ENV, { fileExists: existsSync });
+      assert.equal(own.problems.find((p) => p.severity === 'error')?.code, 'missing-file');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
