@@ -9,6 +9,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { ANNOTATED_FILES, CaseCodeLensProvider, OPEN_RESULTS_COMMAND, RUN_CASE_COMMAND, RUN_CONFIG_COMMAND } from './editor/caseCodeLens';
 import { CaseResultDecorations } from './editor/caseResultDecorations';
 import { createLanguageClient, restartLanguageClient } from './languageClient';
+import { registerResultsPanelSerializer } from './results/panelSerializer';
 import { OPEN_REPORT_FILE_COMMAND, ResultsViewBridge } from './resultsCommands';
 import { readSettings, SETTINGS_SECTION, type EvalLensSettings } from './settings';
 import { LastRunStatus } from './statusBar';
@@ -64,6 +65,8 @@ export function activate(context: vscode.ExtensionContext): void {
     runner,
     status,
     results,
+    // Revives the results view after a reload (the panel's code loads only when one is revived).
+    registerResultsPanelSerializer(context.extensionUri, { reveal: (target) => void results.reveal(target), restored: (panel) => results.adopt(panel) }),
     lenses,
     new CaseResultDecorations(lastResults),
     vscode.languages.registerCodeLensProvider(ANNOTATED_FILES, lenses),

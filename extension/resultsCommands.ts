@@ -50,6 +50,11 @@ export class ResultsViewBridge implements vscode.Disposable {
     this.tabs.dispose();
   }
 
+  /** A results view VS Code revived after a reload: new runs are shown in it, as in one this bridge opened. */
+  adopt(panel: ResultsPanel): void {
+    this.current = panel;
+  }
+
   onRunStart(configFile: string): void {
     this.live = { configFile, events: [] };
     this.current?.startRun(configFile);

@@ -56,8 +56,8 @@ export type HostToWebview =
   /** The answer to `case/request`. */
   | { readonly type: 'case/data'; readonly configFile: string; readonly caseId: string; readonly data: CaseData }
   | { readonly type: 'case/unavailable'; readonly configFile: string; readonly caseId: string; readonly reason: string }
-  /** Forget what is shown (e.g. the config was closed). */
-  | { readonly type: 'view/clear' };
+  /** Forget what is shown (e.g. the config was closed); `notice` says why in the emptied view (e.g. a restored run that cannot be shown). */
+  | { readonly type: 'view/clear'; readonly notice?: string };
 
 export type WebviewToHost =
   | { readonly type: 'webview/ready'; readonly version: number }
@@ -98,7 +98,7 @@ export function isHostToWebview(message: unknown): message is HostToWebview {
     case 'case/unavailable':
       return isString(m['configFile']) && isString(m['caseId']) && isString(m['reason']);
     case 'view/clear':
-      return true;
+      return m['notice'] === undefined || isString(m['notice']);
   }
 }
 

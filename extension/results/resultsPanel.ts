@@ -14,6 +14,8 @@
  *   panel.pushCases(configFile, cases);             // optional: EvalCases already in memory
  *   ResultsPanel.currentPanel;                      // the open panel, or undefined (opens nothing)
  *   panel.onDidDispose(() => …);                    // the panel's tab closed
+ *   panel.showNotice(text);                         // nothing to show, and why (e.g. a restored run that is gone)
+ *   ResultsPanel.restore(webviewPanel, extensionUri, reveal);  // a panel VS Code revived after a reload (panelSerializer.ts)
  *   // After run/end, showing the run folder's report.json (same runId) keeps the person's selection.
  *
  * Events are batched (one flush per 50 ms, at most EVENTS_PER_MESSAGE events a message), and a report
@@ -32,15 +34,20 @@ import { type HostToWebview, isWebviewToHost, PROTOCOL_VERSION, type RevealTarge
 import { CaseDataSource } from './caseDataSource';
 import { LiveRun } from './liveRun';
 import { panelHtml } from './panelHtml';
+import { RESULTS_VIEW_TYPE } from './panelSerializer';
 import { reportMessages } from './reportMessages';
 
 export { readReportFile, ReportFileError } from './reportFile';
 export type { RevealTarget } from '../../protocol/webview';
 
-export const RESULTS_VIEW_TYPE = 'evallens.results';
+export { RESULTS_VIEW_TYPE };
 const FLUSH_MS = 50;
 
-type Shown = { readonly kind: 'none' } | { readonly kind: 'report'; readonly report: Report } | { readonly kind: 'live'; readonly run: LiveRun };
+type Shown =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'notice'; readonly text: string }
+  | { readonly kind: 'report'; readonly report: Report }
+  | { readonly kind: 'live'; readonly run: LiveRun };
 
 export class ResultsPanel implements vscode.Disposable {
   private static current: ResultsPanel | undefined;
@@ -71,8 +78,24 @@ export class ResultsPanel implements vscode.Disposable {
       RESULTS_VIEW_TYPE,
       'EvalLens Results',
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: false, enableFindWidget: true },
+      { ...webviewOptions(dist), retainContextWhenHidden: false, enableFindWidget: true },
     );
+    ResultsPanel.current = new ResultsPanel(panel, dist, reveal);
+    return ResultsPanel.current;
+  }
+
+  /**
+   * Takes over a panel VS Code revived after a window reload; the caller then shows what it showed.
+   * There is one results panel: if one was opened meanwhile, the revived one closes and that one is kept.
+   */
+  static restore(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, reveal: (target: RevealTarget) => void): ResultsPanel {
+    const existing = ResultsPanel.current;
+    if (existing !== undefined) {
+      panel.dispose();
+      return existing;
+    }
+    const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+    panel.webview.options = webviewOptions(dist);
     ResultsPanel.current = new ResultsPanel(panel, dist, reveal);
     return ResultsPanel.current;
   }
@@ -102,6 +125,17 @@ export class ResultsPanel implements vscode.Disposable {
     this.stopFlushing();
     this.shown = { kind: 'report', report };
     if (this.ready) this.postAll(reportMessages(report));
+  }
+
+  /** Whether a report, a run or a notice is shown (not a fresh, empty panel). */
+  get isShowingSomething(): boolean {
+    return this.shown.kind !== 'none';
+  }
+
+  showNotice(text: string): void {
+    this.stopFlushing();
+    this.shown = { kind: 'notice', text };
+    if (this.ready) this.post({ type: 'view/clear', notice: text });
   }
 
   startRun(configFile: string): void {
@@ -177,6 +211,9 @@ export class ResultsPanel implements vscode.Disposable {
     switch (this.shown.kind) {
       case 'none':
         return;
+      case 'notice':
+        this.post({ type: 'view/clear', notice: this.shown.text });
+        return;
       case 'report':
         this.postAll(reportMessages(this.shown.report));
         return;
@@ -193,6 +230,10 @@ export class ResultsPanel implements vscode.Disposable {
   private post(message: HostToWebview): void {
     void this.panel.webview.postMessage(message);
   }
+}
+
+function webviewOptions(dist: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [dist] };
 }
 
 /** The config's job threshold, for the live job score; undefined when the config does not load now. */

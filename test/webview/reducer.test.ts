@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Action } from '../../webview/model/actions';
 import { visibleRows } from '../../webview/model/query';
-import { caseRequestFor, persistedView, reduce } from '../../webview/model/reducer';
+import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../../webview/model/reducer';
 import { type ViewState, initialState, resultKey, selectedResult } from '../../webview/model/viewState';
 import { CONFIG, caseId, reportOf } from './support/runs';
 
@@ -177,5 +177,22 @@ describe('results view reducer: selection and detail', () => {
     assert.equal(selectedResult(other), undefined, 'a key that finds nothing selects nothing');
     assert.deepEqual(state.filters.statuses, ['fail']);
     assert.equal(state.sort.column, 'score');
+  });
+
+  it('view/clear with a notice keeps it while nothing is shown; the next run or a plain clear drops it', () => {
+    const state = reduce(shown(2), { type: 'view/clear', notice: 'the run ended with the window' });
+    assert.equal(state.notice, 'the run ended with the window');
+    assert.equal(reduce(state, { type: 'report/show', report: reportOf(1, 'run-2'), complete: true }).notice, undefined);
+    assert.equal(reduce(state, { type: 'view/clear' }).notice, undefined);
+  });
+
+  it('saves which run is shown with the choices, and saves again when that run or a choice changes', () => {
+    const state = shown(3);
+    assert.deepEqual(persistedView(state).source, { runId: 'run-1', configFile: CONFIG, kind: 'report', complete: true });
+    assert.equal(persistedView(initialState()).source, undefined);
+    assert.equal(persistedViewChanged(initialState(), state), true, 'a run appeared');
+    assert.equal(persistedViewChanged(state, reduce(state, { type: 'report/show', report: reportOf(3, 'run-2'), complete: true })), true, 'another run');
+    assert.equal(persistedViewChanged(state, reduce(state, { type: 'ui/toggleScorer', scorer: 'judge' })), true, 'a filter');
+    assert.equal(persistedViewChanged(state, reduce(state, { type: 'case/unavailable', configFile: CONFIG, caseId: caseId(0), reason: 'gone' })), false, 'nothing saved changed');
   });
 });

@@ -6,12 +6,25 @@ import type { ResultStatus } from '../../core/result';
 import type { HostToWebview } from '../../protocol/webview';
 import type { Filters, Sort, SortColumn } from './viewState';
 
-/** The part of the state kept across the webview being hidden and shown again (vscode.setState). */
+/**
+ * What run the view showed, kept with the persisted view so that after a window reload the host can
+ * find it again (its report.json in the run's folder, by run id) and show it.
+ */
+export interface PersistedSource {
+  readonly runId: string;
+  readonly configFile: string;
+  readonly kind: 'report' | 'live';
+  /** The report's chunks all came, or the live run ended. */
+  readonly complete: boolean;
+}
+
+/** The part of the state kept across the webview being hidden and shown again, and across a window reload (vscode.setState). */
 export interface PersistedView {
   readonly filters: Filters;
   readonly sort: Sort;
   readonly selected?: string;
   readonly detailOpen: boolean;
+  readonly source?: PersistedSource;
 }
 
 export type UiAction =

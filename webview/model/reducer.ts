@@ -24,8 +24,10 @@ function step(state: ViewState, action: Action): ViewState {
       return settleCaseData(state, action.configFile, action.caseId, { status: 'loaded', configFile: action.configFile, caseId: action.caseId, data: action.data });
     case 'case/unavailable':
       return settleCaseData(state, action.configFile, action.caseId, { status: 'unavailable', configFile: action.configFile, caseId: action.caseId, reason: action.reason });
-    case 'view/clear':
-      return freshView(state);
+    case 'view/clear': {
+      const fresh = freshView(state);
+      return action.notice === undefined ? fresh : { ...fresh, notice: action.notice };
+    }
     default:
       return ui(state, action);
   }
@@ -88,8 +90,22 @@ function restore(state: ViewState, view: PersistedView): ViewState {
 
 /** What to keep across a hide/show of the panel. */
 export function persistedView(state: ViewState): PersistedView {
-  const view: PersistedView = { filters: state.filters, sort: state.sort, detailOpen: state.detailOpen };
+  const run = state.run;
+  const view: PersistedView = {
+    filters: state.filters,
+    sort: state.sort,
+    detailOpen: state.detailOpen,
+    ...(run === undefined ? {} : { source: { runId: run.runId, configFile: run.configFile, kind: run.kind, complete: run.complete } }),
+  };
   return state.selected === undefined ? view : { ...view, selected: state.selected };
+}
+
+/** Whether what `persistedView` keeps differs between the two states (so it is saved again). */
+export function persistedViewChanged(before: ViewState, after: ViewState): boolean {
+  const a = before.run;
+  const b = after.run;
+  const sourceChanged = a?.runId !== b?.runId || a?.configFile !== b?.configFile || a?.kind !== b?.kind || a?.complete !== b?.complete;
+  return sourceChanged || before.filters !== after.filters || before.sort !== after.sort || before.selected !== after.selected || before.detailOpen !== after.detailOpen;
 }
 
 function settleCaseData(state: ViewState, configFile: string, caseId: string, settled: CaseDataState): ViewState {

@@ -75,6 +75,8 @@ export interface ViewState {
   readonly selected?: string;
   readonly detailOpen: boolean;
   readonly caseData?: CaseDataState;
+  /** Why nothing is shown, from the host (`view/clear` with a notice); shown while no run is. */
+  readonly notice?: string;
 }
 
 export const NO_FILTERS: Filters = { statuses: [], scorers: [], search: '' };

@@ -6,7 +6,7 @@ import type { WebviewToHost } from '../../protocol/webview';
 import type { Action, PersistedView } from '../model/actions';
 import { census, resultsOfCase } from '../model/derived';
 import { visibleRows } from '../model/query';
-import { caseRequestFor, persistedView, reduce } from '../model/reducer';
+import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../model/reducer';
 import { caseCountsLine, jobLine, scoreHistogram, scorerLines } from '../model/summary';
 import { type ViewState, initialState, selectedResult } from '../model/viewState';
 import { renderDetail } from './detailPane';
@@ -28,7 +28,7 @@ export class ResultsApp {
   private readonly toolbar: Toolbar;
   private readonly table: ResultsTable;
   private readonly detail = el('aside', { className: 'detail', attrs: { 'aria-label': 'Result detail', tabindex: '-1' } });
-  private readonly empty = el('p', { className: 'empty muted' }, 'No run to show yet. Run an eval or open a report.json.');
+  private readonly empty = el('p', { className: 'empty muted', attrs: { role: 'status' } });
 
   constructor(
     root: HTMLElement,
@@ -66,7 +66,8 @@ export class ResultsApp {
     this.state = after;
     const request = caseRequestFor(before, after);
     if (request !== undefined) this.host.post({ type: 'case/request', ...request });
-    if (before.filters !== after.filters || before.sort !== after.sort || before.selected !== after.selected || before.detailOpen !== after.detailOpen) this.host.persist(persistedView(after));
+    // A restore saves nothing: what it restored is saved already, with the run the host is about to send again.
+    if (action.type !== 'ui/restore' && persistedViewChanged(before, after)) this.host.persist(persistedView(after));
     this.frame ??= requestAnimationFrame(() => {
       this.frame = undefined;
       this.render();
@@ -124,6 +125,7 @@ export class ResultsApp {
     const scorers = run?.scorers ?? [];
     const counted = census(state.results.items, scorers);
     this.empty.hidden = run !== undefined;
+    this.empty.textContent = state.notice ?? 'No run to show yet. Run an eval or open a report.json.';
     if (before === undefined || before.run !== state.run || before.results !== state.results || before.cases !== state.cases || before.filters.scorers !== state.filters.scorers) {
       renderSummary(this.summary, {
         title: run === undefined ? 'EvalLens results' : `${run.kind === 'live' ? 'Live run' : 'Report'} ${run.runId} · ${run.configFile}`,

@@ -15,7 +15,7 @@ export interface SummaryModel {
 }
 
 export function renderSummary(target: HTMLElement, model: SummaryModel): void {
-  const head = el('div', { className: 'run-head' }, el('span', { className: 'run-title' }, model.title), el('span', { className: 'run-status' }, model.status));
+  const head = el('div', { className: 'run-head' }, el('span', { className: 'run-title', attrs: { title: model.title } }, model.title), el('span', { className: 'run-status' }, model.status));
   const job = el('div', { className: `job verdict-${model.job.verdict}`, attrs: { role: 'status' } }, model.job.text);
   const counts = el('div', { className: 'case-counts' }, model.counts);
   const left = el('div', { className: 'summary-left' }, head, job, counts, scorerTable(model.scorers));

@@ -21,19 +21,26 @@ export interface TableHandlers {
 interface Column {
   readonly id: SortColumn;
   readonly label: string;
-  readonly width: string;
+  /** The narrowest the column gets, in em; below the sum of these the table scrolls sideways. */
+  readonly minEm: number;
+  /** Share of the width left over; 0 keeps the column at its minimum. */
+  readonly grow: number;
   readonly cell: (result: ScorerResult) => string;
 }
 
 const COLUMNS: readonly Column[] = [
-  { id: 'case', label: 'Case', width: 'minmax(8em, 1.2fr)', cell: (r) => r.caseId },
-  { id: 'scorer', label: 'Scorer', width: 'minmax(7em, 1fr)', cell: (r) => r.scorer },
-  { id: 'trial', label: 'Trial', width: '4em', cell: (r) => String(r.trial) },
-  { id: 'status', label: 'Status', width: '7.5em', cell: (r) => r.status },
-  { id: 'score', label: 'Score', width: '5.5em', cell: (r) => formatScore(r.score) },
-  { id: 'reason', label: 'Reason', width: 'minmax(12em, 4fr)', cell: (r) => r.reason },
-  { id: 'duration', label: 'ms', width: '5em', cell: (r) => formatScore(r.durationMs) },
+  { id: 'case', label: 'Case', minEm: 8, grow: 1.5, cell: (r) => r.caseId },
+  { id: 'scorer', label: 'Scorer', minEm: 6, grow: 1, cell: (r) => r.scorer },
+  { id: 'trial', label: 'Trial', minEm: 3.5, grow: 0, cell: (r) => String(r.trial) },
+  { id: 'status', label: 'Status', minEm: 8, grow: 0, cell: (r) => r.status },
+  { id: 'score', label: 'Score', minEm: 5, grow: 0, cell: (r) => formatScore(r.score) },
+  { id: 'reason', label: 'Reason', minEm: 10, grow: 4, cell: (r) => r.reason },
+  { id: 'duration', label: 'ms', minEm: 4.5, grow: 0, cell: (r) => formatScore(r.durationMs) },
 ];
+
+function track(column: Column): string {
+  return column.grow === 0 ? `${column.minEm}em` : `minmax(${column.minEm}em, ${column.grow}fr)`;
+}
 
 export class ResultsTable {
   readonly element: HTMLElement;
@@ -49,8 +56,9 @@ export class ResultsTable {
     this.header = el('div', { className: 'row header', attrs: { role: 'row', 'aria-rowindex': '1' } });
     this.body = el('div', { className: 'rows', attrs: { role: 'rowgroup' } });
     this.spacer = el('div', { className: 'spacer' }, this.body);
-    this.viewport = el('div', { className: 'viewport' }, this.spacer);
-    this.element = el('div', { className: 'table', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Results', 'aria-multiselectable': 'false' } }, this.header, this.viewport);
+    // The header scrolls with the rows (sticky at the top), so sideways it stays over its columns.
+    this.viewport = el('div', { className: 'viewport' }, this.header, this.spacer);
+    this.element = el('div', { className: 'table', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Results', 'aria-multiselectable': 'false' } }, this.viewport);
     this.viewport.addEventListener('scroll', () => this.renderWindow());
     this.body.addEventListener('click', (event) => this.onClick(event, false));
     this.body.addEventListener('dblclick', (event) => this.onClick(event, true));
@@ -61,7 +69,8 @@ export class ResultsTable {
     const columns = trialsShown ? COLUMNS : COLUMNS.filter((c) => c.id !== 'trial');
     if (columns !== this.columns || this.header.childElementCount === 0 || this.state?.sort !== state.sort) {
       this.columns = columns;
-      this.element.style.setProperty('--columns', columns.map((c) => c.width).join(' '));
+      this.element.style.setProperty('--columns', columns.map(track).join(' '));
+      this.element.style.setProperty('--columns-min-width', `${columns.reduce((sum, c) => sum + c.minEm, 0)}em`);
       this.renderHeader(state);
     }
     this.state = state;
@@ -76,10 +85,11 @@ export class ResultsTable {
     return Math.max(1, Math.floor(this.viewport.clientHeight / ROW_HEIGHT) - 1);
   }
 
-  /** Scrolls so the row at `index` (in the visible rows) is in view. */
+  /** Scrolls so the row at `index` (in the visible rows) is in view, below the sticky header. */
   scrollToRow(index: number): void {
+    // Row i spans [ROW_HEIGHT·(i+1), ROW_HEIGHT·(i+2)) of the viewport's content, the header above it.
     const top = index * ROW_HEIGHT;
-    const bottom = top + ROW_HEIGHT;
+    const bottom = (index + 2) * ROW_HEIGHT;
     if (top < this.viewport.scrollTop) this.viewport.scrollTop = top;
     else if (bottom > this.viewport.scrollTop + this.viewport.clientHeight) this.viewport.scrollTop = bottom - this.viewport.clientHeight;
   }
