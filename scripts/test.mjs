@@ -1,10 +1,9 @@
 // Runs the test files under the given folders (default: test/) with Node's own test runner, with tsx
 // so the TypeScript sources run as they are. Node 20's --test takes no globs, hence the listing here.
 //
-// With no arguments (`npm test`, so CI) it runs two suites one after the other: every test under
-// test/ except test/e2e, then the end-to-end suite test/e2e (the packaged extension in a real VS Code;
-// it needs `bash scripts/e2e-setup.sh` once and fails saying so otherwise), one file at a time since
-// each starts its own code-server and browser. Both always run; the exit code is the first failure's.
+// With no arguments (`npm test`, so CI) it runs every test under test/, the end-to-end suite test/e2e
+// (the packaged extension in a real VS Code) last, in one invocation so there is one summary. Each e2e
+// file starts its own code-server (on a free port) and browser, so they may run beside other files.
 // With arguments it runs exactly the files and folders given, in one invocation.
 //
 // With no arguments it first sets up what the whole suite needs, so one command runs it on a fresh
@@ -62,7 +61,7 @@ if (args.length === 0 && process.env.EVALLENS_TEST_NO_SETUP !== '1') {
 if (args.length > 0) {
   process.exit(runTests(listTestFiles(args)));
 } else {
-  const unit = runTests(listTestFiles(['test'], { skip: [E2E] }));
-  const e2e = runTests(listTestFiles([E2E]), ['--test-concurrency=1']);
-  process.exit(unit !== 0 ? unit : e2e);
+  const unit = listTestFiles(['test'], { skip: [E2E] });
+  const e2e = listTestFiles([E2E]);
+  process.exit(runTests([...unit, ...e2e]));
 }
