@@ -96,6 +96,39 @@ describe('code actions', () => {
     });
   });
 
+  it('keeps every comment through the conversion, both ways', async () => {
+    await withServer(async (server) => {
+      const mapping = [
+        'dataset: cases.jsonl',
+        'scorers:',
+        '  # deterministic checks first',
+        '  contains:            # every answer must state the window',
+        '    value: "30 days"',
+        '    # case-sensitive on purpose',
+        '    case_sensitive: true',
+        '  exact_match: null    # the canonical answer',
+        '  # nothing after this',
+        '',
+      ].join('\n');
+      const uri = pathToFileURL(join(dir, 'comments.eval.yaml')).href;
+      await server.openAndWait(uri, mapping);
+      const ask = async (text: string, line: number) => {
+        await server.changeAndWait(uri, text);
+        const actions = (await server.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: { line, character: 2 }, end: { line, character: 2 } }, context: { diagnostics: [] } })) as CodeAction[];
+        const refactor = actions.find((a) => a.kind === CodeActionKind.RefactorRewrite);
+        assert.ok(refactor, JSON.stringify(actions.map((a) => a.title)));
+        return applyWorkspaceEdit(text, uri, refactor.edit);
+      };
+      const comments = (text: string) => text.split('\n').map((l) => /#.*$/.exec(l)?.[0]).filter((c) => c !== undefined);
+      const list = await ask(mapping, 3);
+      assert.deepEqual(comments(list), comments(mapping), list);
+      assert.deepEqual((await server.changeAndWait(uri, list)).diagnostics, [], list);
+      const back = await ask(list, 4);
+      assert.deepEqual(comments(back), comments(mapping), back);
+      assert.deepEqual((await server.changeAndWait(uri, back)).diagnostics, [], back);
+    });
+  });
+
   it('converts scorers to the list form and back, as a refactoring offered in scorers:', async () => {
     await withServer(async (server) => {
       const mapping = 'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: no_match\n  exact_match: null\n';
