@@ -39,6 +39,7 @@ export function startServer(connection: Connection, options: ServerOptions = { e
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     watchDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    cache.prepareForFirstCheck();
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Full },

@@ -28,6 +28,15 @@ export class AnalysisCache {
     private readonly fileExists: FileExists,
   ) {}
 
+  /**
+   * Starts what the first check will need and can get ready in other threads: the ReDoS checker's
+   * worker loads recheck and starts its checker (~150 ms cold) while this thread loads, answers
+   * `initialize` and parses the first config.
+   */
+  prepareForFirstCheck(): void {
+    startPatternChecker();
+  }
+
   kindOf(document: TextDocument): DocumentKind {
     return documentKind(document.uri, document.languageId, document.getText(), this.datasetSourceFor(document.uri) !== undefined);
   }

@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import type { Json } from '../../case';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/json_schema.schema.json';
+import { draft2020MetaErrors } from '../../schema/draft2020Meta';
 import { codePointLength, kindOf } from '../support/describe';
 import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags } from '../support/boundedRegex';
 import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
@@ -172,11 +173,17 @@ function compileUserSchema(userSchema: JsonObject, at: SchemaSource): { ok: true
     allowUnionTypes: true,
     allErrors: true,
     validateFormats: true,
+    // The meta-schema check runs below, with a validator generated at build time: ajv compiling the
+    // meta-schema here was most of the cost of a json_schema entry on the language server's first check.
+    validateSchema: false,
     code: { regExp: boundedRegExpEngine() },
   });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   try {
+    const metaErrors = draft2020MetaErrors(userSchema);
+    // ajv's own wording for a schema its meta-schema refuses ("schema is invalid: data/type must be …").
+    if (metaErrors.length > 0) throw new Error(`schema is invalid: ${ajv.errorsText([...metaErrors])}`);
     return { ok: true, validate: ajv.compile(userSchema) };
   } catch (e) {
     return { ok: false, issues: [compileIssue(e, userSchema, at, issueAt)] };

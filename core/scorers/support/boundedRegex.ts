@@ -181,6 +181,10 @@ const RECHECK_WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { check } = require(workerData.recheck);
 const { port, signal } = workerData;
+// recheck starts its checker on the first check, and builds its case-folding tables on the first
+// case-insensitive one (~50 ms each, cold): do both now, while the host has other work, so that the
+// first patterns the host asks about are answered in a few milliseconds.
+check('^a-\\\\d+$', 'iu', { timeout: 1000 }).catch(() => {});
 port.on('message', async ({ id, source, flags, timeout }) => {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeout + 500);
