@@ -182,12 +182,33 @@ function compileUserSchema(userSchema: JsonObject, at: SchemaSource): { ok: true
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   try {
     const metaErrors = draft2020MetaErrors(userSchema);
-    // ajv's own wording for a schema its meta-schema refuses ("schema is invalid: data/type must be …").
-    if (metaErrors.length > 0) throw new Error(`schema is invalid: ${ajv.errorsText([...metaErrors])}`);
+    // ajv's own wording for a schema its meta-schema refuses ("schema is invalid: data/type must be …"),
+    // on the keyword it is about (the first error's place in the schema, as far as the schema has it).
+    const [first] = metaErrors;
+    if (first !== undefined) return { ok: false, issues: [issueAt(existingPrefix(userSchema, first.instancePath), `${at.label} does not compile: schema is invalid: ${ajv.errorsText([...metaErrors])}`)] };
     return { ok: true, validate: ajv.compile(userSchema) };
   } catch (e) {
     return { ok: false, issues: [compileIssue(e, userSchema, at, issueAt)] };
   }
+}
+
+/** The longest start of a JSON pointer's path that exists in `schema` (the pointer may name a missing keyword). */
+function existingPrefix(schema: Json, pointer: string): Segment[] {
+  const segments: Segment[] = [];
+  let node: Json | undefined = schema;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node) && /^\d+$/.test(key) && Number(key) < node.length) {
+      segments.push(Number(key));
+      node = (node as readonly Json[])[Number(key)];
+    } else if (node !== null && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, key)) {
+      segments.push(key);
+      node = (node as { readonly [k: string]: Json })[key];
+    } else {
+      break;
+    }
+  }
+  return segments;
 }
 
 function compileIssue(e: unknown, userSchema: JsonObject, at: SchemaSource, issueAt: (segments: readonly Segment[], message: string) => OptionIssue): OptionIssue {

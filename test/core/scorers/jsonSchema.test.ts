@@ -154,6 +154,15 @@ describe('json_schema', () => {
     assert.match(issues[0]?.message ?? '', /keyword "maxLenght".*does not support/);
   });
 
+  it('places a schema the meta-schema refuses on the keyword it is about, in ajv\'s words', () => {
+    const issues = refusal(jsonSchema, { schema: { type: 'object', properties: { age: { type: 12 } } } });
+    assert.deepEqual(issues[0]?.path, ['schema', 'properties', 'age', 'type']);
+    assert.match(issues[0]?.message ?? '', /schema is invalid: data\/properties\/age\/type must be/);
+    // A pointer past what the schema has stops at the deepest part it does have.
+    const required = refusal(jsonSchema, { schema: { type: 'object', required: 'name' } });
+    assert.deepEqual(required[0]?.path, ['schema', 'required']);
+  });
+
   it('refuses an unknown format', () => {
     const issues = refusal(jsonSchema, { schema: { type: 'string', format: 'colour' } });
     assert.deepEqual(issues[0]?.path, ['schema', 'format']);
