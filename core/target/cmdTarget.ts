@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { killGroup, spawnGroup } from '../process/processGroup';
 
 /** Most bytes of stdout a command target may write: an answer larger than this is an error. */
 export const STDOUT_CAP_BYTES = 10 * 1024 * 1024;
@@ -14,8 +14,8 @@ export const STDERR_QUOTE_CHARS = 300;
  * `signal` (then with the signal's reason). The whole process group is killed when the command
  * stops early and when `sh` exits, so nothing it started outlives the call.
  *
- * The subprocess scorer spawns the same way (core/scorers/builtin/subprocess.ts); this copy keeps the
- * target's own rules (a larger stdout, stderr kept as a tail, errors thrown rather than scored).
+ * It starts and stops the process group as the subprocess scorers do (core/process/processGroup.ts),
+ * with the target's own rules (a larger stdout, stderr kept as a tail, errors thrown rather than scored).
  */
 export function runCommandTarget(cmd: string, options: { cwd: string; stdin: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<string> {
   const { signal } = options;
@@ -29,16 +29,7 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     let stdoutBytes = 0;
     let stderrTail = Buffer.alloc(0);
 
-    const child = spawn('sh', ['-c', cmd], { cwd: options.cwd, env: { ...options.env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        // Negative pid: the whole process group, so what `sh -c` started dies with it.
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
+    const child = spawnGroup({ shell: cmd }, options.cwd, options.env);
     const settle = (outcome: { ok: true; stdout: string } | { ok: false; error: Error }) => {
       if (settled) return;
       settled = true;
@@ -47,7 +38,7 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
       else reject(outcome.error);
     };
     const stop = (error: Error) => {
-      killGroup();
+      killGroup(child);
       child.stdout.destroy();
       child.stderr.destroy();
       settle({ ok: false, error });
@@ -69,7 +60,7 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin);
     // When `sh` exits, processes it left behind would hold the pipes open: end them.
-    child.on('exit', killGroup);
+    child.on('exit', () => killGroup(child));
     child.on('close', (code, killedBy) => {
       if (killedBy !== null) settle({ ok: false, error: new Error(`the target command was killed by ${killedBy}${quoteStderr(stderrTail)}`) });
       else if (code !== 0) settle({ ok: false, error: new Error(`the target command exited with code ${String(code)}${quoteStderr(stderrTail)}`) });

@@ -2,7 +2,7 @@ import { isAbsolute, parse } from 'node:path';
 import type { Json } from '../../case';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/python_scorer.schema.json';
-import { endedHow, type ProcessCommand } from '../support/processGroup';
+import { endedHow, type ProcessCommand } from '../../process/processGroup';
 import { findOnPath } from '../support/processPath';
 import { runOnce, type RunLimit } from '../support/processRun';
 import { QUOTE_CHARS, stderrDetails, truncate } from '../support/processText';

@@ -3,7 +3,7 @@ import { fail, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/subprocess.schema.json';
 import { runOnce, type RunLimit } from '../support/processRun';
 import { quoteStderr, stderrDetails } from '../support/processText';
-import { endedHow } from '../support/processGroup';
+import { endedHow } from '../../process/processGroup';
 import { prepared, refused, type ScorerDefinition } from '../scorer';
 import { scorerError, stdoutVerdict } from './subprocessAnswer';
 import { persistentScorer } from './subprocessPersistent';

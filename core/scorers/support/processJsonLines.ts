@@ -1,6 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Json } from '../../case';
-import { endedHow, killGroup, spawnGroup, type ProcessCommand } from './processGroup';
+import { endedHow, killGroup, spawnGroup, type ProcessCommand } from '../../process/processGroup';
 import { LineSplitter } from './processLines';
 import type { RunLimit } from './processRun';
 import { quoteStderr, StreamTail } from './processText';

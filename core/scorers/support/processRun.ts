@@ -1,4 +1,4 @@
-import { killGroup, spawnGroup, type ProcessCommand } from './processGroup';
+import { killGroup, spawnGroup, type ProcessCommand } from '../../process/processGroup';
 
 /** Most bytes read from stdout or from stderr of one run; more stops the process. */
 export const STREAM_CAP_BYTES = 1024 * 1024;

@@ -1,16 +1,15 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithStdioTuple, type StdioPipe } from 'node:child_process';
 
 /** What to start: `sh -c <cmd>` for a shell command, or a program with its arguments (no shell). */
 export type ProcessCommand = { readonly shell: string } | { readonly file: string; readonly args: readonly string[] };
 
 /**
- * Starts the command in a process group of its own (detached), from `cwd`, with pipes on all three
- * streams. A group, so that stopping it stops what a shell started too (`killGroup`).
+ * Starts the command in a process group of its own (detached), from `cwd` (with `env` when given,
+ * else this process's), with pipes on all three streams. A group, so that stopping it stops what a shell started too (`killGroup`).
  */
-export function spawnGroup(command: ProcessCommand, cwd: string): ChildProcessWithoutNullStreams {
-  return 'shell' in command
-    ? spawn('sh', ['-c', command.shell], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
-    : spawn(command.file, [...command.args], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnGroup(command: ProcessCommand, cwd: string, env?: Readonly<Record<string, string | undefined>>): ChildProcessWithoutNullStreams {
+  const options: SpawnOptionsWithStdioTuple<StdioPipe, StdioPipe, StdioPipe> = { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...(env === undefined ? {} : { env: { ...env } }) };
+  return 'shell' in command ? spawn('sh', ['-c', command.shell], options) : spawn(command.file, [...command.args], options);
 }
 
 /** SIGKILLs the child's whole process group; quiet when it is already gone. */
