@@ -8,6 +8,13 @@ import { MAX_FLOW_NESTING, tooDeepFlowNesting } from './flowNesting';
 /** How many alias expansions a document may make (yaml's `maxAliasCount`): enough for any config, not for an alias bomb. */
 const MAX_ALIAS_COUNT = 100;
 
+/**
+ * Whether a text may contain a YAML alias: an alias (`*name`) starts a node, so its `*` comes first in
+ * the text or after white space, `[`, `{`, `,` or (in flow, after a quoted key) `:`. Most configs have
+ * none, or a `*` only inside a pattern (`(\w+)*`).
+ */
+const MAY_HAVE_ALIAS = /(?:^|[\s[{,:])\*/;
+
 /** EvalBench's `!ENV` tag: the value is a string whose `${VAR}`s expand (as every string here does). */
 const envTag = { tag: '!ENV', resolve: (value: string) => value };
 
@@ -108,7 +115,9 @@ export class YamlSource {
     // Anchors in document order, as yaml resolves them (an alias names the last anchor before it); one
     // walk, where Alias.resolve walks the whole document for every alias.
     const anchors = new Map<string, Node>();
-    visit(this.doc, {
+    // A text that cannot hold an alias has nothing to check here: skip the walk (~5 ms on 5,000 lines).
+    const walk = MAY_HAVE_ALIAS.test(this.text) ? visit : () => undefined;
+    walk(this.doc, {
       Node: (_key, node) => {
         if (!isAlias(node)) {
           if (node.anchor !== undefined) anchors.set(node.anchor, node);
