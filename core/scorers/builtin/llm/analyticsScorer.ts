@@ -3,9 +3,8 @@ import { error, fail, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/analytics_scorer.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
 import { setMatchCompare } from '../sql/setMatch';
-import { askJudge, judgeFromOptions, promptText } from './judgeSupport';
+import { askJudge, judgeFor, promptText } from './judgeSupport';
 import { withExplanation } from './llmrater';
 import { rowsText } from './sqlRowsText';
 
@@ -32,9 +31,7 @@ export const analyticsScorer: ScorerDefinition = {
   schema,
   create(raw, context) {
     const options = raw as unknown as AnalyticsOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'analytics_scorer');
-    if (issue !== undefined) return refused(issue);
-    const made = judgeFromOptions(context, options.model_config);
+    const made = judgeFor('analytics_scorer', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return prepared({

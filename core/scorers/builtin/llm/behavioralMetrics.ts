@@ -4,9 +4,8 @@ import { error, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/behavioral_metrics.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
 import { conversationOf, goalOf } from './conversation';
-import { askJudge, judgeFromOptions } from './judgeSupport';
+import { askJudge, judgeFor } from './judgeSupport';
 
 interface BehavioralOptions {
   readonly model_config: string;
@@ -34,9 +33,7 @@ export const behavioralMetrics: ScorerDefinition = {
   schema,
   create(raw, context) {
     const options = raw as unknown as BehavioralOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'behavioral_metrics');
-    if (issue !== undefined) return refused(issue);
-    const made = judgeFromOptions(context, options.model_config);
+    const made = judgeFor('behavioral_metrics', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return prepared({

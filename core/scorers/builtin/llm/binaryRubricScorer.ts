@@ -4,9 +4,8 @@ import { error, unsupported, type ScorerVerdictPart } from '../../../result';
 import schema from '../../../../schemas/scorers/binary_rubric_scorer.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
 import { conversationOf } from './conversation';
-import { askJudge, judgeFromOptions, promptText } from './judgeSupport';
+import { askJudge, judgeFor, promptText } from './judgeSupport';
 
 interface BinaryRubricOptions {
   readonly model_config: string;
@@ -35,9 +34,7 @@ export const binaryRubricScorer: ScorerDefinition = {
   schema,
   create(raw, context) {
     const options = raw as unknown as BinaryRubricOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'binary_rubric_scorer');
-    if (issue !== undefined) return refused(issue);
-    const made = judgeFromOptions(context, options.model_config);
+    const made = judgeFor('binary_rubric_scorer', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return prepared({

@@ -4,9 +4,8 @@ import { error, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/goal_completion.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
 import { conversationOf, goalOf } from './conversation';
-import { askJudge, judgeFromOptions } from './judgeSupport';
+import { askJudge, judgeFor } from './judgeSupport';
 
 interface GoalCompletionOptions {
   readonly model_config: string;
@@ -29,9 +28,7 @@ export const goalCompletion: ScorerDefinition = {
   schema,
   create(raw, context) {
     const options = raw as unknown as GoalCompletionOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'goal_completion');
-    if (issue !== undefined) return refused(issue);
-    const made = judgeFromOptions(context, options.model_config);
+    const made = judgeFor('goal_completion', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return prepared({

@@ -6,14 +6,26 @@ import { loadModelConfig, problemLine } from '../../../judge/modelConfig';
 import { renderPrompt } from '../../../judge/prompts';
 import { error, type ScorerVerdict } from '../../../result';
 import { resolveOptionPath, type OptionIssue, type ScorerContext } from '../../scorer';
+import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 /**
  * What every LLM-judge scorer shares: its `model_config` file read and checked when the config loads
  * (a missing or malformed file is a load error on the option, naming the file, line and column), and
  * one judge call that renders a prompt from `prompts/`, asks, and reads one JSON object back.
  */
-/** The judge a scorer's options name; no connection is made here (the language server calls this on every edit). */
-export function judgeFromOptions(context: ScorerContext, modelConfigPath: string): { readonly ok: true; readonly judge: Judge } | { readonly ok: false; readonly issue: OptionIssue } {
+/**
+ * The judge a judge scorer's options name, after the checks every judge scorer makes: a threshold on
+ * EvalBench's 0–100 scale, a model config that exists and loads. No connection is made here (the
+ * language server calls this on every edit).
+ */
+export function judgeFor(
+  key: string,
+  options: { readonly model_config: string; readonly threshold?: number | undefined },
+  context: ScorerContext,
+): { readonly ok: true; readonly judge: Judge } | { readonly ok: false; readonly issue: OptionIssue } {
+  const thresholdIssue = thresholdOnPercentScale(options.threshold, key);
+  if (thresholdIssue !== undefined) return { ok: false, issue: thresholdIssue };
+  const modelConfigPath = options.model_config;
   const file = isAbsolute(modelConfigPath) ? modelConfigPath : resolveOptionPath(context, modelConfigPath);
   if (context.fileExists !== undefined && !context.fileExists(file)) {
     return { ok: false, issue: { path: ['model_config'], message: `the model config ${file} does not exist (paths are relative to the config's folder)` } };

@@ -4,8 +4,7 @@ import { error } from '../../../result';
 import schema from '../../../../schemas/scorers/llm_consistency.schema.json';
 import { refused, type ScorerDefinition, type TrialInput, type Prepared } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
-import { askJudge, judgeFromOptions, promptText } from './judgeSupport';
+import { askJudge, judgeFor, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
 
 /** Rows of each executed trial shown to the judge. */
@@ -28,9 +27,7 @@ export const llmConsistency: ScorerDefinition = {
   schema,
   create(raw, context): Prepared {
     const options = raw as unknown as { readonly model_config: string; readonly threshold?: number };
-    const issue = thresholdOnPercentScale(options.threshold, 'llm_consistency');
-    if (issue !== undefined) return refused(issue);
-    const made = judgeFromOptions(context, options.model_config);
+    const made = judgeFor('llm_consistency', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return {

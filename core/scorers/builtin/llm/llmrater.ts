@@ -4,9 +4,8 @@ import { unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/llmrater.schema.json';
 import { prepared, refused, type OptionIssue, type Prepared, type ScorerDefinition } from '../../scorer';
 import { bothRan, executionRows, percentVerdict } from '../../support/sqlRows';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
 import { setMatchCompare } from '../sql/setMatch';
-import { askJudge, judgeFromOptions, promptText } from './judgeSupport';
+import { askJudge, judgeFor, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
 
 interface LlmraterOptions {
@@ -37,9 +36,7 @@ export const llmrater: ScorerDefinition = {
   schema,
   create(raw, context) {
     const options = raw as unknown as LlmraterOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'llmrater');
-    if (issue !== undefined) return refused(issue);
-    const made = judgeFromOptions(context, options.model_config);
+    const made = judgeFor('llmrater', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     const notices = options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [];

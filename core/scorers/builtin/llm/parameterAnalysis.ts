@@ -3,9 +3,8 @@ import { readText } from '../../../judge/answerParser';
 import { error, pass, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/parameter_analysis.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
 import { goalOf, toolCallsOf } from './conversation';
-import { askJudge, judgeFromOptions } from './judgeSupport';
+import { askJudge, judgeFor } from './judgeSupport';
 
 /**
  * EvalBench's `parameter_analysis`: one judge call reviews the arguments of every tool call and
@@ -22,9 +21,7 @@ export const parameterAnalysis: ScorerDefinition = {
   schema,
   create(raw, context) {
     const options = raw as unknown as { readonly model_config: string; readonly threshold?: number };
-    const issue = thresholdOnPercentScale(options.threshold, 'parameter_analysis');
-    if (issue !== undefined) return refused(issue);
-    const made = judgeFromOptions(context, options.model_config);
+    const made = judgeFor('parameter_analysis', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return prepared({

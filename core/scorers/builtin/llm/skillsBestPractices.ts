@@ -6,10 +6,9 @@ import { error, inconclusive, unsupported } from '../../../result';
 import { traceOf } from '../../../trace/traceOf';
 import type { SkillStep } from '../../../trace/trace';
 import schema from '../../../../schemas/scorers/skills_best_practices.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { prepared, refused, resolveOptionPath, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
-import { askJudge, judgeFromOptions } from './judgeSupport';
+import { askJudge, judgeFor } from './judgeSupport';
 
 /** EvalBench's sandbox folders, looked for (in this order) when `skills_dir` is unset. */
 export const SANDBOX_SKILL_DIRS = ['.venv/fake_home_claude/.claude/skills', '.venv/fake_home_codex/.codex/skills', '.venv/fake_home/.gemini/skills'] as const;
@@ -30,21 +29,19 @@ export const skillsBestPractices: ScorerDefinition = {
   schema,
   create(raw, context) {
     const options = raw as unknown as { readonly model_config: string; readonly skills_dir?: string; readonly threshold?: number };
-    const issue = thresholdOnPercentScale(options.threshold, 'skills_best_practices');
-    if (issue !== undefined) return refused(issue);
+    const made = judgeFor('skills_best_practices', options, context);
+    if (!made.ok) return refused(made.issue);
+    const judge = made.judge;
     const exists = context.fileExists ?? existsSync;
     const skillsDir =
       options.skills_dir !== undefined
         ? isAbsolute(options.skills_dir)
           ? options.skills_dir
-          : resolve(context.configDir, options.skills_dir)
+          : resolveOptionPath(context, options.skills_dir)
         : SANDBOX_SKILL_DIRS.map((d) => resolve(context.configDir, d)).find((d) => exists(d));
     if (skillsDir === undefined) {
       return refused({ path: ['skills_dir'], message: `skills_dir is needed: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists in the config's folder; set skills_dir to the folder that holds <skill>/SKILL.md` });
     }
-    const made = judgeFromOptions(context, options.model_config);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
     return prepared({
       async score(input, signal) {
         const lookup = traceOf(input.case);

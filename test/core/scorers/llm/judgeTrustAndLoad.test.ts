@@ -58,6 +58,16 @@ describe('LLM judges and workspace trust', () => {
     assert.equal(fixture.server.connections(), 0, 'loading a config never connects');
   });
 
+  it("refuses a judge's threshold off EvalBench's 0–100 scale, on the threshold", () => {
+    writeFileSync(join(fixture.dir, 'judge-ok.yaml'), `provider: openai\nmodel: m\nbase_url: ${fixture.server.openAiBaseUrl}\n`);
+    const yaml = 'cases: [{id: a, output: x}]\nscorers:\n  goal_completion: {model_config: judge-ok.yaml, threshold: 150}\n';
+    const parsed = parseRunConfig(yaml, join(fixture.dir, 'threshold.eval.yaml'), ENV, { fileExists: existsSync });
+    assert.deepEqual(
+      parsed.problems.map((p) => `${p.range.start.line + 1}:${p.range.start.column + 1} ${p.message}`),
+      ['3:61 goal_completion: the threshold must lie between 0 and 100: goal_completion scores from 0 to 100 (EvalBench\'s scale)'],
+    );
+  });
+
   it("finds an EvalBench config's model_config from the repository root, as EvalBench (run from its root) does", () => {
     const root = mkdtempSync(join(tmpdir(), 'evallens-evalbench-root-'));
     try {
