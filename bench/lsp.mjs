@@ -26,6 +26,7 @@ import { caughtBy, countKinds, elsewhere } from './lsp-kinds.mjs';
 import { generateLspConfig } from './lsp-config.mjs';
 import { CompletionRequestMethod, isMethodNotFound, memoryOf, startLanguageServer } from './lsp-client.mjs';
 import { capture, median, round } from './lib/stats.mjs';
+import { failure, wholeNumber } from './lib/args.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -43,10 +44,11 @@ const { values: opts } = parseArgs({
     out: { type: 'string', default: join(HERE, 'out', 'lsp') },
   },
 });
-const ROUNDS = Number(opts.rounds);
-const CHANGES = Number(opts.changes);
-const COMPLETIONS = Number(opts.completions);
-const RSS_CONFIGS = Number(opts['rss-configs']);
+const int = wholeNumber(failure('lsp.mjs'));
+const ROUNDS = int(opts.rounds, 'rounds', 1);
+const CHANGES = int(opts.changes, 'changes', 1);
+const COMPLETIONS = int(opts.completions, 'completions', 1);
+const RSS_CONFIGS = int(opts['rss-configs'], 'rss-configs', 1);
 const OUT = resolve(opts.out);
 
 /** p-th percentile, nearest rank (p in 0–100). */

@@ -47,6 +47,7 @@ import { planOf, REGEXP, scorerVerdicts, SCORERS } from './nl2sql-verdicts.mjs';
 import { makeRng } from './lib/random.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, round, stat } from './lib/stats.mjs';
+import { failure, wholeNumber } from './lib/args.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -69,15 +70,8 @@ const { values: args } = parseArgs({
     cli: { type: 'string' },
   },
 });
-function die(message) {
-  console.error(`bench/nl2sql.mjs: ${message}`);
-  process.exit(2);
-}
-const int = (v, name, min) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) die(`--${name} must be a whole number of at least ${min}; got "${v}"`);
-  return n;
-};
+const die = failure('nl2sql.mjs');
+const int = wholeNumber(die);
 const N = int(args.cases, 'cases', 1);
 const ROUNDS = int(args.rounds, 'rounds', 1);
 const WARMUP = int(args.warmup, 'warmup', 0);

@@ -34,6 +34,7 @@ import os from 'node:os';
 import { generate, GENERATOR_HASH } from './generate.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, round, stat } from './lib/stats.mjs';
+import { failure, wholeNumber } from './lib/args.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -68,11 +69,8 @@ const { values: args } = parseArgs({
     cli: { type: 'string' },
   },
 });
-const int = (v, name, min) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) die(`--${name} must be a whole number of at least ${min}; got "${v}"`);
-  return n;
-};
+const die = failure('run.mjs');
+const int = wholeNumber(die);
 const ROUNDS = int(args.rounds, 'rounds', 1);
 const WARMUP = int(args.warmup, 'warmup', 0);
 const N = int(args.cases, 'cases', 1);
@@ -84,10 +82,6 @@ const WITH_NO_WRITE = WITH_PEER && !args['skip-peer-no-write'];
 const OUT = args.out ? resolve(args.out) : join(HERE, 'out');
 const CLI = args.cli ? resolve(args.cli) : join(ROOT, 'dist', 'cli.js');
 
-function die(message) {
-  console.error(`bench/run.mjs: ${message}`);
-  process.exit(2);
-}
 
 // --- Preconditions ----------------------------------------------------------------------------------
 

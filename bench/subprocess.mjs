@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { makeRng } from './lib/random.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, median, round, stat } from './lib/stats.mjs';
+import { failure, wholeNumber } from './lib/args.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -47,10 +48,11 @@ const { values: args } = parseArgs({
     cli: { type: 'string', default: join(ROOT, 'dist', 'cli.js') },
   },
 });
-const CASES = Number(args.cases);
-const ROUNDS = Number(args.rounds);
-const WARMUP = Number(args.warmup);
-const SPAWNS = Number(args.spawns);
+const int = wholeNumber(failure('subprocess.mjs'));
+const CASES = int(args.cases, 'cases', 1);
+const ROUNDS = int(args.rounds, 'rounds', 1);
+const WARMUP = int(args.warmup, 'warmup', 0);
+const SPAWNS = int(args.spawns, 'spawns', 1);
 const OUT = resolve(args.out);
 const CLI = resolve(args.cli);
 

@@ -39,6 +39,7 @@ import os from 'node:os';
 import { makeRng } from './lib/random.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, round, stat } from './lib/stats.mjs';
+import { failure, wholeNumber } from './lib/args.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -61,15 +62,8 @@ const { values: args } = parseArgs({
     cli: { type: 'string' },
   },
 });
-function die(message) {
-  console.error(`bench/traces.mjs: ${message}`);
-  process.exit(2);
-}
-const int = (v, name, min) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) die(`--${name} must be a whole number of at least ${min}; got "${v}"`);
-  return n;
-};
+const die = failure('traces.mjs');
+const int = wholeNumber(die);
 const N = int(args.cases, 'cases', 1);
 const S = int(args.steps, 'steps', 30);
 const ROUNDS = int(args.rounds, 'rounds', 1);
