@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseRunConfig } from '../../../core/config/parseRunConfig';
+
+const FILE = join(__dirname, '..', '..', 'fixtures', 'evalbench', 'run.eval.yaml');
+
+// The scorers block of EvalBench's newer run configs (datasets/mcp_readability/run_config.yaml,
+// datasets/mcp-compliance/example_run_config.yaml, agent configs with token scorers), in an EvalBench
+// config (it has `dataset_config`).
+const CONFIG = `dataset_config: datasets/agent/evalset.json
+dataset_format: gemini-cli-format
+scorers:
+  non_final_output_tokens: {}
+  mcp_tool_metrics:
+    token_budget: 200000
+  mcp_token_cost: {}
+  mcp_style_readability:
+    model_config: datasets/model_configs/gemini_2.5_pro_model.yaml
+    style_guide: datasets/mcp_readability/style_guide.md
+`;
+
+describe('the newer EvalBench scorers in an EvalBench run config', () => {
+  it('runs non_final_output_tokens, mcp_tool_metrics and mcp_token_cost, and leaves the LLM-judged mcp_style_readability out with a notice', () => {
+    const parsed = parseRunConfig(CONFIG, FILE, {});
+    const notices = parsed.problems.map((p) => `${p.range.start.line + 1} ${p.severity} ${p.code}`);
+    assert.deepEqual(notices, ['8 information evalbench-scorer-not-run']);
+    assert.deepEqual(
+      parsed.config?.scorers.map((s) => [s.name, s.options['token_budget'] ?? null]),
+      [
+        ['non_final_output_tokens', null],
+        ['mcp_tool_metrics', 200000],
+        ['mcp_token_cost', null],
+      ],
+    );
+  });
+});
