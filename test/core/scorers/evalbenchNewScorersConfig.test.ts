@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
+import { openDataset } from '../../../core/dataset/open';
+import { runEval } from '../../../core/runner/run';
 
 const FILE = join(__dirname, '..', '..', 'fixtures', 'evalbench', 'run.eval.yaml');
 
@@ -33,5 +36,24 @@ describe('the newer EvalBench scorers in an EvalBench run config', () => {
         ['mcp_token_cost', null],
       ],
     );
+  });
+});
+
+describe('non_final_output_tokens in an EvalBench run over recorded Gemini CLI conversations', () => {
+  it('scores each recorded scenario of the evalset as EvalBench does', async () => {
+    const yaml = 'dataset_config: recordings/non-final-output.json\ndataset_format: gemini-cli-format\nscorers:\n  non_final_output_tokens: {}\n';
+    const parsed = parseRunConfig(yaml, FILE, {}, { fileExists: existsSync });
+    assert.deepEqual(parsed.problems, []);
+    assert.ok(parsed.config !== undefined && parsed.datasetSource !== undefined);
+    const scores: { [id: string]: unknown } = {};
+    await runEval(parsed.config, openDataset(parsed.datasetSource), {
+      runId: 'r1',
+      concurrency: 1,
+      onEvent: (event) => {
+        if (event.type === 'result') scores[event.result.caseId] = event.result.status === 'measured' ? event.result.score : event.result.status;
+      },
+    });
+    // Worked out in nonFinalOutputTokens.test.ts: 352 − 30 (+ 0 + 0), 150 − 2, 50 − 1; no conversation: unsupported.
+    assert.deepEqual(scores, { 'verbose-table': 322, 'terse-reply': 148, 'emoji-reply': 49, 'no-history': 'unsupported' });
   });
 });
