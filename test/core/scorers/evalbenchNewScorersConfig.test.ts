@@ -18,22 +18,24 @@ scorers:
   mcp_tool_metrics:
     token_budget: 200000
   mcp_token_cost: {}
+  mcp_compliance_check: {}
   mcp_style_readability:
     model_config: datasets/model_configs/gemini_2.5_pro_model.yaml
     style_guide: datasets/mcp_readability/style_guide.md
 `;
 
 describe('the newer EvalBench scorers in an EvalBench run config', () => {
-  it('runs non_final_output_tokens, mcp_tool_metrics and mcp_token_cost, and leaves the LLM-judged mcp_style_readability out with a notice', () => {
+  it('runs non_final_output_tokens, mcp_tool_metrics, mcp_token_cost and mcp_compliance_check, and leaves the LLM-judged mcp_style_readability out with a notice', () => {
     const parsed = parseRunConfig(CONFIG, FILE, {});
     const notices = parsed.problems.map((p) => `${p.range.start.line + 1} ${p.severity} ${p.code}`);
-    assert.deepEqual(notices, ['8 information evalbench-scorer-not-run']);
+    assert.deepEqual(notices, ['9 information evalbench-scorer-not-run']);
     assert.deepEqual(
       parsed.config?.scorers.map((s) => [s.name, s.options['token_budget'] ?? null]),
       [
         ['non_final_output_tokens', null],
         ['mcp_tool_metrics', 200000],
         ['mcp_token_cost', null],
+        ['mcp_compliance_check', null],
       ],
     );
   });
