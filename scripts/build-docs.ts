@@ -94,6 +94,8 @@ emit(
     '',
     'A config with `dataset_config` or `database_configs` is an EvalBench run config. There these keys select EvalBench\'s scorers, with EvalBench\'s numbers:',
     '',
+    'EvalBench scorers that do not run here (LLM-only, CLI or Google Cloud ones), and why: [evalbench-scorers.md](evalbench-scorers.md).',
+    '',
     ...evalbenchScorers()
       .filter((d) => !BUILTIN_SCORERS.includes(d))
       .map((d) => scorerSection(d, `## \`${d.key}\` (EvalBench)`)),

@@ -37,7 +37,6 @@ export const EVALBENCH_SCORERS_NOT_RUN: readonly string[] = [
   'dataform_cloud_run',
   'dbt_compile',
   'dbt_run',
-  'mcp_tool_metrics',
   'mcp_style_readability',
 ];
 const NOT_RUN_PREFIXES = ['dataform_', 'dbt_', 'mcp_'];

@@ -8,6 +8,10 @@ import { exactMatch } from './builtin/exactMatch';
 import { exactMatchConsistency } from './builtin/exactMatchConsistency';
 import { executionOrder } from './builtin/executionOrder';
 import { jsonSchema } from './builtin/jsonSchema';
+import { mcpComplianceCheck } from './builtin/mcpComplianceCheck';
+import { mcpTokenCost } from './builtin/mcpTokenCost';
+import { mcpToolMetrics } from './builtin/mcpToolMetrics';
+import { nonFinalOutputTokens } from './builtin/nonFinalOutputTokens';
 import { notContains } from './builtin/notContains';
 import { numericTolerance } from './builtin/numericTolerance';
 import { pythonScorer } from './builtin/pythonScorer';
@@ -68,7 +72,12 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
   tokenConsumption,
   tokensProcessed,
   effectiveBilledTokens,
+  nonFinalOutputTokens,
   exactMatchConsistency,
+  // EvalBench: MCP endpoints (recorded tool listings and compliance rows)
+  mcpToolMetrics,
+  mcpTokenCost,
+  mcpComplianceCheck,
   // EvalBench: NL2SQL (its `exact_match` replaces EvalBook's in EvalBench run configs)
   recallMatch,
   setMatch,

@@ -1,6 +1,6 @@
 import type { Json } from '../../case';
-import { measured, unsupported } from '../../result';
-import type { TurnFigures } from '../../trace/trace';
+import { error, measured, unsupported } from '../../result';
+import type { Trace, TurnFigures } from '../../trace/trace';
 import { traceOf } from '../../trace/traceOf';
 import { prepared, type ScorerDefinition } from '../scorer';
 
@@ -11,9 +11,11 @@ export type CounterUnit = 'turns' | 'steps' | 'ms' | 'tokens' | 'weighted tokens
 export interface TurnFold {
   /**
    * What one turn adds, or `undefined` when the turn does not record the figure at all. Such a turn
-   * adds 0, as in EvalBench, and the reason says how many there were.
+   * adds 0, as in EvalBench, and the reason says how many there were. `index` is the turn's 0-based
+   * place in `trace.turns`, for counters that also read the turn's steps. A recording EvalBench cannot
+   * score (its scorer raises) throws a `CounterError`, and the verdict is `error`.
    */
-  readonly add: (turn: TurnFigures) => number | undefined;
+  readonly add: (turn: TurnFigures, index: number, trace: Trace) => number | undefined;
   /** Named parts summed over the turns into `details.parts` (e.g. model and tool latency). */
   readonly parts?: (turn: TurnFigures) => { readonly [part: string]: number };
   /** Extra fixed details (e.g. the weights in use). */
@@ -31,6 +33,9 @@ export interface TurnCounterSpec {
   /** The fold, from the validated options. */
   readonly fold: (options: { readonly [key: string]: Json }) => TurnFold;
 }
+
+/** Thrown by a fold for a turn EvalBench's scorer would fail on; its message is the reason. */
+export class CounterError extends Error {}
 
 /**
  * An EvalBench counter scorer: the sum of one figure over the turns of the case's trace. The verdict
@@ -56,8 +61,14 @@ export function turnCounter(spec: TurnCounterSpec): ScorerDefinition {
           let silent = 0;
           const perTurn: number[] = [];
           const parts: { [part: string]: number } = {};
-          for (const turn of turns) {
-            const value = fold.add(turn);
+          for (const [index, turn] of turns.entries()) {
+            let value: number | undefined;
+            try {
+              value = fold.add(turn, index, lookup.trace);
+            } catch (thrown) {
+              if (thrown instanceof CounterError) return error(thrown.message);
+              throw thrown;
+            }
             if (value === undefined) silent++;
             else total += value;
             perTurn.push(value ?? 0);
