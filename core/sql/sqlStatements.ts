@@ -16,7 +16,7 @@ export interface SqlStatement {
   /** UTF-16 offsets of the statement in the text, without the closing semicolon. */
   readonly start: number;
   readonly end: number;
-  /** The first two words outside comments and quotes, upper-cased (fewer when there are fewer). */
+  /** The first four words outside comments and quotes, upper-cased (fewer when there are fewer). */
   readonly keywords: readonly string[];
 }
 
@@ -92,7 +92,7 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
         i = skipQuoted(sql, j, "'", word === 'E');
         continue;
       }
-      if (keywords.length < 2) keywords.push(word);
+      if (keywords.length < 4) keywords.push(word);
       if (wordCount < 3 && word === 'TRIGGER') trigger = true;
       if (word === 'BEGIN' && block === 0 && parens === 0 && keywords[0] === 'CREATE' && opensBlock(sql, j, dialect, trigger)) block++;
       else if (block > 0 && word === 'CASE') block++;
