@@ -53,7 +53,8 @@ export function setupInOuterTransaction(sql: string, dialect: SqlDialect): Rewri
     })();
     if (replacement === undefined) continue;
     if (typeof replacement !== 'string') return { sql, refused: replacement.refused };
-    pieces.push(sql.slice(cursor, statement.start), replacement);
+    const lead = /^\s*/.exec(sql.slice(statement.start, statement.end))?.[0].length ?? 0;
+    pieces.push(sql.slice(cursor, statement.start + lead), replacement);
     cursor = statement.end;
     changed = true;
   }
