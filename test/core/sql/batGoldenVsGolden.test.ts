@@ -42,6 +42,7 @@ interface ItemScore {
   readonly status: string;
   readonly reason: string;
   readonly prepared: EvalCase;
+  readonly details: unknown;
 }
 
 async function scoreGoldenAgainstGolden(engine: SqlEngine, dialect: 'sqlite' | 'postgres'): Promise<ItemScore[]> {
@@ -50,7 +51,7 @@ async function scoreGoldenAgainstGolden(engine: SqlEngine, dialect: 'sqlite' | '
   for (const evalCase of await goldenCases(dialect)) {
     const prepared = await preparer.prepare(evalCase, new AbortController().signal);
     const verdict = await score(sqlExactMatch, {}, prepared);
-    scores.push({ id: evalCase.id, status: verdict.status, reason: verdict.reason, prepared });
+    scores.push({ id: evalCase.id, status: verdict.status, reason: verdict.reason, prepared, details: verdict.details });
   }
   const passed = scores.filter((s) => s.status === 'pass').length;
   process.stdout.write(`# BAT golden-vs-golden on ${dialect}: ${passed} of ${scores.length} items pass exact_match\n`);
@@ -77,6 +78,11 @@ function assertAllPass(scores: readonly ItemScore[]): void {
     }
     assert.equal(s.status, 'pass', `item ${s.id}: ${s.reason}`);
   }
+  // Item 200's setup inserts attachment 1, which the database already holds: EvalBench goes on, so
+  // does EvalLens, and the case's details say what failed.
+  const item200 = scores.find((s) => s.id === '200')?.details as { golden_setup_errors?: string[]; generated_setup_errors?: string[] } | undefined;
+  assert.match(item200?.golden_setup_errors?.[0] ?? '', /^setup_sql #1 failed and was rolled back; the case went on/);
+  assert.match(item200?.generated_setup_errors?.[0] ?? '', /^setup_sql #1 failed and was rolled back; the case went on/);
 }
 
 describe("EvalBench's BAT DDL/DML items, golden SQL against itself", () => {

@@ -25,6 +25,11 @@ describe("generated SQL as EvalBench's sanitize_sql prepares it", () => {
     assert.equal(firstStatement('SELECT $$a;b$$; SELECT 2', 'postgres'), 'SELECT $$a;b$$');
     assert.equal(firstStatement(' ; ', 'sqlite'), undefined);
   });
+
+  it("gives docs/nl2sql.md's worked example: fences gone, first statement only", () => {
+    const answer = "```sql\nSELECT name FROM customers WHERE id = 1; -- the customer\nSELECT 'and here is a second query';\n```\n";
+    assert.equal(firstStatement(sanitizeGeneratedSql(answer), 'sqlite'), 'SELECT name FROM customers WHERE id = 1');
+  });
 });
 
 function nl2sqlCase(output: string, expected: { [key: string]: Json }): EvalCase {
