@@ -11,8 +11,9 @@ import type { QueryPlan, SqlEngine, SqlExecution } from './sqlResult';
  * `sql`. A case without golden SQL is returned as it is: its SQL scorers answer `unsupported`.
  *
  * As EvalBench's SQL execution work does:
- * - the generated SQL is sanitized first (sanitizeSql.ts: code fences and escapes removed, trimmed);
- *   `sql.generatedSql` is the sanitized text, the SQL that ran;
+ * - the generated SQL is sanitized first (sanitizeSql.ts: code fences and escapes removed, trimmed):
+ *   `sql.sanitizedSql`. `sql.generatedSql` and `sql.goldenSql` stay the SQL as recorded, which is
+ *   what EvalBench's scorers read (returned_sql, regexp_matcher, the judges);
  * - a DQL item runs only the first statement of each query (`sqlparse.split(query)[0]`), the golden
  *   one included; DML and DDL items run every statement;
  * - a DDL item's eval result is the schema the query leaves (schemaMetadata.ts: tables, their
@@ -38,7 +39,8 @@ export function nl2sqlPreparer(engine: SqlEngine, options: { readonly timeoutMs:
           : generatedSql === ''
             ? { query: { ok: false as const, error: 'the generated SQL is empty once sanitized as EvalBench does (code fences and escapes removed); nothing was run' }, durationMs: 0 }
             : await engine.run(plan(statementsRun(generatedSql)), run);
-      const sql: SqlExecution = { dialect: engine.dialect, generatedSql: spec.queryType === 'dql' ? statementsRun(generatedSql) : generatedSql, goldenSql, generated, golden };
+      const recorded = typeof evalCase.output === 'string' ? evalCase.output : '';
+      const sql: SqlExecution = { dialect: engine.dialect, generatedSql: recorded, sanitizedSql: generatedSql, goldenSql: spec.golden, generated, golden };
       return { ...evalCase, sql };
     },
     close: () => engine.close(),

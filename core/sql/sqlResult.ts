@@ -25,7 +25,14 @@ export interface QueryRun {
 /** What a NL2SQL case's scorers compare: the generated and the golden query, each run in isolation. */
 export interface SqlExecution {
   readonly dialect: string;
+  /** The generated SQL as recorded (the case's output), as EvalBench's scorers read it. */
   readonly generatedSql: string;
+  /**
+   * The generated SQL once sanitized as EvalBench does (EvalBench's `sanitized_sql`), before a DQL
+   * item's first statement is taken from it; absent when the execution was recorded elsewhere.
+   */
+  readonly sanitizedSql?: string;
+  /** The golden SQL as recorded (its first entry). */
   readonly goldenSql: string;
   readonly generated: QueryRun;
   readonly golden: QueryRun;

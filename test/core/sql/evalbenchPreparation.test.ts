@@ -52,7 +52,8 @@ for (const kind of ENGINE_KINDS) {
 
     test('fenced generated SQL runs once the fences are removed, and scores as the golden query', async (engine) => {
       const prepared = await prepare(engine, nl2sqlCase('```sql\nSELECT count(*) FROM customers;\n```', { golden_sql: ['SELECT count(*) FROM customers;'], query_type: 'dql' }));
-      assert.equal(prepared.sql?.generatedSql, 'SELECT count(*) FROM customers');
+      assert.equal(prepared.sql?.sanitizedSql, 'SELECT count(*) FROM customers;');
+      assert.equal(prepared.sql?.generatedSql, '```sql\nSELECT count(*) FROM customers;\n```', 'the scorers that read SQL text see it as recorded, as in EvalBench');
       assert.deepEqual(rowsOf(prepared.sql?.generated.query), [[6]]);
       assert.equal((await score(sqlExactMatch, {}, prepared)).status, 'pass');
     });
@@ -64,7 +65,6 @@ for (const kind of ENGINE_KINDS) {
       );
       assert.deepEqual(rowsOf(prepared.sql?.generated.query), [['Ada']]);
       assert.deepEqual(rowsOf(prepared.sql?.golden.query), [['Ada']]);
-      assert.equal(prepared.sql?.generatedSql, 'SELECT name FROM customers WHERE id = 1');
       assert.equal((await score(sqlExactMatch, {}, prepared)).status, 'pass');
     });
 

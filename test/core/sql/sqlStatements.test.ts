@@ -24,6 +24,13 @@ describe('SQL statement splitting', () => {
     assert.equal(texts('SELECT $1; SELECT 2', 'postgres').length, 2, '$1 is a parameter, not a dollar quote');
   });
 
+  it("knows MySQL's quoting: backslash escapes in '' and \"\" strings, backtick names, # comments, routine bodies", () => {
+    assert.deepEqual(texts("SELECT 'a\\';b', \"c;d\", `e;f` FROM t # g; h\n; SELECT 2", 'mysql').length, 2);
+    const routine = 'CREATE PROCEDURE p() BEGIN DELETE FROM a; DELETE FROM b; END';
+    assert.deepEqual(texts(`${routine}; SELECT 2`, 'mysql'), [routine, 'SELECT 2']);
+    assert.equal(findTransactionControl("SELECT 'x'; # COMMIT;\nSTART TRANSACTION", 'mysql'), 'START TRANSACTION');
+  });
+
   it('keeps a trigger body and a BEGIN ATOMIC body in one statement', () => {
     const trigger = 'CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE b SET n = CASE WHEN n > 0 THEN n ELSE 0 END; DELETE FROM c; END';
     assert.deepEqual(texts(`${trigger}; SELECT 2`, 'sqlite'), [trigger, 'SELECT 2']);
