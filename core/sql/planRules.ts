@@ -1,11 +1,14 @@
+import { setupInOuterTransaction } from './setupTransactions';
 import type { QueryOutcome, QueryPlan } from './sqlResult';
 import { findTransactionControl, type SqlDialect } from './sqlStatements';
 
 /**
  * What both engines do with a plan, in one place so that SQLite and PostgreSQL answer alike:
  *
- * 1. `setup` statements run in order. One that fails (or is refused, or exceeds the time limit) makes
- *    the query's outcome an error naming it; the query and the eval queries do not run.
+ * 1. `setup` statements run in order, each under a savepoint. One that fails (or is refused) is
+ *    rolled back, recorded in the run's `setupErrors`, and the plan goes on, as EvalBench's does.
+ *    One that exceeds the time limit stops the plan: the query's outcome is an error naming it, and
+ *    the query and the eval queries do not run.
  * 2. The query runs under a savepoint. When it fails, its partial effects are rolled back to the
  *    savepoint and the eval queries still run, on the database as setup left it.
  * 3. Each eval query runs under its own savepoint; one that fails does not stop the next. One that
@@ -13,9 +16,11 @@ import { findTransactionControl, type SqlDialect } from './sqlStatements';
  * 4. `cleanup` statements run; their errors are ignored, since nothing they could fix survives:
  *    the per-case copy is dropped (SQLite) or the transaction rolled back (PostgreSQL).
  *
- * SQL that controls transactions (`BEGIN`, `COMMIT`, `ROLLBACK`, `SAVEPOINT`, …) is refused wherever
- * it appears in a plan: on PostgreSQL a `COMMIT` would make the changes under test permanent, and
- * SQLite refuses it too so that a dataset scores the same on both engines.
+ * SQL under test (the query and the eval queries) that controls transactions (`BEGIN`, `COMMIT`,
+ * `ROLLBACK`, `SAVEPOINT`, …) is refused: on PostgreSQL a `COMMIT` would make the changes under test
+ * permanent, and SQLite refuses it too so that a dataset scores the same on both engines. Setup and
+ * cleanup SQL may hold transaction control (EvalBench's datasets do): it is rewritten into savepoints
+ * inside the outer transaction (setupTransactions.ts), so it still cannot commit anything.
  *
  * The limit is per statement, as PostgreSQL's `statement_timeout` is: each statement of setup, query,
  * eval queries and cleanup has `timeoutMs` of its own.
@@ -36,7 +41,8 @@ export function guardPlan(plan: QueryPlan, dialect: SqlDialect): GuardedPlan {
     const control = findTransactionControl(sql, dialect);
     return control === undefined ? { sql } : { sql, refused: refusedMessage(control) };
   };
-  return { setup: plan.setup.map(guard), query: guard(plan.query), evalQueries: plan.evalQueries.map(guard), cleanup: plan.cleanup.map(guard) };
+  const rewrite = (sql: string): GuardedSql => setupInOuterTransaction(sql, dialect);
+  return { setup: plan.setup.map(rewrite), query: guard(plan.query), evalQueries: plan.evalQueries.map(guard), cleanup: plan.cleanup.map(rewrite) };
 }
 
 export function refusedMessage(control: string): string {
@@ -47,9 +53,14 @@ export function timeLimitMessage(timeoutMs: number): string {
   return `canceled: the statement exceeded the time limit of ${timeoutMs} ms`;
 }
 
-/** The query's error when a setup statement failed (1-based index, as a person counts). */
+/** The query's error when a setup statement exceeded the time limit (1-based index, as a person counts). */
 export function setupFailedMessage(index: number, error: string): string {
   return `setup_sql #${index + 1} failed, so the query did not run: ${error}`;
+}
+
+/** A setup statement that failed and was rolled back; the plan went on (1-based index). */
+export function setupErrorMessage(index: number, error: string): string {
+  return `setup_sql #${index + 1} failed and was rolled back; the case went on, as EvalBench's does: ${error}`;
 }
 
 export const NOT_RUN_AFTER_SETUP: QueryOutcome = { ok: false, error: 'not run: setup_sql failed' };

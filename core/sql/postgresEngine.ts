@@ -1,13 +1,13 @@
 import { Client, DatabaseError, Pool, type ClientBase, type ClientConfig, type CustomTypesConfig, type PoolClient, type QueryArrayConfig, type QueryArrayResult } from 'pg';
-import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, guardPlan, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupFailedMessage, timeLimitMessage, type GuardedSql } from './planRules';
+import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, guardPlan, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupErrorMessage, setupFailedMessage, timeLimitMessage, type GuardedSql } from './planRules';
 import { postgresValue } from './postgresValues';
 import { restoreSequences, SEQUENCES_SQL, snapshotSequences, type SequenceState } from './postgresSequences';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows } from './sqlResult';
 
 /**
  * PostgreSQL through `pg`. Every run takes one connection and:
- * BEGIN; SET LOCAL statement_timeout; setup; SAVEPOINT, query; eval queries (each under a
- * savepoint); cleanup; ROLLBACK — always rolled back, on errors too (see planRules.ts for what runs
+ * BEGIN; SET LOCAL statement_timeout; setup (each under a savepoint, its own transaction control
+ * rewritten as savepoints); SAVEPOINT, query; eval queries (each under a savepoint); cleanup; ROLLBACK — always rolled back, on errors too (see planRules.ts for what runs
  * after what). Then, outside the transaction: sequences that the run advanced are set back (nextval
  * is not transactional, and an INSERT under test would otherwise shift the ids every later case
  * sees), and `DISCARD ALL` drops what a session keeps past a rollback (prepared statements, advisory
@@ -178,11 +178,20 @@ class PostgresEngine implements SqlEngine {
 /** The plan on a session whose transaction is open (planRules.ts says what runs after what). */
 async function runPlan(session: Session, plan: ReturnType<typeof guardPlan>, limit: number | undefined): Promise<QueryRun> {
   const evalCount = plan.evalQueries.length;
-  const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun =>
-    evalCount === 0 ? { query, durationMs } : { query, evalQueries, durationMs };
+  const setupErrors: string[] = [];
+  const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun => ({
+    query,
+    ...(evalCount === 0 ? {} : { evalQueries }),
+    ...(setupErrors.length === 0 ? {} : { setupErrors }),
+    durationMs,
+  });
   for (const [index, setup] of plan.setup.entries()) {
-    const failed = setup.refused ?? (await session.statement(setup.sql, limit)).error;
-    if (failed !== undefined) return withEvals({ ok: false, error: setupFailedMessage(index, failed) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
+    const outcome = await session.guarded(setup, limit);
+    if (outcome.ok) continue;
+    if (session.broken || outcome.error === timeLimitMessage(limit ?? 0) || session.ended()) {
+      return withEvals({ ok: false, error: setupFailedMessage(index, outcome.error) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
+    }
+    setupErrors.push(setupErrorMessage(index, outcome.error));
   }
   const query = await session.guarded(plan.query, limit);
   const durationMs = session.lastMs;
@@ -247,14 +256,9 @@ class Session {
     }
   }
 
-  /** One statement outside a savepoint (setup): its error message, if any. */
-  async statement(sql: string, limit: number | undefined): Promise<{ error?: string }> {
-    try {
-      await this.exec(sql);
-      return {};
-    } catch (e) {
-      return { error: this.describe(e, limit) };
-    }
+  /** Whether the transaction EvalLens opened has ended (nothing further may run on this connection). */
+  ended(): boolean {
+    return this.client.getTransactionStatus() === 'I';
   }
 
   /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */

@@ -17,13 +17,22 @@ export interface QueryRun {
   readonly query: QueryOutcome;
   /** The eval queries' results (EvalBench's eval_result), when the case declares eval queries. */
   readonly evalQueries?: readonly QueryOutcome[];
+  /** Setup statements that failed (or were refused) and were rolled back while the run went on. */
+  readonly setupErrors?: readonly string[];
   readonly durationMs: number;
 }
 
 /** What a NL2SQL case's scorers compare: the generated and the golden query, each run in isolation. */
 export interface SqlExecution {
   readonly dialect: string;
+  /** The generated SQL as recorded (the case's output), as EvalBench's scorers read it. */
   readonly generatedSql: string;
+  /**
+   * The generated SQL once sanitized as EvalBench does (EvalBench's `sanitized_sql`), before a DQL
+   * item's first statement is taken from it; absent when the execution was recorded elsewhere.
+   */
+  readonly sanitizedSql?: string;
+  /** The golden SQL as recorded (its first entry). */
   readonly goldenSql: string;
   readonly generated: QueryRun;
   readonly golden: QueryRun;
@@ -37,7 +46,12 @@ export interface QueryPlan {
   readonly cleanup: readonly string[];
 }
 
-/** A database that runs plans in isolation (per-case copy for SQLite, rolled-back transaction for PostgreSQL). */
+/**
+ * A database that runs plans in isolation (per-case copy for SQLite, rolled-back transaction for
+ * PostgreSQL), following planRules.ts: setup and cleanup go through `guardPlan` (their transaction
+ * control becomes savepoints), each setup statement runs under a savepoint of its own and a failing
+ * one is rolled back and reported in `setupErrors`, and SQL under test may never end the transaction.
+ */
 export interface SqlEngine {
   readonly dialect: 'sqlite' | 'postgres';
   run(plan: QueryPlan, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<QueryRun>;

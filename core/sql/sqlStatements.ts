@@ -9,14 +9,18 @@
  * parentheses (PostgreSQL rules: `DO ALSO (a; b)`) and outside the `BEGIN … END` body of a `CREATE`
  * statement (SQLite `CREATE TRIGGER … BEGIN`, PostgreSQL `BEGIN ATOMIC` function bodies), in which
  * `CASE … END` pairs are counted.
+ *
+ * MySQL (and MariaDB): `'…'` and `"…"` are strings with backslash escapes, `` `…` `` identifiers,
+ * `#` line comments besides `--`; a `BEGIN` opens a body in `CREATE TRIGGER`, `PROCEDURE`,
+ * `FUNCTION` and `EVENT` statements.
  */
-export type SqlDialect = 'sqlite' | 'postgres';
+export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
 
 export interface SqlStatement {
   /** UTF-16 offsets of the statement in the text, without the closing semicolon. */
   readonly start: number;
   readonly end: number;
-  /** The first two words outside comments and quotes, upper-cased (fewer when there are fewer). */
+  /** The first four words outside comments and quotes, upper-cased (fewer when there are fewer). */
   readonly keywords: readonly string[];
 }
 
@@ -53,7 +57,7 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
       i++;
       continue;
     }
-    if (c === '-' && next === '-') {
+    if ((c === '-' && next === '-') || (dialect === 'mysql' && c === '#')) {
       const eol = sql.indexOf('\n', i);
       i = eol < 0 ? sql.length : eol + 1;
       continue;
@@ -63,11 +67,11 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
       continue;
     }
     hasContent = true;
-    if (c === "'") {
-      i = skipQuoted(sql, i, "'", false);
+    if (c === "'" || (dialect === 'mysql' && c === '"')) {
+      i = skipQuoted(sql, i, c, dialect === 'mysql');
       continue;
     }
-    if (c === '"' || (dialect === 'sqlite' && c === '`')) {
+    if (c === '"' || (dialect !== 'postgres' && c === '`')) {
       i = skipQuoted(sql, i, c, false);
       continue;
     }
@@ -92,8 +96,8 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
         i = skipQuoted(sql, j, "'", word === 'E');
         continue;
       }
-      if (keywords.length < 2) keywords.push(word);
-      if (wordCount < 3 && word === 'TRIGGER') trigger = true;
+      if (keywords.length < 4) keywords.push(word);
+      if (wordCount < 3 && (word === 'TRIGGER' || (dialect === 'mysql' && ['PROCEDURE', 'FUNCTION', 'EVENT'].includes(word)))) trigger = true;
       if (word === 'BEGIN' && block === 0 && parens === 0 && keywords[0] === 'CREATE' && opensBlock(sql, j, dialect, trigger)) block++;
       else if (block > 0 && word === 'CASE') block++;
       else if (block > 0 && word === 'END') block--;
@@ -130,7 +134,7 @@ export function findTransactionControl(sql: string, dialect: SqlDialect): string
 
 /** Whether `BEGIN` (ending at `after`) opens a body: in a SQLite trigger, or PostgreSQL's `BEGIN ATOMIC`. */
 function opensBlock(sql: string, after: number, dialect: SqlDialect, trigger: boolean): boolean {
-  if (dialect === 'sqlite') return trigger;
+  if (dialect !== 'postgres') return trigger;
   return /^\s+ATOMIC\b/i.test(sql.slice(after, after + 64));
 }
 

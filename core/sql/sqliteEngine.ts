@@ -6,6 +6,7 @@ import {
   guardPlan,
   NOT_RUN_AFTER_SETUP,
   notRunAfterStop,
+  setupErrorMessage,
   setupFailedMessage,
   timeLimitMessage,
   type GuardedPlan,
@@ -123,6 +124,8 @@ interface Job {
   /** The second pass that runs the eval queries after the query was stopped. */
   retry: boolean;
   setupError?: string;
+  /** Setup statements that failed or were refused, rolled back while the plan went on. */
+  readonly setupErrors: string[];
   query?: QueryOutcome;
   queryMs: number;
   readonly evals: (QueryOutcome | undefined)[];
@@ -154,7 +157,7 @@ class SqliteEngine implements SqlEngine {
     return new Promise<QueryRun>((resolve, reject) => {
       const guarded = guardPlan(plan, 'sqlite');
       const writesFiles = [...plan.setup, plan.query, ...plan.evalQueries, ...plan.cleanup].some((sql) => startsAnyStatement(sql, 'sqlite', FILE_WRITERS));
-      const job: Job = { id: ++this.nextId, plan: guarded, limit: effectiveLimit(options.timeoutMs), signal, resolve, reject, writesFiles, retry: false, queryMs: 0, evals: guarded.evalQueries.map(refusal) };
+      const job: Job = { id: ++this.nextId, plan: guarded, limit: effectiveLimit(options.timeoutMs), signal, resolve, reject, writesFiles, retry: false, queryMs: 0, evals: guarded.evalQueries.map(refusal), setupErrors: [] };
       const refused = refusal(guarded.query);
       if (refused !== undefined) job.query = refused;
       if (signal !== undefined) {
@@ -180,14 +183,11 @@ class SqliteEngine implements SqlEngine {
     const job = this.queue.shift();
     if (job === undefined) return;
     this.current = job;
-    const refusedSetup = job.plan.setup.findIndex((s) => s.refused !== undefined);
-    if (refusedSetup >= 0) {
-      job.setupError = setupFailedMessage(refusedSetup, job.plan.setup[refusedSetup]?.refused ?? '');
-      this.finish(job);
-      return;
-    }
+    job.plan.setup.forEach((s, index) => {
+      if (s.refused !== undefined) job.setupErrors.push(setupErrorMessage(index, s.refused));
+    });
     this.dispatch(job, {
-      setup: job.plan.setup.map((s) => s.sql),
+      setup: runnableSetup(job),
       query: job.query === undefined ? job.plan.query.sql : null,
       evalQueries: job.plan.evalQueries.map((q) => (q.refused === undefined ? q.sql : null)),
       cleanup: job.plan.cleanup.filter((s) => s.refused === undefined).map((s) => s.sql),
@@ -238,9 +238,8 @@ class SqliteEngine implements SqlEngine {
       return;
     }
     if (job === undefined || !('id' in reply) || reply.id !== job.id) return;
-    if (reply.type === 'setup-failed') {
-      if (job.retry) fillEvals(job, NOT_RUN_AFTER_SETUP);
-      else job.setupError = setupFailedMessage(reply.index, reply.error);
+    if (reply.type === 'setup-error') {
+      if (!job.retry) job.setupErrors.push(setupErrorMessage(reply.index, reply.error));
     } else if (reply.type === 'query' && reply.outcome !== null) {
       job.query = outcome(reply.outcome);
       job.queryMs = reply.ms;
@@ -270,7 +269,7 @@ class SqliteEngine implements SqlEngine {
         job.retry = true;
         clearTimeout(job.timer);
         this.dispatch(job, {
-          setup: job.plan.setup.map((s) => s.sql),
+          setup: runnableSetup(job),
           query: null,
           evalQueries: job.plan.evalQueries.map((q, i) => (job.evals[i] === undefined ? q.sql : null)),
           cleanup: job.plan.cleanup.filter((s) => s.refused === undefined).map((s) => s.sql),
@@ -319,7 +318,9 @@ class SqliteEngine implements SqlEngine {
       job.setupError !== undefined ? { ok: false, error: job.setupError } : (job.query ?? { ok: false, error: 'the query did not run' });
     const evalQueries = job.evals.map((e): QueryOutcome => (job.setupError !== undefined ? NOT_RUN_AFTER_SETUP : (e ?? { ok: false, error: 'not run' })));
     const durationMs = job.queryMs;
-    this.complete(job, () => job.resolve(evalQueries.length === 0 ? { query, durationMs } : { query, evalQueries, durationMs }));
+    const setupErrors = [...job.setupErrors].sort(bySetupIndex);
+    const run: QueryRun = { query, ...(evalQueries.length === 0 ? {} : { evalQueries }), ...(setupErrors.length === 0 ? {} : { setupErrors }), durationMs };
+    this.complete(job, () => job.resolve(run));
   }
 
   private fail(job: Job, error: Error): void {
@@ -349,6 +350,20 @@ class SqliteEngine implements SqlEngine {
 
 /** Statements that leave files in the worker's file system. */
 const FILE_WRITERS: ReadonlySet<string> = new Set(['ATTACH', 'VACUUM']);
+
+/** The setup the worker runs: refused statements left out (null), so the worker's indexes stay the plan's. */
+function runnableSetup(job: Job): (string | null)[] {
+  return job.plan.setup.map((s) => (s.refused === undefined ? s.sql : null));
+}
+
+/** Setup errors in plan order (refused ones are known before the worker reports the others). */
+function bySetupIndex(a: string, b: string): number {
+  return setupNumber(a) - setupNumber(b);
+}
+
+function setupNumber(message: string): number {
+  return Number(/^setup_sql #(\d+)/.exec(message)?.[1] ?? 0);
+}
 
 function refusal(sql: { readonly refused?: string | undefined }): QueryOutcome | undefined {
   return sql.refused === undefined ? undefined : { ok: false, error: sql.refused };

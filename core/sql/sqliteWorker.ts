@@ -21,7 +21,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 
 /** A plan as the worker runs it: refused pieces are already left out (null: skipped, answered by the caller). */
 export interface WorkerPlan {
-  readonly setup: readonly string[];
+  readonly setup: readonly (string | null)[];
   readonly query: string | null;
   readonly evalQueries: readonly (string | null)[];
   readonly cleanup: readonly string[];
@@ -35,7 +35,7 @@ export type WorkerReply =
   | { readonly type: 'fatal'; readonly error: string }
   | { readonly type: 'built'; readonly bytes: Uint8Array }
   | { readonly type: 'build-failed'; readonly error: string }
-  | { readonly type: 'setup-failed'; readonly id: number; readonly index: number; readonly error: string }
+  | { readonly type: 'setup-error'; readonly id: number; readonly index: number; readonly error: string }
   | { readonly type: 'query'; readonly id: number; readonly outcome: RawOutcome | null; readonly ms: number }
   | { readonly type: 'eval'; readonly id: number; readonly index: number; readonly outcome: RawOutcome | null }
   | { readonly type: 'done'; readonly id: number };
@@ -195,9 +195,12 @@ function run(SQL, id, plan) {
   let db;
   try {
     db = new SQL.Database(bytes);
+    // A failing setup statement is rolled back and reported; the plan goes on, as EvalBench's does.
     for (let i = 0; i < plan.setup.length; i++) {
       stage(1, i);
-      try { execute(db, plan.setup[i]); } catch (e) { port.postMessage({ type: 'setup-failed', id, index: i, error: text(e) }); return; }
+      if (plan.setup[i] === null) continue;
+      const outcome = guarded(db, plan.setup[i]);
+      if (!outcome.ok) port.postMessage({ type: 'setup-error', id, index: i, error: outcome.error });
     }
     stage(2, 0);
     const started = performance.now();

@@ -86,6 +86,19 @@ export function shownEvalResults(run: QueryRun, limit: number): Json[] {
   });
 }
 
+/**
+ * The setup statements that failed (and were rolled back while the case went on, as in EvalBench)
+ * on either side, for a verdict's `details`: `golden_setup_errors`, `generated_setup_errors`; empty
+ * when every setup statement ran.
+ */
+export function setupErrorDetails(evalCase: EvalCase): { [key: string]: Json } {
+  const details: { [key: string]: Json } = {};
+  const { golden, generated } = evalCase.sql ?? {};
+  if (golden?.setupErrors !== undefined && golden.setupErrors.length > 0) details['golden_setup_errors'] = [...golden.setupErrors];
+  if (generated?.setupErrors !== undefined && generated.setupErrors.length > 0) details['generated_setup_errors'] = [...generated.setupErrors];
+  return details;
+}
+
 /** The case's SQL execution, or the `unsupported` verdict of a case that was not executed. */
 export function executionOf(evalCase: EvalCase): { readonly ok: true; readonly sql: SqlExecution } | { readonly ok: false; readonly verdict: ScorerVerdict } {
   if (evalCase.sql !== undefined) return { ok: true, sql: evalCase.sql };
@@ -110,7 +123,7 @@ export function bothRan(evalCase: EvalCase, rule: string): { readonly ok: true; 
   const generatedError = runError(generated);
   if (goldenError === undefined && generatedError === undefined) return { ok: true, golden, generated };
   const which = goldenError !== undefined && generatedError !== undefined ? 'both queries failed' : goldenError !== undefined ? 'the golden query failed' : 'the generated query failed';
-  const details: { [key: string]: Json } = {};
+  const details: { [key: string]: Json } = setupErrorDetails(evalCase);
   if (goldenError !== undefined) details['golden_error'] = goldenError;
   if (generatedError !== undefined) details['generated_error'] = generatedError;
   return { ok: false, verdict: fail(`${which}; ${rule}`, 0, details) };

@@ -7,7 +7,7 @@ const texts = (sql: string, dialect: SqlDialect) => splitStatements(sql, dialect
 describe('SQL statement splitting', () => {
   it('splits on semicolons and drops empty statements', () => {
     assert.deepEqual(texts('SELECT 1; ;  SELECT 2;\n-- only a comment\n;', 'sqlite'), ['SELECT 1', 'SELECT 2']);
-    assert.deepEqual(splitStatements('  select x from t', 'postgres')[0]?.keywords, ['SELECT', 'X']);
+    assert.deepEqual(splitStatements('  select x from t where y', 'postgres')[0]?.keywords, ['SELECT', 'X', 'FROM', 'T']);
   });
 
   it('does not split inside strings, identifiers and comments', () => {
@@ -22,6 +22,13 @@ describe('SQL statement splitting', () => {
     assert.equal(texts("SELECT E'a\\';b'; SELECT 2", 'postgres').length, 2);
     assert.equal(texts('SELECT 1 /* a /* b; */ c; */; SELECT 2', 'postgres').length, 2);
     assert.equal(texts('SELECT $1; SELECT 2', 'postgres').length, 2, '$1 is a parameter, not a dollar quote');
+  });
+
+  it("knows MySQL's quoting: backslash escapes in '' and \"\" strings, backtick names, # comments, routine bodies", () => {
+    assert.deepEqual(texts("SELECT 'a\\';b', \"c;d\", `e;f` FROM t # g; h\n; SELECT 2", 'mysql').length, 2);
+    const routine = 'CREATE PROCEDURE p() BEGIN DELETE FROM a; DELETE FROM b; END';
+    assert.deepEqual(texts(`${routine}; SELECT 2`, 'mysql'), [routine, 'SELECT 2']);
+    assert.equal(findTransactionControl("SELECT 'x'; # COMMIT;\nSTART TRANSACTION", 'mysql'), 'START TRANSACTION');
   });
 
   it('keeps a trigger body and a BEGIN ATOMIC body in one statement', () => {

@@ -1,5 +1,5 @@
 import schema from '../../../../schemas/scorers/executable_sql.schema.json';
-import { executionOf, percentVerdict, runError } from '../../support/sqlRows';
+import { executionOf, percentVerdict, runError, setupErrorDetails } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
@@ -23,9 +23,11 @@ export const executableSql: ScorerDefinition = {
         if (!execution.ok) return execution.verdict;
         const run = execution.sql.generated;
         const error = runError(run);
-        if (error === undefined) return percentVerdict(100, `the generated query ran without error${run.evalQueries !== undefined && run.evalQueries.length > 0 ? ', and so did its eval queries' : ''}`);
+        const setup = setupErrorDetails(evalCase);
+        const ranReason = `the generated query ran without error${run.evalQueries !== undefined && run.evalQueries.length > 0 ? ', and so did its eval queries' : ''}`;
+        if (error === undefined) return Object.keys(setup).length === 0 ? percentVerdict(100, ranReason) : percentVerdict(100, ranReason, setup);
         const where = run.query.ok ? 'an eval query run after the generated query failed (EvalBench counts it as the generated query\'s error)' : 'the generated query failed';
-        return percentVerdict(0, where, { generated_error: error });
+        return percentVerdict(0, where, { generated_error: error, ...setup });
       },
     });
   },

@@ -1,7 +1,7 @@
 import type { Json } from '../../../case';
 import schema from '../../../../schemas/scorers/set_match.schema.json';
 import { pyDictKey, pyTupleKey, type RowDict } from '../../support/pythonEquality';
-import { bothRan, executionRows, percentVerdict, plural, shownResult } from '../../support/sqlRows';
+import { bothRan, executionRows, percentVerdict, plural, setupErrorDetails, shownResult } from '../../support/sqlRows';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
@@ -73,6 +73,7 @@ export const setMatch: ScorerDefinition = {
           shared_distinct: c.shared,
           golden: shownResult(golden.query, options.truncate_execution_outputs),
           generated: shownResult(generated.query, options.truncate_execution_outputs),
+          ...setupErrorDetails(evalCase),
         };
         if (c.mode === 'document') {
           const counts = `golden ${plural(goldenRows.length, 'document')}, generated ${generatedRows.length}`;
