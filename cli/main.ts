@@ -17,6 +17,7 @@ import { RunStore } from './runStore';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
+import { reportCommand } from './report';
 
 /** Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 130 cancelled (Ctrl-C). */
 export const EXIT = { passed: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -47,6 +48,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'run':
       return run(command);
+    case 'report':
+      return reportCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const config = loadConfig(command.config);
       if (config === undefined) return EXIT.usage;
