@@ -144,9 +144,9 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     await assert.rejects(readEvalBenchResults(join(scratch, 'missing'), OPTIONS), /missing:1:1: .*it does not exist/);
   });
 
-  it('treats latency, token and turn figures as measurements, and an empty or non-numeric score as an error', async () => {
+  it('treats latency, token and turn figures as measurements, a graded score below 100 as a fail, and an empty or non-numeric score as an error', async () => {
     const folder = job('measured', {
-      'scores.csv': `${SCORES_HEADER}end_to_end_latency,5321.5,,,1,,,,,j\ntoken_consumption,812,,,1,,,,,j\nexact_match,,,,1,,,,,j\nexact_match,abc,,,2,,,,,j\n`,
+      'scores.csv': `${SCORES_HEADER}end_to_end_latency,5321.5,,,1,,,,,j\ntoken_consumption,812,,,1,,,,,j\nexact_match,,,,1,,,,,j\nexact_match,abc,,,2,,,,,j\nrecall_match,75.0,,,3,,,,,j\nrecall_match,100.0,,,4,,,,,j\n`,
     });
     const { report } = await readEvalBenchResults(folder, OPTIONS);
     assert.deepEqual(
@@ -156,6 +156,9 @@ describe('EvalBench results (reporting: csv) as a report', () => {
         ['token_consumption', 'measured', 812],
         ['exact_match', 'error', null],
         ['exact_match', 'error', null],
+        // recall_match scores the share of golden rows recalled; EvalBench's summary counts only 100 as correct.
+        ['recall_match', 'fail', 75],
+        ['recall_match', 'pass', 100],
       ],
     );
     assert.deepEqual(report.scorers.find((s) => s.name === 'end_to_end_latency')?.scale, { kind: 'count', unit: 'ms' });
