@@ -136,6 +136,8 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const color = values['no-color'] === true ? false : values.color;
   if (verb === 'report') {
+    const unused = (['case', 'filter', 'concurrency', 'trials', 'untrusted', 'json', 'cases'] as const).find((name) => values[name] !== undefined);
+    if (unused !== undefined) throw new UsageError(`--${unused} is for running an eval; \`evallens report\` shows results already made`);
     return {
       kind: 'report',
       path: config,

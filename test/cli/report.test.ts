@@ -105,6 +105,9 @@ describe('evallens report on EvalBench results', () => {
     const help = await runCli(['--help'], { cwd: work });
     assert.match(help.stdout, /evallens report <results folder \| report\.json>/);
     assert.match(help.stdout, /EvalBench results folder/);
+    const runOption = await runCli(['report', 'results', '--trials', '3'], { cwd: work });
+    assert.equal(runOption.code, 2);
+    assert.match(runOption.stderr, /--trials is for running an eval; `evallens report` shows results already made/);
     const missing = await runCli(['report'], { cwd: work });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /`evallens report` needs the path of a results folder/);
