@@ -26,8 +26,32 @@ const MAX_JOBS = 1000;
 /** Longest config value kept. */
 const MAX_CONFIG_VALUE = 2000;
 
-/** EvalBench's measurements with no pass mark (its analyzer averages them instead of counting 100s). */
-const MEASUREMENTS: { readonly [key: string]: string } = { turn_count: 'turns', end_to_end_latency: 'ms', tool_call_latency: 'ms', token_consumption: 'tokens' };
+/** EvalBench's counts with no pass mark (its analyzer averages them instead of counting 100s), by unit. */
+const MEASUREMENTS: { readonly [key: string]: string } = {
+  turn_count: 'turns',
+  agent_steps: 'steps',
+  end_to_end_latency: 'ms',
+  tool_call_latency: 'ms',
+  token_consumption: 'tokens',
+  tokens_processed: 'tokens',
+  effective_billed_tokens: 'tokens',
+};
+
+/**
+ * 0–100 grades EvalBench averages rather than counting 100s (newer analyzers), and LLM analyses its
+ * summary leaves out (behavioral_metrics, parameter_analysis): a score with no pass mark.
+ */
+const GRADES: ReadonlySet<string> = new Set([
+  'dataset_quality',
+  'tool_activation_faithfulness',
+  'discoverability_coverage',
+  'error_recovery_coverage',
+  'composition_coverage',
+  'cuj_diversity',
+  'skills_best_practices',
+  'behavioral_metrics',
+  'parameter_analysis',
+]);
 
 export class EvalBenchResultsError extends Error {
   override readonly name = 'EvalBenchResultsError';
@@ -262,7 +286,7 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
       const entry = caseEntry(ctx, jobId, caseId, { file: scoresFile, line: row.line });
       entry.trials = Math.max(entry.trials, trialNumber);
       numTrials = Math.max(numTrials, trialNumber);
-      entry.results.push(resultOf(entry.id, comparator, trialNumber, row.cells, trial, `${basename(scoresFile)}:${row.line}`, MEASUREMENTS[comparator] !== undefined));
+      entry.results.push(resultOf(entry.id, comparator, trialNumber, row.cells, trial, `${basename(scoresFile)}:${row.line}`, MEASUREMENTS[comparator] !== undefined || GRADES.has(comparator)));
     }
     for (const list of pairs.values()) {
       const first = list[0];

@@ -131,7 +131,7 @@ function scoreOf(text: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** A scores.csv row as a result. `measurement`: a figure EvalBench averages (latency, tokens, turns). */
+/** A scores.csv row as a result. `measurement`: a figure EvalBench averages or leaves out of its summary (latency, tokens, 0–100 grades). */
 export function resultOf(caseId: string, scorer: string, trial: number, cells: ReadonlyMap<string, string>, payload: TrialPayload | undefined, row: string, measurement: boolean): ScorerResult {
   const raw = cells.get('score') ?? '';
   const score = scoreOf(raw);
@@ -156,7 +156,7 @@ export function resultOf(caseId: string, scorer: string, trial: number, cells: R
   if (score === undefined) {
     return { ...base, status: 'error', passed: false, reason: `expected a number in the score cell, but it is ${raw.trim() === '' ? 'empty' : 'not a number'}` };
   }
-  if (measurement) return { ...base, status: 'measured', score, reason: `EvalBench measured ${score} (a figure its summary averages; no pass mark)` };
+  if (measurement) return { ...base, status: 'measured', score, reason: `EvalBench gave ${score} (a figure its summary averages or leaves out; no pass mark)` };
   if (score === 100) return { ...base, status: 'pass', score, passed: true, reason: 'EvalBench scored 100, which its summary counts as correct' };
   const ran = details['generated_error'] !== undefined ? '; the generated SQL failed to run (generated_error in details)' : '';
   return { ...base, status: 'fail', score, passed: false, reason: `EvalBench scored ${score}; its summary counts only 100 as correct${ran}` };

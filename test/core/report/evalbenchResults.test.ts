@@ -146,7 +146,7 @@ describe('EvalBench results (reporting: csv) as a report', () => {
 
   it('treats latency, token and turn figures as measurements, a graded score below 100 as a fail, and an empty or non-numeric score as an error', async () => {
     const folder = job('measured', {
-      'scores.csv': `${SCORES_HEADER}end_to_end_latency,5321.5,,,1,,,,,j\ntoken_consumption,812,,,1,,,,,j\nexact_match,,,,1,,,,,j\nexact_match,abc,,,2,,,,,j\nrecall_match,75.0,,,3,,,,,j\nrecall_match,100.0,,,4,,,,,j\n`,
+      'scores.csv': `${SCORES_HEADER}end_to_end_latency,5321.5,,,1,,,,,j\ntoken_consumption,812,,,1,,,,,j\nexact_match,,,,1,,,,,j\nexact_match,abc,,,2,,,,,j\nrecall_match,75.0,,,3,,,,,j\nrecall_match,100.0,,,4,,,,,j\ndataset_quality,85,,,4,,,,,j\nbehavioral_metrics,40,,,4,,,,,j\n`,
     });
     const { report } = await readEvalBenchResults(folder, OPTIONS);
     assert.deepEqual(
@@ -159,9 +159,13 @@ describe('EvalBench results (reporting: csv) as a report', () => {
         // recall_match scores the share of golden rows recalled; EvalBench's summary counts only 100 as correct.
         ['recall_match', 'fail', 75],
         ['recall_match', 'pass', 100],
+        // A 0-100 grade EvalBench averages, and an analysis its summary leaves out: no pass mark.
+        ['dataset_quality', 'measured', 85],
+        ['behavioral_metrics', 'measured', 40],
       ],
     );
     assert.deepEqual(report.scorers.find((s) => s.name === 'end_to_end_latency')?.scale, { kind: 'count', unit: 'ms' });
+    assert.deepEqual(report.scorers.find((s) => s.name === 'dataset_quality')?.scale, { kind: 'bounded', max: 100 });
   });
 
   it('stops a file at a quote left open, naming where it opened, and keeps the rows before it', async () => {
