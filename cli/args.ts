@@ -56,6 +56,7 @@ export const USAGE = `Usage:
                                               scores.csv, summary.csv, or a folder of them, or one of those
                                               files), an EvalLens run folder or a report.json; exit 0 all
                                               passed, 1 some failed or a row could not be read, 2 unreadable
+                                              (\`evallens run\` on an EvalBench results folder does the same)
   evallens --help | --version
 
 Options for run:

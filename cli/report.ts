@@ -88,6 +88,16 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
   return runVerdict(report) === 'PASSED' ? EXIT.passed : EXIT.failed;
 }
 
+/**
+ * `evallens run <EvalBench results folder>`: nothing to run, so the results are shown as `report`
+ * shows them (said on stderr). Undefined when the path is anything else (a run config).
+ */
+export async function runAsReport(command: Extract<Command, { kind: 'run' }>, stderr: NodeJS.WritableStream): Promise<ReportCommand | undefined> {
+  if (/\.ya?ml$/i.test(command.config) || !(await isEvalBenchResults(command.config))) return undefined;
+  stderr.write(`evallens: ${command.config} holds EvalBench's results, not a run config: showing them as \`evallens report\` does (nothing is run or re-scored)\n`);
+  return { kind: 'report', path: command.config, reporters: command.reporters, ...(command.runsDir === undefined ? {} : { runsDir: command.runsDir }), ...(command.color === undefined ? {} : { color: command.color }) };
+}
+
 /** An EvalBench results folder or CSV file, an EvalLens run folder, or a report.json. */
 async function load(path: string): Promise<{ report: Report; problems: readonly Problem[]; file?: string }> {
   let isFile: boolean;

@@ -78,6 +78,14 @@ describe('evallens report on EvalBench results', () => {
     assert.match(green.stdout, /^PASSED$/m);
   });
 
+  it('`evallens run` on EvalBench results shows them as report does, saying so', async () => {
+    const run = await runCli(['run', `results/${JOB_ID}`, '--runs-dir', 'runs-run'], { cwd: work });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /holds EvalBench's results, not a run config: showing them as `evallens report` does/);
+    assert.match(run.stdout, /^FAIL 2 /m);
+    assert.equal(readdirSync(join(work, 'runs-run')).length, 1);
+  });
+
   it('shows an EvalLens report.json or run folder again with the same verdict', async () => {
     await runCli(['report', `results/${JOB_ID}`, '--report-file', 'again/report.json'], { cwd: work });
     const fromFile = await runCli(['report', 'again/report.json'], { cwd: work });
