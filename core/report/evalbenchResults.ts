@@ -14,14 +14,16 @@ import type { ScorerResult } from '../result';
 import type { ScorerInfo } from '../runner/events';
 import { caseStatus } from '../runner/run';
 import { trialStats } from '../runner/trials';
-import { evalBenchCsvRows } from './evalbenchCsv';
-import { caseOf, resultOf, type TrialPayload, trialOf, type PairRow, pairsResult } from './evalbenchRows';
+import { type CsvRow, evalBenchCsvRows } from './evalbenchCsv';
+import { caseOf, resultOf, type ReadBudget, type TrialPayload, trialOf, type PairRow, pairsResult } from './evalbenchRows';
 import { maskConfigValue, shownText } from './evalbenchMask';
 import type { ImportedJob, ImportedSummaryRow, Report, ReportCase } from './report';
 
 export const EVALBENCH_FILES = ['configs.csv', 'evals.csv', 'scores.csv', 'summary.csv'] as const;
-/** Rows read per file: the evals of a job are held until its scores are joined to them. */
-const MAX_ROWS = 500_000;
+/** Rows read in all (every file of every job): the evals of a job are held until its scores are joined to them. */
+const MAX_ROWS = 1_000_000;
+/** Payload characters (prompts, SQL, result rows, logs) kept in all; past it a result points at its row instead. */
+const MAX_PAYLOAD_CHARACTERS = 64 * 1024 * 1024;
 const MAX_JOBS = 1000;
 /** Longest config value kept. */
 const MAX_CONFIG_VALUE = 2000;
@@ -59,7 +61,10 @@ export class EvalBenchResultsError extends Error {
 
 export interface EvalBenchReadOptions {
   readonly toolVersion: string;
+  /** Rows read in all, over every file (default 1,000,000). */
   readonly maxRows?: number;
+  /** Payload characters kept in all (default 64 Mi). */
+  readonly maxPayloadCharacters?: number;
 }
 
 export interface EvalBenchRead {
@@ -122,7 +127,7 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
   if (folders.length === 0) {
     throw new EvalBenchResultsError(`${root}:1:1: expected an EvalBench results folder (a job folder with scores.csv or evals.csv, as \`reporting: csv\` writes, or a folder of them), but found none`);
   }
-  const maxRows = options.maxRows ?? MAX_ROWS;
+  const budget: ReadBudget = { rows: options.maxRows ?? MAX_ROWS, characters: options.maxPayloadCharacters ?? MAX_PAYLOAD_CHARACTERS, cut: false };
   const problems: Problem[] = [];
   const cases = new Map<string, CaseEntry>();
   const jobs: ImportedJob[] = [];
@@ -130,7 +135,7 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
   let numTrials = 1;
   const prefix = folders.length > 1;
   for (const folder of folders) {
-    const job = await readJob(folder, { maxRows, prefix, problems, cases, scorerOrder });
+    const job = await readJob(folder, { budget, prefix, problems, cases, scorerOrder });
     jobs.push(job.imported);
     numTrials = Math.max(numTrials, job.numTrials);
   }
@@ -153,6 +158,15 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
     const trials = numTrials > 1 && entry.trials > 1 ? { trials: trialStats(entry.results, entry.trials) } : {};
     reportCases.push({ id: entry.id, index, status, durationMs: 0, location: { file: entry.location.file, line: entry.location.line, column: 1 }, ...trials });
   });
+  if (budget.cut) {
+    const at = { offset: 0, line: 0, column: 0 };
+    problems.push({
+      code: 'evalbench-results-large',
+      severity: 'warning',
+      message: `expected the results' prompts, SQL and result rows to fit in ${options.maxPayloadCharacters ?? MAX_PAYLOAD_CHARACTERS} characters, but they do not: results past that point name their evals.csv and scores.csv rows instead of showing them`,
+      range: { file: root, start: at, end: at },
+    });
+  }
   const times = jobs.map((j) => isoTime(j.runTime)).filter((t): t is string => t !== undefined).sort();
   const started = times[0] ?? new Date(0).toISOString();
   const single = jobs.length === 1 ? jobs[0] : undefined;
@@ -182,11 +196,19 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
 }
 
 interface JobContext {
-  readonly maxRows: number;
+  readonly budget: ReadBudget;
   readonly prefix: boolean;
   readonly problems: Problem[];
   readonly cases: Map<string, CaseEntry>;
   readonly scorerOrder: string[];
+}
+
+/** Rows of a file within what is left of the row budget; the file that reaches it says so. */
+async function* rowsOf(file: string, budget: ReadBudget): AsyncGenerator<CsvRow> {
+  for await (const row of evalBenchCsvRows(file, budget.rows)) {
+    if (row.ok) budget.rows--;
+    yield row;
+  }
 }
 
 async function readJob(folder: string, ctx: JobContext): Promise<{ imported: ImportedJob; numTrials: number }> {
@@ -210,7 +232,7 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
   let numTrials = 1;
   const configsFile = await present('configs.csv');
   if (configsFile !== undefined) {
-    for await (const row of evalBenchCsvRows(configsFile, ctx.maxRows)) {
+    for await (const row of rowsOf(configsFile, ctx.budget)) {
       if (!row.ok) {
         bad(configsFile, row.line, row.column, row.message);
         continue;
@@ -230,12 +252,12 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
   const trials = new Map<string, TrialPayload>();
   const evalsFile = await present('evals.csv');
   if (evalsFile !== undefined) {
-    for await (const row of evalBenchCsvRows(evalsFile, ctx.maxRows)) {
+    for await (const row of rowsOf(evalsFile, ctx.budget)) {
       if (!row.ok) {
         bad(evalsFile, row.line, row.column, row.message);
         continue;
       }
-      const trial = trialOf(row.cells, evalsFile, row.line);
+      const trial = trialOf(row.cells, evalsFile, row.line, ctx.budget);
       if (trial === undefined) {
         bad(evalsFile, row.line, 1, 'expected an `id` cell naming the eval (e.g. `12_trial_0`), but it is empty');
         continue;
@@ -253,7 +275,7 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
     bad(join(folder, 'scores.csv'), 1, 1, 'expected scores.csv beside evals.csv (EvalBench writes both), but it is missing: this job has no scores to show');
   } else {
     const pairs = new Map<string, PairRow[]>();
-    for await (const row of evalBenchCsvRows(scoresFile, ctx.maxRows)) {
+    for await (const row of rowsOf(scoresFile, ctx.budget)) {
       if (!row.ok) {
         bad(scoresFile, row.line, row.column, row.message);
         continue;
@@ -286,13 +308,13 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
       const entry = caseEntry(ctx, jobId, caseId, { file: scoresFile, line: row.line });
       entry.trials = Math.max(entry.trials, trialNumber);
       numTrials = Math.max(numTrials, trialNumber);
-      entry.results.push(resultOf(entry.id, comparator, trialNumber, row.cells, trial, `${basename(scoresFile)}:${row.line}`, MEASUREMENTS[comparator] !== undefined || GRADES.has(comparator)));
+      entry.results.push(resultOf(entry.id, comparator, trialNumber, row.cells, trial, `${basename(scoresFile)}:${row.line}`, MEASUREMENTS[comparator] !== undefined || GRADES.has(comparator), ctx.budget));
     }
     for (const list of pairs.values()) {
       const first = list[0];
       if (first === undefined) continue;
       const entry = caseEntry(ctx, jobId, first.caseId, { file: scoresFile, line: first.line });
-      entry.results.push(pairsResult(entry.id, first.comparator, list, basename(scoresFile)));
+      entry.results.push(pairsResult(entry.id, first.comparator, list, basename(scoresFile), ctx.budget));
     }
   }
 
@@ -300,7 +322,7 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
   const summary: ImportedSummaryRow[] = [];
   const summaryFile = await present('summary.csv');
   if (summaryFile !== undefined) {
-    for await (const row of evalBenchCsvRows(summaryFile, ctx.maxRows)) {
+    for await (const row of rowsOf(summaryFile, ctx.budget)) {
       if (!row.ok) {
         bad(summaryFile, row.line, row.column, row.message);
         continue;

@@ -10,6 +10,13 @@ import { shownText } from './evalbenchMask';
 /** Longest payload text kept per detail. */
 const MAX_DETAIL = 10_000;
 
+/** What is left to read and keep; `cut` once a payload was not kept for lack of room. */
+export interface ReadBudget {
+  rows: number;
+  characters: number;
+  cut: boolean;
+}
+
 export interface TrialPayload {
   readonly trialId: string;
   readonly caseId: string;
@@ -49,16 +56,27 @@ const SHOWN_COLUMNS: readonly (readonly [string, string])[] = [
   ['dialects', 'dialects'],
 ];
 
-export function trialOf(cells: ReadonlyMap<string, string>, file: string, line: number): TrialPayload | undefined {
+export function trialOf(cells: ReadonlyMap<string, string>, file: string, line: number, budget: ReadBudget): TrialPayload | undefined {
   const trialId = (cells.get('id') ?? '').trim();
   if (trialId === '') return undefined;
   const own = caseOf(trialId);
   const promptId = (cells.get('prompt_id') ?? '').trim();
   const index = (cells.get('trial_index') ?? '').trim();
   const details: { [key: string]: Json } = {};
-  for (const [column, label] of SHOWN_COLUMNS) {
-    const value = cellValue(cells.get(column));
-    if (value !== undefined) details[label] = value;
+  // A trial's fields are kept whole or not at all, so a trial never shows its output without its expected value.
+  let needed = 0;
+  for (const [column] of SHOWN_COLUMNS) {
+    const cell = cells.get(column);
+    if (cell !== undefined && cell.trim() !== '') needed += Math.min(cell.length, MAX_DETAIL);
+  }
+  if (needed > budget.characters) {
+    budget.cut = true;
+    details['payload'] = 'not kept: the results are too large to hold whole; read this eval\'s row of evals.csv';
+  } else {
+    for (const [column, label] of SHOWN_COLUMNS) {
+      const value = cellValue(cells.get(column), budget);
+      if (value !== undefined) details[label] = value;
+    }
   }
   details['evals_row'] = `${file.split(/[\\/]/).pop() ?? file}:${line}`;
   return { trialId, caseId: promptId === '' ? own.caseId : promptId, trial: /^\d+$/.test(index) ? Number(index) + 1 : own.trial, details };
@@ -69,8 +87,14 @@ export function trialOf(cells: ReadonlyMap<string, string>, file: string, line: 
  * writes golden_sql and dialects) is its strings joined by lines; JSON (result rows) is parsed when
  * whole; anything else is the text. Masked and cut either way.
  */
-function cellValue(cell: string | undefined): Json | undefined {
+function cellValue(cell: string | undefined, budget: ReadBudget): Json | undefined {
   if (cell === undefined || cell.trim() === '') return undefined;
+  const kept = Math.min(cell.length, MAX_DETAIL);
+  if (kept > budget.characters) {
+    budget.cut = true;
+    return undefined;
+  }
+  budget.characters -= kept;
   const strings = pythonStrings(cell.trim());
   if (strings !== undefined) return shownText(strings.join('\n'), MAX_DETAIL);
   const text = shownText(cell, MAX_DETAIL);
@@ -125,6 +149,10 @@ export function pythonStrings(text: string): string[] | undefined {
   }
 }
 
+function nonBlank(text: string | undefined): boolean {
+  return text !== undefined && text.trim() !== '';
+}
+
 function scoreOf(text: string | undefined): number | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const n = Number(text);
@@ -132,20 +160,20 @@ function scoreOf(text: string | undefined): number | undefined {
 }
 
 /** A scores.csv row as a result. `measurement`: a figure EvalBench averages or leaves out of its summary (latency, tokens, 0–100 grades). */
-export function resultOf(caseId: string, scorer: string, trial: number, cells: ReadonlyMap<string, string>, payload: TrialPayload | undefined, row: string, measurement: boolean): ScorerResult {
+export function resultOf(caseId: string, scorer: string, trial: number, cells: ReadonlyMap<string, string>, payload: TrialPayload | undefined, row: string, measurement: boolean, budget: ReadBudget): ScorerResult {
   const raw = cells.get('score') ?? '';
   const score = scoreOf(raw);
   const details: { [key: string]: Json } = { ...(payload?.details ?? {}) };
   if (payload === undefined) {
     // No evals.csv row: scores.csv still names the generated SQL and its error.
     for (const [column, label] of [['generated_sql', 'output'], ['generated_error', 'generated_error'], ['database', 'database']] as const) {
-      const value = cellValue(cells.get(column));
+      const value = cellValue(cells.get(column), budget);
       if (value !== undefined) details[label] = value;
     }
   }
-  const logs = cellValue(cells.get('comparison_logs'));
+  const logs = cellValue(cells.get('comparison_logs'), budget);
   if (logs !== undefined) details['comparison_logs'] = logs;
-  const comparisonError = cellValue(cells.get('comparison_error'));
+  const comparisonError = cellValue(cells.get('comparison_error'), budget) ?? (nonBlank(cells.get('comparison_error')) ? 'not kept (the results are too large)' : undefined);
   if (comparisonError !== undefined) details['comparison_error'] = comparisonError;
   details['evalbench_score'] = raw;
   details['scores_row'] = row;
@@ -167,9 +195,9 @@ export function resultOf(caseId: string, scorer: string, trial: number, cells: R
  * one result across trials (trial 0): EvalBench's summary takes the lowest pair score of a prompt
  * and counts the prompt as correct when it is 100.
  */
-export function pairsResult(caseId: string, scorer: string, rows: readonly PairRow[], file: string): ScorerResult {
+export function pairsResult(caseId: string, scorer: string, rows: readonly PairRow[], file: string, budget: ReadBudget): ScorerResult {
   const pairs: Json[] = rows.map((r) => {
-    const logs = cellValue(r.cells.get('logs'));
+    const logs = cellValue(r.cells.get('logs'), budget);
     return { trials: [r.cells.get('trial1_id') ?? '', r.cells.get('trial2_id') ?? ''], score: r.cells.get('score') ?? '', ...(logs === undefined ? {} : { logs }), row: `${file}:${r.line}` };
   });
   const scores = rows.map((r) => scoreOf(r.cells.get('score')));

@@ -183,6 +183,26 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     assert.match(problems[0]?.message ?? '', /at most 3 rows/);
   });
 
+  it('keeps payload text within a budget: past it results name their rows, and errors stay errors', async () => {
+    const { report, problems } = await readEvalBenchResults(RESULTS, { ...OPTIONS, maxPayloadCharacters: 200 });
+    assert.equal(report.results.length, 15);
+    const kept = report.results.filter((r) => r.details?.['input'] !== undefined).length;
+    assert.ok(kept > 0 && kept < report.results.length, `some results keep their payload (${kept})`);
+    assert.ok(report.results.filter((r) => r.trial > 0).every((r) => typeof r.details?.['scores_row'] === 'string' && typeof r.details['evals_row'] === 'string'));
+    // A trial keeps all its fields or none.
+    assert.ok(report.results.every((r) => (r.details?.['input'] === undefined) === (r.details?.['expected'] === undefined)));
+    assert.equal(resultsOf(report, 'a1b2c3d4-0000-4e5f-8a9b-0c1d2e3f4a5b/7', 'llmrater')[0]?.status, 'error');
+    const large = problems.find((p) => p.code === 'evalbench-results-large');
+    assert.equal(large?.severity, 'warning');
+    assert.match(large?.message ?? '', /fit in 200 characters/);
+  });
+
+  it('bounds the rows read over every file of every job', async () => {
+    const { report, problems } = await readEvalBenchResults(RESULTS, { ...OPTIONS, maxRows: 20 });
+    assert.ok(report.results.length < 15);
+    assert.ok(problems.some((p) => /expected at most \d+ rows/.test(p.message)));
+  });
+
   it('writes a report the report schema accepts', async () => {
     const { report } = await readEvalBenchResults(RESULTS, OPTIONS);
     const ajv = new Ajv2020({ strict: false });
