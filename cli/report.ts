@@ -81,8 +81,9 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
     stderr.write(`evallens: ${displayPath(command.path, cwd)} holds no scores: nothing was scored, which is not a pass\n`);
     return EXIT.failed;
   }
-  if (problems.length > 0) {
-    stderr.write(`evallens: ${problems.length} row${problems.length === 1 ? '' : 's'} could not be read (listed above); the report has the rest\n`);
+  const unread = problems.filter((p) => p.severity === 'error').length;
+  if (unread > 0) {
+    stderr.write(`evallens: ${unread} row${unread === 1 ? '' : 's'} could not be read (listed above); the report has the rest\n`);
     return EXIT.failed;
   }
   return runVerdict(report) === 'PASSED' ? EXIT.passed : EXIT.failed;
