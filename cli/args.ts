@@ -8,6 +8,19 @@ export interface ReporterRequest {
 
 export type Command =
   | { readonly kind: 'help' }
+  /**
+   * Show results made elsewhere: an EvalBench results folder (a job folder or a folder of them, or one
+   * of its CSV files), an EvalLens run folder or a report.json. `reportFile`: where the report.json
+   * goes (default `<runsDir>/<run id>/report.json`).
+   */
+  | {
+      readonly kind: 'report';
+      readonly path: string;
+      readonly reporters: readonly ReporterRequest[];
+      readonly runsDir?: string;
+      readonly reportFile?: string;
+      readonly color?: boolean;
+    }
   | { readonly kind: 'version' }
   /** What a run would do: cases, trials and LLM judge calls (`--json` for the extension). */
   | { readonly kind: 'plan'; readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string; readonly trials?: number; readonly json: boolean }
@@ -37,6 +50,13 @@ export const USAGE = `Usage:
   evallens validate <config.eval.yaml>… --cases  print each config's cases (ids, lines) as a JSON line
   evallens plan <config.eval.yaml> [--case <id>]… [--filter <glob>] [--trials <n>] [--json]
                                               count the cases, trials and LLM judge calls a run would make
+  evallens report <results folder | report.json> [options]
+                                              show results made elsewhere: an EvalBench results folder
+                                              (reporting: csv — a <job_id>/ folder with configs.csv, evals.csv,
+                                              scores.csv, summary.csv, or a folder of them, or one of those
+                                              files), an EvalLens run folder or a report.json; exit 0 all
+                                              passed, 1 some failed or a row could not be read, 2 unreadable
+                                              (\`evallens run\` on an EvalBench results folder does the same)
   evallens --help | --version
 
 Options for run:
@@ -49,7 +69,12 @@ Options for run:
   --runs-dir <dir>     where run folders go (default: .evallens/runs)
   --no-color           plain console output
   --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets and
-                       LLM judges are skipped ("workspace is not trusted"); no process, no network`;
+                       LLM judges are skipped ("workspace is not trusted"); no process, no network
+
+Options for report:
+  --reporter <name>, --out <path>, --no-color   as for run
+  --runs-dir <dir>     where the report.json of EvalBench results goes: <dir>/<run id>/ (default: .evallens/runs)
+  --report-file <path> write that report.json here instead`;
 
 /** Parses argv (without node and the script). `--out` binds to the `--reporter` before it. */
 export function parseCommand(argv: readonly string[]): Command {
@@ -74,6 +99,7 @@ export function parseCommand(argv: readonly string[]): Command {
         untrusted: { type: 'boolean' },
         json: { type: 'boolean' },
         cases: { type: 'boolean' },
+        'report-file': { type: 'string' },
       },
     });
   } catch (e) {
@@ -84,7 +110,8 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.version === true) return { kind: 'version' };
   const [verb, config, ...rest] = positionals;
   if (verb === undefined) throw new UsageError('no command given');
-  if (verb !== 'run' && verb !== 'validate' && verb !== 'plan') throw new UsageError(`unknown command "${verb}" (expected run, validate or plan)`);
+  if (verb !== 'run' && verb !== 'validate' && verb !== 'plan' && verb !== 'report') throw new UsageError(`unknown command "${verb}" (expected run, validate, plan or report)`);
+  if (verb === 'report' && config === undefined) throw new UsageError('`evallens report` needs the path of a results folder (EvalBench\'s <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json');
   if (config === undefined) throw new UsageError(`\`evallens ${verb}\` needs the path of a run config`);
   if (verb === 'validate' && values.cases === true) return { kind: 'validate', config, listCases: true, moreConfigs: rest };
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ''}"`);
@@ -108,9 +135,21 @@ export function parseCommand(argv: readonly string[]): Command {
       last.out = token.value ?? '';
     }
   }
+  const color = values['no-color'] === true ? false : values.color;
+  if (verb === 'report') {
+    const unused = (['case', 'filter', 'concurrency', 'trials', 'untrusted', 'json', 'cases'] as const).find((name) => values[name] !== undefined);
+    if (unused !== undefined) throw new UsageError(`--${unused} is for running an eval; \`evallens report\` shows results already made`);
+    return {
+      kind: 'report',
+      path: config,
+      reporters,
+      ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
+      ...(values['report-file'] === undefined ? {} : { reportFile: values['report-file'] }),
+      ...(color === undefined ? {} : { color }),
+    };
+  }
   const concurrency = positiveInteger(values.concurrency, '--concurrency');
   const trials = positiveInteger(values.trials, '--trials');
-  const color = values['no-color'] === true ? false : values.color;
   return {
     kind: 'run',
     config,

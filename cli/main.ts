@@ -17,6 +17,7 @@ import { RunStore } from './runStore';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
+import { reportCommand, runAsReport } from './report';
 
 /** Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 130 cancelled (Ctrl-C). */
 export const EXIT = { passed: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -45,8 +46,12 @@ async function main(argv: readonly string[]): Promise<number> {
       if (config !== undefined) process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
       return config === undefined ? EXIT.usage : EXIT.passed;
     }
-    case 'run':
-      return run(command);
+    case 'run': {
+      const results = await runAsReport(command, process.stderr);
+      return results === undefined ? run(command) : reportCommand(results, process.stdout, process.stderr);
+    }
+    case 'report':
+      return reportCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const config = loadConfig(command.config);
       if (config === undefined) return EXIT.usage;

@@ -1,15 +1,19 @@
 /**
  * The results view from the rest of the extension: "EvalLens: Open Results" (the run in progress,
  * else the last run, else the newest run folder), "EvalLens: Open Report File…" (any report.json,
- * e.g. one from CI), live runs fed into the view while it is open, and the reveal callback that opens
- * a case's dataset line. The view itself is ResultsPanel (extension/results/).
+ * e.g. one from CI, or a CSV file of an EvalBench results folder, which the CLI turns into a report),
+ * live runs fed into the view while it is open, and the reveal callback that opens a case's dataset
+ * line. The view itself is ResultsPanel (extension/results/).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../protocol/runEvents';
 import type { RevealTarget } from '../protocol/webview';
 import type { ResultsPanel } from './results/resultsPanel';
+import { importReport } from './runner/reportImport';
 import type { EvalLensSettings } from './settings';
 import type { CaseIndex } from './testing/caseIndex';
 
@@ -91,11 +95,42 @@ export class ResultsViewBridge implements vscode.Disposable {
     await this.showReportFile(report, true);
   }
 
-  /** "EvalLens: Open Report File…": a report.json the person picks. */
+  /**
+   * "EvalLens: Open Report File…": a report.json the person picks, or a CSV file of an EvalBench
+   * results folder (configs.csv, evals.csv, scores.csv or summary.csv of a `<job_id>/` folder).
+   */
   async openReportFile(): Promise<void> {
-    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open Report', filters: { 'EvalLens report': ['json'] }, title: 'EvalLens: Open Report File' });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: 'Open Report',
+      filters: { 'EvalLens report or EvalBench results': ['json', 'csv'] },
+      title: 'EvalLens: Open Report File (a report.json, or a CSV file of an EvalBench results folder)',
+    });
     const file = picked?.[0];
-    if (file !== undefined) await this.showReportFile(file.fsPath, true);
+    if (file === undefined) return;
+    if (file.fsPath.toLowerCase().endsWith('.csv')) await this.importResults(file.fsPath);
+    else await this.showReportFile(file.fsPath, true);
+  }
+
+  /** EvalBench's results, read by the CLI (never parsed here) into a report the view shows. */
+  private async importResults(path: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const runsDir = folder === undefined ? join(tmpdir(), 'evallens-runs') : resolve(folder, this.settings().runsDirectory);
+    const reportFile = join(tmpdir(), `evallens-report-${randomBytes(6).toString('hex')}.json`);
+    const cliPath = vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath;
+    const answer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'EvalLens: reading EvalBench results' }, () =>
+      importReport(cliPath, path, runsDir, reportFile, folder ?? tmpdir()),
+    );
+    if (!answer.ok) {
+      this.output.error(`Cannot read the results: ${answer.reason}`);
+      void vscode.window.showErrorMessage(`EvalLens: ${answer.reason}`);
+      return;
+    }
+    try {
+      await this.showReportFile(answer.reportFile, true);
+    } finally {
+      await rm(answer.reportFile, { force: true });
+    }
   }
 
   private async showReportFile(path: string, complain: boolean): Promise<void> {

@@ -72,7 +72,8 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
   await items(source.lines?.cases() ?? serialized(source.cases(), caseJson));
   buffer += '\n],\n"results":[';
   await items(source.lines?.results() ?? serialized(source.results(), resultJson));
-  buffer += '\n]\n}\n';
+  // A report read from EvalBench's results says where its numbers come from.
+  buffer += head.imported === undefined ? '\n]\n}\n' : `\n],\n"imported":${JSON.stringify(head.imported)}\n}\n`;
   await flush();
 }
 

@@ -61,6 +61,35 @@ export interface Report {
   readonly scorers: readonly ScorerAggregate[];
   readonly cases: readonly ReportCase[];
   readonly results: readonly ScorerResult[];
+  /** Present when the report was read from another tool's results (EvalBench's CSV files), not run here. */
+  readonly imported?: ImportedResults;
+}
+
+/** One row of EvalBench's summary.csv, as EvalBench computed it (not re-scored). */
+export interface ImportedSummaryRow {
+  readonly metric: string;
+  readonly metricScore?: number;
+  readonly correct?: number;
+  readonly total?: number;
+}
+
+/** One EvalBench job folder (`<output_directory>/<job_id>/`). */
+export interface ImportedJob {
+  readonly jobId: string;
+  readonly folder: string;
+  /** EvalBench's `run_time` as written (its machine's local clock; no time zone is recorded). */
+  readonly runTime?: string;
+  readonly summary: readonly ImportedSummaryRow[];
+  /** configs.csv's `config` → `value`, credentials masked. */
+  readonly config: readonly { readonly key: string; readonly value: string }[];
+}
+
+/** Where an imported report's numbers come from. */
+export interface ImportedResults {
+  readonly format: 'evalbench-csv';
+  /** What was taken as it is and what EvalLens derived. */
+  readonly note: string;
+  readonly jobs: readonly ImportedJob[];
 }
 
 /**

@@ -32,6 +32,7 @@ import type { Report } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
 import { type HostToWebview, isWebviewToHost, PROTOCOL_VERSION, type RevealTarget, type WebviewToHost } from '../../protocol/webview';
 import { CaseDataSource } from './caseDataSource';
+import { importedCaseData } from './importedCaseData';
 import { LiveRun } from './liveRun';
 import { panelHtml } from './panelHtml';
 import { RESULTS_VIEW_TYPE } from './panelSerializer';
@@ -199,6 +200,12 @@ export class ResultsPanel implements vscode.Disposable {
         this.reveal(message.target);
         return;
       case 'case/request': {
+        // A report read from EvalBench's results carries its cases' fields in the results' details.
+        const imported = this.shown.kind === 'report' ? importedCaseData(this.shown.report, message.caseId) : undefined;
+        if (imported !== undefined) {
+          this.post({ type: 'case/data', configFile: message.configFile, caseId: message.caseId, data: imported });
+          return;
+        }
         const found = await this.cases.lookup(message.configFile, message.caseId);
         this.post(found.ok ? { type: 'case/data', configFile: message.configFile, caseId: message.caseId, data: found.data } : { type: 'case/unavailable', configFile: message.configFile, caseId: message.caseId, reason: found.reason });
         return;

@@ -7,6 +7,7 @@ import type { ScorerResult } from '../../core/result';
 import type { Report, ReportCase } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
 import type { LiveAggregates } from '../../protocol/webview';
+import { importedSummaryLine } from './importedSummary';
 import { type CaseEntry, type RunInfo, type ViewState, initialState } from './viewState';
 
 /** What one fold changes, applied to the state once at the end (one copy of each list per call). */
@@ -69,6 +70,7 @@ export function showReport(state: ViewState, report: Report, complete: boolean):
     summary: head.summary,
     aggregates: scorers,
     ...(job.test === undefined ? {} : { job: job.test }),
+    ...(head.imported === undefined ? {} : { importedSummary: importedSummaryLine(head.imported) }),
     complete,
   };
   const base: ViewState = sameRun ? { ...state, results: initialState().results, cases: initialState().cases } : freshView(state);

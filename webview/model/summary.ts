@@ -33,6 +33,7 @@ export function jobLine(run: RunInfo | undefined): JobLine {
     return { text: `Job score ${formatScore(job.score)}${sofar} against threshold ${formatScore(job.threshold)}: ${verdict}`, verdict };
   }
   if (!run.complete) return { text: 'Job score: when the run ends', verdict: 'none' };
+  if (run.importedSummary !== undefined) return { text: run.importedSummary, verdict: 'none' };
   return { text: 'No job score: no scorer has both a threshold and a score on a bounded scale', verdict: 'none' };
 }
 

@@ -38,6 +38,8 @@ export interface RunInfo {
   readonly job?: JobTest;
   /** A report whose chunks all arrived, or a live run that ended. */
   readonly complete: boolean;
+  /** A report read from EvalBench's results: its own summary line (see importedSummary.ts). */
+  readonly importedSummary?: string;
 }
 
 export interface Filters {

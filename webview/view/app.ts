@@ -128,7 +128,7 @@ export class ResultsApp {
     this.empty.textContent = state.notice ?? 'No run to show yet. Run an eval or open a report.json.';
     if (before === undefined || before.run !== state.run || before.results !== state.results || before.cases !== state.cases || before.filters.scorers !== state.filters.scorers) {
       renderSummary(this.summary, {
-        title: run === undefined ? 'EvalLens results' : `${run.kind === 'live' ? 'Live run' : 'Report'} ${run.runId} · ${run.configFile}`,
+        title: run === undefined ? 'EvalLens results' : `${run.kind === 'live' ? 'Live run' : run.importedSummary === undefined ? 'Report' : 'EvalBench results'} ${run.runId} · ${run.configFile}`,
         status: run === undefined ? '' : run.complete ? (run.cancelled ? 'cancelled' : 'finished') : run.kind === 'live' ? 'running…' : 'loading…',
         job: jobLine(run),
         counts: caseCountsLine(run, [...state.cases.values()].map((c) => c.status)),
