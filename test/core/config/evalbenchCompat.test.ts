@@ -119,7 +119,7 @@ describe('EvalBench run configs', () => {
         at: '3:11',
         severity: 'information',
         code: 'evalbench-scorer-not-run',
-        message: "EvalLens does not run EvalBench's dataset_quality scorer, which grades a whole dataset with LLM sub-scorers and a live MCP tool catalog (scorers.dataset_quality); the key is accepted and the scorer is left out of the run",
+        message: "EvalLens does not run EvalBench's dataset_quality scorer (scorers.dataset_quality), which grades a whole dataset with LLM sub-scorers and a live MCP tool catalog; the key is accepted and the scorer is left out of the run",
       },
     ]);
     const [error] = problems('dataset: d.jsonl\nscorers:\n  dataset_quality: {}\n');
