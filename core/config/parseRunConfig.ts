@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { isMap, isSeq } from 'yaml';
 import runConfigSchema from '../../schemas/run-config.schema.json';
@@ -145,7 +145,10 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
     }
   }
   if (datasetSource !== undefined && options.fileExists !== undefined && !options.fileExists(datasetSource.path)) {
-    problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)`, range: datasetSource.range });
+    // EvalBench's BIRD datasets are fetched by a script beside the config: say so rather than only "missing".
+    const fetcher = join(dir, 'download_dataset.sh');
+    const fetch = options.fileExists(fetcher) ? `; the config's folder has ${fetcher}, which fetches EvalBench's dataset: run it first` : '';
+    problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)${fetch}`, range: datasetSource.range });
   }
   const unused = unusedValuePaths(data, { isEvalbench, knownKeys: TOP_LEVEL_KEYS, scorerRuns: (key) => registry.get(key) !== undefined });
   const kept = withoutUnusedVariables(problems, source, unused);

@@ -6,7 +6,7 @@
  * strict; and the published schema accepts exactly what the engine accepts.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import runConfigSchema from '../../../schemas/run-config.schema.json';
@@ -82,6 +82,15 @@ describe('keys of newer EvalBench run configs', () => {
     assert.deepEqual(found('native.eval.yaml'), ['3:1 error unknown-key', '2:1 information evalbench-key-not-run']);
     const [unknown] = parseRunConfig('dataset: cuj.evalset.json\nscorers:\n  dataform_run: {}\n', join(DIR, 'x.eval.yaml'), {}).problems;
     assert.equal(unknown?.code, 'unknown-scorer');
+  });
+
+  it("says what to do about a BIRD dataset that is not downloaded yet: run the download script beside the config", () => {
+    const file = join(DIR, '..', 'bird-download', 'example_run_config.yaml');
+    const parsed = parseRunConfig(readFileSync(file, 'utf8'), file, {}, { fileExists: existsSync });
+    const missing = parsed.problems.filter((p) => p.code === 'missing-file');
+    assert.equal(missing.length, 1);
+    assert.equal(`${(missing[0]?.range.start.line ?? 0) + 1}:${(missing[0]?.range.start.column ?? 0) + 1}`, '1:17');
+    assert.match(missing[0]?.message ?? '', /does not exist .*download_dataset\.sh, which fetches EvalBench's dataset: run it first$/);
   });
 
   it('has one table: every EvalBench key is a property of the published schema with its handling in its description', () => {
