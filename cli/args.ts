@@ -45,7 +45,8 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  evallens run <config.eval.yaml> [options]   run an eval; exit 0 all passed, 1 some failed, 2 config or usage error
+  evallens run <config.eval.yaml> [options]   run an eval; exit 0 all passed, 1 some failed, 2 config or usage error,
+                                              3 nothing scored (every case skipped, or no case)
   evallens validate <config.eval.yaml>        check a config and report its problems
   evallens validate <config.eval.yaml>… --cases  print each config's cases (ids, lines) as a JSON line
   evallens plan <config.eval.yaml> [--case <id>]… [--filter <glob>] [--trials <n>] [--json]

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { checkDataset, databaseConfigProblems, datasetErrorProblem } from '../core/config/checkInputs';
 import { loadRunConfig } from '../core/config/loadRunConfig';
+import { hasErrors } from '../core/problem';
 import type { RunConfig } from '../core/config/runConfig';
 import { DatasetError } from '../core/dataset/datasetError';
 import type { Report } from '../core/report/report';
@@ -19,8 +21,11 @@ import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCall
 import { printCaseLists } from './caseList';
 import { reportCommand, runAsReport } from './report';
 
-/** Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 130 cancelled (Ctrl-C). */
-export const EXIT = { passed: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+/**
+ * Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 3 nothing was scored (every
+ * case skipped, or no case), 130 cancelled (Ctrl-C).
+ */
+export const EXIT = { passed: 0, failed: 1, usage: 2, nothingScored: 3, cancelled: 130 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: Command;
@@ -43,8 +48,9 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'validate': {
       if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])]);
       const config = loadConfig(command.config);
-      if (config !== undefined) process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
-      return config === undefined ? EXIT.usage : EXIT.passed;
+      if (config === undefined || !(await inputsLoad(config, { readCases: true }))) return EXIT.usage;
+      process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
+      return EXIT.passed;
     }
     case 'run': {
       const results = await runAsReport(command, process.stderr);
@@ -54,11 +60,35 @@ async function main(argv: readonly string[]): Promise<number> {
       return reportCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const config = loadConfig(command.config);
-      if (config === undefined) return EXIT.usage;
-      await printPlan(config, command, process.stdout);
+      if (config === undefined || !(await inputsLoad(config, { readCases: false }))) return EXIT.usage;
+      try {
+        await printPlan(config, command, process.stdout);
+      } catch (e) {
+        if (e instanceof DatasetError) return printDatasetError(e, config);
+        throw e;
+      }
       return EXIT.passed;
     }
   }
+}
+
+/**
+ * Loads what a config names as a run would, without running anything, and prints the problems:
+ * every database config (parsed and checked, never connected to) and, with `readCases`, every case
+ * (streamed). False when a run would refuse to start: `validate` and `plan` then refuse as `run` does.
+ */
+async function inputsLoad(config: RunConfig, options: { readonly readCases: boolean }): Promise<boolean> {
+  const problems = databaseConfigProblems(config, process.env);
+  if (options.readCases && !hasErrors(problems)) problems.push(...(await checkDataset(config)).problems);
+  for (const problem of problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
+  return !hasErrors(problems);
+}
+
+/** A dataset that cannot be read, as `run`, `plan` and `validate` all say it; the config or usage exit code. */
+function printDatasetError(error: DatasetError, config: RunConfig): number {
+  const problem = datasetErrorProblem(error, config);
+  process.stderr.write(`${problem === undefined ? error.message : formatProblem(problem, process.cwd())}\n`);
+  return EXIT.usage;
 }
 
 /** Loads a config, printing its problems as `file:line:col`; undefined when it has errors. */
@@ -160,15 +190,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       }
     }
     const verdict = runVerdict(head);
-    return verdict === 'PASSED' ? EXIT.passed : verdict === 'CANCELLED' ? EXIT.cancelled : EXIT.failed;
+    return { PASSED: EXIT.passed, FAILED: EXIT.failed, CANCELLED: EXIT.cancelled, 'NOTHING SCORED': EXIT.nothingScored }[verdict];
   } catch (e) {
-    if (e instanceof DatasetError) {
-      // Where in the dataset, when the reader knows; else the config line that names the dataset.
-      const range = e.range ?? config.dataset?.range;
-      const problem = range === undefined ? e.message : formatProblem({ code: 'dataset', severity: 'error', message: e.message, range }, cwd);
-      process.stderr.write(`${problem}\n`);
-      return EXIT.usage;
-    }
+    // Where in the dataset, when the reader knows; else the config line that names the dataset.
+    if (e instanceof DatasetError) return printDatasetError(e, config);
     throw e;
   } finally {
     await preparer?.close();

@@ -1,6 +1,7 @@
-// Composes schemas/run-config.schema.json from the scorer schemas: rewrites its `$defs` (one entry per
-// scorer, the common options, the case, and the two forms of `scorers:`) and leaves the hand-written
-// top level alone. The result is self-contained, so other YAML tooling can validate with it offline.
+// Composes schemas/run-config.schema.json from the scorer schemas and the EvalBench key table
+// (core/config/evalbenchKeys.json): rewrites its `$defs` (one entry per scorer, the common options, the
+// case, and the two forms of `scorers:` for each config family), the EvalBench keys of its top level
+// and the family rule, and leaves the hand-written EvalLens keys alone. The result is self-contained, so other YAML tooling can validate with it offline.
 // `--check` fails when the committed file is stale.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,8 +55,54 @@ defs.scorer_list = {
   },
 };
 
+// EvalBench's table: its keys, the keys that make a config EvalBench's, the scorers EvalLens does not run.
+const evalbench = readJson(join(root, 'core', 'config', 'evalbenchKeys.json'));
+// A scorer EvalLens implements by now (it has a schema) is not one it leaves out.
+const notRunScorers = Object.entries(evalbench.scorersNotRun).filter(([key]) => !keys.includes(key));
+const notRunPattern = `^(${evalbench.scorerPrefixesNotRun.join('|')})`;
+const notRunDescription = (what) => `EvalBench's scorer: it ${what}. EvalLens does not run it: in an EvalBench config the key is accepted with an information notice and left out of the run.`;
+// In an EvalBench config, its scorers EvalLens does not run are accepted (with any options) as well.
+defs.scorer_map_evalbench = {
+  ...defs.scorer_map,
+  properties: { ...defs.scorer_map.properties, ...Object.fromEntries(notRunScorers.map(([k, what]) => [k, { description: notRunDescription(what) }])) },
+  patternProperties: { [notRunPattern]: { description: `EvalBench's ${evalbench.scorerPrefixesNotRun.join(', ')} scorers: EvalLens does not run them; in an EvalBench config each key is accepted with an information notice and left out of the run.` } },
+};
+defs.scorer_list_evalbench = {
+  ...defs.scorer_list,
+  items: {
+    ...defs.scorer_list.items,
+    properties: { type: { anyOf: [{ enum: keys }, { enum: notRunScorers.map(([k]) => k) }, { type: 'string', pattern: notRunPattern }], description: 'The scorer key.' } },
+  },
+};
+defs.scorers_evalbench = {
+  description: `${defs.scorers.description} In an EvalBench config, EvalBench's scorers that EvalLens does not run are accepted too (an information notice each).`,
+  anyOf: [{ $ref: '#/$defs/scorer_map_evalbench' }, { $ref: '#/$defs/scorer_list_evalbench' }],
+};
+
+/** The published schema of an EvalBench key: its own, or one made from its entry of the table. */
+function evalbenchKeySchema(entry) {
+  if (entry.schema !== undefined) return entry.schema;
+  const what = entry.detail ?? entry.what;
+  const handling =
+    entry.handling === 'differs'
+      ? `EvalLens cannot honour it: ${entry.differs} (a warning says so).`
+      : 'EvalLens scores recorded outputs and does not run it; the key is accepted with an information notice.';
+  return { type: entry.type, ...(entry.examples === undefined ? {} : { examples: entry.examples }), description: `EvalBench: ${what}. ${handling}` };
+}
+
 const composed = readJson(target);
 composed.$defs = defs;
+const native = Object.fromEntries(Object.entries(composed.properties).filter(([key]) => evalbench.keys[key] === undefined));
+native.scorers = { description: 'The scorers to run (see `$defs/scorers`; an EvalBench config also accepts the EvalBench scorers EvalLens does not run, `$defs/scorers_evalbench`).', type: ['object', 'array', 'null'] };
+composed.properties = { ...native, ...Object.fromEntries(Object.entries(evalbench.keys).map(([key, entry]) => [key, evalbenchKeySchema(entry)])) };
+// EvalLens configs are strict; in an EvalBench config (one of the family keys) a key EvalBench has
+// and this schema does not list is accepted, as EvalBench ignores keys it does not know.
+const isEvalbench = { anyOf: evalbench.familyKeys.map((key) => ({ properties: { [key]: true }, required: [key] })) };
+delete composed.additionalProperties;
+composed.if = isEvalbench;
+composed.then = { additionalProperties: true };
+composed.allOf = [{ if: isEvalbench, then: { properties: { scorers: { $ref: '#/$defs/scorers_evalbench' } } }, else: { properties: { scorers: { $ref: '#/$defs/scorers' } } } }];
+composed.unevaluatedProperties = false;
 const text = `${JSON.stringify(composed, null, 2)}\n`;
 if (process.argv.includes('--check')) {
   if (readFileSync(target, 'utf8') !== text) {

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Connection, Range, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Span } from '../core/config/yamlOutline';
+import { FAMILY_KEYS } from '../core/config/evalbenchKeys';
 import { scorerSetFor } from '../core/config/evalbenchCompat';
 import type { AnalysisCache } from './analysis/analysisCache';
 import type { FileExists } from './analysis/configAnalysis';
@@ -18,7 +19,8 @@ import { hoverAt, toHover } from './features/hover';
 import { documentSymbols } from './features/symbols';
 import { dirname } from 'node:path';
 
-const EVALBENCH_CONTENT = /^(?:dataset_config|database_configs)[ \t]*:/m;
+/** A top-level key that makes a config EvalBench's, found in the text (completion parses nothing). */
+const EVALBENCH_CONTENT = new RegExp(`^(?:${FAMILY_KEYS.join('|')})[ \\t]*:`, 'm');
 
 export function registerRequests(connection: Connection, documents: TextDocuments<TextDocument>, cache: AnalysisCache, fileExists: FileExists): void {
   const guarded =

@@ -5,6 +5,7 @@ import { TickBatch } from '../tickBatch';
 import { Output } from './output';
 import { displayPath, humanStart } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
+import { SkipReasons } from './nothingScored';
 import { runVerdict } from './verdict';
 
 const INDENT = '     ';
@@ -22,6 +23,7 @@ export class ConsoleReporter implements Reporter {
   private readonly output: Output;
   private readonly batch: TickBatch;
   private numTrials = 1;
+  private readonly skipReasons = new SkipReasons();
 
   constructor(private readonly options: ReporterOptions) {
     this.output = Output.open(options);
@@ -29,6 +31,7 @@ export class ConsoleReporter implements Reporter {
   }
 
   onEvent(event: RunEvent): void {
+    this.skipReasons.onEvent(event);
     if (event.type === 'run/start') this.numTrials = event.numTrials;
     else if (event.type === 'case/end') this.write(this.caseLines(event));
   }
@@ -48,8 +51,10 @@ export class ConsoleReporter implements Reporter {
     if (skipped > 0) counts.push(`${skipped} skipped`);
     counts.push(`${total} total`);
     const verdict = runVerdict(head);
-    const colour: Colour = verdict === 'PASSED' ? 'green' : verdict === 'FAILED' ? 'red' : 'yellow';
-    lines.push('', counts.join(', '), '', this.paint(colour, verdict));
+    const colour: Colour = verdict === 'PASSED' ? 'green' : verdict === 'CANCELLED' ? 'yellow' : 'red';
+    lines.push('', counts.join(', '));
+    if (verdict === 'NOTHING SCORED') lines.push('', ...this.skipReasons.explain(head).map((line) => clean(line)));
+    lines.push('', this.paint(colour, verdict));
     this.write(lines);
     this.batch.flush();
     await this.output.close();

@@ -5,6 +5,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Output, writeChunk } from './output';
 import type { Reporter, ReporterOptions } from './reporter';
+import { runVerdict, verdictField } from './verdict';
 
 /** Lines are gathered up to about this many characters before one write. */
 const BATCH = 64 * 1024;
@@ -49,6 +50,8 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
     ['numTrials', head.numTrials],
     ['summary', pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total'])],
     ['job', head.job.test === undefined ? {} : { test: pick(head.job.test, ['score', 'threshold', 'pass']) }],
+    // Said outright, so a reader need not work it out (a run that scored nothing is not a pass).
+    ['verdict', verdictField(runVerdict(head))],
   ];
   let buffer = '{\n';
   for (const [key, value] of fields) buffer += `${JSON.stringify(key)}:${JSON.stringify(value)},\n`;

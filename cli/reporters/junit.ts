@@ -8,6 +8,8 @@ import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { Output, writeChunk } from './output';
 import { displayPath, humanStart } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
+import { SkipReasons } from './nothingScored';
+import { runVerdict, verdictField } from './verdict';
 import { xmlAttr, xmlText } from './xml';
 
 const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
@@ -15,7 +17,8 @@ const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
 /**
  * JUnit XML for CI: one `<testsuite>` named after the config file, one `<testcase>` per case. The
  * header needs the counts, so test cases go to a temporary file as cases end and are copied after
- * the header at the end; the temporary folder is removed whatever happens.
+ * the header at the end; the temporary folder is removed whatever happens. A run that scored nothing
+ * gets one more test case, an error saying why, so CI does not count it as a pass.
  */
 export class JunitReporter implements Reporter {
   private numTrials = 1;
@@ -23,6 +26,7 @@ export class JunitReporter implements Reporter {
   private suite: string | undefined;
   private temp: { readonly dir: string; readonly stream: WriteStream; failure?: Error } | undefined;
   private readonly counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+  private readonly skipReasons = new SkipReasons();
 
   constructor(private readonly options: ReporterOptions) {}
 
@@ -31,6 +35,7 @@ export class JunitReporter implements Reporter {
       this.numTrials = event.numTrials;
       this.suite = displayPath(this.options.cwd, event.configFile);
     } else if (event.type === 'case/end') this.tempStream().write(this.testcase(event));
+    this.skipReasons.onEvent(event);
   }
 
   async finish(report: ReportSource): Promise<void> {
@@ -46,9 +51,12 @@ export class JunitReporter implements Reporter {
       const output = Output.open(this.options);
       try {
         const name = xmlAttr(displayPath(this.options.cwd, head.configFile));
+        // A run that scored nothing is not a green build: one error test case says what was missing.
+        const verdict = runVerdict(head);
+        const nothingScored = verdict === 'NOTHING SCORED' ? this.nothingScoredCase(head, name) : '';
         const { tests, failures, errors, skipped } = this.counts;
         const totals = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(head.durationMs)}"`;
-        const properties: [string, string][] = [['evallens.runId', head.runId]];
+        const properties: [string, string][] = [['evallens.runId', head.runId], ['evallens.verdict', verdictField(verdict)]];
         for (const s of head.scorers) {
           if (s.test === undefined) continue;
           properties.push([`scorer.${s.name}.mean_score`, String(s.test.primary_score)], [`scorer.${s.name}.threshold`, String(s.test.threshold)], [`scorer.${s.name}.pass`, String(s.test.pass)]);
@@ -65,7 +73,7 @@ export class JunitReporter implements Reporter {
         if (temp !== undefined) {
           for await (const chunk of createReadStream(join(temp.dir, 'testcases.xml'), { encoding: 'utf8' })) await writeChunk(output.stream, String(chunk));
         }
-        await writeChunk(output.stream, '  </testsuite>\n</testsuites>\n');
+        await writeChunk(output.stream, `${nothingScored}  </testsuite>\n</testsuites>\n`);
       } finally {
         await output.close();
       }
@@ -105,6 +113,14 @@ export class JunitReporter implements Reporter {
     const message = lines[0] ?? (element === 'failure' ? 'case failed' : 'case errored');
     const body = [...lines, `at ${file}:${line}:${column}`].join('\n');
     return `${open}>\n      <${element} message="${xmlAttr(message)}" type="${element === 'failure' ? 'fail' : 'error'}">${xmlText(body)}</${element}>\n    </testcase>\n`;
+  }
+
+  private nothingScoredCase(head: ReportSource['head'], suite: string): string {
+    this.counts.tests++;
+    this.counts.errors++;
+    const lines = this.skipReasons.explain(head);
+    const message = lines[0] ?? 'Nothing was scored.';
+    return `    <testcase classname="${suite}" name="(run) nothing scored" time="0.000">\n      <error message="${xmlAttr(message)}" type="nothing-scored">${xmlText(lines.join('\n'))}</error>\n    </testcase>\n`;
   }
 
   private reason(r: ScorerResult): string {

@@ -6,6 +6,8 @@ import { OptionsValidators } from '../scorers/optionsValidator';
 import { BUILTIN_SCORERS, ScorerRegistry } from '../scorers/registry';
 import type { ScorerDefinition } from '../scorers/scorer';
 import type { SourceRange } from '../text/position';
+import { EVALBENCH_DATASET_FORMATS, FAMILY_KEYS } from './evalbenchKeys';
+import { evalbenchScorerWork, isEvalbenchScorerNotRun } from './evalbenchNotices';
 import { DEFAULT_TRUNCATE_EXECUTION_OUTPUTS, type DatabaseConfigRef } from './runConfig';
 import type { YamlSource } from './yamlSource';
 
@@ -19,31 +21,17 @@ import type { YamlSource } from './yamlSource';
 
 export type ConfigFamily = 'evalbench' | 'evallens';
 
-/** `evalbench` when the config has `dataset_config` or `database_configs`, else `evallens`. */
+/** `evalbench` when the config has one of EvalBench's own keys (`dataset_config`, `database_configs`, `orchestrator`), else `evallens`. */
 export function configFamily(data: Readonly<Record<string, unknown>>): ConfigFamily {
-  return data['dataset_config'] !== undefined || data['database_configs'] !== undefined ? 'evalbench' : 'evallens';
+  return familyOfKeys(Object.keys(data).filter((key) => data[key] !== undefined));
 }
 
-/**
- * Scorer keys EvalBench has and EvalLens does not implement. In an EvalBench config each is an
- * information notice and is left out of the run (unless the registry has it by then); in an EvalLens
- * config it stays an unknown scorer. `dataform_*`, `dbt_*` and `mcp_*` keys are covered by prefix.
- */
-export const EVALBENCH_SCORERS_NOT_RUN: readonly string[] = [
-  'dataset_quality',
-  'dataform_compile',
-  'dataform_run',
-  'dataform_cloud_compile',
-  'dataform_cloud_run',
-  'dbt_compile',
-  'dbt_run',
-  'mcp_style_readability',
-];
-const NOT_RUN_PREFIXES = ['dataform_', 'dbt_', 'mcp_'];
-
-export function isEvalbenchScorerNotRun(key: string): boolean {
-  return EVALBENCH_SCORERS_NOT_RUN.includes(key) || NOT_RUN_PREFIXES.some((prefix) => key.startsWith(prefix));
+/** The family of a config by its top-level keys (the language server asks before the YAML is data). */
+export function familyOfKeys(keys: readonly string[]): ConfigFamily {
+  return keys.some((key) => FAMILY_KEYS.includes(key)) ? 'evalbench' : 'evallens';
 }
+
+export { isEvalbenchScorerNotRun } from './evalbenchNotices';
 
 /** The EvalBench variants that replace EvalLens scorers of the same key in an EvalBench config. */
 const EVALBENCH_VARIANTS: readonly ScorerDefinition[] = [sqlExactMatch];
@@ -90,7 +78,7 @@ export function acceptEvalbenchScorers(source: YamlSource, scorers: unknown, pro
     return {
       code: 'evalbench-scorer-not-run',
       severity: 'information',
-      message: `EvalLens does not run EvalBench's ${key} scorer (scorers.${key}); it scores recorded outputs — the key is accepted and the scorer is left out of the run`,
+      message: `EvalLens does not run EvalBench's ${key} scorer (scorers.${key})${workOf(key)}; the key is accepted and the scorer is left out of the run`,
       range: problem.range,
     };
   });
@@ -98,7 +86,7 @@ export function acceptEvalbenchScorers(source: YamlSource, scorers: unknown, pro
     result.push({
       code: 'no-scorer-runs',
       severity: 'warning',
-      message: 'none of the scorers of this config runs in EvalLens, so a run scores nothing; add one it runs (e.g. `exact_match`, `set_match`)',
+      message: 'none of the scorers of this config runs in EvalLens, so a run scores nothing (and exits 3); add one it runs (e.g. `trajectory_matcher` for agents, `set_match` for SQL)',
       range: source.keyRange(['scorers']),
     });
   }
@@ -117,59 +105,15 @@ function scorerEntryKeys(source: YamlSource, scorers: unknown): { key: string; r
   return [];
 }
 
+function workOf(key: string): string {
+  const work = evalbenchScorerWork(key);
+  return work === undefined ? '' : `, which ${work}`;
+}
+
 function rangeKey(range: SourceRange): string {
   return `${range.start.offset}:${range.end.offset}`;
 }
 
-/** Top-level keys EvalBench has that EvalLens accepts without running what they configure. */
-const KEYS_NOT_RUN: readonly (readonly [key: string, what: string])[] = [
-  ['model_config', 'SQL and agent generation'],
-  ['prompt_generator', 'prompt generator'],
-  ['simulated_user_model_config', 'simulated user'],
-  ['vuser_model_config', 'virtual user'],
-  ['orchestrator', 'orchestrator'],
-  ['runners', 'runner pools'],
-  ['db_name_mappings', 'database name mappings'],
-  ['db_name_overrides', 'database name overrides'],
-  ['dataset_directory', 'BIRD-Interact dataset loading'],
-  ['max_turn', 'BIRD-Interact turn limit'],
-  ['num_evals_to_run', 'BIRD-Interact sampling'],
-  ['summary_in_response', 'service responses'],
-  ['product_name', 'dataset-quality reports'],
-];
-
-/** `reporting` keys EvalBench runs as reporters and EvalLens does not. */
-const REPORTERS_NOT_RUN: Readonly<Record<string, string>> = {
-  bigquery: 'BigQuery reporting',
-  gcs: 'GCS artifact upload',
-  gcs_artifacts: 'GCS artifact upload',
-  artifacts: 'GCS artifact upload',
-};
-
-/**
- * Drops the unresolved-`${VAR}` errors inside the values of keys EvalLens accepts without running
- * (`model_config: !ENV …/${CI_HARNESS}_model.yaml`, a scorer it does not run): the value is never
- * used, and EvalBench's loader does not fail on it either. Every other problem stays.
- */
-export function withoutUnusedVariables(problems: readonly Problem[], source: YamlSource, data: Readonly<Record<string, unknown>>, context: { readonly family: ConfigFamily; readonly registry: ScorerRegistry }): Problem[] {
-  const paths: (string | number)[][] = KEYS_NOT_RUN.filter(([key]) => data[key] !== undefined).map(([key]) => [key]);
-  const reporting = isRecord(data['reporting']) ? data['reporting'] : {};
-  paths.push(...Object.keys(reporting).filter((key) => !REPORTING_READ.has(key)).map((key) => ['reporting', key]));
-  const scorers = data['scorers'];
-  if (context.family === 'evalbench' && isRecord(scorers)) {
-    paths.push(...Object.keys(scorers).filter((key) => context.registry.get(key) === undefined && isEvalbenchScorerNotRun(key)).map((key) => ['scorers', key]));
-  }
-  if (paths.length === 0) return [...problems];
-  const unused = paths.map((path) => source.valueRange(path));
-  const inside = (range: SourceRange) => unused.some((outer) => outer.start.offset <= range.start.offset && range.end.offset <= outer.end.offset);
-  return problems.filter((problem) => problem.code !== 'unresolved-variable' || !inside(problem.range));
-}
-
-/** `reporting` keys EvalLens reads. */
-const REPORTING_READ = new Set(['csv', 'truncate_execution_outputs']);
-
-/** EvalBench's `dataset_format` values. */
-export const EVALBENCH_DATASET_FORMATS = ['evalbench-standard-format', 'bird-standard-format', 'bird-interact-format', 'gemini-cli-format', 'agent-format', 'cortado-format', 'dea-format'] as const;
 const NL2SQL_FORMATS: readonly string[] = ['evalbench-standard-format', 'bird-standard-format'];
 /** Agentic evalsets (`{"scenarios": [...]}`), which the JSON reader reads. */
 const EVALSET_FORMATS: readonly string[] = ['agent-format', 'gemini-cli-format'];
@@ -196,25 +140,11 @@ export interface CompatContext {
  * per key EvalLens accepts without running it.
  */
 export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<string, unknown>>, context: CompatContext): { settings: EvalbenchSettings; problems: Problem[] } {
-  const problems: Problem[] = [];
-  const notRun = (path: readonly string[], what: string) =>
-    problems.push({
-      code: 'evalbench-key-not-run',
-      severity: 'information',
-      message: `EvalLens does not run EvalBench's ${what} (${path.join('.')}); it scores recorded outputs — the key is accepted and ignored`,
-      range: source.keyRange(path),
-    });
-  for (const [key, what] of KEYS_NOT_RUN) if (data[key] !== undefined) notRun([key], what);
-  problems.push(...missingModelConfigs(source, data, context));
-
+  const problems: Problem[] = [...missingModelConfigs(source, data, context)];
   const reporting = isRecord(data['reporting']) ? data['reporting'] : {};
-  for (const [key, value] of Object.entries(reporting)) {
-    if (REPORTING_READ.has(key)) continue;
-    notRun(['reporting', key], REPORTERS_NOT_RUN[key] ?? (isRecord(value) && value['delegated'] === true ? 'remote reporting' : `${key} reporting`));
-  }
 
   const format = data['dataset_format'];
-  if (typeof format === 'string' && !NL2SQL_FORMATS.includes(format) && !EVALSET_FORMATS.includes(format) && (EVALBENCH_DATASET_FORMATS as readonly string[]).includes(format)) {
+  if (typeof format === 'string' && !NL2SQL_FORMATS.includes(format) && !EVALSET_FORMATS.includes(format) && (EVALBENCH_DATASET_FORMATS).includes(format)) {
     problems.push({
       code: 'evalbench-format-not-read',
       severity: 'warning',

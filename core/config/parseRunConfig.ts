@@ -1,11 +1,12 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { isMap, isSeq } from 'yaml';
 import runConfigSchema from '../../schemas/run-config.schema.json';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
 import type { ScorerRegistry } from '../scorers/registry';
-import { acceptEvalbenchScorers, configFamily, evalbenchDatasetSource, readEvalbenchSettings, resolveConfigPath, scorerSetFor, withoutUnusedVariables } from './evalbenchCompat';
+import { acceptEvalbenchScorers, configFamily, evalbenchDatasetSource, readEvalbenchSettings, resolveConfigPath, scorerSetFor } from './evalbenchCompat';
+import { evalbenchKeyNotices, unusedValuePaths, withoutUnusedVariables } from './evalbenchNotices';
 import { DEFAULT_JOB_THRESHOLD, DEFAULT_TIMEOUT_MS, type DatasetSource, type InlineCase, type RunConfig } from './runConfig';
 import { pointerSegments, schemaProblems } from './schemaMessages';
 import type { ScorerEntryCache } from './entryCache';
@@ -45,7 +46,8 @@ const TOP_LEVEL_KEYS = Object.keys(runConfigSchema.properties);
  */
 function validateTopLevel(): ValidateFunction {
   if (topLevelValidator === undefined) {
-    const { $defs, properties, ...rest } = runConfigSchema;
+    // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
+    const { $defs, properties, allOf: _scorersOfFamily, ...rest } = runConfigSchema;
     const topLevel = { ...rest, properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } }, $defs: { case: $defs.case } };
     topLevelValidator = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(topLevel);
   }
@@ -116,6 +118,8 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
       });
     }
   }
+  const isEvalbench = family === 'evalbench';
+  problems.push(...evalbenchKeyNotices(source, data, { isEvalbench, knownKeys: TOP_LEVEL_KEYS }));
   const evalbench = readEvalbenchSettings(source, data, compat);
   problems.push(...evalbench.problems);
   const dataset = readDataset(source, data, (p) => resolveConfigPath(p, compat));
@@ -126,12 +130,28 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   const target = readTarget(source, data['target'], { dir, env, timeoutMs });
   problems.push(...target.problems);
   if (data['dataset'] === undefined && data['dataset_config'] === undefined && data['cases'] === undefined) {
-    problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.valueRange([]), suggestions: ['dataset'] });
+    if (isEvalbench) {
+      // EvalBench orchestrators such as mcp_readability read their own inputs, not a dataset: the
+      // config loads, and says that a run has nothing to score.
+      problems.push({
+        code: 'nothing-to-score',
+        severity: 'warning',
+        message: 'this EvalBench config names no dataset (`dataset_config`): EvalLens scores recorded cases and has none here, so a run scores nothing (and exits 3); add `dataset_config: <recorded dataset>`',
+        range: source.valueRange([]),
+        suggestions: ['dataset_config'],
+      });
+    } else {
+      problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.valueRange([]), suggestions: ['dataset'] });
+    }
   }
   if (datasetSource !== undefined && options.fileExists !== undefined && !options.fileExists(datasetSource.path)) {
-    problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)`, range: datasetSource.range });
+    // EvalBench's BIRD datasets are fetched by a script beside the config: say so rather than only "missing".
+    const fetcher = join(dir, 'download_dataset.sh');
+    const fetch = options.fileExists(fetcher) ? `; the config's folder has ${fetcher}, which fetches EvalBench's dataset: run it first` : '';
+    problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)${fetch}`, range: datasetSource.range });
   }
-  const kept = withoutUnusedVariables(problems, source, data, { family, registry });
+  const unused = unusedValuePaths(data, { isEvalbench, knownKeys: TOP_LEVEL_KEYS, scorerRuns: (key) => registry.get(key) !== undefined });
+  const kept = withoutUnusedVariables(problems, source, unused);
   const named = datasetSource === undefined ? {} : { datasetSource };
   if (hasErrors(kept)) return { problems: kept, ...named };
   const passCriteria = data['pass_criteria'] as { threshold?: number } | undefined;

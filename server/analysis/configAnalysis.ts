@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import type { YamlChunkCache } from '../../core/config/chunkedParse';
 import type { ScorerEntryCache } from '../../core/config/entryCache';
-import { scorerSetFor, type ConfigFamily } from '../../core/config/evalbenchCompat';
+import { familyOfKeys, scorerSetFor, type ConfigFamily } from '../../core/config/evalbenchCompat';
 import { parseRunConfig } from '../../core/config/parseRunConfig';
 import { outlineOf, type OutlineNode } from '../../core/config/yamlOutline';
 import { YamlSource } from '../../core/config/yamlSource';
@@ -41,11 +41,9 @@ export interface ConfigAnalysis {
   readonly referencedFiles: ReadonlySet<string>;
 }
 
-const EVALBENCH_KEYS = new Set(['dataset_config', 'database_configs']);
-
 export function analyzeConfig(text: string, file: string, env: Environment, fileExists?: FileExists, caches?: ParseCaches): ConfigAnalysis {
   const source = new YamlSource(text, file, caches?.chunks);
-  const family: ConfigFamily = source.topLevelKeys().some((key) => EVALBENCH_KEYS.has(key)) ? 'evalbench' : 'evallens';
+  const family: ConfigFamily = familyOfKeys(source.topLevelKeys());
   const referencedFiles = new Set<string>();
   const asking = fileExists === undefined ? {} : { fileExists: (path: string) => (referencedFiles.add(path), fileExists(path)) };
   const parsed = parseRunConfig(text, file, env, { source, ...asking, ...(caches === undefined ? {} : { entryCache: caches.entries }) });

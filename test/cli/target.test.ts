@@ -93,7 +93,9 @@ describe('evallens run with a target', () => {
         cwd: work,
         env: { ...env(), TARGET_MARKER: marker },
       });
-      assert.equal(run.code, 0, run.stdout + run.stderr);
+      // Nothing scored is not a pass (exit 3), and the console says it is the trust.
+      assert.equal(run.code, 3, run.stdout + run.stderr);
+      assert.match(run.stdout, /^The workspace is not trusted/m);
       const report = JSON.parse(readFileSync(join(work, 'untrusted.json'), 'utf8')) as Report;
       assert.equal(report.summary.skipped, report.summary.total, config);
       for (const r of report.results) assert.deepEqual([r.status, r.reason], ['skipped', 'workspace is not trusted']);

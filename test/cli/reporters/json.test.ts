@@ -48,7 +48,7 @@ describe('json reporter', () => {
     const report: unknown = JSON.parse(await runReporter('json'));
     assertValid(report);
     const { head } = sampleSource();
-    assert.deepEqual(report, { ...head, cases: await collect(sampleSource().cases()), results: await collect(sampleSource().results()) });
+    assert.deepEqual(report, { ...head, verdict: 'failed', cases: await collect(sampleSource().cases()), results: await collect(sampleSource().results()) });
   });
 
   it('accepts count scales and a run without tests, and rejects unknown properties', async () => {

@@ -119,7 +119,7 @@ describe('EvalBench run configs', () => {
         at: '3:11',
         severity: 'information',
         code: 'evalbench-scorer-not-run',
-        message: "EvalLens does not run EvalBench's dataset_quality scorer (scorers.dataset_quality); it scores recorded outputs — the key is accepted and the scorer is left out of the run",
+        message: "EvalLens does not run EvalBench's dataset_quality scorer (scorers.dataset_quality), which grades a whole dataset with LLM sub-scorers and a live MCP tool catalog; the key is accepted and the scorer is left out of the run",
       },
     ]);
     const [error] = problems('dataset: d.jsonl\nscorers:\n  dataset_quality: {}\n');
@@ -161,10 +161,10 @@ describe('EvalBench run configs', () => {
     assert.deepEqual(
       found.map((p) => `${p.at} ${p.severity} ${p.message.replace(/^EvalLens does not run EvalBench's (.*); it scores .*$/, '$1')}`),
       [
-        '4:1 information SQL and agent generation (model_config)',
-        '6:1 information prompt generator (prompt_generator)',
-        '5:1 information simulated user (simulated_user_model_config)',
         '3:1 information orchestrator (orchestrator)',
+        '4:1 information SQL and agent generation (model_config)',
+        '5:1 information simulated user (simulated_user_model_config)',
+        '6:1 information prompt generator (prompt_generator)',
         '7:1 information runner pools (runners)',
         '11:3 information BigQuery reporting (reporting.bigquery)',
         '12:3 information GCS artifact upload (reporting.gcs_artifacts)',
