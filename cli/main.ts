@@ -12,7 +12,7 @@ import packageJson from '../package.json';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { openPreparers } from './preparers';
+import { checkDatabaseConfigs, openPreparers } from './preparers';
 import { RunStore } from './runStore';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
@@ -42,8 +42,13 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'validate': {
       if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])]);
       const config = loadConfig(command.config);
-      if (config !== undefined) process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
-      return config === undefined ? EXIT.usage : EXIT.passed;
+      if (config === undefined) return EXIT.usage;
+      // The database configs are read and checked as a run reads them; nothing is connected to.
+      const databaseProblems = checkDatabaseConfigs(config, process.env);
+      for (const problem of databaseProblems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
+      if (databaseProblems.some((p) => p.severity === 'error')) return EXIT.usage;
+      process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
+      return EXIT.passed;
     }
     case 'run':
       return run(command);
@@ -90,7 +95,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const controller = new AbortController();
   let database: Awaited<ReturnType<typeof openPreparers>>;
   try {
-    database = await openPreparers(config, process.env, controller.signal);
+    database = await openPreparers(config, process.env, controller.signal, { trusted: !command.untrusted });
   } catch (e) {
     process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.usage;

@@ -37,9 +37,9 @@ export interface QueryPlan {
   readonly cleanup: readonly string[];
 }
 
-/** A database that runs plans in isolation (per-case copy for SQLite, rolled-back transaction for PostgreSQL). */
+/** A database that runs plans in isolation (per-case copy for SQLite, rolled-back transaction for PostgreSQL and MySQL). */
 export interface SqlEngine {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   run(plan: QueryPlan, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<QueryRun>;
   close(): Promise<void>;
 }
