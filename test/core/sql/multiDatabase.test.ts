@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,36 @@ describe('each case runs on the database its item names (BIRD prompts_2db)', () 
     await assert.rejects(preparer.prepare({ ...sqlCase('shop'), expected: { golden_sql: ['SELECT 1'], dialect: 'bigquery', database: 'shop' } }, new AbortController().signal), /no database config serves the bigquery dialect of this case \(the run's database configs serve sqlite\)/);
     const noGolden: EvalCase = { id: 'n', input: 'q', expected: 'free text' };
     assert.equal(await preparer.prepare(noGolden, new AbortController().signal), noGolden, 'a case without golden SQL is left alone');
+  });
+});
+
+describe('a database EvalLens does not run', () => {
+  it('is a warning at validate on its database_configs entry and in its own file; its cases are errors that say why, the others run', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'evallens-unsupported-db-'));
+    try {
+      writeFileSync(join(root, 'bigquery.yaml'), 'db_type: bigquery\ndialect: bigquery\ndatabase_name: <not-required-for-bigquery>\ndatabase_path: <not-required-for-bigquery>\nmax_executions_per_minute: 180\nlocation: US\n');
+      writeFileSync(join(root, 'sqlite.yaml'), 'db_type: sqlite\ndialect: sqlite\ndatabase_name: <not-required-for-sqlite>\ndatabase_path: dbs\n');
+      const item = (id: number, dialect: string) => ({ id, nl_prompt: 'q', query_type: 'dql', database: 'shop', dialects: [dialect], golden_sql: { [dialect]: ['SELECT 1'] }, generated_sql: 'SELECT 1' });
+      writeFileSync(join(root, 'prompts.json'), JSON.stringify([item(1, 'bigquery'), item(2, 'sqlite')]));
+      writeFileSync(join(root, 'run.yaml'), 'dataset_config: prompts.json\ndatabase_configs:\n  - sqlite.yaml\n  - bigquery.yaml\nscorers:\n  executable_sql: null\n');
+      const SQL = await initSqlJs({ locateFile: () => require.resolve('sql.js/dist/sql-wasm.wasm') });
+      const db = new SQL.Database();
+      mkdirSync(join(root, 'dbs'));
+      writeFileSync(join(root, 'dbs', 'shop.db'), db.export());
+      db.close();
+      const config = load(join(root, 'run.yaml'));
+      const at = (p: { range: { file: string; start: { line: number; column: number } } }) => `${p.range.file.slice(root.length + 1)}:${p.range.start.line + 1}:${p.range.start.column + 1}`;
+      assert.deepEqual(checkDatabaseConfigs(config, {}).map((p) => `${at(p)} ${p.severity} ${p.code} ${p.message}`), [
+        'bigquery.yaml:1:10 warning database-not-supported EvalLens does not run SQL on BigQuery (db_type bigquery): it runs SQLite, PostgreSQL (and AlloyDB) and MySQL; every case on this database is an error in a run',
+        'run.yaml:4:5 warning database-not-supported EvalLens does not run SQL on BigQuery (db_type bigquery): it runs SQLite, PostgreSQL (and AlloyDB) and MySQL; the cases on this database (bigquery) are errors in a run',
+      ]);
+      const opened = await openPreparers(config, {}, new AbortController().signal);
+      const results = await runWith(config, opened.preparer);
+      assert.deepEqual(results.get('1')?.map((r) => `${r.status}: ${r.reason}`), [`error: the database config ${join(root, 'bigquery.yaml')} cannot be run here: EvalLens does not run SQL on BigQuery (db_type bigquery): it runs SQLite, PostgreSQL (and AlloyDB) and MySQL`]);
+      assert.equal(statuses(results.get('2')), 'executable_sql:pass');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { createConnection } from 'mysql2/promise';
-import type { ServerSettings } from '../../../core/sql/databaseConfig';
+import type { EvalCase } from '../../../core/case';
+import { parseDatabaseConfig, type ServerSettings } from '../../../core/sql/databaseConfig';
+import { databasePreparer } from '../../../core/sql/databasePreparer';
+import { openEngine } from '../../../core/sql/openEngine';
 import { mysqlSettingsFromUrl, openMysql } from '../../../core/sql/mysqlEngine';
 import { mysqlRefusal } from '../../../core/sql/mysqlStatements';
 import { timeLimitMessage } from '../../../core/sql/planRules';
@@ -147,6 +150,30 @@ describe('MySQL engine (MariaDB)', () => {
       await assert.rejects(openMysql(myisam.settings), /tables whose changes a rollback cannot undo: logbook \(MyISAM\); .*convert them to InnoDB/);
     } finally {
       await myisam.drop();
+    }
+  });
+
+  it('runs each case on the MySQL database its item names, through a database config (db_name_mappings as EvalBench maps names)', async (t) => {
+    if (MYSQL_URL === undefined) return t.skip(MYSQL_MISSING);
+    const admin = mysqlSettingsFromUrl(MYSQL_URL);
+    const first = await createDatabase('first', "CREATE TABLE t (a VARCHAR(10)) ENGINE=InnoDB; INSERT INTO t VALUES ('first')");
+    const second = await createDatabase('second', "CREATE TABLE t (a VARCHAR(10)) ENGINE=InnoDB; INSERT INTO t VALUES ('second')");
+    const parsed = parseDatabaseConfig(`db_type: mysql\ndialect: mysql\ndatabase_name: evallens_test\ndatabase_path: ${admin.host}:${admin.port}\nuser_name: ${admin.user}\n`, '/work/mysql.yaml', {});
+    assert.deepEqual(parsed.problems, []);
+    assert.ok(parsed.config !== undefined);
+    const preparer = databasePreparer([{ config: parsed.config }], { timeoutMs: 5000, env: {}, names: { mappings: { mysql: `evallens_t_${process.pid}_{db_id}` } }, open: (location, env) => openEngine(location, env) });
+    try {
+      const sqlCase = (database: string): EvalCase => ({ id: database, input: 'q', output: 'SELECT a FROM t', expected: { golden_sql: ['SELECT a FROM t'], dialect: 'mysql', database } });
+      for (const database of ['first', 'second']) {
+        const prepared = await preparer.prepare(sqlCase(database), new AbortController().signal);
+        assert.equal(prepared.sql?.dialect, 'mysql');
+        assert.deepEqual(rowsOf(prepared.sql?.generated.query), [[database]]);
+      }
+      await assert.rejects(preparer.prepare(sqlCase('third'), new AbortController().signal), /cannot connect to MySQL at .*database "evallens_t_\d+_third".*Unknown database/);
+    } finally {
+      await preparer.close();
+      await first.drop();
+      await second.drop();
     }
   });
 
