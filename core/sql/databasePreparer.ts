@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { basename, extname } from 'node:path';
 import type { EvalCase, Json } from '../case';
 import type { CasePreparer } from '../runner/casePreparer';
 import { databaseNameFor, locationOf, type DatabaseConfig, type DatabaseLocation } from './databaseConfig';
@@ -66,7 +68,12 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
       const key = JSON.stringify(picked.location);
       let opened = engines.get(key);
       if (opened === undefined) {
-        opened = options.open(picked.location, options.env).then((engine) => ({ engine, preparer: nl2sqlPreparer(engine, { timeoutMs: options.timeoutMs }) }));
+        opened = options.open(picked.location, options.env).then(
+          (engine) => ({ engine, preparer: nl2sqlPreparer(engine, { timeoutMs: options.timeoutMs }) }),
+          (e: unknown) => {
+            throw new Error(`${e instanceof Error ? e.message : String(e)}${otherExtensionHint(picked.location)}`);
+          },
+        );
         // A database that cannot be opened is said on every case of it, without trying again for each.
         opened.catch(() => undefined);
         engines.set(key, opened);
@@ -82,6 +89,17 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
       if (failed !== undefined) throw failed.reason;
     },
   };
+}
+
+/**
+ * For an SQLite file that is not there when the same name with another usual extension is: EvalBench's
+ * default extension is `.db`, and a config written for `.sqlite` files needs `extension: .sqlite`.
+ */
+function otherExtensionHint(location: DatabaseLocation): string {
+  if (location.engine !== 'sqlite' || existsSync(location.file)) return '';
+  const ext = extname(location.file);
+  const other = ['.db', '.sqlite', '.sqlite3'].find((candidate) => candidate !== ext && existsSync(`${location.file.slice(0, location.file.length - ext.length)}${candidate}`));
+  return other === undefined ? '' : ` (${basename(location.file, ext)}${other} is there: add \`extension: ${other}\` to the database config; EvalBench's default is .db)`;
 }
 
 interface SqlTarget {

@@ -149,6 +149,11 @@ describe('a database EvalLens does not run', () => {
       const results = await runWith(config, opened.preparer);
       assert.deepEqual(results.get('1')?.map((r) => `${r.status}: ${r.reason}`), [`error: the database config ${join(root, 'bigquery.yaml')} cannot be run here: EvalLens does not run SQL on BigQuery (db_type bigquery): it runs SQLite, PostgreSQL (and AlloyDB) and MySQL`]);
       assert.equal(statuses(results.get('2')), 'executable_sql:pass');
+      // A file named for another extension is pointed at (EvalBench's default is .db, not .sqlite).
+      cpSync(join(root, 'dbs', 'shop.db'), join(root, 'dbs', 'other.sqlite'));
+      writeFileSync(join(root, 'prompts.json'), JSON.stringify([{ ...item(3, 'sqlite'), database: 'other' }]));
+      const again = await runWith(config, (await openPreparers(config, {}, new AbortController().signal)).preparer);
+      assert.match(again.get('3')?.[0]?.reason ?? '', /other\.db: no such file \(other\.sqlite is there: add `extension: \.sqlite` to the database config; EvalBench's default is \.db\)$/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
