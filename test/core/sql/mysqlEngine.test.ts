@@ -143,6 +143,25 @@ describe('MySQL engine (MariaDB)', () => {
     assert.equal(errorOf(run.evalQueries?.[1]), 'not run: eval query #1 exceeded the time limit');
   });
 
+  it('stops the statement on the server and rejects with an AbortError when the run is aborted', async (t) => {
+    const my = need(t);
+    if (my === undefined) return;
+    const controller = new AbortController();
+    const running = my.engine.run(plan('SELECT SLEEP(60) AS evallens_abort_probe'), { timeoutMs: 120_000, signal: controller.signal });
+    const sleeping = async () => (await onServer<unknown[][]>(my.settings, "SELECT count(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(60) AS evallens_abort_probe%'"))[0]?.[0];
+    for (let i = 0; i < 200 && Number(await sleeping()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    controller.abort();
+    await assert.rejects(running, { name: 'AbortError' });
+    let left = 1;
+    for (let i = 0; i < 200 && left > 0; i++) {
+      left = Number(await sleeping());
+      if (left > 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal(left, 0, 'the server no longer runs the statement');
+    const after = await my.engine.run(plan('SELECT count(*) FROM customers'), LIMIT);
+    assert.deepEqual(rowsOf(after.query), [[3]], 'the engine goes on');
+  });
+
   it('refuses a database whose tables a rollback cannot undo, naming them', async (t) => {
     if (MYSQL_URL === undefined) return t.skip(MYSQL_MISSING);
     const myisam = await createDatabase('myisam', 'CREATE TABLE logbook (a INT) ENGINE=MyISAM; CREATE TABLE fine (a INT) ENGINE=InnoDB');
