@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { checkDataset, databaseConfigProblems, datasetErrorProblem } from '../core/config/checkInputs';
+import { checkDataset, datasetErrorProblem } from '../core/config/checkInputs';
 import { loadRunConfig } from '../core/config/loadRunConfig';
 import { hasErrors } from '../core/problem';
 import type { RunConfig } from '../core/config/runConfig';
@@ -14,7 +14,7 @@ import packageJson from '../package.json';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { openPreparers } from './preparers';
+import { checkDatabaseConfigs, openPreparers } from './preparers';
 import { RunStore } from './runStore';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
@@ -78,7 +78,7 @@ async function main(argv: readonly string[]): Promise<number> {
  * (streamed). False when a run would refuse to start: `validate` and `plan` then refuse as `run` does.
  */
 async function inputsLoad(config: RunConfig, options: { readonly readCases: boolean }): Promise<boolean> {
-  const problems = databaseConfigProblems(config, process.env);
+  const problems = checkDatabaseConfigs(config, process.env);
   if (options.readCases && !hasErrors(problems)) problems.push(...(await checkDataset(config)).problems);
   for (const problem of problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return !hasErrors(problems);
@@ -125,7 +125,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const controller = new AbortController();
   let database: Awaited<ReturnType<typeof openPreparers>>;
   try {
-    database = await openPreparers(config, process.env, controller.signal);
+    database = await openPreparers(config, process.env, controller.signal, { trusted: !command.untrusted });
   } catch (e) {
     process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.usage;

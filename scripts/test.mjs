@@ -8,11 +8,12 @@
 //
 // With no arguments it first sets up what the whole suite needs, so one command runs it on a fresh
 // machine: a throwaway PostgreSQL on loopback (scripts/postgres.sh, unless EVALLENS_PG_URL is already
-// set) and Chromium + code-server (scripts/e2e-setup.sh). Both are idempotent and quick once done;
-// both install Debian packages the first time, so run as root (as CI does). A setup that fails stops
+// set), a throwaway MariaDB for the MySQL engine (scripts/mariadb.sh, unless EVALLENS_MYSQL_URL is
+// set) and Chromium + code-server (scripts/e2e-setup.sh). All are idempotent and quick once done;
+// all install Debian packages the first time, so run as root (as CI does). A setup that fails stops
 // the run with its reason: a suite that silently ran without its database or browser would not be
-// the whole suite. EVALLENS_TEST_NO_SETUP=1 skips the setup (the PostgreSQL tests then say they
-// were skipped; the e2e suite fails saying what to install).
+// the whole suite. EVALLENS_TEST_NO_SETUP=1 skips the setup (the PostgreSQL and MySQL tests then
+// say they were skipped, unless their URL is set; the e2e suite fails saying what to install).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +58,12 @@ if (args.length === 0 && process.env.EVALLENS_TEST_NO_SETUP !== '1') {
     process.env.EVALLENS_PG_URL = `postgres://postgres@127.0.0.1:${process.env.EVALLENS_PG_PORT ?? '54329'}/evallens_test`;
   }
   setUp(join('scripts', 'e2e-setup.sh'), 'Chromium and code-server for the end-to-end suite');
+}
+// MariaDB also for a run of chosen SQL test files: the MySQL tests skip only when EVALLENS_MYSQL_URL is
+// unset and the setup was turned off.
+if (process.env.EVALLENS_TEST_NO_SETUP !== '1' && process.env.EVALLENS_MYSQL_URL === undefined && (args.length === 0 || args.some((arg) => /sql/i.test(arg)))) {
+  setUp(join('scripts', 'mariadb.sh'), 'the MariaDB the MySQL engine tests run on');
+  process.env.EVALLENS_MYSQL_URL = `mysql://root@127.0.0.1:${process.env.EVALLENS_MYSQL_PORT ?? '33069'}/evallens_test`;
 }
 if (args.length > 0) {
   process.exit(runTests(listTestFiles(args)));

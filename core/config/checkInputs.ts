@@ -1,7 +1,6 @@
 import type { Problem } from '../problem';
 import { DatasetError } from '../dataset/datasetError';
 import { caseRecords } from '../runner/records';
-import { loadDatabaseConfig } from '../sql/databaseConfig';
 import type { SourceRange } from '../text/position';
 import type { RunConfig } from './runConfig';
 
@@ -10,18 +9,8 @@ import type { RunConfig } from './runConfig';
  * `validate` and `plan` call these so that they refuse what `run` refuses, with the same messages.
  */
 
-type Environment = Readonly<Record<string, string | undefined>>;
-
 /** Cases whose read problems are listed one by one; past that, one line says how many more. */
 const LISTED_CASE_PROBLEMS = 20;
-
-/**
- * Every database config of the config, loaded and checked as a run loads it (`loadDatabaseConfig`):
- * its problems, on their own lines of the database config. Nothing connects to a database.
- */
-export function databaseConfigProblems(config: RunConfig, env: Environment): Problem[] {
-  return (config.databases ?? []).flatMap((ref) => [...loadDatabaseConfig(ref.configFile, env).problems]);
-}
 
 /** A dataset that cannot be read at all, as a problem: where in the dataset when known, else the config's `dataset:` value. */
 export function datasetErrorProblem(error: DatasetError, config: RunConfig): Problem | undefined {

@@ -8,12 +8,13 @@ import type { ScorerDefinition } from '../scorers/scorer';
 import type { SourceRange } from '../text/position';
 import { EVALBENCH_DATASET_FORMATS, FAMILY_KEYS } from './evalbenchKeys';
 import { evalbenchScorerWork, isEvalbenchScorerNotRun } from './evalbenchNotices';
-import { DEFAULT_TRUNCATE_EXECUTION_OUTPUTS, type DatabaseConfigRef } from './runConfig';
+import { DEFAULT_TRUNCATE_EXECUTION_OUTPUTS, type DatabaseConfigRef, type RunConfig } from './runConfig';
 import type { YamlSource } from './yamlSource';
 
 /**
  * EvalBench run-config compatibility, in one place: which configs are EvalBench's, what their
- * scorer keys mean, the EvalBench keys EvalLens reads (`database_configs`, `dialects`, `query_types`,
+ * scorer keys mean, the EvalBench keys EvalLens reads (`database_configs`, `db_name_overrides`,
+ * `db_name_mappings`, `dialects`, `query_types`,
  * `databases`, `dataset_format`, `setup_directory`, `reporting`, `scenarios`, `scenario_pattern`) and
  * those it accepts without running them (generators, orchestrators, BigQuery and GCS reporting, and
  * scorers it does not implement), each of which gets one information notice on its key.
@@ -121,6 +122,7 @@ const EVALSET_FORMATS: readonly string[] = ['agent-format', 'gemini-cli-format']
 /** What EvalLens takes from the EvalBench keys of a config. */
 export interface EvalbenchSettings {
   readonly databases?: readonly DatabaseConfigRef[];
+  readonly databaseNames?: NonNullable<RunConfig['databaseNames']>;
   readonly setupDirectory?: string;
   readonly truncateExecutionOutputs: number;
   readonly csvOutputDirectory?: string;
@@ -181,6 +183,7 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
   const caseIds = caseIdFilter(data);
   const settings: EvalbenchSettings = {
     ...(databases === undefined ? {} : { databases }),
+    ...databaseNamesOf(data),
     ...(setupDirectory === undefined ? {} : { setupDirectory }),
     truncateExecutionOutputs: typeof truncate === 'number' ? truncate : DEFAULT_TRUNCATE_EXECUTION_OUTPUTS,
     ...(csv === undefined ? {} : { csvOutputDirectory: isAbsolute(csvDirectory) ? csvDirectory : resolve(context.dir, csvDirectory) }),
@@ -216,6 +219,20 @@ function readDatabaseConfigs(source: YamlSource, value: unknown, context: Compat
     }
     return [{ configFile, range }];
   });
+}
+
+/**
+ * EvalBench's database name rules (its orchestrators): `db_name_overrides[dialect][item database]`,
+ * else `db_name_mappings[dialect]` with `{db_id}` replaced by the item's database. Entries that are
+ * not strings are left out (the schema has said so).
+ */
+function databaseNamesOf(data: Readonly<Record<string, unknown>>): { databaseNames?: NonNullable<RunConfig['databaseNames']> } {
+  const strings = (value: unknown): Record<string, string> =>
+    isRecord(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+  const overrides = isRecord(data['db_name_overrides']) ? Object.fromEntries(Object.entries(data['db_name_overrides']).map(([dialect, names]) => [dialect, strings(names)])) : undefined;
+  const mappings = isRecord(data['db_name_mappings']) ? strings(data['db_name_mappings']) : undefined;
+  if (overrides === undefined && mappings === undefined) return {};
+  return { databaseNames: { ...(overrides === undefined ? {} : { overrides }), ...(mappings === undefined ? {} : { mappings }) } };
 }
 
 function caseIdFilter(data: Readonly<Record<string, unknown>>): CaseIdFilter | undefined {

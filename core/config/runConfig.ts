@@ -62,6 +62,11 @@ export interface RunConfig {
   readonly family: 'evalbench' | 'evallens';
   /** EvalBench `database_configs`, in order. */
   readonly databases?: readonly DatabaseConfigRef[];
+  /** EvalBench `db_name_overrides` (dialect → item database → database) and `db_name_mappings` (dialect → `…{db_id}…`). */
+  readonly databaseNames?: {
+    readonly overrides?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+    readonly mappings?: Readonly<Record<string, string>>;
+  };
   /** EvalBench `setup_directory`, absolute: `<dir>/<database>/<dialect>/{pre_setup,setup,post_setup}.sql`, `<dir>/<database>/data/*.csv`. */
   readonly setupDirectory?: string;
   /** EvalBench `reporting.truncate_execution_outputs`: rows of each execution result a report keeps (default 250). */

@@ -1,71 +1,121 @@
-import { readConfigFile } from '../config/readConfigFile';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isScalar } from 'yaml';
+import { readConfigFile } from '../config/readConfigFile';
 import { closestNames, didYouMean } from '../config/closest';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
-import type { PostgresSettings } from './postgresEngine';
 
 /**
- * EvalBench database config files (`database_configs:` of a run config), read into what the engines
- * need. EvalBench's keys: `db_type` (or `dialect`), `database_name`, `database_path`,
- * `max_executions_per_minute`, `user_name`, `extension`, `location`; EvalLens adds `host`, `port` and
- * `password_env` for PostgreSQL. `${VAR}` expands from the environment, as in run configs.
+ * EvalBench database config files (`database_configs:` of a run config), read as EvalBench reads
+ * them. A config is a template: EvalBench connects, for each dataset item, to the database the item
+ * names (`database`, BIRD's `db_id`) plus `db_name_suffix`, and to `database_name` only when the item
+ * names none (see `databaseNameFor`). The config's `dialect` (default: its `db_type`) says which
+ * items it serves.
  *
- * - SQLite: the database is the file `<database_path>/<database_name><extension>` (extension
- *   `.sqlite` by default, as EvalBench's judges name it; no extension is added when the name already
- *   ends with it). `database_path` is a directory, relative to the config file's folder.
- * - PostgreSQL: `host` (EvalBench's `database_path` names a Cloud SQL instance, which EvalLens does not
- *   connect to), `port` (default 5432), `database_name`, `user_name`.
+ * - SQLite (`sqlite`): the file `<database_path>/<database><suffix><extension>`; `extension` defaults
+ *   to `.db` as in EvalBench and is not added twice. EvalBench resolves `database_path` from the
+ *   folder it runs in (its repository root); EvalLens resolves it as it resolves the paths of an
+ *   EvalBench run config: from the database config's folder, else from the nearest folder above it
+ *   that has it.
+ * - PostgreSQL protocol (`postgres`, `alloydb`, `alloydb_omni`): `host` and `port`, or EvalBench's
+ *   `database_path` when it is `host[:port]` (a path with two colons names a Cloud SQL instance,
+ *   reached through Google's connector, which EvalLens does not use); AlloyDB Omni defaults to
+ *   localhost:5432 as in EvalBench. `user_name`.
+ * - MySQL (`mysql`): as PostgreSQL, default port 3306.
+ * - Everything else EvalBench connects to (BigQuery, Spanner, SQL Server, MongoDB, Bigtable), and a
+ *   server EvalLens cannot reach (Cloud SQL, an AlloyDB instance path without `host`, a password in
+ *   Secret Manager): an `unsupported` config, with a warning that says why; its cases are `error`
+ *   at run time with that reason.
  *
- * The password never comes from the file: `password:` is refused (an error on its key) and
- * `password_env: VAR` names the environment variable that holds it. EvalBench's
- * `secret_manager_path` is refused too.
+ * The password never sits in the file: `password: !ENV ${VAR}` (EvalBench's pattern) or
+ * `password_env: VAR` names the environment variable that holds it, read only when the database is
+ * opened (never at load, never in a run without trust); a literal `password:` is refused.
  */
-export type DatabaseConfig = SqliteDatabaseConfig | PostgresDatabaseConfig;
+export type DatabaseConfig = SqliteDatabaseConfig | ServerDatabaseConfig | UnsupportedDatabaseConfig;
 
-export interface SqliteDatabaseConfig {
-  readonly dialect: 'sqlite';
-  /** `database_name`: the name a dataset's cases use for this database. */
-  readonly name: string;
+interface DatabaseConfigBase {
+  /** The database config file. */
   readonly file: string;
+  /** `db_type` as written, lowercased (`sqlite`, `alloydb_omni`, `bigquery`, …). */
+  readonly dbType: string;
+  /** `dialect` (default: `db_type`): the dialect of the items this config serves. */
+  readonly dialect: string;
+  /** `database_name`: the database of items that name none. */
+  readonly name: string;
+  /** `db_name_suffix`: appended to an item's database name. */
+  readonly nameSuffix: string;
   readonly maxExecutionsPerMinute?: number;
 }
 
-export interface PostgresDatabaseConfig {
-  readonly dialect: 'postgres';
-  readonly name: string;
+export interface SqliteDatabaseConfig extends DatabaseConfigBase {
+  readonly engine: 'sqlite';
+  /** `database_path`, absolute. */
+  readonly folder: string;
+  /** `extension`, with its dot. */
+  readonly extension: string;
+}
+
+export interface ServerDatabaseConfig extends DatabaseConfigBase {
+  readonly engine: 'postgres' | 'mysql';
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  /** The environment variable that holds the password; none for trust or peer authentication. */
+  readonly passwordEnv?: string;
+}
+
+export interface UnsupportedDatabaseConfig extends DatabaseConfigBase {
+  readonly engine: 'unsupported';
+  /** Why EvalLens does not run SQL on it, for the warning and for each case's error. */
+  readonly reason: string;
+}
+
+/** Connection settings of a server database (PostgreSQL or MySQL). */
+export interface ServerSettings {
   readonly host: string;
   readonly port: number;
   readonly database: string;
   readonly user: string;
-  /** The environment variable that holds the password; none for trust or peer authentication. */
-  readonly passwordEnv?: string;
-  readonly maxExecutionsPerMinute?: number;
+  readonly password?: string;
 }
+
+/** Where one database of a config is: an SQLite file, or a database on a server. */
+export type DatabaseLocation =
+  | { readonly engine: 'sqlite'; readonly file: string }
+  | { readonly engine: 'postgres' | 'mysql'; readonly host: string; readonly port: number; readonly database: string; readonly user: string; readonly passwordEnv?: string };
 
 export interface ParsedDatabaseConfig {
   readonly config?: DatabaseConfig;
   readonly problems: readonly Problem[];
 }
 
-const KNOWN_KEYS = [
-  'db_type',
-  'dialect',
-  'database_name',
-  'database_path',
-  'extension',
-  'max_executions_per_minute',
-  'user_name',
-  'host',
-  'port',
-  'password_env',
-  'location',
-  'password',
-  'secret_manager_path',
-];
+/** Keys EvalLens reads. */
+const READ_KEYS = ['db_type', 'dialect', 'database_name', 'database_path', 'extension', 'db_name_suffix', 'max_executions_per_minute', 'user_name', 'host', 'port', 'password', 'password_env'];
+/** Keys of EvalBench's database configs that do not change where SQL runs here: accepted as they are. */
+const IGNORED_KEYS = ['location', 'nl_config', 'gcp_project_id', 'gcp_region', 'use_cloud_sql', 'is_tmp_db', 'connection_string', 'secret_manager_path'];
+const KNOWN_KEYS = [...READ_KEYS, ...IGNORED_KEYS];
 
-const DB_TYPES: Readonly<Record<string, 'sqlite' | 'postgres'>> = { sqlite: 'sqlite', sqlite3: 'sqlite', postgres: 'postgres', postgresql: 'postgres' };
+/** EvalBench's `db_type`s (databases/__init__.py) and the engine that runs each here. */
+const ENGINES: Readonly<Record<string, 'sqlite' | 'postgres' | 'mysql' | 'unsupported'>> = {
+  sqlite: 'sqlite',
+  postgres: 'postgres',
+  alloydb: 'postgres',
+  alloydb_omni: 'postgres',
+  mysql: 'mysql',
+  bigquery: 'unsupported',
+  spanner: 'unsupported',
+  sqlserver: 'unsupported',
+  mongodb: 'unsupported',
+  bigtable: 'unsupported',
+};
+/** Spellings EvalLens has accepted before, kept. */
+const ALIASES: Readonly<Record<string, string>> = { sqlite3: 'sqlite', postgresql: 'postgres' };
+const PRODUCT: Readonly<Record<string, string>> = { bigquery: 'BigQuery', spanner: 'Spanner', sqlserver: 'SQL Server', mongodb: 'MongoDB', bigtable: 'Bigtable' };
+const DEFAULT_PORTS = { postgres: 5432, mysql: 3306 } as const;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `${NAME}`, all of a value: a password that comes from the environment. */
+const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /** Reads a database config from disk and parses it; an unreadable file is a problem, not a crash. */
 export function loadDatabaseConfig(path: string, env: Readonly<Record<string, string | undefined>>): ParsedDatabaseConfig {
@@ -83,13 +133,18 @@ export function parseDatabaseConfig(
   const source = new YamlSource(text, file);
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { problems: syntax };
-  const problems: Problem[] = [...syntax, ...source.expandEnvironment(env)];
+  // The password is read before `${VAR}` expansion, so that its variable is only named here, never read.
+  const password = passwordSource(source);
+  const problems: Problem[] = [...syntax, ...withoutIgnoredVariables(source, source.expandEnvironment(env))];
   const asData = source.toData();
   if (hasErrors(asData.problems)) return { problems: [...problems, ...asData.problems] };
   const root = asData.value;
   const problem = (code: string, message: string, path: readonly string[], onKey = false, suggestions?: readonly string[]): void => {
     const range = onKey ? source.keyRange(path) : source.valueRange(path);
     problems.push(suggestions === undefined ? { code, severity: 'error', message, range } : { code, severity: 'error', message, range, suggestions });
+  };
+  const warn = (code: string, message: string, path: readonly string[]): void => {
+    problems.push({ code, severity: 'warning', message, range: source.valueRange(path) });
   };
   if (root === null || root === undefined) {
     problem('empty-config', 'the database config is empty: expected a mapping with `db_type` and `database_name`', []);
@@ -103,93 +158,168 @@ export function parseDatabaseConfig(
 
   for (const key of Object.keys(data)) {
     if (KNOWN_KEYS.includes(key)) continue;
-    const suggestions = closestNames(key, KNOWN_KEYS.filter((k) => k !== 'password' && k !== 'secret_manager_path'));
+    const suggestions = closestNames(key, READ_KEYS.filter((k) => k !== 'password'));
     problems.push({ code: 'unknown-key', severity: 'warning', message: `unknown database config key "${key}"${didYouMean(suggestions)}`, range: source.keyRange([key]), suggestions });
   }
-  if ('password' in data) {
-    problem('password-in-config', 'a password is never read from a database config (files end up in version control): put it in an environment variable and name that variable with `password_env: <VAR>`', ['password'], true, ['password_env']);
-  }
-  if ('secret_manager_path' in data) {
-    problem('unsupported-key', 'secret_manager_path (Google Secret Manager) is not supported: put the password in an environment variable and name that variable with `password_env: <VAR>`', ['secret_manager_path'], true, ['password_env']);
+  if (password.kind === 'literal') {
+    problem(
+      'password-in-config',
+      'a password is never read from a database config (files end up in version control): put it in an environment variable and name it here with `password: !ENV ${VAR}` (as EvalBench does) or `password_env: VAR`',
+      ['password'],
+      true,
+      ['password_env'],
+    );
   }
 
   const stringAt = (key: string): string | undefined => {
     const value = data[key];
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
-    problem('schema', `\`${key}\` must be a non-empty string, not ${describe(value)}`, [key]);
+    if (typeof value === 'string') return undefined;
+    problem('schema', `\`${key}\` must be a string, not ${describe(value)}`, [key]);
     return undefined;
   };
   const positive = (key: string, max = Number.MAX_SAFE_INTEGER): number | undefined => {
     const value = data[key];
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= max) return value;
+    if (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0 && Number(value) <= max) return Number(value);
     problem('schema', `\`${key}\` must be a whole number from 1 to ${max}, not ${describe(value)}`, [key]);
     return undefined;
   };
-  const absent = (key: string): boolean => data[key] === undefined || data[key] === null;
   const required = (key: string, why: string): void => problem('missing-required', `\`${key}\` is missing: ${why}`, [], false, [key]);
 
   const typeKey = data['db_type'] !== undefined ? 'db_type' : 'dialect';
-  const typeName = stringAt(typeKey);
-  const dialect = typeName === undefined ? undefined : DB_TYPES[typeName.toLowerCase()];
-  if (absent(typeKey)) required('db_type', 'expected `sqlite` or `postgres`');
-  else if (typeName !== undefined && dialect === undefined) problem('unsupported-database', `${typeKey} "${typeName}" is not supported: EvalLens runs SQL on \`sqlite\` and \`postgres\``, [typeKey]);
-  const declared = typeKey === 'db_type' ? stringAt('dialect') : undefined;
-  if (dialect !== undefined && declared !== undefined && DB_TYPES[declared.toLowerCase()] !== dialect) {
-    problems.push({ code: 'conflicting-options', severity: 'warning', message: `dialect "${declared}" does not match db_type "${typeName}"; the database is run as ${dialect}`, range: source.valueRange(['dialect']) });
-  }
-  const name = stringAt('database_name');
-  if (absent('database_name')) required('database_name', 'the name of the database the cases run on');
+  const typeName = stringAt(typeKey)?.toLowerCase();
+  const dbType = typeName === undefined ? undefined : (ALIASES[typeName] ?? typeName);
+  const engine = dbType === undefined ? undefined : ENGINES[dbType];
+  if (typeName === undefined) required('db_type', `expected one of ${Object.keys(ENGINES).join(', ')}`);
+  else if (engine === undefined) problem('unsupported-database', `${typeKey} "${typeName}" is not a database EvalBench knows: expected one of ${Object.keys(ENGINES).join(', ')}`, [typeKey]);
+  const dialect = stringAt('dialect') ?? dbType ?? '';
+  const name = stringAt('database_name') ?? '';
+  const nameSuffix = typeof data['db_name_suffix'] === 'string' ? data['db_name_suffix'] : '';
   const rate = positive('max_executions_per_minute');
   const limits = rate === undefined ? {} : { maxExecutionsPerMinute: rate };
-  const dir = dirname(file);
+  if (dbType === undefined || engine === undefined) return { problems };
+  const base = { file, dbType, dialect, name, nameSuffix, ...limits };
 
-  if (dialect === 'sqlite') {
+  const unsupported = (reason: string, path: readonly string[]): ParsedDatabaseConfig => {
+    if (hasErrors(problems)) return { problems };
+    warn('database-not-supported', `${reason}; every case on this database is an error in a run`, path);
+    return { config: { ...base, engine: 'unsupported', reason }, problems };
+  };
+  if (engine === 'unsupported') return unsupported(`EvalLens does not run SQL on ${PRODUCT[dbType] ?? dbType} (db_type ${dbType}): it runs SQLite, PostgreSQL (and AlloyDB) and MySQL`, [typeKey]);
+
+  if (engine === 'sqlite') {
     const folder = stringAt('database_path');
-    if (absent('database_path')) required('database_path', 'the directory that holds `<database_name>.sqlite`, relative to this file');
-    const rawExtension = stringAt('extension') ?? '.sqlite';
+    if (folder === undefined) required('database_path', 'the folder that holds the SQLite files (`<database_path>/<database><extension>`)');
+    const rawExtension = stringAt('extension') ?? '.db';
     const extension = rawExtension.startsWith('.') ? rawExtension : `.${rawExtension}`;
-    if (folder === undefined || name === undefined || hasErrors(problems)) return { problems };
-    const sqliteFile = resolve(dir, folder, name.endsWith(extension) ? name : `${name}${extension}`);
-    if (options.fileExists !== undefined && !options.fileExists(sqliteFile)) {
-      problems.push({ code: 'missing-file', severity: 'error', message: `the SQLite database ${sqliteFile} does not exist (database_path + database_name + extension)`, range: source.valueRange(['database_path']) });
-      return { problems };
+    if (folder === undefined || hasErrors(problems)) return { problems };
+    const found = resolveFolder(folder, dirname(file), options.fileExists);
+    if (options.fileExists !== undefined && !options.fileExists(found)) {
+      warn('missing-file', `the folder ${found} (database_path) does not exist here, nor in a folder above this config: every case on this database is an error in a run`, ['database_path']);
     }
-    return { config: { dialect, name, file: sqliteFile, ...limits }, problems };
+    return { config: { ...base, engine, folder: found, extension }, problems };
   }
 
-  if (dialect === 'postgres') {
-    const host = stringAt('host');
-    if (absent('host')) {
-      required('host', `the PostgreSQL server's host name or address${data['database_path'] !== undefined ? ' (EvalBench\'s database_path names a Cloud SQL instance, which EvalLens does not connect to)' : ''}`);
-    }
-    const port = positive('port', 65535) ?? 5432;
-    const user = stringAt('user_name');
-    if (absent('user_name')) required('user_name', 'the role to connect as');
-    const passwordEnv = stringAt('password_env');
-    if (passwordEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnv)) {
-      problem('schema', `\`password_env\` names an environment variable (letters, digits, _), not "${passwordEnv}"`, ['password_env']);
-    }
-    if (host === undefined || user === undefined || name === undefined || hasErrors(problems)) return { problems };
-    const base = { dialect, name, host, port, database: name, user, ...limits };
-    return { config: passwordEnv === undefined ? base : { ...base, passwordEnv }, problems };
+  if ('secret_manager_path' in data && password.kind === 'none' && data['password_env'] === undefined) {
+    return unsupported('the password is in Google Secret Manager (secret_manager_path), which EvalLens does not read: put it in an environment variable and name it with `password: !ENV ${VAR}`', ['secret_manager_path']);
   }
-  return { problems };
+  const address = serverAddress(dbType, engine, stringAt('host'), data['port'], stringAt('database_path'));
+  if ('reason' in address) return unsupported(address.reason, [address.path]);
+  const port = address.port ?? positive('port', 65535) ?? DEFAULT_PORTS[engine];
+  const user = stringAt('user_name');
+  if (user === undefined) required('user_name', 'the user to connect as');
+  if (name === '' && data['database_name'] === undefined) required('database_name', 'the database of items that name none');
+  const passwordEnv = password.kind === 'env' ? password.name : stringAt('password_env');
+  if (password.kind !== 'env' && passwordEnv !== undefined && !ENV_NAME.test(passwordEnv)) {
+    problem('schema', `\`password_env\` names an environment variable (letters, digits, _), not "${passwordEnv}"`, ['password_env']);
+  }
+  if (user === undefined || hasErrors(problems)) return { problems };
+  const server = { ...base, engine, host: address.host, port, user };
+  return { config: passwordEnv === undefined ? server : { ...server, passwordEnv }, problems };
 }
 
-/** The connection settings of a PostgreSQL config, with the password read from its environment variable. */
-export function postgresSettingsOf(config: PostgresDatabaseConfig, env: Readonly<Record<string, string | undefined>>): PostgresSettings {
-  const base = { host: config.host, port: config.port, database: config.database, user: config.user };
-  if (config.passwordEnv === undefined) return base;
-  const password = env[config.passwordEnv];
-  if (password === undefined) throw new Error(`the environment variable ${config.passwordEnv} (password_env of database ${config.name}) is not set`);
+/**
+ * The database an item runs on, as EvalBench names it: the item's database plus the config's
+ * `db_name_suffix`, else the config's `database_name`.
+ */
+export function databaseNameFor(config: DatabaseConfig, itemDatabase: string | undefined): string {
+  return itemDatabase !== undefined && itemDatabase !== '' ? `${itemDatabase}${config.nameSuffix}` : config.name;
+}
+
+/** Where a database of a config is (`database`: from `databaseNameFor`). */
+export function locationOf(config: SqliteDatabaseConfig | ServerDatabaseConfig, database: string): DatabaseLocation {
+  if (config.engine === 'sqlite') return { engine: 'sqlite', file: join(config.folder, database.endsWith(config.extension) ? database : `${database}${config.extension}`) };
+  const base = { engine: config.engine, host: config.host, port: config.port, database, user: config.user };
+  return config.passwordEnv === undefined ? base : { ...base, passwordEnv: config.passwordEnv };
+}
+
+/** The connection settings of a server database, with the password read from its environment variable. */
+export function serverSettingsOf(location: Extract<DatabaseLocation, { engine: 'postgres' | 'mysql' }>, env: Readonly<Record<string, string | undefined>>): ServerSettings {
+  const base = { host: location.host, port: location.port, database: location.database, user: location.user };
+  if (location.passwordEnv === undefined) return base;
+  const password = env[location.passwordEnv];
+  if (password === undefined) throw new Error(`the environment variable ${location.passwordEnv} (the password of database ${location.database}) is not set`);
   return { ...base, password };
+}
+
+/** Where the password comes from, seen before `${VAR}` expansion; an env password's node is emptied so expansion never reads it. */
+function passwordSource(source: YamlSource): { readonly kind: 'none' } | { readonly kind: 'env'; readonly name: string } | { readonly kind: 'literal' } {
+  const node = source.nodeAt(['password']);
+  if (node === undefined || !isScalar(node) || node.value === null || node.value === '') return { kind: 'none' };
+  const text = typeof node.value === 'string' ? node.value.trim() : undefined;
+  const match = text === undefined ? null : WHOLE_PLACEHOLDER.exec(text);
+  if (match === null) return { kind: 'literal' };
+  node.value = '';
+  return { kind: 'env', name: match[1] ?? '' };
+}
+
+/**
+ * The expansion problems outside the keys EvalLens ignores: an unset variable in `connection_string`
+ * (EvalBench's MongoDB configs) or `gcp_project_id` is never used here, so it is no mistake.
+ */
+function withoutIgnoredVariables(source: YamlSource, problems: readonly Problem[]): Problem[] {
+  const ignored = IGNORED_KEYS.flatMap((key) => (source.nodeAt([key]) === undefined ? [] : [source.valueRange([key])]));
+  const inside = (p: Problem) => ignored.some((r) => r.start.offset <= p.range.start.offset && p.range.end.offset <= r.end.offset);
+  return problems.filter((p) => p.code !== 'unresolved-variable' || !inside(p));
+}
+
+/** host and port of a server config, or why EvalLens cannot reach it. */
+function serverAddress(
+  dbType: string,
+  engine: 'postgres' | 'mysql',
+  host: string | undefined,
+  port: unknown,
+  databasePath: string | undefined,
+): { readonly host: string; readonly port?: number } | { readonly reason: string; readonly path: string } {
+  if (host !== undefined) return { host };
+  if (dbType === 'alloydb_omni') return { host: 'localhost', ...(port === undefined ? { port: 5432 } : {}) };
+  if (dbType === 'alloydb') {
+    return { reason: "database_path names an AlloyDB instance, reached through Google's AlloyDB connector, which EvalLens does not use: add `host` (and `port`) with the instance's address to run it on the PostgreSQL protocol", path: 'database_path' };
+  }
+  if (databasePath === undefined) return { reason: `\`host\` (or EvalBench's \`database_path: host[:port]\`) is missing: EvalLens does not know where the ${engine === 'mysql' ? 'MySQL' : 'PostgreSQL'} server is`, path: 'db_type' };
+  const colons = databasePath.split(':').length - 1;
+  if (colons === 2) return { reason: `database_path "${databasePath}" names a Cloud SQL instance, reached through Google's Cloud SQL connector, which EvalLens does not use: add \`host\` and \`port\` with the instance's address`, path: 'database_path' };
+  const match = /^([^:/\s<>]+)(?::(\d{1,5}))?$/.exec(databasePath);
+  if (match === null) return { reason: `database_path "${databasePath}" is not host[:port], the form EvalBench connects to directly`, path: 'database_path' };
+  return match[2] === undefined ? { host: match[1] ?? '' } : { host: match[1] ?? '', port: Number(match[2]) };
+}
+
+/** database_path, absolute: from the config's folder, else from the nearest folder above that has it. */
+function resolveFolder(path: string, dir: string, exists: ((path: string) => boolean) | undefined): string {
+  const own = resolve(dir, path);
+  if (isAbsolute(path) || exists === undefined || exists(own)) return own;
+  for (let folder = dirname(dir); ; folder = dirname(folder)) {
+    const candidate = resolve(folder, path);
+    if (exists(candidate)) return candidate;
+    if (dirname(folder) === folder) return own;
+  }
 }
 
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object' && value !== null) return 'a mapping';
-  if (typeof value === 'string') return 'an empty string';
   return `${typeof value} ${JSON.stringify(value)}`;
 }

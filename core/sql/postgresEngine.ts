@@ -345,6 +345,6 @@ function lastRows(results: readonly QueryArrayResult[]): SqlRows {
 function connectionFailure(settings: PostgresSettings, e: unknown): string {
   let reason = e instanceof Error ? e.message : String(e);
   if (settings.password !== undefined && settings.password !== '') reason = reason.split(settings.password).join('***');
-  if (/SASL|password must be a string/i.test(reason) && settings.password === undefined) reason = `the server asks for a password and none was given (set password_env to the variable that holds it): ${reason}`;
+  if (/SASL|password must be a string/i.test(reason) && settings.password === undefined) reason = `the server asks for a password and none was given (name the variable that holds it with \`password: !ENV \${VAR}\` in the database config): ${reason}`;
   return `cannot connect to PostgreSQL at ${settings.host}:${settings.port}, database "${settings.database}" as user "${settings.user}": ${reason}`;
 }

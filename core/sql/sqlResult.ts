@@ -48,12 +48,12 @@ export interface QueryPlan {
 
 /**
  * A database that runs plans in isolation (per-case copy for SQLite, rolled-back transaction for
- * PostgreSQL), following planRules.ts: setup and cleanup go through `guardPlan` (their transaction
+ * PostgreSQL and MySQL), following planRules.ts: setup and cleanup go through `guardPlan` (their transaction
  * control becomes savepoints), each setup statement runs under a savepoint of its own and a failing
  * one is rolled back and reported in `setupErrors`, and SQL under test may never end the transaction.
  */
 export interface SqlEngine {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'mysql';
   run(plan: QueryPlan, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<QueryRun>;
   close(): Promise<void>;
 }

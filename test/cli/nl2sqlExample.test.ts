@@ -195,10 +195,15 @@ function pointConfigAt(url: URL): NodeJS.ProcessEnv {
   set('database_name', decodeURIComponent(url.pathname.slice(1)));
   const env: NodeJS.ProcessEnv = {};
   if (url.password !== '') {
-    text += '\npassword_env: EVALLENS_EXAMPLE_PG_PASSWORD\n';
+    text += '\npassword: !ENV ${EVALLENS_EXAMPLE_PG_PASSWORD}\n';
     env['EVALLENS_EXAMPLE_PG_PASSWORD'] = decodeURIComponent(url.password);
   }
   writeFileSync(file, text);
+  // The items' database `shop` is mapped to the test's database, as the example maps it to evallens_test.
+  const runConfig = join(work, POSTGRES_CONFIG);
+  const mapped = readFileSync(runConfig, 'utf8').replace(/^(\s+shop: ).*$/m, `$1${decodeURIComponent(url.pathname.slice(1))}`);
+  assert.notEqual(mapped, readFileSync(runConfig, 'utf8'), 'shop-postgres.eval.yaml maps shop in db_name_overrides');
+  writeFileSync(runConfig, mapped);
   return env;
 }
 
