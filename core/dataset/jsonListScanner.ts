@@ -236,7 +236,26 @@ export class JsonListScanner {
     const from = i;
     let done = false;
     let n = i;
-    for (; n < text.length; n += 1) {
+    const nested = this.captureKind === Capture.Nested || this.captureKind === Capture.String;
+    while (n < text.length) {
+      // The inside of a string (most of a case's text) is passed over up to its closing quote at once.
+      if (nested && this.inString && !this.escaped && this.watch === 0) {
+        const end = this.plainRunEnd(text, n);
+        if (end > n) {
+          this.escaped = isEscaped(text, end, n);
+          this.skip(end - n);
+          n = end;
+          if (n === text.length) break;
+          // The character at `end` is the closing quote or one to look at alone; an escaped one is
+          // passed below with the escape flag already set.
+          if (this.escaped) {
+            this.escaped = false;
+            this.advance(text.charCodeAt(n));
+            n += 1;
+            continue;
+          }
+        }
+      }
       const code = text.charCodeAt(n);
       if ((this.captureKind === Capture.Scalar || this.captureKind === Capture.Placeholder) && n === from && this.captured === 0) {
         // The first character of a scalar is its own.
@@ -277,6 +296,7 @@ export class JsonListScanner {
         }
       }
       this.advance(code);
+      n += 1;
     }
     if (this.options.keepText !== false || this.state === State.KeyString) this.pieces.push(text.slice(from, n));
     this.captured += n - from;
@@ -343,6 +363,49 @@ export class JsonListScanner {
     else this.column += 1;
   }
 
+  private runText = '';
+  /** Per text piece: the next `\n`, `\r` and `$` at or after the last place asked (the length when none). */
+  private nextLf = -1;
+  private nextCr = -1;
+  private nextDollar = -1;
+
+  /**
+   * Inside a string at `from` (not escaped): where the run of characters that change nothing ends.
+   * That is the string's closing quote, or an earlier line end (counted one by one) or `$` (watched
+   * for placeholders), or the end of the text.
+   */
+  private plainRunEnd(text: string, from: number): number {
+    if (text !== this.runText) {
+      this.runText = text;
+      this.nextLf = -1;
+      this.nextCr = -1;
+      this.nextDollar = -1;
+    }
+    if (this.nextLf < from) this.nextLf = nextIndex(text, '\n', from);
+    if (this.nextCr < from) this.nextCr = nextIndex(text, '\r', from);
+    let limit = Math.min(this.nextLf, this.nextCr);
+    if (this.options.onPlaceholder !== undefined) {
+      if (this.nextDollar < from) this.nextDollar = nextIndex(text, '$', from);
+      limit = Math.min(limit, this.nextDollar);
+    }
+    for (let at = from; ; ) {
+      const quote = text.indexOf('"', at);
+      if (quote === -1 || quote >= limit) return limit;
+      if (!isEscaped(text, quote, from)) return quote;
+      at = quote + 1;
+    }
+  }
+
+  /** Passes over `count` characters that are neither line ends nor a watched `$` (`plainRunEnd`). */
+  private skip(count: number): void {
+    if (this.afterCr) {
+      this.afterCr = false;
+      this.newLine();
+    }
+    this.offset += count;
+    this.column += count;
+  }
+
   /** Follows `${NAME}` (NAME a shell-style name) through the characters as they go by. */
   private watchPlaceholder(code: number): void {
     if (this.watch === 2) {
@@ -370,6 +433,19 @@ export class JsonListScanner {
     this.line += 1;
     this.column = 0;
   }
+}
+
+/** Whether the character at `index` follows an odd run of backslashes (the run starting at or after `from`, which is not escaped). */
+function isEscaped(text: string, index: number, from: number): boolean {
+  let count = 0;
+  for (let j = index - 1; j >= from && text.charCodeAt(j) === 0x5c; j -= 1) count += 1;
+  return count % 2 === 1;
+}
+
+/** Where `char` next occurs at or after `from`, or the text's length. */
+function nextIndex(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at === -1 ? text.length : at;
 }
 
 function startsValue(code: number): boolean {
