@@ -1,12 +1,16 @@
 import type { Json } from '../case';
-import { defined, errorText, fieldOf, isJsonObject, type JsonObject } from './fields';
-import { toolCallStep } from './toolCallStep';
+import { readAgentToolCalls } from './agentToolCalls';
+import { defined, fieldOf, isJsonObject, type JsonObject } from './fields';
 import type { SkillStep, TokenFigures, ToolCallStep, TurnFigures } from './trace';
 
 /** What one EvalBench agent reply (the parsed `agent` JSON of a history turn) records. */
 export interface AgentTurn {
   readonly toolCalls?: readonly ToolCallStep[];
+  /** The tool names EvalBench's `accumulated_tools` gets from this reply (see `readAgentToolCalls`). */
+  readonly trajectory: readonly string[];
   readonly skills?: readonly SkillStep[];
+  /** The skills `stats.tools.byName` shows activated (`skillsOfByName`), when any. */
+  readonly activatedSkills?: readonly SkillStep[];
   /** The reply text, when recorded. */
   readonly response?: Json;
   readonly figures: TurnFigures;
@@ -26,20 +30,27 @@ const TOKEN_NAMES: readonly (readonly [string, keyof TokenFigures])[] = [
 
 /**
  * Reads an agent reply as EvalBench's counters do, leniently: figures that are missing or not numbers
- * add nothing, and tool calls that are not objects with a string `name` are left out. Tokens are summed
- * over `stats.models.*.tokens`, model latency over `stats.models.*.api.totalLatencyMs`; the tool time is
- * `stats.tools.totalDurationMs`; the call count is `stats.tools.totalCalls` when it is a whole number,
- * else the length of `tool_calls`. Arguments are kept as recorded (`args`, else `arguments`).
+ * add nothing. Tokens are summed over `stats.models.*.tokens`, model latency over
+ * `stats.models.*.api.totalLatencyMs`; the tool time is `stats.tools.totalDurationMs`; the call count is
+ * `stats.tools.totalCalls` when it is a whole number, else the length of `tool_calls`. Tool calls are
+ * read in every recorded shape (`agentToolCalls.ts`). Skills: the reply's `skills` list, and apart from it
+ * the skills its `stats.tools.byName` shows activated (`skillsOfByName`).
  */
 export function readAgentTurn(agent: JsonObject, turn: number): AgentTurn {
   const calls = fieldOf(agent, 'tool_calls');
   const skills = fieldOf(agent, 'skills');
   const response = fieldOf(agent, 'response');
+  const stats = objectAt(agent, 'stats');
+  const tools = stats === undefined ? undefined : objectAt(stats, 'tools');
+  const byName = tools === undefined ? undefined : objectAt(tools, 'byName');
+  const toolCalls = readAgentToolCalls(agent, byName, turn);
   return defined<AgentTurn>({
-    toolCalls: Array.isArray(calls) ? readCalls(calls as readonly Json[], turn) : undefined,
+    toolCalls: toolCalls.steps,
+    trajectory: toolCalls.trajectory,
     skills: Array.isArray(skills) ? skillSteps(skills as readonly Json[], turn) : undefined,
+    activatedSkills: byName === undefined ? undefined : skillsOfByName(byName, turn),
     response,
-    figures: figuresOf(agent, Array.isArray(calls) ? calls.length : undefined),
+    figures: figuresOf(stats, tools, Array.isArray(calls) ? calls.length : undefined),
   });
 }
 
@@ -51,30 +62,35 @@ export function skillSteps(items: readonly Json[], turn?: number): SkillStep[] {
   });
 }
 
-function readCalls(calls: readonly Json[], turn: number): ToolCallStep[] {
-  return calls.flatMap((call) => {
-    if (!isJsonObject(call)) return [];
-    const name = fieldOf(call, 'name');
-    if (typeof name !== 'string' || name === '') return [];
-    const id = fieldOf(call, 'id');
-    return [
-      toolCallStep({
-        name,
-        arguments: fieldOf(call, 'args') ?? fieldOf(call, 'arguments'),
-        result: fieldOf(call, 'result'),
-        error: errorText(fieldOf(call, 'error')),
-        durationMs: figure(fieldOf(call, 'duration_ms') ?? fieldOf(call, 'durationMs')),
-        turn,
-        id: typeof id === 'string' || typeof id === 'number' ? String(id) : undefined,
-      }),
-    ];
-  });
+/**
+ * The skills a reply's byName shows activated, as EvalBench's `extract_skills` finds them: the
+ * `skill_name` / `skillName` / `skill` / `name` parameter of Gemini CLI's and agy's `activate_skill`
+ * calls, and the `skill` / `name` / `skill_name` parameter of Claude Code's `Skill` tool, each once.
+ * (Claude Code's skills that appear as tools of their own need the installed skill folders, which a
+ * recording does not have.) Undefined when neither tool was called.
+ */
+function skillsOfByName(byName: JsonObject, turn: number): SkillStep[] | undefined {
+  const names: string[] = [];
+  for (const [tool, keys] of SKILL_TOOLS) {
+    const stat = fieldOf(byName, tool);
+    const parameters = isJsonObject(stat) ? fieldOf(stat, 'parameters') : undefined;
+    if (!Array.isArray(parameters)) continue;
+    for (const params of parameters as readonly Json[]) {
+      if (!isJsonObject(params)) continue;
+      const name = keys.map((key) => fieldOf(params, key)).find((value) => typeof value === 'string' && value !== '');
+      if (typeof name === 'string' && !names.includes(name)) names.push(name);
+    }
+  }
+  return names.length === 0 ? undefined : skillSteps(names, turn);
 }
 
-function figuresOf(agent: JsonObject, recordedCalls: number | undefined): TurnFigures {
-  const stats = objectAt(agent, 'stats');
+const SKILL_TOOLS: readonly (readonly [string, readonly string[]])[] = [
+  ['activate_skill', ['skill_name', 'skillName', 'skill', 'name']],
+  ['Skill', ['skill', 'name', 'skill_name']],
+];
+
+function figuresOf(stats: JsonObject | undefined, tools: JsonObject | undefined, recordedCalls: number | undefined): TurnFigures {
   const models = stats === undefined ? undefined : objectAt(stats, 'models');
-  const tools = stats === undefined ? undefined : objectAt(stats, 'tools');
   const tokens: { -readonly [K in keyof TokenFigures]: number | undefined } = {};
   let modelLatency: number | undefined;
   for (const model of Object.values(models ?? {})) {

@@ -106,6 +106,13 @@ export interface Trace {
   readonly skippedTurns?: number;
   /** The recorded format the trace was read from, for reasons ("a list of tool names keeps no arguments"). */
   readonly format?: TraceFormat;
+  /**
+   * EvalBench conversation history only: the canonical tool names EvalBench's trajectory_matcher
+   * compares (its `accumulated_tools`: one name per tool per turn, from `stats.tools.byName`), which
+   * may differ from the tool-call steps in order and repeats. Absent for other formats, whose
+   * trajectory is the tool-call steps.
+   */
+  readonly trajectoryNames?: readonly string[];
 }
 
 export function toolCalls(trace: Trace): ToolCallStep[] {

@@ -42,7 +42,8 @@ export const trajectoryMatcher: ScorerDefinition = {
         if (!lookup.ok) return unsupported(lookup.reason);
         if (lookup.trace.hasSteps === false) return unsupported('the trace records figures but no steps, so there are no tool calls to compare');
         let expectedNamesList = expected.names;
-        let actualNames = toolCalls(lookup.trace).map((step) => step.name);
+        // An EvalBench conversation is scored on the list EvalBench itself scores (its accumulated_tools).
+        let actualNames: readonly string[] = lookup.trace.trajectoryNames ?? toolCalls(lookup.trace).map((step) => step.name);
         const extra: { [key: string]: Json } = {};
         let note = '';
         if (options.filter_native_tools) {

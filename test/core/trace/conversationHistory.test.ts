@@ -103,7 +103,7 @@ describe('traceOf: EvalBench conversation history', () => {
     assert.deepEqual(trace.steps, []);
     assert.deepEqual(trace.turns, [{}, {}, {}]);
     assert.equal(trace.skippedTurns, 3);
-    assert.deepEqual(read({ conversation_history: '[]' }), { steps: [], hasSteps: true, turns: [], hasTurns: true, skippedTurns: 0, format: 'conversation_history' });
+    assert.deepEqual(read({ conversation_history: '[]' }), { steps: [], hasSteps: true, turns: [], hasTurns: true, skippedTurns: 0, format: 'conversation_history', trajectoryNames: [] });
   });
 
   it('says why a history cannot be read', () => {
