@@ -49,7 +49,13 @@ export class ConsoleReporter implements Reporter {
     counts.push(`${total} total`);
     const verdict = runVerdict(head);
     const colour: Colour = verdict === 'PASSED' ? 'green' : verdict === 'FAILED' ? 'red' : 'yellow';
-    lines.push('', counts.join(', '), '', this.paint(colour, verdict));
+    lines.push('', counts.join(', '));
+    const missing = head.summary.missingCredentials;
+    if (missing !== undefined) {
+      lines.push(this.paint('yellow', `${missing.results} judge result${missing.results === 1 ? ' was' : 's were'} skipped for missing credentials:`));
+      for (const reason of missing.reasons) lines.push(`${INDENT}${clean(reason)}`);
+    }
+    lines.push('', this.paint(colour, verdict));
     this.write(lines);
     this.batch.flush();
     await this.output.close();

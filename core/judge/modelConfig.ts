@@ -5,20 +5,31 @@ import { schemaProblems } from '../config/schemaMessages';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
+import { endpointProblem } from './endpointSafety';
+import { fromEvalBenchGenerator } from './evalbenchModelConfig';
+
+export type ProviderName = 'openai' | 'anthropic' | 'gemini' | 'vertex_gemini' | 'vertex_anthropic';
 
 /**
- * A judge's model config (`schemas/model-config.schema.json`), read from the YAML file a scorer's
- * `model_config` names. Defaults are filled in; the key itself is never here, only the name of the
- * environment variable that holds it.
+ * A judge's model config (`schemas/model-config.schema.json`, or an EvalBench generator config read
+ * as one), from the YAML file a scorer's `model_config` names. Defaults are filled in; no secret is
+ * here, only the name of the environment variable that holds a key.
  */
 export interface ModelConfig {
   /** Absolute path of the file it was read from (for reasons that name it). */
   readonly file: string;
-  readonly provider: 'openai' | 'anthropic';
-  /** Without a trailing slash. */
+  readonly provider: ProviderName;
+  /** Without a trailing slash. For the Vertex providers, the host the `/v1/projects/…` path goes on. */
   readonly baseUrl: string;
   readonly model: string;
   readonly apiKeyEnv?: string;
+  /** Vertex providers: the Google Cloud project and location; absent when neither the file nor the environment gives them. */
+  readonly project?: string;
+  readonly location?: string;
+  /** Said after a "missing credentials" reason: what else would have worked (an EvalBench config's other route). */
+  readonly credentialsHelp?: string;
+  /** EvalBench's `base_prompt`, put before every prompt as EvalBench does. */
+  readonly basePrompt?: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly anthropicVersion: string;
   readonly temperature: number;
@@ -30,7 +41,21 @@ export interface ModelConfig {
   readonly retryMaxDelayMs: number;
 }
 
-export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
+/** Whether the provider signs in with Google application-default credentials (a bearer token) rather than a key. */
+export function usesGoogleCredentials(config: Pick<ModelConfig, 'provider'>): boolean {
+  return config.provider === 'vertex_gemini' || config.provider === 'vertex_anthropic';
+}
+
+export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com' } as const;
+
+/** Vertex AI's host for a location: regional, or the global endpoint. */
+export function vertexBaseUrl(location: string | undefined): string {
+  return location === undefined || location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+}
+
+/** The environment variables EvalBench reads for a Vertex project and region when its config names none. */
+export const EVALBENCH_PROJECT_ENV = 'EVAL_GCP_PROJECT_ID';
+export const EVALBENCH_REGION_ENV = 'EVAL_GCP_PROJECT_REGION';
 
 export type LoadedModelConfig = { readonly ok: true; readonly config: ModelConfig; readonly problems: readonly Problem[] } | { readonly ok: false; readonly problems: readonly Problem[] };
 
@@ -55,15 +80,9 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
   }
   const data = root as Record<string, unknown>;
   if ('generator' in data && !('provider' in data)) {
-    // EvalBench's model configs name a generator class; ours name a protocol.
-    const generator = typeof data['generator'] === 'string' ? ` (${data['generator']})` : '';
-    problems.push({
-      code: 'evalbench-generator',
-      severity: 'error',
-      message: `this is an EvalBench generator config${generator}; an EvalLens judge needs \`provider: openai\` (any OpenAI-compatible server) or \`provider: anthropic\`, with \`model\` and \`api_key_env\` — see docs/judges.md`,
-      range: source.keyRange(['generator']),
-    });
-    return { ok: false, problems };
+    // EvalBench's model configs name a generator class; read the ones that are a model EvalLens can call.
+    if (hasErrors(problems)) return { ok: false, problems };
+    return fromEvalBenchGenerator(data, source, file, env, problems);
   }
   validator ??= createAjv({ useDefaults: true, verbose: true }).compile(schema);
   if (!validator(data)) {
@@ -71,14 +90,20 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
     problems.push(...schemaProblems(validator.errors ?? [], source, { basePath: [], knownKeys: (path) => (path.length === 0 ? known : []) }));
   }
   if (hasErrors(problems)) return { ok: false, problems };
-  const provider = data['provider'] as ModelConfig['provider'];
-  const baseUrl = (typeof data['base_url'] === 'string' ? data['base_url'] : DEFAULT_BASE_URLS[provider]).replace(/\/+$/, '');
+  const provider = data['provider'] as ProviderName;
+  const project = typeof data['project'] === 'string' ? data['project'] : env[EVALBENCH_PROJECT_ENV] || undefined;
+  const location = typeof data['location'] === 'string' ? data['location'] : env[EVALBENCH_REGION_ENV] || undefined;
+  const defaultBase = provider === 'vertex_gemini' || provider === 'vertex_anthropic' ? vertexBaseUrl(location) : DEFAULT_BASE_URLS[provider];
+  const baseUrl = (typeof data['base_url'] === 'string' ? data['base_url'] : defaultBase).replace(/\/+$/, '');
+  const apiKeyEnv = typeof data['api_key_env'] === 'string' ? data['api_key_env'] : provider === 'gemini' ? 'GEMINI_API_KEY' : undefined;
   const config: ModelConfig = {
     file,
     provider,
     baseUrl,
     model: data['model'] as string,
-    ...(typeof data['api_key_env'] === 'string' ? { apiKeyEnv: data['api_key_env'] } : {}),
+    ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
+    ...(project === undefined ? {} : { project }),
+    ...(location === undefined ? {} : { location }),
     headers: (data['headers'] ?? {}) as Record<string, string>,
     anthropicVersion: data['anthropic_version'] as string,
     temperature: data['temperature'] as number,
@@ -89,7 +114,16 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
     retryInitialDelayMs: data['retry_initial_delay_ms'] as number,
     retryMaxDelayMs: data['retry_max_delay_ms'] as number,
   };
+  const unsafe = endpointProblem(config);
+  if (unsafe !== undefined) return { ok: false, problems: [...problems, at(['base_url'], unsafe)] };
   return { ok: true, config, problems };
+}
+
+/** The defaults of the schema's optional keys, for configs built from an EvalBench generator config. */
+export function schemaDefault(key: string): number | string {
+  const property = (schema.properties as Record<string, { default?: number | string }>)[key];
+  if (property?.default === undefined) throw new Error(`model-config schema has no default for ${key}`);
+  return property.default;
 }
 
 /** A problem as one line that names the file, line and column (1-based, as a person reads them). */

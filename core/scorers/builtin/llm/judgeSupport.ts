@@ -49,6 +49,7 @@ export type Asked = { readonly ok: true; readonly object: JudgeObject; readonly 
 export async function askJudge(judge: Judge, name: string, values: Readonly<Record<string, string>>, signal: AbortSignal): Promise<Asked> {
   const reply = await judge.ask({ user: renderPrompt(name, values) }, signal);
   const details: { [key: string]: Json } = { judge_model: judge.config.model, judge_attempts: reply.attempts };
+  if (!reply.ok && reply.missingCredentials === true) return { ok: false, verdict: { status: 'skipped', reason: `the judge was not called: ${reply.reason}`, details: { ...details, missing_credentials: true } } };
   if (!reply.ok) return { ok: false, verdict: error(`the judge call failed: ${reply.reason}`, details) };
   details['judge_answer'] = answerDetail(reply.text);
   const parsed = parseJudgeObject(reply.text);
