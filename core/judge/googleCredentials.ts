@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { detectGCPResidency } from 'gcp-metadata';
 import { GoogleAuth } from 'google-auth-library';
 
 /** What getting a Google access token came to; a reason never quotes the library's message (it may quote the credentials file). */
@@ -29,6 +30,9 @@ const auths = new Map<string, GoogleAuth>();
  */
 export const googleAccessToken: GoogleTokenSource = async (env, project) => {
   const file = credentialsFile(env);
+  // Without a file only Google Cloud's metadata server can sign in; off Google Cloud, asking it would
+  // cost a network probe (and a warning on stderr) to learn what is already known.
+  if (file === undefined && !mayHaveMetadataServer(env)) return { kind: 'missing', reason: NO_ADC_REASON };
   const key = file ?? '';
   let auth = auths.get(key);
   if (auth === undefined) {
@@ -55,6 +59,15 @@ function credentialsFile(env: Readonly<Record<string, string | undefined>>): str
   if (configDir === undefined) return undefined;
   const wellKnown = join(configDir, 'application_default_credentials.json');
   return existsSync(wellKnown) ? wellKnown : undefined;
+}
+
+/** On Google Cloud (as gcp-metadata tells from local signs: serverless variables, the BIOS vendor, the MAC prefix), or a metadata server named by the person. */
+function mayHaveMetadataServer(env: Readonly<Record<string, string | undefined>>): boolean {
+  if (env['GCE_METADATA_HOST'] || env['GCE_METADATA_IP']) return true;
+  const detection = env['METADATA_SERVER_DETECTION'];
+  if (detection === 'none') return false;
+  if (detection === 'assume-present' || detection === 'ping-only') return true;
+  return detectGCPResidency();
 }
 
 /** An HTTP status or a system error code: never the message, which can quote the file or the token response. */

@@ -11,10 +11,6 @@ import { startFakeGoogleTokenServer, type FakeGoogleTokenServer } from '../../su
 import { startFakeLlmServer, type FakeLlmServer } from '../../support/fakeOpenAiServer';
 import { startFakeVertexClaudeServer, type FakeVertexClaudeServer } from '../../support/fakeVertexClaudeServer';
 
-// google-auth-library asks the metadata server whether it runs on Google Cloud when it finds no
-// credentials file; its own switch keeps that probe off the network here.
-process.env['METADATA_SERVER_DETECTION'] = 'none';
-delete process.env['GOOGLE_APPLICATION_CREDENTIALS'];
 
 const GEMINI_KEY = 'AIza-test-gemini-key-0123456789';
 const OPENAI_KEY = 'sk-test-openai-key-abcdef';
@@ -109,7 +105,8 @@ describe('Gemini on Vertex AI (generateContent), with application-default creden
   it('is skipped, not called, without application-default credentials, and says what to do', async () => {
     gemini.requests.length = 0;
     const config = load(`provider: vertex_gemini\nmodel: gemini-2.5-pro\nproject: p\nlocation: us-central1\nbase_url: ${gemini.url}\n`);
-    const answer = await ask(config, { HOME: EMPTY_HOME });
+    // METADATA_SERVER_DETECTION: none, as on a laptop, even when the tests run on a Google Cloud VM.
+    const answer = await ask(config, { HOME: EMPTY_HOME, METADATA_SERVER_DETECTION: 'none' });
     assert.equal(answer.ok, false);
     assert.ok(!answer.ok && answer.missingCredentials === true);
     assert.match(!answer.ok ? answer.reason : '', /^missing credentials for gemini-2\.5-pro on Vertex AI: no Google application-default credentials were found: set GOOGLE_APPLICATION_CREDENTIALS/);
