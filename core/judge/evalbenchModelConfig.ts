@@ -108,7 +108,26 @@ export function fromEvalBenchGenerator(data: Data, source: YamlSource, file: str
   };
   const unsafe = endpointProblem(config);
   if (unsafe !== undefined) return { ok: false, problems: [...problems, { code: 'schema', severity: 'error', message: unsafe, range: source.valueRange(['base_url']) }] };
-  return { ok: true, config, problems };
+  const notice: Problem = { code: 'evalbench-model-config', severity: 'information', message: routeNotice(generator, config), range: source.keyRange(['generator']) };
+  return { ok: true, config, problems: [...problems, notice] };
+}
+
+/** What the judge will call, said once when the config loads (no environment variable's value is read for it). */
+function routeNotice(generator: string, config: ModelConfig): string {
+  const head = `EvalBench's ${generator} config ${config.file}: the judge calls ${config.model}`;
+  const agent = generator === 'gemini_cli' || generator === 'claude_code' || generator === 'codex_cli' ? ' directly (the agent itself is not run)' : '';
+  switch (config.provider) {
+    case 'vertex_gemini':
+    case 'vertex_anthropic': {
+      const where = config.project !== undefined && config.location !== undefined ? ` (project ${config.project}, ${config.location})` : '';
+      const missing = config.project === undefined || config.location === undefined ? `; its results will be skipped: ${config.credentialsHelp ?? 'no project or region'}` : '';
+      return `${head} on Vertex AI${where}${agent}, signed in with Google application-default credentials${missing}`;
+    }
+    case 'gemini':
+      return `${head} through the Gemini API${agent} with the key in ${config.apiKeyEnv ?? 'GEMINI_API_KEY'}${config.credentialsHelp === undefined ? '' : ` (${config.credentialsHelp})`}; without it, its results are skipped`;
+    default:
+      return `${head} through the ${config.provider === 'openai' ? 'OpenAI' : 'Anthropic'} API${agent} with the key in ${config.apiKeyEnv ?? '(none)'}; without it, its results are skipped`;
+  }
 }
 
 interface Route {

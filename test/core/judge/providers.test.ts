@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import { Judge, type JudgeAnswer } from '../../../core/judge/judge';
 import { parseModelConfig, type ModelConfig } from '../../../core/judge/modelConfig';
 import type { RetryClock } from '../../../core/judge/retry';
@@ -257,5 +258,21 @@ describe("EvalBench's agent generator configs as judge model configs", () => {
     assert.match(loadProblem('generator: agy_cli\nmodel: "Gemini 3.1 Pro (High)"\n'), /^1:1 agy_cli is an agent whose model is named for its own UI \("Gemini 3\.1 Pro \(High\)"\)/);
     assert.match(loadProblem('generator: querydata\nexecs_per_minute: 5\n'), /^1:1 querydata is not a model EvalLens can ask for a verdict: a judge needs gcp_vertex_gemini, gcp_vertex_claude/);
     assert.match(loadProblem('generator: gcp_vertex_gemini\nbase_prompt: ""\n'), /^1:1 the config names no Gemini model: `vertex_model` is required/);
+  });
+});
+
+describe('loading a run config whose judge uses an EvalBench model config', () => {
+  it('loads without an error and says at model_config which model the judge calls, where, and what it needs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evallens-judge-notice-'));
+    writeFileSync(join(dir, 'gemini_2.5_pro_model.yaml'), 'generator: gcp_vertex_gemini\nvertex_model: gemini-2.5-pro\nbase_prompt: ""\nexecs_per_minute: 5\n');
+    const yaml = 'cases: [{id: a, input: q, output: x}]\nscorers:\n  goal_completion: {model_config: gemini_2.5_pro_model.yaml}\n  contains: {value: x}\n';
+    const parsed = parseRunConfig(yaml, join(dir, 'run.eval.yaml'), {}, { fileExists: existsSync });
+    assert.ok(parsed.config !== undefined);
+    assert.deepEqual(
+      parsed.problems.map((p) => `${p.severity} ${p.range.start.line + 1}:${p.range.start.column + 1} ${p.message}`),
+      [
+        `information 3:35 goal_completion: EvalBench's gcp_vertex_gemini config ${join(dir, 'gemini_2.5_pro_model.yaml')}: the judge calls gemini-2.5-pro through the Gemini API with the key in GEMINI_API_KEY (the file names no gcp_project_id/gcp_region and EVAL_GCP_PROJECT_ID/EVAL_GCP_PROJECT_REGION are not both set, so the Gemini API is used; set those two for Vertex AI instead); without it, its results are skipped`,
+      ],
+    );
   });
 });

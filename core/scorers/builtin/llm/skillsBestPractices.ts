@@ -8,7 +8,7 @@ import type { SkillStep } from '../../../trace/trace';
 import schema from '../../../../schemas/scorers/skills_best_practices.schema.json';
 import { prepared, refused, resolveOptionPath, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
-import { askJudge, judgeFor } from './judgeSupport';
+import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
 
 /** EvalBench's sandbox folders, looked for (in this order) when `skills_dir` is unset. */
 export const SANDBOX_SKILL_DIRS = ['.venv/fake_home_claude/.claude/skills', '.venv/fake_home_codex/.codex/skills', '.venv/fake_home/.gemini/skills'] as const;
@@ -42,7 +42,7 @@ export const skillsBestPractices: ScorerDefinition = {
     if (skillsDir === undefined) {
       return refused({ path: ['skills_dir'], message: `skills_dir is needed: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists in the config's folder; set skills_dir to the folder that holds <skill>/SKILL.md` });
     }
-    return prepared({
+    return withJudgeNotices(made, prepared({
       async score(input, signal) {
         const lookup = traceOf(input.case);
         if (!lookup.ok) return unsupported(lookup.reason);
@@ -68,7 +68,7 @@ export const skillsBestPractices: ScorerDefinition = {
         const note = missing.length === 0 ? '' : `; no SKILL.md found for ${missing.join(', ')} in ${skillsDir} (scored 0)`;
         return percentVerdict(Math.round(mean * 100) / 100, `mean best-practices score over ${perSkill.length} skill${perSkill.length === 1 ? '' : 's'}${note}`, { judge_model: judge.config.model, skills: perSkill });
       },
-    });
+    }));
   },
 };
 
