@@ -59,7 +59,7 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   } catch (e) {
     if (context.signal.aborted) return { kind: 'failed', reason: 'the judge call was stopped' };
     if (timeout.aborted) return { kind: 'retry', reason: `the judge did not answer within ${config.timeoutMs} ms (timeout_ms of ${config.file})` };
-    return { kind: 'retry', reason: `cannot reach the judge at ${urlWithoutQuery(url)}: ${masked(networkReason(e), secret)}` };
+    return { kind: 'retry', reason: `cannot reach the judge at ${where(config, url)}: ${masked(networkReason(e), secret)}` };
   }
   const status = response.status;
   if (status === 429 || status >= 500) {
@@ -71,7 +71,11 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
     // Said without the API's message: providers quote part of the key they refused.
     return { kind: 'failed', reason: `the judge refused the request (HTTP ${status}): ${refusalHint(config)}` };
   }
-  if (status < 200 || status >= 300) return { kind: 'failed', reason: `the judge answered HTTP ${status}${apiError(masked(text, secret))}` };
+  if (status < 200 || status >= 300) {
+    // Vertex's messages name the project, which may come from the environment: masked like the credential.
+    const projectMasked = usesGoogleCredentials(config) && config.project !== undefined ? text.split(config.project).join('<project>') : text;
+    return { kind: 'failed', reason: `the judge answered HTTP ${status}${apiError(masked(projectMasked, secret))}` };
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -100,7 +104,7 @@ async function credentialFor(config: ModelConfig, context: CallContext): Promise
 }
 
 function refusalHint(config: ModelConfig): string {
-  if (usesGoogleCredentials(config)) return `check that the Google account of the application-default credentials may use Vertex AI in project ${config.project ?? '?'}`;
+  if (usesGoogleCredentials(config)) return `check that the Google account of the application-default credentials may use ${config.model} on Vertex AI in the project of ${config.file}`;
   return config.apiKeyEnv === undefined ? 'no key was sent (set api_key_env)' : `check the key in ${config.apiKeyEnv}`;
 }
 
@@ -122,8 +126,12 @@ function masked(text: string, secret: string | undefined): string {
   return secret === undefined || secret === '' ? text : text.split(secret).join('<credential>');
 }
 
-/** A URL as a reason may show it: no query string (an API key can travel there). */
-function urlWithoutQuery(url: string): string {
+/**
+ * Where the judge is, as a reason may say it: no query string (a key can travel there); for Vertex AI
+ * not the URL, whose project and region may come from the environment.
+ */
+function where(config: ModelConfig, url: string): string {
+  if (usesGoogleCredentials(config)) return `Vertex AI (model config ${config.file})`;
   const at = url.indexOf('?');
   return at === -1 ? url : url.slice(0, at);
 }

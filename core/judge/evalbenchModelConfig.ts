@@ -119,7 +119,8 @@ function routeNotice(generator: string, config: ModelConfig): string {
   switch (config.provider) {
     case 'vertex_gemini':
     case 'vertex_anthropic': {
-      const where = config.project !== undefined && config.location !== undefined ? ` (project ${config.project}, ${config.location})` : '';
+      // The project and region are not quoted: they may come from the environment.
+      const where = config.project !== undefined && config.location !== undefined ? ' (in its project and region)' : '';
       const missing = config.project === undefined || config.location === undefined ? `; its results will be skipped: ${config.credentialsHelp ?? 'no project or region'}` : '';
       return `${head} on Vertex AI${where}${agent}, signed in with Google application-default credentials${missing}`;
     }
@@ -171,11 +172,11 @@ function evalLensOverrides(data: Data): { readonly baseUrl?: string; readonly ap
   return { ...(baseUrl === undefined ? {} : { baseUrl }), ...(apiKeyEnv !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv) ? { apiKeyEnv } : {}) };
 }
 
-/** A non-empty string that is not a placeholder such as `<project>` (EvalBench's sample files hold those). */
+/** A non-empty string that is not a placeholder such as `<project>` (EvalBench's sample files hold those) nor an unset `${VAR}`. */
 function text(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
-  return trimmed === '' || /^<[^>]*>$/.test(trimmed) ? undefined : trimmed;
+  return trimmed === '' || /^<[^>]*>$/.test(trimmed) || trimmed.includes('${') ? undefined : trimmed;
 }
 
 function mapping(value: unknown): Readonly<Record<string, unknown>> {

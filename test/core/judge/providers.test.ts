@@ -187,14 +187,22 @@ describe('Claude on Vertex AI (rawPredict)', () => {
     assert.deepEqual(request?.json, { anthropic_version: 'vertex-2023-10-16', max_tokens: 512, temperature: 0, messages: [{ role: 'user', content: 'Is the goal met? Answer in JSON.' }] });
   });
 
-  it('refuses a 403 without the server\'s words, naming the project', async () => {
+  it('refuses a 403 without the server\'s words', async () => {
     const config = load(`generator: gcp_vertex_claude\nvertex_model: claude-sonnet-4-5\ngcp_project_id: proj-1\ngcp_region: us-east5\nbase_url: ${claude.url}\n`);
     claude.enqueue({ status: 403, body: `{"error":{"message":"token ${tokens.issued[0] ?? ''} lacks permission"}}` });
     assert.deepEqual(await ask(config, { GOOGLE_APPLICATION_CREDENTIALS: tokens.credentialsFile }), {
       ok: false,
-      reason: 'the judge refused the request (HTTP 403): check that the Google account of the application-default credentials may use Vertex AI in project proj-1',
+      reason: 'the judge refused the request (HTTP 403): check that the Google account of the application-default credentials may use claude-sonnet-4-5 on Vertex AI in the project of /repo/datasets/model_configs/judge_model.yaml',
       attempts: 1,
     });
+  });
+
+  it('reads an unset !ENV project as unset, not as a broken file: the judge is skipped, its reason says what is missing', async () => {
+    const config = load(`generator: gcp_vertex_claude\nvertex_model: claude-sonnet-4-5\ngcp_project_id: !ENV \${EVAL_GCP_PROJECT_ID}\ngcp_region: us-east5\nbase_url: ${claude.url}\n`);
+    assert.equal(config.project, undefined);
+    const answer = await ask(config, { GOOGLE_APPLICATION_CREDENTIALS: tokens.credentialsFile });
+    assert.ok(!answer.ok && answer.missingCredentials === true);
+    assert.match(!answer.ok ? answer.reason : '', /Vertex AI needs a project \(gcp_project_id or EVAL_GCP_PROJECT_ID\)\)$/);
   });
 
   it('is skipped when no project or region is known, saying which', async () => {
