@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectGCPResidency } from 'gcp-metadata';
-import { GoogleAuth } from 'google-auth-library';
+import type { GoogleAuth } from 'google-auth-library';
 
 /** What getting a Google access token came to; a reason never quotes the library's message (it may quote the credentials file). */
 export type TokenOutcome = { readonly kind: 'token'; readonly token: string } | { readonly kind: 'missing'; readonly reason: string } | { readonly kind: 'failed'; readonly reason: string };
@@ -32,10 +31,12 @@ export const googleAccessToken: GoogleTokenSource = async (env, project) => {
   const file = credentialsFile(env);
   // Without a file only Google Cloud's metadata server can sign in; off Google Cloud, asking it would
   // cost a network probe (and a warning on stderr) to learn what is already known.
-  if (file === undefined && !mayHaveMetadataServer(env)) return { kind: 'missing', reason: NO_ADC_REASON };
+  if (file === undefined && !(await mayHaveMetadataServer(env))) return { kind: 'missing', reason: NO_ADC_REASON };
   const key = file ?? '';
   let auth = auths.get(key);
   if (auth === undefined) {
+    // Loaded at the first Vertex call: a run without one, and the language server, never pay for it.
+    const { GoogleAuth } = await import('google-auth-library');
     // projectId given: the library then never looks a project up (which may run gcloud).
     auth = new GoogleAuth({ scopes: SCOPES, projectId: project ?? 'evallens-judge', ...(file === undefined ? {} : { keyFilename: file }) });
     auths.set(key, auth);
@@ -62,11 +63,12 @@ function credentialsFile(env: Readonly<Record<string, string | undefined>>): str
 }
 
 /** On Google Cloud (as gcp-metadata tells from local signs: serverless variables, the BIOS vendor, the MAC prefix), or a metadata server named by the person. */
-function mayHaveMetadataServer(env: Readonly<Record<string, string | undefined>>): boolean {
+async function mayHaveMetadataServer(env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
   if (env['GCE_METADATA_HOST'] || env['GCE_METADATA_IP']) return true;
   const detection = env['METADATA_SERVER_DETECTION'];
   if (detection === 'none') return false;
   if (detection === 'assume-present' || detection === 'ping-only') return true;
+  const { detectGCPResidency } = await import('gcp-metadata');
   return detectGCPResidency();
 }
 
