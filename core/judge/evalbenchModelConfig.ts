@@ -1,16 +1,8 @@
 import type { YamlSource } from '../config/yamlSource';
 import type { Problem } from '../problem';
 import { endpointProblem } from './endpointSafety';
-import {
-  DEFAULT_BASE_URLS,
-  EVALBENCH_PROJECT_ENV,
-  EVALBENCH_REGION_ENV,
-  schemaDefault,
-  vertexBaseUrl,
-  type LoadedModelConfig,
-  type ModelConfig,
-  type ProviderName,
-} from './modelConfig';
+import type { LoadedModelConfig, ModelConfig, ProviderName } from './modelConfig';
+import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, schemaDefault, vertexBaseUrl } from './modelDefaults';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Data = Readonly<Record<string, unknown>>;

@@ -7,6 +7,7 @@ import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
 import { endpointProblem } from './endpointSafety';
 import { fromEvalBenchGenerator } from './evalbenchModelConfig';
+import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, vertexBaseUrl } from './modelDefaults';
 
 export type ProviderName = 'openai' | 'anthropic' | 'gemini' | 'vertex_gemini' | 'vertex_anthropic';
 
@@ -45,17 +46,6 @@ export interface ModelConfig {
 export function usesGoogleCredentials(config: Pick<ModelConfig, 'provider'>): boolean {
   return config.provider === 'vertex_gemini' || config.provider === 'vertex_anthropic';
 }
-
-export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com' } as const;
-
-/** Vertex AI's host for a location: regional, or the global endpoint. */
-export function vertexBaseUrl(location: string | undefined): string {
-  return location === undefined || location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
-}
-
-/** The environment variables EvalBench reads for a Vertex project and region when its config names none. */
-export const EVALBENCH_PROJECT_ENV = 'EVAL_GCP_PROJECT_ID';
-export const EVALBENCH_REGION_ENV = 'EVAL_GCP_PROJECT_REGION';
 
 export type LoadedModelConfig = { readonly ok: true; readonly config: ModelConfig; readonly problems: readonly Problem[] } | { readonly ok: false; readonly problems: readonly Problem[] };
 
@@ -121,13 +111,6 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
   const unsafe = endpointProblem(config);
   if (unsafe !== undefined) return { ok: false, problems: [...problems, at(['base_url'], unsafe)] };
   return { ok: true, config, problems };
-}
-
-/** The defaults of the schema's optional keys, for configs built from an EvalBench generator config. */
-export function schemaDefault(key: string): number | string {
-  const property = (schema.properties as Record<string, { default?: number | string }>)[key];
-  if (property?.default === undefined) throw new Error(`model-config schema has no default for ${key}`);
-  return property.default;
 }
 
 /** A problem as one line that names the file, line and column (1-based, as a person reads them). */
