@@ -48,7 +48,8 @@ export const googleAccessToken: GoogleTokenSource = async (env, project) => {
     return { kind: 'token', token };
   } catch (e) {
     if (e instanceof Error && e.message.startsWith(NO_ADC_MESSAGE)) return { kind: 'missing', reason: NO_ADC_REASON };
-    const where = file === undefined ? 'application-default credentials' : `the credentials file ${file}`;
+    // Which file, not its path: the path is an environment variable's value.
+    const where = file === undefined ? 'application-default credentials' : env['GOOGLE_APPLICATION_CREDENTIALS'] ? 'the file GOOGLE_APPLICATION_CREDENTIALS names' : "gcloud's application-default credentials file";
     return { kind: 'failed', reason: `cannot get a Google access token from ${where}: ${safeCause(e)}` };
   }
 };
