@@ -53,6 +53,11 @@ export class ConsoleReporter implements Reporter {
     const verdict = runVerdict(head);
     const colour: Colour = verdict === 'PASSED' ? 'green' : verdict === 'CANCELLED' ? 'yellow' : 'red';
     lines.push('', counts.join(', '));
+    const missing = head.summary.missingCredentials;
+    if (missing !== undefined) {
+      lines.push(this.paint('yellow', `${missing.results} judge result${missing.results === 1 ? ' was' : 's were'} skipped for missing credentials:`));
+      for (const reason of missing.reasons) lines.push(`${INDENT}${clean(reason)}`);
+    }
     if (verdict === 'NOTHING SCORED') lines.push('', ...this.skipReasons.explain(head).map((line) => clean(line)));
     lines.push('', this.paint(colour, verdict));
     this.write(lines);

@@ -48,7 +48,7 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
     ['durationMs', head.durationMs],
     ['cancelled', head.cancelled],
     ['numTrials', head.numTrials],
-    ['summary', pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total'])],
+    ['summary', head.summary.missingCredentials === undefined ? pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total']) : { ...pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total']), missingCredentials: pick(head.summary.missingCredentials, ['results', 'reasons']) }],
     ['job', head.job.test === undefined ? {} : { test: pick(head.job.test, ['score', 'threshold', 'pass']) }],
     // Said outright, so a reader need not work it out (a run that scored nothing is not a pass).
     ['verdict', verdictField(runVerdict(head))],

@@ -1,4 +1,11 @@
-import type { ModelConfig } from './modelConfig';
+import type { GoogleTokenSource } from './googleCredentials';
+import { usesGoogleCredentials, type ModelConfig, type ProviderName } from './modelConfig';
+import { anthropicProvider } from './providers/anthropic';
+import { geminiApiProvider } from './providers/geminiApi';
+import { openAiProvider } from './providers/openAi';
+import type { Credential, Provider } from './providers/provider';
+import { vertexClaudeProvider } from './providers/vertexClaude';
+import { vertexGeminiProvider } from './providers/vertexGemini';
 import { parseRetryAfter, type AttemptOutcome } from './retry';
 
 /** What a judge is asked: an optional system instruction and one user message. */
@@ -9,21 +16,39 @@ export interface JudgePrompt {
 
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<Response>;
 
+const PROVIDERS: Readonly<Record<ProviderName, Provider>> = {
+  openai: openAiProvider,
+  anthropic: anthropicProvider,
+  gemini: geminiApiProvider,
+  vertex_gemini: vertexGeminiProvider,
+  vertex_anthropic: vertexClaudeProvider,
+};
+
+export interface CallContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly fetch: FetchLike;
+  readonly now: () => number;
+  readonly signal: AbortSignal;
+  readonly googleToken: GoogleTokenSource;
+  /** Waits for the rate limit's turn (once the credentials are known); a reason when it was stopped instead. */
+  readonly waitTurn?: () => Promise<string | undefined>;
+}
+
 /**
- * One HTTP request to the judge's model: OpenAI chat completions (`POST <base_url>/chat/completions`)
- * or Anthropic messages (`POST <base_url>/v1/messages`). The key is read from the environment here,
- * at call time, and goes only into the request's header: never into an outcome's reason.
+ * One HTTP request to the judge's model, in its provider's protocol. The key (read from the
+ * environment here, at call time) or the Google access token goes only into the request's header:
+ * every text that could quote it is masked, and a 401/403 is said without the API's message.
+ * Missing credentials are `skipped`: the judge is not called and the reason says what is missing.
  */
-export async function requestCompletion(
-  config: ModelConfig,
-  prompt: JudgePrompt,
-  context: { readonly env: Readonly<Record<string, string | undefined>>; readonly fetch: FetchLike; readonly now: () => number; readonly signal: AbortSignal },
-): Promise<AttemptOutcome<string>> {
-  const key = config.apiKeyEnv === undefined ? undefined : context.env[config.apiKeyEnv];
-  if (config.apiKeyEnv !== undefined && (key === undefined || key === '')) {
-    return { kind: 'failed', reason: `the environment variable ${config.apiKeyEnv} (api_key_env of ${config.file}) is not set` };
-  }
-  const { url, headers, body } = config.provider === 'anthropic' ? anthropicRequest(config, prompt, key) : openAiRequest(config, prompt, key);
+export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt, context: CallContext): Promise<AttemptOutcome<string>> {
+  const credential = await credentialFor(config, context);
+  if ('skipped' in credential) return { kind: 'skipped', reason: credential.skipped };
+  if ('failed' in credential) return { kind: 'failed', reason: credential.failed };
+  const stopped = await context.waitTurn?.();
+  if (stopped !== undefined) return { kind: 'failed', reason: stopped };
+  const secret = credential.kind === 'none' ? undefined : credential.value;
+  const provider = PROVIDERS[config.provider];
+  const { url, headers, body } = provider.request(config, prompt, credential);
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = AbortSignal.any([context.signal, timeout]);
   let response: Response;
@@ -34,7 +59,7 @@ export async function requestCompletion(
   } catch (e) {
     if (context.signal.aborted) return { kind: 'failed', reason: 'the judge call was stopped' };
     if (timeout.aborted) return { kind: 'retry', reason: `the judge did not answer within ${config.timeoutMs} ms (timeout_ms of ${config.file})` };
-    return { kind: 'retry', reason: `cannot reach the judge at ${url}: ${networkReason(e)}` };
+    return { kind: 'retry', reason: `cannot reach the judge at ${where(config, url)}: ${masked(networkReason(e), secret)}` };
   }
   const status = response.status;
   if (status === 429 || status >= 500) {
@@ -44,62 +69,51 @@ export async function requestCompletion(
   }
   if (status === 401 || status === 403) {
     // Said without the API's message: providers quote part of the key they refused.
-    const which = config.apiKeyEnv === undefined ? 'no key was sent (set api_key_env)' : `check the key in ${config.apiKeyEnv}`;
-    return { kind: 'failed', reason: `the judge refused the request (HTTP ${status}): ${which}` };
+    return { kind: 'failed', reason: `the judge refused the request (HTTP ${status}): ${refusalHint(config)}` };
   }
-  if (status < 200 || status >= 300) return { kind: 'failed', reason: `the judge answered HTTP ${status}${withoutKey(apiError(text), key)}` };
+  if (status < 200 || status >= 300) {
+    // Vertex's messages name the project, which may come from the environment: masked like the credential.
+    const projectMasked = usesGoogleCredentials(config) && config.project !== undefined ? text.split(config.project).join('<project>') : text;
+    return { kind: 'failed', reason: `the judge answered HTTP ${status}${apiError(masked(projectMasked, secret))}` };
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return { kind: 'failed', reason: `the judge's HTTP response is not JSON (${text.length} characters)` };
   }
-  const answer = config.provider === 'anthropic' ? anthropicText(json) : openAiText(json);
-  return answer === undefined
-    ? { kind: 'failed', reason: `the judge's response has no answer text where the ${config.provider === 'anthropic' ? 'messages API puts it (content[].text)' : 'chat-completions protocol puts it (choices[0].message.content)'}` }
-    : { kind: 'done', value: answer };
+  const answer = provider.answer(json);
+  return 'text' in answer ? { kind: 'done', value: answer.text } : { kind: 'failed', reason: answer.reason };
 }
 
-function openAiRequest(config: ModelConfig, prompt: JudgePrompt, key: string | undefined) {
-  const messages = [...(prompt.system === undefined ? [] : [{ role: 'system', content: prompt.system }]), { role: 'user', content: prompt.user }];
-  return {
-    url: `${config.baseUrl}/chat/completions`,
-    headers: { 'content-type': 'application/json', ...config.headers, ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
-    body: { model: config.model, messages, temperature: config.temperature, max_tokens: config.maxTokens },
-  };
+type CredentialOutcome = Credential | { readonly skipped: string } | { readonly failed: string };
+
+async function credentialFor(config: ModelConfig, context: CallContext): Promise<CredentialOutcome> {
+  const help = config.credentialsHelp === undefined ? '' : ` (${config.credentialsHelp})`;
+  if (usesGoogleCredentials(config)) {
+    if (config.project === undefined || config.location === undefined) return { skipped: `missing settings for ${config.model} on Vertex AI${help}` };
+    const token = await context.googleToken(context.env, config.project);
+    if (token.kind === 'missing') return { skipped: `missing credentials for ${config.model} on Vertex AI: ${token.reason}` };
+    if (token.kind === 'failed') return { failed: token.reason };
+    return { kind: 'bearer', value: token.token };
+  }
+  if (config.apiKeyEnv === undefined) return { kind: 'none' };
+  const key = context.env[config.apiKeyEnv];
+  if (key === undefined || key === '') return { skipped: `missing credentials for ${config.model}: the environment variable ${config.apiKeyEnv} is not set (model config ${config.file})${help}` };
+  return { kind: 'key', value: key };
 }
 
-function anthropicRequest(config: ModelConfig, prompt: JudgePrompt, key: string | undefined) {
-  return {
-    url: `${config.baseUrl}/v1/messages`,
-    headers: { 'content-type': 'application/json', 'anthropic-version': config.anthropicVersion, ...config.headers, ...(key === undefined ? {} : { 'x-api-key': key }) },
-    body: {
-      model: config.model,
-      max_tokens: config.maxTokens,
-      temperature: config.temperature,
-      ...(prompt.system === undefined ? {} : { system: prompt.system }),
-      messages: [{ role: 'user', content: prompt.user }],
-    },
-  };
+function refusalHint(config: ModelConfig): string {
+  if (usesGoogleCredentials(config)) return `check that the Google account of the application-default credentials may use ${config.model} on Vertex AI in the project of ${config.file}`;
+  return config.apiKeyEnv === undefined ? 'no key was sent (set api_key_env)' : `check the key in ${config.apiKeyEnv}`;
 }
 
-function openAiText(json: unknown): string | undefined {
-  const choice = field(field(json, 'choices'), 0);
-  const content = field(field(choice, 'message'), 'content');
-  return typeof content === 'string' ? content : undefined;
-}
-
-function anthropicText(json: unknown): string | undefined {
-  const content = field(json, 'content');
-  if (!Array.isArray(content)) return undefined;
-  const texts = content.flatMap((block: unknown) => (field(block, 'type') === 'text' && typeof field(block, 'text') === 'string' ? [field(block, 'text') as string] : []));
-  return texts.length === 0 ? undefined : texts.join('');
-}
-
-/** The API's own error message (OpenAI and Anthropic both send `{error: {message}}`), shortened. */
+/** The API's own error message (OpenAI, Anthropic and Google all send `{error: {message}}`), shortened. */
 function apiError(text: string): string {
   try {
-    const message = field(field(JSON.parse(text), 'error'), 'message');
+    const parsed: unknown = JSON.parse(text);
+    const error: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
+    const message = (error as { error?: { message?: unknown } } | null)?.error?.message;
     if (typeof message === 'string' && message !== '') return `: ${message.length > 200 ? `${message.slice(0, 200)}…` : message}`;
   } catch {
     // Not JSON: the status says enough.
@@ -107,17 +121,23 @@ function apiError(text: string): string {
   return '';
 }
 
-function withoutKey(text: string, key: string | undefined): string {
-  return key === undefined || key === '' ? text : text.split(key).join('<key>');
+/** A secret masked in a text, before anything shortens it further. */
+function masked(text: string, secret: string | undefined): string {
+  return secret === undefined || secret === '' ? text : text.split(secret).join('<credential>');
+}
+
+/**
+ * Where the judge is, as a reason may say it: no query string (a key can travel there); for Vertex AI
+ * not the URL, whose project and region may come from the environment.
+ */
+function where(config: ModelConfig, url: string): string {
+  if (usesGoogleCredentials(config)) return `Vertex AI (model config ${config.file})`;
+  const at = url.indexOf('?');
+  return at === -1 ? url : url.slice(0, at);
 }
 
 function networkReason(e: unknown): string {
   const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
   const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
   return code ?? (cause instanceof Error ? cause.message : String(cause));
-}
-
-function field(value: unknown, key: string | number): unknown {
-  if (typeof key === 'number') return Array.isArray(value) ? (value[key] as unknown) : undefined;
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
 }

@@ -1,9 +1,13 @@
 import { requestCompletion, type FetchLike, type JudgePrompt } from './client';
+import { googleAccessToken, type GoogleTokenSource } from './googleCredentials';
 import type { ModelConfig } from './modelConfig';
 import { RateLimiter } from './rateLimit';
 import { realRetryClock, withRetry, type RetryClock } from './retry';
 
-export type JudgeAnswer = { readonly ok: true; readonly text: string; readonly attempts: number } | { readonly ok: false; readonly reason: string; readonly attempts: number };
+/** `missingCredentials`: the judge was not called because its key or Google credentials are absent (the reason says which). */
+export type JudgeAnswer =
+  | { readonly ok: true; readonly text: string; readonly attempts: number }
+  | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly missingCredentials?: true };
 
 /** What a judge uses besides its config; tests inject a clock, the hosts use the real ones. */
 export interface JudgeDependencies {
@@ -13,6 +17,8 @@ export interface JudgeDependencies {
   readonly clock: RetryClock;
   /** The model's shared `execs_per_minute` limit, looked up at the first call; absent when the config sets none. */
   readonly limiter?: () => RateLimiter | undefined;
+  /** Google access tokens for the Vertex providers; default: application-default credentials through google-auth-library. */
+  readonly googleToken?: GoogleTokenSource;
 }
 
 /**
@@ -30,21 +36,33 @@ export class Judge {
     const { config, deps } = this;
     const limiter = deps.limiter?.();
     const outcome = await withRetry(
-      async () => {
-        if (limiter !== undefined) {
-          try {
-            await limiter.acquire(signal);
-          } catch {
-            return { kind: 'failed', reason: `stopped while waiting for the rate limit (execs_per_minute ${limiter.perMinute})` };
-          }
-        }
-        return requestCompletion(config, prompt, { env: deps.env, fetch: deps.fetch, now: deps.now, signal });
-      },
+      async () =>
+        requestCompletion(config, prompt, {
+          env: deps.env,
+          fetch: deps.fetch,
+          now: deps.now,
+          signal,
+          googleToken: deps.googleToken ?? googleAccessToken,
+          // After the credentials are found: a call skipped for missing ones takes no turn.
+          ...(limiter === undefined
+            ? {}
+            : {
+                waitTurn: async () => {
+                  try {
+                    await limiter.acquire(signal);
+                    return undefined;
+                  } catch {
+                    return `stopped while waiting for the rate limit (execs_per_minute ${limiter.perMinute})`;
+                  }
+                },
+              }),
+        }),
       { maxAttempts: config.maxAttempts, initialDelayMs: config.retryInitialDelayMs, maxDelayMs: config.retryMaxDelayMs },
       deps.clock,
       signal,
     );
-    return outcome.ok ? { ok: true, text: outcome.value, attempts: outcome.attempts } : outcome;
+    if (outcome.ok) return { ok: true, text: outcome.value, attempts: outcome.attempts };
+    return outcome.skipped === true ? { ok: false, reason: outcome.reason, attempts: outcome.attempts, missingCredentials: true } : { ok: false, reason: outcome.reason, attempts: outcome.attempts };
   }
 }
 

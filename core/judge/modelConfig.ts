@@ -5,20 +5,32 @@ import { schemaProblems } from '../config/schemaMessages';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
+import { endpointProblem } from './endpointSafety';
+import { fromEvalBenchGenerator } from './evalbenchModelConfig';
+import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, vertexBaseUrl } from './modelDefaults';
+
+export type ProviderName = 'openai' | 'anthropic' | 'gemini' | 'vertex_gemini' | 'vertex_anthropic';
 
 /**
- * A judge's model config (`schemas/model-config.schema.json`), read from the YAML file a scorer's
- * `model_config` names. Defaults are filled in; the key itself is never here, only the name of the
- * environment variable that holds it.
+ * A judge's model config (`schemas/model-config.schema.json`, or an EvalBench generator config read
+ * as one), from the YAML file a scorer's `model_config` names. Defaults are filled in; no secret is
+ * here, only the name of the environment variable that holds a key.
  */
 export interface ModelConfig {
   /** Absolute path of the file it was read from (for reasons that name it). */
   readonly file: string;
-  readonly provider: 'openai' | 'anthropic';
-  /** Without a trailing slash. */
+  readonly provider: ProviderName;
+  /** Without a trailing slash. For the Vertex providers, the host the `/v1/projects/…` path goes on. */
   readonly baseUrl: string;
   readonly model: string;
   readonly apiKeyEnv?: string;
+  /** Vertex providers: the Google Cloud project and location; absent when neither the file nor the environment gives them. */
+  readonly project?: string;
+  readonly location?: string;
+  /** Said after a "missing credentials" reason: what else would have worked (an EvalBench config's other route). */
+  readonly credentialsHelp?: string;
+  /** EvalBench's `base_prompt`, put before every prompt as EvalBench does. */
+  readonly basePrompt?: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly anthropicVersion: string;
   readonly temperature: number;
@@ -30,7 +42,10 @@ export interface ModelConfig {
   readonly retryMaxDelayMs: number;
 }
 
-export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
+/** Whether the provider signs in with Google application-default credentials (a bearer token) rather than a key. */
+export function usesGoogleCredentials(config: Pick<ModelConfig, 'provider'>): boolean {
+  return config.provider === 'vertex_gemini' || config.provider === 'vertex_anthropic';
+}
 
 export type LoadedModelConfig = { readonly ok: true; readonly config: ModelConfig; readonly problems: readonly Problem[] } | { readonly ok: false; readonly problems: readonly Problem[] };
 
@@ -47,7 +62,8 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
   const source = new YamlSource(text, file);
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { ok: false, problems: syntax };
-  const problems: Problem[] = [...syntax, ...source.expandEnvironment(env)];
+  const expanded = source.expandEnvironment(env);
+  const problems: Problem[] = [...syntax, ...expanded];
   const root: unknown = source.doc.toJS({ maxAliasCount: 100 });
   const at = (path: readonly string[], message: string, code = 'schema'): Problem => ({ code, severity: 'error', message, range: source.valueRange(path) });
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
@@ -55,15 +71,12 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
   }
   const data = root as Record<string, unknown>;
   if ('generator' in data && !('provider' in data)) {
-    // EvalBench's model configs name a generator class; ours name a protocol.
-    const generator = typeof data['generator'] === 'string' ? ` (${data['generator']})` : '';
-    problems.push({
-      code: 'evalbench-generator',
-      severity: 'error',
-      message: `this is an EvalBench generator config${generator}; an EvalLens judge needs \`provider: openai\` (any OpenAI-compatible server) or \`provider: anthropic\`, with \`model\` and \`api_key_env\` — see docs/judges.md`,
-      range: source.keyRange(['generator']),
-    });
-    return { ok: false, problems };
+    // EvalBench's model configs name a generator class; read the ones that are a model EvalLens can call.
+    // An unset `!ENV ${EVAL_GCP_PROJECT_ID}` there is a setting that is missing, not a broken file: the
+    // value counts as unset and the judge's results say what is missing when it runs.
+    const kept = [...syntax, ...expanded.filter((p) => p.code !== 'unresolved-variable')];
+    if (hasErrors(kept)) return { ok: false, problems: kept };
+    return fromEvalBenchGenerator(data, source, file, env, kept);
   }
   validator ??= createAjv({ useDefaults: true, verbose: true }).compile(schema);
   if (!validator(data)) {
@@ -71,14 +84,20 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
     problems.push(...schemaProblems(validator.errors ?? [], source, { basePath: [], knownKeys: (path) => (path.length === 0 ? known : []) }));
   }
   if (hasErrors(problems)) return { ok: false, problems };
-  const provider = data['provider'] as ModelConfig['provider'];
-  const baseUrl = (typeof data['base_url'] === 'string' ? data['base_url'] : DEFAULT_BASE_URLS[provider]).replace(/\/+$/, '');
+  const provider = data['provider'] as ProviderName;
+  const project = typeof data['project'] === 'string' ? data['project'] : env[EVALBENCH_PROJECT_ENV] || undefined;
+  const location = typeof data['location'] === 'string' ? data['location'] : env[EVALBENCH_REGION_ENV] || undefined;
+  const defaultBase = provider === 'vertex_gemini' || provider === 'vertex_anthropic' ? vertexBaseUrl(location) : DEFAULT_BASE_URLS[provider];
+  const baseUrl = (typeof data['base_url'] === 'string' ? data['base_url'] : defaultBase).replace(/\/+$/, '');
+  const apiKeyEnv = typeof data['api_key_env'] === 'string' ? data['api_key_env'] : provider === 'gemini' ? 'GEMINI_API_KEY' : undefined;
   const config: ModelConfig = {
     file,
     provider,
     baseUrl,
     model: data['model'] as string,
-    ...(typeof data['api_key_env'] === 'string' ? { apiKeyEnv: data['api_key_env'] } : {}),
+    ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
+    ...(project === undefined ? {} : { project }),
+    ...(location === undefined ? {} : { location }),
     headers: (data['headers'] ?? {}) as Record<string, string>,
     anthropicVersion: data['anthropic_version'] as string,
     temperature: data['temperature'] as number,
@@ -89,6 +108,8 @@ export function parseModelConfig(text: string, file: string, env: Readonly<Recor
     retryInitialDelayMs: data['retry_initial_delay_ms'] as number,
     retryMaxDelayMs: data['retry_max_delay_ms'] as number,
   };
+  const unsafe = endpointProblem(config);
+  if (unsafe !== undefined) return { ok: false, problems: [...problems, at(['base_url'], unsafe)] };
   return { ok: true, config, problems };
 }
 

@@ -9,7 +9,9 @@ export type AttemptOutcome<T> =
   | { readonly kind: 'done'; readonly value: T }
   /** Worth another attempt; `retryAfterMs` when the server said how long to wait. */
   | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number }
-  | { readonly kind: 'failed'; readonly reason: string };
+  | { readonly kind: 'failed'; readonly reason: string }
+  /** Not attempted: what the call needs is missing (credentials); never retried. */
+  | { readonly kind: 'skipped'; readonly reason: string };
 
 export interface RetryPolicy {
   readonly maxAttempts: number;
@@ -24,13 +26,16 @@ export interface RetryClock {
   readonly random: () => number;
 }
 
-export type RetryResult<T> = { readonly ok: true; readonly value: T; readonly attempts: number } | { readonly ok: false; readonly reason: string; readonly attempts: number };
+export type RetryResult<T> =
+  | { readonly ok: true; readonly value: T; readonly attempts: number }
+  | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly skipped?: true };
 
 export async function withRetry<T>(attempt: (n: number) => Promise<AttemptOutcome<T>>, policy: RetryPolicy, clock: RetryClock, signal: AbortSignal): Promise<RetryResult<T>> {
   for (let n = 1; ; n++) {
     const outcome = await attempt(n);
     if (outcome.kind === 'done') return { ok: true, value: outcome.value, attempts: n };
     if (outcome.kind === 'failed') return { ok: false, reason: outcome.reason, attempts: n };
+    if (outcome.kind === 'skipped') return { ok: false, reason: outcome.reason, attempts: n - 1, skipped: true };
     if (n >= policy.maxAttempts) return { ok: false, reason: `${outcome.reason}; gave up after ${n} attempt${n === 1 ? '' : 's'}`, attempts: n };
     const wait = outcome.retryAfterMs ?? backoffMs(n, policy, clock.random);
     try {

@@ -74,6 +74,17 @@ export interface RunSummary {
   readonly errored: number;
   readonly skipped: number;
   readonly total: number;
+  /**
+   * Judge results skipped because the judge's credentials are absent (an API key variable not set, no
+   * Google application-default credentials), and what was missing; absent when there were none.
+   */
+  readonly missingCredentials?: MissingCredentials;
+}
+
+export interface MissingCredentials {
+  readonly results: number;
+  /** The distinct reasons (at most 5), as the results say them. */
+  readonly reasons: readonly string[];
 }
 
 /** The runner's event stream; the CLI reporters and the extension consume the same one (as JSON lines). */

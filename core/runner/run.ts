@@ -63,8 +63,13 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   options.onEvent({ type: 'run/start', runId: options.runId, configFile: config.file, startedAt, scorers, numTrials: trials });
 
   const iterator = records[Symbol.asyncIterator]();
+  const missingCredentials = { results: 0, reasons: new Set<string>() };
   const emitResults = (results: readonly ScorerResult[]) => {
     for (const result of results) {
+      if (result.status === 'skipped' && result.details?.['missing_credentials'] === true) {
+        missingCredentials.results++;
+        if (missingCredentials.reasons.size < MAX_MISSING_REASONS) missingCredentials.reasons.add(result.reason);
+      }
       aggregator.add(result);
       options.onEvent({ type: 'result', result });
     }
@@ -108,7 +113,11 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   }
 
   const cancelled = options.signal?.aborted === true;
-  const summary: RunSummary = { ...counts, total: counts.passed + counts.failed + counts.errored + counts.skipped };
+  const summary: RunSummary = {
+    ...counts,
+    total: counts.passed + counts.failed + counts.errored + counts.skipped,
+    ...(missingCredentials.results === 0 ? {} : { missingCredentials: { results: missingCredentials.results, reasons: [...missingCredentials.reasons] } }),
+  };
   const aggregates = aggregator.scorerAggregates();
   const jobTest = aggregator.jobTest(aggregates);
   const finishedAt = clock().toISOString();
@@ -116,6 +125,9 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   options.onEvent({ type: 'run/end', runId: options.runId, finishedAt, durationMs, cancelled, summary });
   return { summary, cancelled, scorers: aggregates, ...(jobTest === undefined ? {} : { jobTest }), startedAt, finishedAt, durationMs, numTrials: trials };
 }
+
+/** Distinct missing-credential reasons a summary keeps (one per judge model config, in practice). */
+const MAX_MISSING_REASONS = 5;
 
 /**
  * The worst of a case's results: error or timeout, then fail, then pass. Measured figures count as

@@ -72,10 +72,14 @@ describe('judge calls over HTTP (OpenAI and Anthropic protocol test double)', ()
     assert.deepEqual(request?.body, { model: 'claude-test', max_tokens: 200, temperature: 0, system: 'be strict', messages: [{ role: 'user', content: 'judge' }] });
   });
 
-  it('says so when the key variable is unset, without a request', async () => {
-    const judge = new Judge(config(`provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: m\napi_key_env: UNSET_KEY\n`), { env: {}, fetch, now: () => 0, clock: recordingClock() });
-    const answer = await judge.ask({ user: 'x' }, new AbortController().signal);
-    assert.deepEqual(answer, { ok: false, reason: 'the environment variable UNSET_KEY (api_key_env of /tmp/judge.yaml) is not set', attempts: 1 });
+  it('says so when the key variable is unset, without a request and without taking a rate-limit turn', async () => {
+    const limiter = new RateLimiter(1, { now: () => 0, sleep: async () => assert.fail('a call skipped for missing credentials never waits') });
+    const judge = new Judge(config(`provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: m\napi_key_env: UNSET_KEY\nexecs_per_minute: 1\n`), { env: {}, fetch, now: () => 0, clock: recordingClock(), limiter: () => limiter });
+    for (let i = 0; i < 3; i++) {
+      const answer = await judge.ask({ user: 'x' }, new AbortController().signal);
+      assert.deepEqual(answer, { ok: false, reason: 'missing credentials for m: the environment variable UNSET_KEY is not set (model config /tmp/judge.yaml)', attempts: 0, missingCredentials: true });
+    }
+    assert.equal(limiter.inWindow(), 0);
     assert.equal(server.requests.length, 0);
   });
 

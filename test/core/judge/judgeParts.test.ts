@@ -52,10 +52,10 @@ describe('model configs', () => {
     assert.match(problemLine(typo.problems[0] ?? assert.fail()), /^\/c\/judge\.yaml:3:1: /);
   });
 
-  it("says what to do with an EvalBench generator config", () => {
-    const loaded = parseModelConfig('generator: gcp_vertex_gemini\nvertex_model: gemini-2.5-pro\n', '/c/gemini.yaml', {});
-    assert.ok(!loaded.ok);
-    assert.match(loaded.problems[0]?.message ?? '', /EvalBench generator config \(gcp_vertex_gemini\); an EvalLens judge needs `provider: openai`/);
+  it("reads an EvalBench generator config as the model it names (providers.test.ts covers each)", () => {
+    const loaded = parseModelConfig('generator: gcp_vertex_gemini\nvertex_model: gemini-2.5-pro\n', '/c/gemini.yaml', { EVAL_GCP_PROJECT_ID: 'p', EVAL_GCP_PROJECT_REGION: 'us-central1' });
+    assert.ok(loaded.ok);
+    assert.deepEqual([loaded.config.provider, loaded.config.model, loaded.config.project, loaded.config.location], ['vertex_gemini', 'gemini-2.5-pro', 'p', 'us-central1']);
   });
 });
 

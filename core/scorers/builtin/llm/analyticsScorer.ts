@@ -4,7 +4,7 @@ import schema from '../../../../schemas/scorers/analytics_scorer.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
 import { setMatchCompare } from '../sql/setMatch';
-import { askJudge, judgeFor, promptText } from './judgeSupport';
+import { askJudge, judgeFor, promptText, withJudgeNotices } from './judgeSupport';
 import { withExplanation } from './llmrater';
 import { rowsText } from './sqlRowsText';
 
@@ -34,7 +34,7 @@ export const analyticsScorer: ScorerDefinition = {
     const made = judgeFor('analytics_scorer', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
-    return prepared({
+    return withJudgeNotices(made, prepared({
       async score(input, signal) {
         const sql = input.case.sql;
         if (sql === undefined) return unsupported('the case was not executed, so there are no query results to grade: the run config has no database_configs, or the case has no golden SQL');
@@ -60,6 +60,6 @@ export const analyticsScorer: ScorerDefinition = {
         if (Array.isArray(failed)) details['failed_checks'] = failed;
         return percentVerdict(verdict.value === 'PASS' ? 100 : 0, `the judge graded the data ${verdict.value} against the rubric`, details);
       },
-    });
+    }));
   },
 };

@@ -5,7 +5,7 @@ import schema from '../../../../schemas/scorers/behavioral_metrics.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf, goalOf } from './conversation';
-import { askJudge, judgeFor } from './judgeSupport';
+import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
 
 interface BehavioralOptions {
   readonly model_config: string;
@@ -36,7 +36,7 @@ export const behavioralMetrics: ScorerDefinition = {
     const made = judgeFor('behavioral_metrics', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
-    return prepared({
+    return withJudgeNotices(made, prepared({
       async score(input, signal) {
         const conversation = conversationOf(input.case, input.output, options.include_tool_calls);
         if (conversation === undefined) return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
@@ -53,6 +53,6 @@ export const behavioralMetrics: ScorerDefinition = {
         const counts = `${hallucinations.value} hallucination${hallucinations.value === 1 ? '' : 's'} and ${clarifications.value} unnecessary clarification${clarifications.value === 1 ? '' : 's'}`;
         return percentVerdict(score, `the judge found ${counts}: 100 − ${HALLUCINATION_PENALTY}×${hallucinations.value} − ${CLARIFICATION_PENALTY}×${clarifications.value} = ${score}`, details);
       },
-    });
+    }));
   },
 };

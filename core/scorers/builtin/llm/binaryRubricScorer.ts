@@ -5,7 +5,7 @@ import schema from '../../../../schemas/scorers/binary_rubric_scorer.schema.json
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf } from './conversation';
-import { askJudge, judgeFor, promptText } from './judgeSupport';
+import { askJudge, judgeFor, promptText, withJudgeNotices } from './judgeSupport';
 
 interface BinaryRubricOptions {
   readonly model_config: string;
@@ -37,7 +37,7 @@ export const binaryRubricScorer: ScorerDefinition = {
     const made = judgeFor('binary_rubric_scorer', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
-    return prepared({
+    return withJudgeNotices(made, prepared({
       async score(input, signal) {
         const rubric = rubricOf(input.case);
         if (!rubric.ok) return rubric.verdict;
@@ -64,7 +64,7 @@ export const binaryRubricScorer: ScorerDefinition = {
         const passed = parts.filter((p) => p.status === 'pass').length;
         return { status: passed === parts.length ? 'pass' : 'fail', reason: `${passed} of ${parts.length} rubric items passed`, parts };
       },
-    });
+    }));
   },
 };
 

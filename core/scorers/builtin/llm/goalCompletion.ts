@@ -5,7 +5,7 @@ import schema from '../../../../schemas/scorers/goal_completion.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf, goalOf } from './conversation';
-import { askJudge, judgeFor } from './judgeSupport';
+import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
 
 interface GoalCompletionOptions {
   readonly model_config: string;
@@ -31,7 +31,7 @@ export const goalCompletion: ScorerDefinition = {
     const made = judgeFor('goal_completion', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
-    return prepared({
+    return withJudgeNotices(made, prepared({
       async score(input, signal) {
         const goal = goalOf(input.case);
         if (goal === undefined) return unsupported('the case has no conversation_plan (in its metadata) and no input, so there is no goal to judge against');
@@ -53,6 +53,6 @@ export const goalCompletion: ScorerDefinition = {
         if (summary !== undefined) details['judge_reason'] = summary;
         return percentVerdict(verdict.value === 'PASS' ? 100 : 0, verdict.value === 'PASS' ? `the judge found the goal accomplished${counted}` : `the judge found the goal not accomplished${counted}`, details);
       },
-    });
+    }));
   },
 };

@@ -5,7 +5,7 @@ import { realJudge, type Judge } from '../../../judge/judge';
 import { loadModelConfig, problemLine } from '../../../judge/modelConfig';
 import { renderPrompt } from '../../../judge/prompts';
 import { error, type ScorerVerdict } from '../../../result';
-import { resolveOptionPath, type OptionIssue, type ScorerContext } from '../../scorer';
+import { resolveOptionPath, type OptionIssue, type Prepared, type ScorerContext } from '../../scorer';
 import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 /**
@@ -22,7 +22,7 @@ export function judgeFor(
   key: string,
   options: { readonly model_config: string; readonly threshold?: number | undefined },
   context: ScorerContext,
-): { readonly ok: true; readonly judge: Judge } | { readonly ok: false; readonly issue: OptionIssue } {
+): { readonly ok: true; readonly judge: Judge; readonly notices: readonly OptionIssue[] } | { readonly ok: false; readonly issue: OptionIssue } {
   const thresholdIssue = thresholdOnPercentScale(options.threshold, key);
   if (thresholdIssue !== undefined) return { ok: false, issue: thresholdIssue };
   const modelConfigPath = options.model_config;
@@ -36,7 +36,14 @@ export function judgeFor(
     const more = rest.length === 0 ? '' : ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'} in that file)`;
     return { ok: false, issue: { path: ['model_config'], message: `the model config is not valid: ${first === undefined ? file : problemLine(first)}${more}` } };
   }
-  return { ok: true, judge: realJudge(loaded.config, context.env) };
+  // What an EvalBench model config becomes (which model, where, signed in how) is said at the option.
+  const notices = loaded.problems.filter((p) => p.severity !== 'error').map((p): OptionIssue => ({ path: ['model_config'], message: p.message }));
+  return { ok: true, judge: realJudge(loaded.config, context.env), notices };
+}
+
+/** A judge scorer made with its model config's notices, shown as information at `model_config`. */
+export function withJudgeNotices(made: { readonly notices: readonly OptionIssue[] }, scorer: Prepared): Prepared {
+  return scorer.ok && made.notices.length > 0 ? { ...scorer, notices: [...made.notices, ...(scorer.notices ?? [])] } : scorer;
 }
 
 export type Asked = { readonly ok: true; readonly object: JudgeObject; readonly details: { [key: string]: Json } } | { readonly ok: false; readonly verdict: ScorerVerdict };
@@ -49,6 +56,7 @@ export type Asked = { readonly ok: true; readonly object: JudgeObject; readonly 
 export async function askJudge(judge: Judge, name: string, values: Readonly<Record<string, string>>, signal: AbortSignal): Promise<Asked> {
   const reply = await judge.ask({ user: renderPrompt(name, values) }, signal);
   const details: { [key: string]: Json } = { judge_model: judge.config.model, judge_attempts: reply.attempts };
+  if (!reply.ok && reply.missingCredentials === true) return { ok: false, verdict: { status: 'skipped', reason: `the judge was not called: ${reply.reason}`, details: { ...details, missing_credentials: true } } };
   if (!reply.ok) return { ok: false, verdict: error(`the judge call failed: ${reply.reason}`, details) };
   details['judge_answer'] = answerDetail(reply.text);
   const parsed = parseJudgeObject(reply.text);

@@ -32,6 +32,7 @@ export const llmConsistency: ScorerDefinition = {
     const judge = made.judge;
     return {
       ok: true,
+      ...(made.notices.length === 0 ? {} : { notices: made.notices }),
       scorer: { score: () => error('llm_consistency compares trials with each other; it scores no single trial') },
       acrossTrials: {
         async scoreTrials(trials, signal) {

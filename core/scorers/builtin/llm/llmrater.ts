@@ -39,7 +39,7 @@ export const llmrater: ScorerDefinition = {
     const made = judgeFor('llmrater', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
-    const notices = options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [];
+    const notices = [...made.notices, ...(options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [])];
     return withNotices(prepared({
       async score(input, signal) {
         if (input.case.sql === undefined) return unsupported('the case was not executed, so there are no query results to compare: the run config has no database_configs, or the case has no golden SQL');

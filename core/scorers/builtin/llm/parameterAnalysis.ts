@@ -4,7 +4,7 @@ import { error, pass, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/parameter_analysis.schema.json';
 import { prepared, refused, type ScorerDefinition } from '../../scorer';
 import { goalOf, toolCallsOf } from './conversation';
-import { askJudge, judgeFor } from './judgeSupport';
+import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
 
 /**
  * EvalBench's `parameter_analysis`: one judge call reviews the arguments of every tool call and
@@ -24,7 +24,7 @@ export const parameterAnalysis: ScorerDefinition = {
     const made = judgeFor('parameter_analysis', options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
-    return prepared({
+    return withJudgeNotices(made, prepared({
       async score(input, signal) {
         const calls = toolCallsOf(input.case);
         if ('reason' in calls) return unsupported(calls.reason);
@@ -41,6 +41,6 @@ export const parameterAnalysis: ScorerDefinition = {
         const note = unrecorded > 0 ? `; ${unrecorded} call${unrecorded === 1 ? '' : 's'} had no recorded arguments` : '';
         return pass(`feedback on ${calls.calls} tool call${calls.calls === 1 ? '' : 's'} (${flagged} flagged questionable or wrong) in details; parameter_analysis always scores 100${note}`, 100, details);
       },
-    });
+    }));
   },
 };

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { EvalCase, Json } from '../../../case';
 import { readCount, readText } from '../../../judge/answerParser';
 import { error, inconclusive, unsupported } from '../../../result';
@@ -8,7 +8,7 @@ import type { SkillStep } from '../../../trace/trace';
 import schema from '../../../../schemas/scorers/skills_best_practices.schema.json';
 import { prepared, refused, resolveOptionPath, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
-import { askJudge, judgeFor } from './judgeSupport';
+import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
 
 /** EvalBench's sandbox folders, looked for (in this order) when `skills_dir` is unset. */
 export const SANDBOX_SKILL_DIRS = ['.venv/fake_home_claude/.claude/skills', '.venv/fake_home_codex/.codex/skills', '.venv/fake_home/.gemini/skills'] as const;
@@ -33,21 +33,24 @@ export const skillsBestPractices: ScorerDefinition = {
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     const exists = context.fileExists ?? existsSync;
+    // EvalBench's sandbox folders are under the folder it runs in (its repository root), as other paths are.
     const skillsDir =
       options.skills_dir !== undefined
         ? isAbsolute(options.skills_dir)
           ? options.skills_dir
           : resolveOptionPath(context, options.skills_dir)
-        : SANDBOX_SKILL_DIRS.map((d) => resolve(context.configDir, d)).find((d) => exists(d));
-    if (skillsDir === undefined) {
-      return refused({ path: ['skills_dir'], message: `skills_dir is needed: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists in the config's folder; set skills_dir to the folder that holds <skill>/SKILL.md` });
-    }
-    return prepared({
+        : SANDBOX_SKILL_DIRS.map((d) => resolveOptionPath(context, d)).find((d) => exists(d));
+    // No skills folder yet (EvalBench makes its sandbox during the agent run): the config loads, and a
+    // case that activated a skill is unsupported with the reason, rather than 0 for every skill.
+    const noSkillsDir = `no skills folder: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists, and skills_dir is not set; set skills_dir to the folder that holds <skill>/SKILL.md`;
+    const judgeNotices = skillsDir === undefined ? { notices: [...made.notices, { path: [], message: `${noSkillsDir} (until then, cases that activated a skill are unsupported)` }] } : made;
+    return withJudgeNotices(judgeNotices, prepared({
       async score(input, signal) {
         const lookup = traceOf(input.case);
         if (!lookup.ok) return unsupported(lookup.reason);
         const skills = activatedSkills(input.case);
         if (skills.length === 0) return inconclusive('the trace activated no skill, so there is no SKILL.md to judge (EvalBench scores this 100)');
+        if (skillsDir === undefined) return unsupported(noSkillsDir);
         const perSkill: { [key: string]: Json }[] = [];
         for (const skill of skills) {
           const file = skillFile(skillsDir, skill);
@@ -68,7 +71,7 @@ export const skillsBestPractices: ScorerDefinition = {
         const note = missing.length === 0 ? '' : `; no SKILL.md found for ${missing.join(', ')} in ${skillsDir} (scored 0)`;
         return percentVerdict(Math.round(mean * 100) / 100, `mean best-practices score over ${perSkill.length} skill${perSkill.length === 1 ? '' : 's'}${note}`, { judge_model: judge.config.model, skills: perSkill });
       },
-    });
+    }));
   },
 };
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { EvalCase, Json } from '../../../../core/case';
+import { parseRunConfig } from '../../../../core/config/parseRunConfig';
 import { OptionsValidators } from '../../../../core/scorers/optionsValidator';
 import type { ScorerDefinition } from '../../../../core/scorers/scorer';
 import { analyticsScorer } from '../../../../core/scorers/builtin/llm/analyticsScorer';
@@ -92,5 +93,20 @@ describe('SQL and trial judges against the OpenAI protocol test double', () => {
     assert.match(results[0]?.reason ?? '', /no SKILL.md found for missing-skill/);
     assert.equal(fixture.server.requests.length, 1);
     assert.match(fixture.server.requests[0]?.prompt ?? '', /name: report-writer\ndescription: Writes reports/);
+  });
+
+  it('skills_best_practices with no skills folder yet (EvalBench makes its sandbox while the agent runs) loads with a notice, and a case that activated a skill is unsupported', async () => {
+    const requestsBefore = fixture.server.requests.length;
+    const yaml = configYaml('  skills_best_practices: {model_config: judge.yaml}', [
+      { id: 'k', output: 'x', trace: { steps: [{ type: 'skill', name: 'report-writer' }] } },
+    ]);
+    const file = join(fixture.dir, 'run.eval.yaml');
+    writeFileSync(file, yaml);
+    const parsed = parseRunConfig(yaml, file, ENV, { fileExists: existsSync });
+    assert.deepEqual(parsed.problems.map((p) => `${p.severity} ${p.message.slice(0, 60)}`), ["information skills_best_practices: no skills folder: none of EvalBench's"]);
+    const { results } = await runConfig(loadConfig(fixture.dir, yaml));
+    assert.equal(results[0]?.status, 'unsupported');
+    assert.match(results[0]?.reason ?? '', /^no skills folder: .*set skills_dir to the folder that holds <skill>\/SKILL\.md$/);
+    assert.equal(fixture.server.requests.length, requestsBefore, 'no judge call');
   });
 });
