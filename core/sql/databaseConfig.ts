@@ -223,6 +223,9 @@ export function parseDatabaseConfig(
     return { config: { ...base, engine, folder: found, extension }, problems };
   }
 
+  if (password.kind === 'placeholder') {
+    return unsupported('the password is a placeholder (`<…>`), not a password: put the password in an environment variable and name it here with `password: !ENV ${VAR}`', ['password']);
+  }
   if ('secret_manager_path' in data && password.kind === 'none' && data['password_env'] === undefined) {
     return unsupported('the password is in Google Secret Manager (secret_manager_path), which EvalLens does not read: put it in an environment variable and name it with `password: !ENV ${VAR}`', ['secret_manager_path']);
   }
@@ -266,10 +269,12 @@ export function serverSettingsOf(location: Extract<DatabaseLocation, { engine: '
 }
 
 /** Where the password comes from, seen before `${VAR}` expansion; an env password's node is emptied so expansion never reads it. */
-function passwordSource(source: YamlSource): { readonly kind: 'none' } | { readonly kind: 'env'; readonly name: string } | { readonly kind: 'literal' } {
+function passwordSource(source: YamlSource): { readonly kind: 'none' | 'literal' | 'placeholder' } | { readonly kind: 'env'; readonly name: string } {
   const node = source.nodeAt(['password']);
   if (node === undefined || !isScalar(node) || node.value === null || node.value === '') return { kind: 'none' };
   const text = typeof node.value === 'string' ? node.value.trim() : undefined;
+  // EvalBench's sample configs ship `<YOUR_DATABASE_PASSWORD>`: a slot to fill in, not a password.
+  if (text !== undefined && /^<[^<>]*>$/.test(text)) return { kind: 'placeholder' };
   const match = text === undefined ? null : WHOLE_PLACEHOLDER.exec(text);
   if (match === null) return { kind: 'literal' };
   node.value = '';

@@ -55,7 +55,17 @@ describe('database configs', () => {
     assert.throws(() => serverSettingsOf(location, {}), /the environment variable PGPASSWORD \(the password of database bird\) is not set/);
     // A literal, even beside a variable, or with a fallback written in the file, is a password in the file.
     assert.deepEqual(problems('db_type: postgres\ndatabase_name: shop\nhost: h\nuser_name: u\npassword: ${A:-hunter2}\n').map((p) => `${p.at} ${p.code}`), ['5:1 password-in-config']);
-    assert.deepEqual(problems('db_type: postgres\ndatabase_name: shop\nhost: h\nuser_name: u\npassword: <your-password>\n').map((p) => `${p.at} ${p.code}`), ['5:1 password-in-config']);
+  });
+
+  it("reads a placeholder password (EvalBench's `<YOUR_DATABASE_PASSWORD>`) as no password yet: the config loads with a warning and its cases are errors, never a literal password sent", () => {
+    const text = 'db_type: postgres\ndatabase_name: shop\nhost: h\nuser_name: u\npassword: <YOUR_DATABASE_PASSWORD>\n';
+    assert.deepEqual(problems(text).map((p) => `${p.at} ${p.severity} ${p.code}`), ['5:11 warning database-not-supported']);
+    const parsed = parseDatabaseConfig(text, FILE, {});
+    assert.ok(parsed.config?.engine === 'unsupported');
+    assert.match(parsed.config.reason, /placeholder.*password: !ENV \$\{VAR\}/);
+    assert.doesNotMatch(parsed.config.reason, /YOUR_DATABASE_PASSWORD/, 'the reason does not quote the value');
+    // Something that only looks like a placeholder at one end is still a password in the file.
+    assert.deepEqual(problems('db_type: postgres\ndatabase_name: shop\nhost: h\nuser_name: u\npassword: <abc>def\n').map((p) => `${p.at} ${p.code}`), ['5:1 password-in-config']);
   });
 
   it('reads a PostgreSQL config; the password comes from the variable password_env names', () => {
