@@ -39,12 +39,12 @@ describe('keys of newer EvalBench run configs', () => {
     assert.deepEqual(parsed.config?.scorers.map((s) => s.name), ['trajectory_matcher', 'turn_count']);
   });
 
-  it('reads `dialect` as EvalBench does without it mattering to scoring (a notice), and warns, saying what differs, about keys that change what EvalBench scores', () => {
+  it('reads `dialect` as EvalBench does without it mattering to scoring (a notice), warns, saying what differs, about keys that change what EvalBench scores, and reads db_name_mappings', () => {
     const parsed = parse('query_data_api_config.yaml');
-    assert.deepEqual(found('query_data_api_config.yaml'), ['6:1 information evalbench-key-not-run', '8:1 information evalbench-key-not-run', '9:1 warning evalbench-key-differs', '10:1 warning evalbench-key-differs']);
+    assert.deepEqual(found('query_data_api_config.yaml'), ['6:1 information evalbench-key-not-run', '8:1 information evalbench-key-not-run', '9:1 warning evalbench-key-differs']);
     assert.match(parsed.problems[0]?.message ?? '', /\(dialect\)/);
     assert.match(parsed.problems[2]?.message ?? '', /num_evals_to_run.*EvalBench scores a sample of this many items; EvalLens scores every case/);
-    assert.match(parsed.problems[3]?.message ?? '', /db_name_mappings.*EvalLens runs it on the database its item names/);
+    assert.deepEqual(parsed.config?.databaseNames?.mappings, { blog: 'db_blog' }, 'db_name_mappings is read (each case then runs on the database it maps to)');
     assert.ok(parsed.config !== undefined);
   });
 
@@ -68,7 +68,7 @@ describe('keys of newer EvalBench run configs', () => {
   it('accepts a config with an orchestrator and no dataset (mcp_readability) and says a run scores nothing', () => {
     const parsed = parse('mcp_readability_config.yaml');
     assert.equal(configFamily({ orchestrator: 'mcp_readability' }), 'evalbench');
-    assert.deepEqual(parsed.problems.filter((p) => p.severity !== 'information').map((p) => p.code), ['no-scorer-runs', 'nothing-to-score']);
+    assert.deepEqual(parsed.problems.filter((p) => p.severity !== 'information').map((p) => p.code), ['nothing-to-score'], 'mcp_tool_metrics runs; the config has no dataset');
     assert.ok(parsed.config !== undefined);
   });
 
