@@ -40,7 +40,7 @@ function databasesOf(config: RunConfig, env: Env, trusted: boolean): { preparer?
   const { entries, problems } = loadEntries(config, env, trusted);
   if (entries.length === 0) return { problems };
   const names = config.databaseNames;
-  const preparer = databasePreparer(entries, { timeoutMs: config.timeoutMs, env, open: (location, vars) => openEngine(location, vars), ...(names === undefined ? {} : { names }) });
+  const preparer = databasePreparer(entries, { timeoutMs: config.timeoutMs, env, open: (location, vars) => openEngine(location, vars), ...(names === undefined ? {} : { names }), ...(config.sqlCleanUp === undefined ? {} : { cleanUp: config.sqlCleanUp }) });
   return { preparer, problems, sqlite: entries.some((entry) => entry.config?.engine === 'sqlite') };
 }
 

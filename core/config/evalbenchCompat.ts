@@ -5,6 +5,7 @@ import { sqlExactMatch } from '../scorers/builtin/sql/exactMatch';
 import { OptionsValidators } from '../scorers/optionsValidator';
 import { BUILTIN_SCORERS, ScorerRegistry } from '../scorers/registry';
 import type { ScorerDefinition } from '../scorers/scorer';
+import type { SqlCleanUp } from '../sql/sanitizeSql';
 import type { SourceRange } from '../text/position';
 import { EVALBENCH_DATASET_FORMATS, FAMILY_KEYS } from './evalbenchKeys';
 import { evalbenchScorerWork, isEvalbenchScorerNotRun } from './evalbenchNotices';
@@ -123,6 +124,7 @@ const EVALSET_FORMATS: readonly string[] = ['agent-format', 'gemini-cli-format']
 export interface EvalbenchSettings {
   readonly databases?: readonly DatabaseConfigRef[];
   readonly databaseNames?: NonNullable<RunConfig['databaseNames']>;
+  readonly sqlCleanUp?: SqlCleanUp;
   readonly setupDirectory?: string;
   readonly truncateExecutionOutputs: number;
   readonly csvOutputDirectory?: string;
@@ -184,6 +186,7 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
   const settings: EvalbenchSettings = {
     ...(databases === undefined ? {} : { databases }),
     ...databaseNamesOf(data),
+    ...sqlCleanUpOf(data),
     ...(setupDirectory === undefined ? {} : { setupDirectory }),
     truncateExecutionOutputs: typeof truncate === 'number' ? truncate : DEFAULT_TRUNCATE_EXECUTION_OUTPUTS,
     ...(csv === undefined ? {} : { csvOutputDirectory: isAbsolute(csvDirectory) ? csvDirectory : resolve(context.dir, csvDirectory) }),
@@ -233,6 +236,14 @@ function databaseNamesOf(data: Readonly<Record<string, unknown>>): { databaseNam
   const mappings = isRecord(data['db_name_mappings']) ? strings(data['db_name_mappings']) : undefined;
   if (overrides === undefined && mappings === undefined) return {};
   return { databaseNames: { ...(overrides === undefined ? {} : { overrides }), ...(mappings === undefined ? {} : { mappings }) } };
+}
+
+/** EvalBench's `dialect` and `prompt_generator`, which decide how generated SQL is cleaned up (sanitizeSql.ts). */
+function sqlCleanUpOf(data: Readonly<Record<string, unknown>>): { sqlCleanUp?: SqlCleanUp } {
+  const dialect = typeof data['dialect'] === 'string' ? data['dialect'] : undefined;
+  const promptGenerator = typeof data['prompt_generator'] === 'string' ? data['prompt_generator'] : undefined;
+  if (dialect === undefined && promptGenerator === undefined) return {};
+  return { sqlCleanUp: { ...(dialect === undefined ? {} : { dialect }), ...(promptGenerator === undefined ? {} : { promptGenerator }) } };
 }
 
 function caseIdFilter(data: Readonly<Record<string, unknown>>): CaseIdFilter | undefined {

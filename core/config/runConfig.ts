@@ -1,3 +1,4 @@
+import type { SqlCleanUp } from '../sql/sanitizeSql';
 import type { Json } from '../case';
 import type { AcrossTrialsScorer, Scorer, ScorerDefinition } from '../scorers/scorer';
 import type { DatasetSource } from '../dataset/source';
@@ -67,6 +68,8 @@ export interface RunConfig {
     readonly overrides?: Readonly<Record<string, Readonly<Record<string, string>>>>;
     readonly mappings?: Readonly<Record<string, string>>;
   };
+  /** EvalBench `dialect` and `prompt_generator`: how generated SQL is cleaned up before it runs (sanitizeSql.ts). */
+  readonly sqlCleanUp?: SqlCleanUp;
   /** EvalBench `setup_directory`, absolute: `<dir>/<database>/<dialect>/{pre_setup,setup,post_setup}.sql`, `<dir>/<database>/data/*.csv`. */
   readonly setupDirectory?: string;
   /** EvalBench `reporting.truncate_execution_outputs`: rows of each execution result a report keeps (default 250). */

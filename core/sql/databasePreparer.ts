@@ -1,3 +1,4 @@
+import type { SqlCleanUp } from './sanitizeSql';
 import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { EvalCase, Json } from '../case';
@@ -44,6 +45,8 @@ export interface DatabasePreparerOptions {
   readonly timeoutMs: number;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly names?: DatabaseNames;
+  /** How generated SQL is cleaned up before it runs (the run config's EvalBench `dialect`, `prompt_generator`). */
+  readonly cleanUp?: SqlCleanUp;
   /** Opens an engine (openEngine.ts); a test passes its own to count what is opened. */
   readonly open: (location: DatabaseLocation, env: Readonly<Record<string, string | undefined>>) => Promise<SqlEngine>;
 }
@@ -69,7 +72,7 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
       let opened = engines.get(key);
       if (opened === undefined) {
         opened = options.open(picked.location, options.env).then(
-          (engine) => ({ engine, preparer: nl2sqlPreparer(engine, { timeoutMs: options.timeoutMs }) }),
+          (engine) => ({ engine, preparer: nl2sqlPreparer(engine, { timeoutMs: options.timeoutMs, ...(options.cleanUp === undefined ? {} : { cleanUp: options.cleanUp }) }) }),
           (e: unknown) => {
             throw new Error(`${e instanceof Error ? e.message : String(e)}${otherExtensionHint(picked.location)}`);
           },

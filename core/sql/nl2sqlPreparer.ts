@@ -1,6 +1,6 @@
 import type { Json } from '../case';
 import type { CasePreparer } from '../runner/casePreparer';
-import { firstStatement, sanitizeGeneratedSql } from './sanitizeSql';
+import { firstStatement, sanitizeGeneratedSql, type SqlCleanUp } from './sanitizeSql';
 import { schemaMetadataQuery } from './schemaMetadata';
 import type { QueryPlan, SqlEngine, SqlExecution } from './sqlResult';
 
@@ -20,12 +20,12 @@ import type { QueryPlan, SqlEngine, SqlExecution } from './sqlResult';
  *   columns in order and the columns' types), read in the same isolation after the query, in place
  *   of its eval queries, which EvalBench does not run for DDL.
  */
-export function nl2sqlPreparer(engine: SqlEngine, options: { readonly timeoutMs: number }): CasePreparer {
+export function nl2sqlPreparer(engine: SqlEngine, options: { readonly timeoutMs: number; readonly cleanUp?: SqlCleanUp }): CasePreparer {
   return {
     async prepare(evalCase, signal) {
       const spec = specOf(evalCase.expected);
       if (spec === undefined) return evalCase;
-      const generatedSql = typeof evalCase.output === 'string' ? sanitizeGeneratedSql(evalCase.output) : '';
+      const generatedSql = typeof evalCase.output === 'string' ? sanitizeGeneratedSql(evalCase.output, options.cleanUp) : '';
       const schemaQuery = spec.queryType === 'ddl' ? schemaMetadataQuery(engine.dialect) : undefined;
       const evalQueries = schemaQuery === undefined ? spec.evalQueries : [schemaQuery];
       const plan = (query: string): QueryPlan => ({ setup: spec.setup, query, evalQueries, cleanup: spec.cleanup });

@@ -39,11 +39,12 @@ describe('keys of newer EvalBench run configs', () => {
     assert.deepEqual(parsed.config?.scorers.map((s) => s.name), ['trajectory_matcher', 'turn_count']);
   });
 
-  it('reads `dialect` as EvalBench does without it mattering to scoring (a notice), warns, saying what differs, about keys that change what EvalBench scores, and reads db_name_mappings', () => {
+  it('reads `dialect` and `prompt_generator` for the clean-up of generated SQL, warns, saying what differs, about keys that change what EvalBench scores, and reads db_name_mappings', () => {
     const parsed = parse('query_data_api_config.yaml');
-    assert.deepEqual(found('query_data_api_config.yaml'), ['6:1 information evalbench-key-not-run', '8:1 information evalbench-key-not-run', '9:1 warning evalbench-key-differs']);
-    assert.match(parsed.problems[0]?.message ?? '', /\(dialect\)/);
-    assert.match(parsed.problems[2]?.message ?? '', /num_evals_to_run.*EvalBench scores a sample of this many items; EvalLens scores every case/);
+    assert.deepEqual(found('query_data_api_config.yaml'), ['8:1 information evalbench-key-not-run', '9:1 warning evalbench-key-differs']);
+    assert.match(parsed.problems[0]?.message ?? '', /\(prompt_generator\)/);
+    assert.match(parsed.problems[1]?.message ?? '', /num_evals_to_run.*EvalBench scores a sample of this many items; EvalLens scores every case/);
+    assert.deepEqual(parsed.config?.sqlCleanUp, { dialect: 'postgres', promptGenerator: 'NOOPGenerator' });
     assert.deepEqual(parsed.config?.databaseNames?.mappings, { blog: 'db_blog' }, 'db_name_mappings is read (each case then runs on the database it maps to)');
     assert.ok(parsed.config !== undefined);
   });

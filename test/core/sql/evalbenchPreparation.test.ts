@@ -14,9 +14,17 @@ describe("generated SQL as EvalBench's sanitize_sql prepares it", () => {
     assert.equal(sanitizeGeneratedSql('  ```SQL\nSELECT 1```'), 'SQL\nSELECT 1', '```SQL is not ```sql: only the backticks go, as in EvalBench');
   });
 
-  it('also removes what EvalBench removes: sql: ", escaped newlines, double spaces, google_sql, backslashes, backticks', () => {
-    assert.equal(sanitizeGeneratedSql('sql: "SELECT a,\\nb FROM `t`"'), 'SELECT a, b FROM t"');
+  it('also removes what EvalBench removes: sql: ", escaped newlines, double spaces, google_sql, backslashes, and backticks when the config names a dialect', () => {
+    assert.equal(sanitizeGeneratedSql('sql: "SELECT a,\\nb FROM `t`"', { dialect: 'sqlite' }), 'SELECT a, b FROM t"');
     assert.equal(sanitizeGeneratedSql("SELECT  'a    b' FROM google_sql.t WHERE x = 'it\\'s'"), "SELECT'ab' FROM .t WHERE x = 'it's'");
+  });
+
+  it("keeps backticks when the run config names no `dialect` (EvalBench's sanitize_sql gets None), unescapes them for googlesql, and leaves the SQL as recorded with NOOPGenerator", () => {
+    assert.equal(sanitizeGeneratedSql('SELECT MAX(`Enrollment (K-12)`) FROM frpm'), 'SELECT MAX(`Enrollment (K-12)`) FROM frpm');
+    assert.equal(sanitizeGeneratedSql('SELECT MAX(`Enrollment (K-12)`) FROM frpm', { dialect: 'postgres' }), 'SELECT MAX(Enrollment (K-12)) FROM frpm');
+    assert.equal(sanitizeGeneratedSql('SELECT \\`a\\` FROM t WHERE b = \\"x\\"', { dialect: 'googlesql' }), 'SELECT `a` FROM t WHERE b = "x"');
+    assert.equal(sanitizeGeneratedSql('```sql\nSELECT  1\n```', { dialect: 'postgres', promptGenerator: 'NOOPGenerator' }), '```sql\nSELECT  1\n```');
+    assert.equal(sanitizeGeneratedSql('```sql\nSELECT 1\n```', { dialect: 'googlesql', promptGenerator: 'NOOPGenerator' }), 'SELECT 1', 'NOOPGenerator with googlesql still cleans up');
   });
 
   it('takes the first statement as sqlparse.split()[0] does: semicolons in strings and comments do not split', () => {
