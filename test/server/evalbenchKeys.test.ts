@@ -46,11 +46,11 @@ describe('diagnostics of EvalBench keys', () => {
   });
 
   it('takes a plain YAML document with an orchestrator and scorers (mcp_readability) as an EvalBench config', async () => {
-    const text = 'orchestrator: mcp_readability\nscorers:\n  mcp_tool_metrics:\n    token_budget: 200000\nendpoints_config: endpoints.yaml\n';
+    const text = 'orchestrator: mcp_readability\nscorers:\n  mcp_style_readability:\n    style_guide: style_guide.md\nendpoints_config: endpoints.yaml\n';
     await withServer(async (server) => {
       const { diagnostics } = await server.openAndWait(pathToFileURL(join(dir, 'mcp_run_config.yaml')).href, text, 'yaml');
       assert.deepEqual(diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error), [], JSON.stringify(diagnostics));
-      assert.ok(diagnostics.some((d) => d.code === 'evalbench-scorer-not-run' && textIn(text, d.range) === 'mcp_tool_metrics'));
+      assert.ok(diagnostics.some((d) => d.code === 'evalbench-scorer-not-run' && textIn(text, d.range) === 'mcp_style_readability'));
       assert.ok(diagnostics.some((d) => d.code === 'nothing-to-score' && d.severity === DiagnosticSeverity.Warning));
     });
   });
