@@ -2,6 +2,7 @@ import { createConnection, type Connection, type ConnectionOptions, type FieldPa
 import type { ServerSettings } from './databaseConfig';
 import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, guardPlan, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupErrorMessage, setupFailedMessage, timeLimitMessage, type GuardedPlan, type GuardedSql } from './planRules';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows, SqlValue } from './sqlResult';
+import { splitStatements } from './sqlStatements';
 
 /**
  * MySQL and MariaDB through `mysql2`, with the PostgreSQL engine's guarantees. Every run takes a
@@ -217,6 +218,9 @@ class Session {
   async guarded(sql: GuardedSql, limit: number | undefined): Promise<QueryOutcome> {
     if (sql.refused !== undefined) return { ok: false, error: sql.refused };
     if (this.broken) return { ok: false, error: 'not run: the connection was dropped to stop the statement before' };
+    // MySQL refuses text without a statement ("Query was empty"); PostgreSQL and SQLite run it as nothing,
+    // and a setup entry that was only `COMMIT` is left empty once its transaction control is rewritten.
+    if (splitStatements(sql.sql, 'mysql').length === 0) return { ok: true, result: { columns: [], rows: [] } };
     let started = performance.now();
     try {
       await this.exec('SAVEPOINT evallens_guard');

@@ -140,6 +140,8 @@ describe('MySQL engine (MariaDB)', () => {
           "BEGIN; INSERT INTO events (what) VALUES ('begun'); COMMIT;",
           'START TRANSACTION; DELETE FROM customers WHERE id = 3; ROLLBACK',
           "BEGIN WORK; UPDATE customers SET name = 'Changed' WHERE id = 1; COMMIT WORK",
+          'COMMIT',
+          '-- nothing to do',
         ],
         evalQueries: ['SELECT id, name FROM customers ORDER BY id'],
         cleanup: ['BEGIN; DELETE FROM events; COMMIT'],
