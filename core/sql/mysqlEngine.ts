@@ -1,17 +1,21 @@
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type TypeCastField } from 'mysql2/promise';
 import type { ServerSettings } from './databaseConfig';
-import { guardMysqlPlan } from './mysqlStatements';
-import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupFailedMessage, timeLimitMessage, type GuardedPlan, type GuardedSql } from './planRules';
+import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, guardPlan, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupErrorMessage, setupFailedMessage, timeLimitMessage, type GuardedPlan, type GuardedSql } from './planRules';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows, SqlValue } from './sqlResult';
+import { splitStatements } from './sqlStatements';
 
 /**
  * MySQL and MariaDB through `mysql2`, with the PostgreSQL engine's guarantees. Every run takes a
  * connection of its own (so nothing a session keeps — temporary tables, user variables, locks —
- * outlives the run) and: autocommit off; START TRANSACTION; setup; SAVEPOINT, query; eval queries
- * (each under a savepoint); cleanup; ROLLBACK — always rolled back, on errors too (planRules.ts says
- * what runs after what). SQL that MySQL would commit at once (DDL and the like), transaction control
- * and SET are refused before anything runs (mysqlStatements.ts); with autocommit off, even a
- * transaction the server rolled back itself (a deadlock) cannot turn later statements into commits.
+ * outlives the run) and: autocommit off; START TRANSACTION; setup (each entry under a savepoint, its
+ * own BEGIN/START TRANSACTION … COMMIT rewritten as savepoints; one that fails is rolled back,
+ * recorded in `setupErrors`, and the run goes on); SAVEPOINT, query; eval queries (each under a
+ * savepoint); cleanup; ROLLBACK — always rolled back, on errors too (planRules.ts says what runs
+ * after what, for every engine). SQL that MySQL would commit at once (DDL and the like), transaction
+ * control in SQL under test, and SET are refused before anything runs (`guardPlan(plan, 'mysql')`,
+ * mysqlStatements.ts); with autocommit off, even a transaction the server rolled back itself (a
+ * deadlock) cannot turn later statements into commits, and a setup entry after which the
+ * transaction was lost stops the run.
  * A database with tables whose changes a rollback cannot undo (MyISAM, Aria, …) is refused when it
  * is opened.
  *
@@ -88,7 +92,7 @@ class MysqlEngine implements SqlEngine {
     const { signal } = options;
     if (this.closed) throw new Error('the MySQL engine is closed');
     if (signal?.aborted === true) throw abortError(signal);
-    const guarded = guardMysqlPlan(plan);
+    const guarded = guardPlan(plan, 'mysql');
     const limit = effectiveLimit(options.timeoutMs);
     const connection = await connect(this.config, this.settings);
     const session = new Session(connection, limit, () => this.kill(connection.threadId));
@@ -138,11 +142,20 @@ class MysqlEngine implements SqlEngine {
 /** The plan on a session whose transaction is open (planRules.ts says what runs after what). */
 async function runPlan(session: Session, plan: GuardedPlan, limit: number | undefined): Promise<QueryRun> {
   const evalCount = plan.evalQueries.length;
-  const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun =>
-    evalCount === 0 ? { query, durationMs } : { query, evalQueries, durationMs };
+  const setupErrors: string[] = [];
+  const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun => ({
+    query,
+    ...(evalCount === 0 ? {} : { evalQueries }),
+    ...(setupErrors.length === 0 ? {} : { setupErrors }),
+    durationMs,
+  });
   for (const [index, setup] of plan.setup.entries()) {
-    const failed = setup.refused ?? (await session.statement(setup.sql, limit)).error;
-    if (failed !== undefined) return withEvals({ ok: false, error: setupFailedMessage(index, failed) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
+    const outcome = await session.guarded(setup, limit);
+    if (outcome.ok) continue;
+    if (session.broken || session.transactionLost || outcome.error === timeLimitMessage(limit ?? 0)) {
+      return withEvals({ ok: false, error: setupFailedMessage(index, outcome.error) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
+    }
+    setupErrors.push(setupErrorMessage(index, outcome.error));
   }
   const query = await session.guarded(plan.query, limit);
   const durationMs = session.lastMs;
@@ -169,6 +182,8 @@ class Session {
   lost: string | undefined;
   /** How long the last guarded SQL took, savepoint round trips left out. */
   lastMs = 0;
+  /** A failing statement could not be rolled back to its savepoint: the server rolled the whole transaction back (a deadlock). */
+  transactionLost = false;
 
   constructor(
     private readonly connection: Connection,
@@ -199,20 +214,13 @@ class Session {
     }
   }
 
-  /** One statement outside a savepoint (setup): its error message, if any. */
-  async statement(sql: string, limit: number | undefined): Promise<{ error?: string }> {
-    try {
-      await this.exec(sql);
-      return {};
-    } catch (e) {
-      return { error: describe(e, limit) };
-    }
-  }
-
   /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */
   async guarded(sql: GuardedSql, limit: number | undefined): Promise<QueryOutcome> {
     if (sql.refused !== undefined) return { ok: false, error: sql.refused };
     if (this.broken) return { ok: false, error: 'not run: the connection was dropped to stop the statement before' };
+    // MySQL refuses text without a statement ("Query was empty"); PostgreSQL and SQLite run it as nothing,
+    // and a setup entry that was only `COMMIT` is left empty once its transaction control is rewritten.
+    if (splitStatements(sql.sql, 'mysql').length === 0) return { ok: true, result: { columns: [], rows: [] } };
     let started = performance.now();
     try {
       await this.exec('SAVEPOINT evallens_guard');
@@ -225,7 +233,11 @@ class Session {
       this.lastMs = performance.now() - started;
       const error = describe(e, limit);
       // A deadlock rolls the whole transaction back and the savepoint with it; autocommit stays off.
-      if (!this.broken) await this.exec('ROLLBACK TO SAVEPOINT evallens_guard').catch(() => undefined);
+      if (!this.broken) {
+        await this.exec('ROLLBACK TO SAVEPOINT evallens_guard').catch(() => {
+          this.transactionLost = true;
+        });
+      }
       return { ok: false, error };
     }
   }

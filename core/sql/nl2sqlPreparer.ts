@@ -1,5 +1,6 @@
 import type { Json } from '../case';
 import type { CasePreparer } from '../runner/casePreparer';
+import { mysqlItemRefusal } from './mysqlStatements';
 import { firstStatement, sanitizeGeneratedSql, type SqlCleanUp } from './sanitizeSql';
 import { schemaMetadataQuery } from './schemaMetadata';
 import type { QueryPlan, SqlEngine, SqlExecution } from './sqlResult';
@@ -19,12 +20,18 @@ import type { QueryPlan, SqlEngine, SqlExecution } from './sqlResult';
  * - a DDL item's eval result is the schema the query leaves (schemaMetadata.ts: tables, their
  *   columns in order and the columns' types), read in the same isolation after the query, in place
  *   of its eval queries, which EvalBench does not run for DDL.
+ *
+ * On MySQL a DDL item (or one whose golden SQL holds DDL) is not run: MySQL commits DDL at once, so
+ * it cannot run in the transaction EvalLens rolls back. The preparer throws the reason, which makes
+ * the case an `error` (not a 0 for "both queries failed").
  */
 export function nl2sqlPreparer(engine: SqlEngine, options: { readonly timeoutMs: number; readonly cleanUp?: SqlCleanUp }): CasePreparer {
   return {
     async prepare(evalCase, signal) {
       const spec = specOf(evalCase.expected);
       if (spec === undefined) return evalCase;
+      const refused = engine.dialect === 'mysql' ? mysqlItemRefusal(spec.queryType, spec.golden) : undefined;
+      if (refused !== undefined) throw new Error(refused);
       const generatedSql = typeof evalCase.output === 'string' ? sanitizeGeneratedSql(evalCase.output, options.cleanUp) : '';
       const schemaQuery = spec.queryType === 'ddl' ? schemaMetadataQuery(engine.dialect) : undefined;
       const evalQueries = schemaQuery === undefined ? spec.evalQueries : [schemaQuery];

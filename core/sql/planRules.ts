@@ -1,9 +1,12 @@
+import { mysqlRefusal } from './mysqlStatements';
 import { setupInOuterTransaction } from './setupTransactions';
 import type { QueryOutcome, QueryPlan } from './sqlResult';
-import { findTransactionControl, type SqlDialect } from './sqlStatements';
+import { findTransactionControl, refusedMessage, type SqlDialect } from './sqlStatements';
+
+export { refusedMessage };
 
 /**
- * What both engines do with a plan, in one place so that SQLite and PostgreSQL answer alike:
+ * What every engine does with a plan, in one place so that SQLite, PostgreSQL and MySQL answer alike:
  *
  * 1. `setup` statements run in order, each under a savepoint. One that fails (or is refused) is
  *    rolled back, recorded in the run's `setupErrors`, and the plan goes on, as EvalBench's does.
@@ -22,6 +25,13 @@ import { findTransactionControl, type SqlDialect } from './sqlStatements';
  * cleanup SQL may hold transaction control (EvalBench's datasets do): it is rewritten into savepoints
  * inside the outer transaction (setupTransactions.ts), so it still cannot commit anything.
  *
+ * MySQL (and MariaDB) commit the open transaction at once for DDL and a few other statements (an
+ * "implicit commit"), which no savepoint or rollback undoes. On MySQL, therefore, after the rules
+ * above, SQL that is not a query, DML or a temporary table — DDL, SET, XA, `INTO OUTFILE`, `/*! *\/`
+ * comments — is refused as well, in setup and cleanup (after their transaction control became
+ * savepoints) as in SQL under test (mysqlStatements.ts says what and why). A refused setup entry is
+ * recorded in `setupErrors` like any failing one, and the case goes on.
+ *
  * The limit is per statement, as PostgreSQL's `statement_timeout` is: each statement of setup, query,
  * eval queries and cleanup has `timeoutMs` of its own.
  */
@@ -37,17 +47,22 @@ export interface GuardedPlan {
 }
 
 export function guardPlan(plan: QueryPlan, dialect: SqlDialect): GuardedPlan {
+  const engineRefusal = (sql: string, place: 'setup' | 'under test'): string | undefined => (dialect === 'mysql' ? mysqlRefusal(sql, place) : undefined);
   const guard = (sql: string): GuardedSql => {
     const control = findTransactionControl(sql, dialect);
-    return control === undefined ? { sql } : { sql, refused: refusedMessage(control) };
+    if (control !== undefined) return { sql, refused: refusedMessage(control) };
+    const refused = engineRefusal(sql, 'under test');
+    return refused === undefined ? { sql } : { sql, refused };
   };
-  const rewrite = (sql: string): GuardedSql => setupInOuterTransaction(sql, dialect);
+  const rewrite = (sql: string): GuardedSql => {
+    const rewritten = setupInOuterTransaction(sql, dialect);
+    if (rewritten.refused !== undefined) return rewritten;
+    const refused = engineRefusal(rewritten.sql, 'setup');
+    return refused === undefined ? rewritten : { sql: rewritten.sql, refused };
+  };
   return { setup: plan.setup.map(rewrite), query: guard(plan.query), evalQueries: plan.evalQueries.map(guard), cleanup: plan.cleanup.map(rewrite) };
 }
 
-export function refusedMessage(control: string): string {
-  return `${control} is not allowed in SQL under test: EvalLens runs every query in a transaction (or on a copy) that it rolls back, so transaction control is refused`;
-}
 
 export function timeLimitMessage(timeoutMs: number): string {
   return `canceled: the statement exceeded the time limit of ${timeoutMs} ms`;

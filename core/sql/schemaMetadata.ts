@@ -28,7 +28,8 @@ ORDER BY c.relname, a.attnum`;
 
 /**
  * The query that reads the schema metadata of a database of `dialect`, or undefined for a dialect
- * EvalLens has none for (its DDL items are then compared through their eval queries).
+ * EvalLens has none for. MySQL has none on purpose: its DDL items are never run (MySQL commits DDL at
+ * once, so the case is an error before any query runs; nl2sqlPreparer.ts).
  */
 export function schemaMetadataQuery(dialect: string): string | undefined {
   if (dialect === 'sqlite') return SQLITE_SCHEMA;

@@ -13,7 +13,7 @@ import { splitStatements, type SqlDialect } from './sqlStatements';
  * | `BEGIN …`, `START TRANSACTION …`                       | `SAVEPOINT evallens_setup_<n>`             |
  * | `COMMIT …`, `END …` after one of those                 | `RELEASE SAVEPOINT evallens_setup_<n>`     |
  * | `ROLLBACK`, `ABORT` after one of those                 | `ROLLBACK TO SAVEPOINT …; RELEASE SAVEPOINT …` |
- * | `COMMIT`, `END`, `ROLLBACK`, `ABORT` with none open     | nothing (as in autocommit, where they do nothing) |
+ * | `COMMIT`, `END`, `ROLLBACK`, `ABORT` with none open     | nothing, its `;` included (as in autocommit, where they do nothing) |
  * | `SAVEPOINT x`, `RELEASE x`, `ROLLBACK TO x`             | kept: they never end the outer transaction  |
  * | `PREPARE TRANSACTION`, `COMMIT PREPARED`, `ROLLBACK PREPARED` | refused: they act outside the session |
  *
@@ -55,7 +55,8 @@ export function setupInOuterTransaction(sql: string, dialect: SqlDialect): Rewri
     if (typeof replacement !== 'string') return { sql, refused: replacement.refused };
     const lead = /^\s*/.exec(sql.slice(statement.start, statement.end))?.[0].length ?? 0;
     pieces.push(sql.slice(cursor, statement.start + lead), replacement);
-    cursor = statement.end;
+    // A statement that becomes nothing goes with its semicolon: MySQL refuses an empty statement.
+    cursor = replacement === '' && sql[statement.end] === ';' ? statement.end + 1 : statement.end;
     changed = true;
   }
   if (!changed) return { sql };

@@ -11,8 +11,10 @@
  * `CASE … END` pairs are counted.
  *
  * MySQL (and MariaDB): `'…'` and `"…"` are strings with backslash escapes, `` `…` `` identifiers,
- * `#` line comments besides `--`; a `BEGIN` opens a body in `CREATE TRIGGER`, `PROCEDURE`,
- * `FUNCTION` and `EVENT` statements.
+ * `#` line comments, and `--` starts a comment only when a space or control character follows (so
+ * `SELECT 1--1; DROP TABLE t` is two statements, as MySQL reads it); a `/*! … *\/` comment is
+ * reported (`executableComment`), since MySQL runs its text; a `BEGIN` opens a body in
+ * `CREATE TRIGGER`, `PROCEDURE`, `FUNCTION` and `EVENT` statements.
  */
 export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
 
@@ -22,6 +24,10 @@ export interface SqlStatement {
   readonly end: number;
   /** The first four words outside comments and quotes, upper-cased (fewer when there are fewer). */
   readonly keywords: readonly string[];
+  /** Every word of the statement outside comments and quotes, upper-cased. */
+  readonly words: ReadonlySet<string>;
+  /** MySQL only: the statement holds a `/*! … *\/` (or MariaDB `/*M! … *\/`) comment, whose text MySQL runs as SQL. */
+  readonly executableComment: boolean;
 }
 
 /** The statements of `sql` that contain at least one word or symbol (empty ones are dropped). */
@@ -29,6 +35,8 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
   const statements: SqlStatement[] = [];
   let start = 0;
   let keywords: string[] = [];
+  let words = new Set<string>();
+  let executableComment = false;
   let hasContent = false;
   let parens = 0;
   let block = 0;
@@ -36,9 +44,11 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
   let trigger = false;
   let i = 0;
   const finish = (end: number) => {
-    if (hasContent) statements.push({ start, end, keywords });
+    if (hasContent) statements.push({ start, end, keywords, words, executableComment });
     start = end + 1;
     keywords = [];
+    words = new Set();
+    executableComment = false;
     hasContent = false;
     parens = 0;
     block = 0;
@@ -57,12 +67,16 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
       i++;
       continue;
     }
-    if ((c === '-' && next === '-') || (dialect === 'mysql' && c === '#')) {
+    if ((c === '-' && next === '-' && (dialect !== 'mysql' || mysqlCommentAfterDashes(sql, i))) || (dialect === 'mysql' && c === '#')) {
       const eol = sql.indexOf('\n', i);
       i = eol < 0 ? sql.length : eol + 1;
       continue;
     }
     if (c === '/' && next === '*') {
+      if (dialect === 'mysql' && (sql[i + 2] === '!' || (sql[i + 2] === 'M' && sql[i + 3] === '!'))) {
+        executableComment = true;
+        hasContent = true;
+      }
       i = skipBlockComment(sql, i, dialect === 'postgres');
       continue;
     }
@@ -97,6 +111,7 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
         continue;
       }
       if (keywords.length < 4) keywords.push(word);
+      words.add(word);
       if (wordCount < 3 && (word === 'TRIGGER' || (dialect === 'mysql' && ['PROCEDURE', 'FUNCTION', 'EVENT'].includes(word)))) trigger = true;
       if (word === 'BEGIN' && block === 0 && parens === 0 && keywords[0] === 'CREATE' && opensBlock(sql, j, dialect, trigger)) block++;
       else if (block > 0 && word === 'CASE') block++;
@@ -132,6 +147,11 @@ export function findTransactionControl(sql: string, dialect: SqlDialect): string
   return undefined;
 }
 
+/** Why SQL under test may not hold the transaction control `control` (as findTransactionControl names it). */
+export function refusedMessage(control: string): string {
+  return `${control} is not allowed in SQL under test: EvalLens runs every query in a transaction (or on a copy) that it rolls back, so transaction control is refused`;
+}
+
 /** Whether `BEGIN` (ending at `after`) opens a body: in a SQLite trigger, or PostgreSQL's `BEGIN ATOMIC`. */
 function opensBlock(sql: string, after: number, dialect: SqlDialect, trigger: boolean): boolean {
   if (dialect !== 'postgres') return trigger;
@@ -141,6 +161,12 @@ function opensBlock(sql: string, after: number, dialect: SqlDialect, trigger: bo
 /** Whether any statement of `sql` starts with one of `words` (upper case). */
 export function startsAnyStatement(sql: string, dialect: SqlDialect, words: ReadonlySet<string>): boolean {
   return splitStatements(sql, dialect).some((statement) => words.has(statement.keywords[0] ?? ''));
+}
+
+/** Whether the `--` at `at` starts a MySQL comment: a space or control character (or the end) must follow. */
+function mysqlCommentAfterDashes(sql: string, at: number): boolean {
+  const after = sql.charCodeAt(at + 2);
+  return Number.isNaN(after) || after <= 0x20 || after === 0x7f;
 }
 
 function isWordStart(c: string): boolean {

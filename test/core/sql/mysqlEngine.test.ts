@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { createConnection } from 'mysql2/promise';
-import type { EvalCase } from '../../../core/case';
+import type { EvalCase, Json } from '../../../core/case';
+import type { ScorerInstance } from '../../../core/config/runConfig';
+import { scoreCase } from '../../../core/runner/scoreCase';
+import { sqlExactMatch } from '../../../core/scorers/builtin/sql/exactMatch';
+import { nl2sqlPreparer } from '../../../core/sql/nl2sqlPreparer';
 import { parseDatabaseConfig, type ServerSettings } from '../../../core/sql/databaseConfig';
 import { databasePreparer } from '../../../core/sql/databasePreparer';
 import { openEngine } from '../../../core/sql/openEngine';
@@ -52,6 +56,12 @@ describe('MySQL statements EvalLens refuses', () => {
     assert.match(mysqlRefusal('LOCK TABLES t WRITE') ?? '', /LOCK is not run on MySQL/);
     assert.match(mysqlRefusal('SET autocommit = 1') ?? '', /SET is not allowed/);
     assert.match(mysqlRefusal('SELECT 1 /*!50000 ; COMMIT */') ?? '', /\/\*! … \*\/ comment is not allowed/);
+    assert.match(mysqlRefusal('SELECT 1--1; DROP TABLE t') ?? '', /^DROP is not run on MySQL/, '`--` without a space after it is not a comment in MySQL');
+    assert.equal(mysqlRefusal('SELECT 1 -- ; DROP TABLE t\nFROM t'), undefined);
+    assert.match(mysqlRefusal('XA START 0x1') ?? '', /^XA START is not allowed in SQL under test/);
+    assert.match(mysqlRefusal('CREATE TEMPORARY TRIGGER x BEGIN; DROP TABLE t; END') ?? '', /is not run on MySQL/);
+    assert.equal(mysqlRefusal('SAVEPOINT a; DELETE FROM t; ROLLBACK TO SAVEPOINT a; RELEASE SAVEPOINT a', 'setup'), undefined, 'the savepoints setup transaction control becomes');
+    assert.match(mysqlRefusal('SAVEPOINT a', 'under test') ?? '', /^SAVEPOINT is not allowed in SQL under test/);
     assert.match(mysqlRefusal("SELECT * FROM t INTO OUTFILE '/tmp/x'") ?? '', /writes a file on the database server/);
   });
 });
@@ -75,6 +85,11 @@ describe('MySQL engine (MariaDB)', () => {
     }
     return { engine, settings: database.settings };
   };
+  const customersAndCounts = async (settings: ServerSettings) => ({
+    customers: await onServer<unknown[][]>(settings, 'SELECT id, name FROM customers ORDER BY id'),
+    events: await onServer<unknown[][]>(settings, 'SELECT id, what FROM events ORDER BY id'),
+    tables: await onServer<unknown[][]>(settings, 'SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME'),
+  });
   const counts = (settings: ServerSettings) => onServer<unknown[][]>(settings, "SELECT (SELECT count(*) FROM customers), (SELECT count(*) FROM events), (SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE())");
 
   it("maps the server's types to comparable values", async (t) => {
@@ -112,9 +127,91 @@ describe('MySQL engine (MariaDB)', () => {
     assert.deepEqual(rowsOf(ddl.evalQueries?.[0]), [[3]]);
     const commit = await my.engine.run(plan("DELETE FROM customers; COMMIT"), LIMIT);
     assert.match(errorOf(commit.query), /COMMIT is not allowed in SQL under test/);
-    const setup = await my.engine.run(plan('SELECT 1', { setup: ['CREATE TABLE sneaky (a INT)'], evalQueries: ['SELECT 1'] }), LIMIT);
-    assert.match(errorOf(setup.query), /^setup_sql #1 failed, so the query did not run: CREATE is not run on MySQL/);
     assert.deepEqual(await counts(my.settings), before);
+  });
+
+  it('runs BEGIN / START TRANSACTION … COMMIT / ROLLBACK in setup as savepoints, and the run leaves nothing behind', async (t) => {
+    const my = need(t);
+    if (my === undefined) return;
+    const before = await customersAndCounts(my.settings);
+    const run = await my.engine.run(
+      plan('SELECT what FROM events ORDER BY id', {
+        setup: [
+          "BEGIN; INSERT INTO events (what) VALUES ('begun'); COMMIT;",
+          'START TRANSACTION; DELETE FROM customers WHERE id = 3; ROLLBACK',
+          "BEGIN WORK; UPDATE customers SET name = 'Changed' WHERE id = 1; COMMIT WORK",
+          'COMMIT',
+          '-- nothing to do',
+        ],
+        evalQueries: ['SELECT id, name FROM customers ORDER BY id'],
+        cleanup: ['BEGIN; DELETE FROM events; COMMIT'],
+      }),
+      LIMIT,
+    );
+    assert.equal(run.setupErrors, undefined);
+    assert.deepEqual(rowsOf(run.query), [['begun']]);
+    assert.deepEqual(rowsOf(run.evalQueries?.[0]), [[1, 'Changed'], [2, 'Grace'], [3, 'Linus']], 'the rolled-back DELETE removed nothing; the committed UPDATE ran');
+    assert.deepEqual(await customersAndCounts(my.settings), before, 'seen from a fresh connection');
+  });
+
+  it('records a failing or refused setup statement in setupErrors, rolls it back and goes on with the case', async (t) => {
+    const my = need(t);
+    if (my === undefined) return;
+    const before = await customersAndCounts(my.settings);
+    const run = await my.engine.run(
+      plan('SELECT what FROM events ORDER BY id', {
+        setup: ["INSERT INTO events (what) VALUES ('first'); INSERT INTO nowhere VALUES (1)", "INSERT INTO events (what) VALUES ('second')", 'CREATE TABLE sneaky (a INT)'],
+        evalQueries: ['SELECT count(*) FROM customers'],
+      }),
+      LIMIT,
+    );
+    assert.deepEqual(rowsOf(run.query), [['second']], 'the first entry was rolled back as a whole; the second ran');
+    assert.deepEqual(rowsOf(run.evalQueries?.[0]), [[3]]);
+    assert.equal(run.setupErrors?.length, 2);
+    assert.match(run.setupErrors?.[0] ?? '', /^setup_sql #1 failed and was rolled back; the case went on, as EvalBench's does: .*nowhere/);
+    assert.match(run.setupErrors?.[1] ?? '', /^setup_sql #3 failed and was rolled back; .*CREATE is not run on MySQL: MySQL commits DDL at once/);
+    assert.deepEqual(await customersAndCounts(my.settings), before, 'no table sneaky, no events: seen from a fresh connection');
+  });
+
+  it('an attacker COMMIT; DROP TABLE in setup or in generated SQL changes nothing (seen from a fresh connection)', async (t) => {
+    const my = need(t);
+    if (my === undefined) return;
+    const before = await customersAndCounts(my.settings);
+    const inSetup = await my.engine.run(
+      plan('SELECT count(*) FROM customers', { setup: ['DELETE FROM events; COMMIT; DROP TABLE customers', 'END; DELETE FROM customers; COMMIT', 'SELECT 1--1; DROP TABLE events', 'XA START 0x1'] }),
+      LIMIT,
+    );
+    assert.deepEqual(rowsOf(inSetup.query), [[0]], 'the case went on; the DELETE ran inside the run only');
+    assert.match(inSetup.setupErrors?.[0] ?? '', /^setup_sql #1 failed .*DROP is not run on MySQL/);
+    assert.match(inSetup.setupErrors?.[1] ?? '', /^setup_sql #3 failed .*DROP is not run on MySQL/, '--1 is not a comment in MySQL: the DROP is seen');
+    assert.match(inSetup.setupErrors?.[2] ?? '', /^setup_sql #4 failed .*XA START is not allowed in setup or cleanup SQL on MySQL/);
+    const preparer = nl2sqlPreparer(my.engine, { timeoutMs: 10_000 });
+    const generated = async (output: string, queryType: string) =>
+      (await preparer.prepare({ id: 'g', input: 'q', output, expected: { golden_sql: ['SELECT count(*) FROM customers'], eval_query: ['SELECT count(*) FROM customers'], query_type: queryType } }, new AbortController().signal)).sql;
+    const fenced = await generated('```sql\nCOMMIT; DROP TABLE customers\n```', 'dml');
+    assert.match(errorOf(fenced?.generated.query), /^COMMIT is not allowed in SQL under test/);
+    assert.deepEqual(rowsOf(fenced?.generated.evalQueries?.[0]), [[3]]);
+    const dashes = await generated('SELECT 1--1; DROP TABLE customers', 'dml');
+    assert.match(errorOf(dashes?.generated.query), /^DROP is not run on MySQL/);
+    const first = await generated('SELECT 1--1; DROP TABLE customers', 'dql');
+    assert.deepEqual(rowsOf(first?.generated.query), [[2]], "a DQL item runs the first statement as MySQL reads it: 1 - (-1), not a comment");
+    assert.deepEqual(await customersAndCounts(my.settings), before);
+  });
+
+  it('makes a DDL item an error with the reason, before anything runs, instead of a 0 for "both queries failed"', async (t) => {
+    const my = need(t);
+    if (my === undefined) return;
+    const made = sqlExactMatch.create({}, { configDir: process.cwd(), timeoutMs: 10_000, env: {} });
+    assert.ok(made.ok);
+    const scorers: ScorerInstance[] = [{ name: 'exact_match', definition: sqlExactMatch, options: {}, scorer: made.scorer, weight: 1, lowerIsBetter: false, timeoutMs: 10_000, range: { file: 'mysql-ddl.yaml', start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } } }];
+    const preparer = nl2sqlPreparer(my.engine, { timeoutMs: 10_000 });
+    const ddlCase = (expected: { [key: string]: Json }): EvalCase => ({ id: 'ddl', input: 'add an email column', output: 'ALTER TABLE customers ADD COLUMN email TEXT', expected });
+    const [ddl] = await scoreCase(ddlCase({ golden_sql: ['ALTER TABLE customers ADD COLUMN email TEXT'], eval_query: ['SELECT 1'], query_type: 'ddl' }), scorers, 1, { now: () => 0, preparer });
+    assert.equal(ddl?.status, 'error');
+    assert.match(ddl?.reason ?? '', /^a DDL item \(query_type ddl\) cannot be scored on MySQL: ALTER is not run on MySQL: MySQL commits DDL at once/);
+    const [untyped] = await scoreCase(ddlCase({ golden_sql: ['CREATE TABLE emails (a INT)'] }), scorers, 1, { now: () => 0, preparer });
+    assert.equal(untyped?.status, 'error');
+    assert.match(untyped?.reason ?? '', /^an item whose golden SQL holds DDL cannot be scored on MySQL: CREATE is not run/);
   });
 
   it('rolls a failing query back to its savepoint and goes on with the eval queries', async (t) => {

@@ -18,7 +18,8 @@ describe('setup SQL with its own transaction control', () => {
     assert.deepEqual(setupInOuterTransaction("START TRANSACTION ISOLATION LEVEL SERIALIZABLE; DELETE FROM t; ROLLBACK; INSERT INTO t VALUES ('COMMIT'); END", 'postgres'), {
       sql: "SAVEPOINT evallens_setup_1; DELETE FROM t; ROLLBACK TO SAVEPOINT evallens_setup_1; RELEASE SAVEPOINT evallens_setup_1; INSERT INTO t VALUES ('COMMIT'); ",
     });
-    assert.deepEqual(setupInOuterTransaction('COMMIT; DROP TABLE t', 'postgres'), { sql: '; DROP TABLE t' });
+    assert.deepEqual(setupInOuterTransaction('COMMIT; DROP TABLE t', 'postgres'), { sql: ' DROP TABLE t' });
+    assert.deepEqual(setupInOuterTransaction('END; DELETE FROM t; COMMIT', 'mysql'), { sql: ' DELETE FROM t; ' }, 'no empty statement is left: MySQL refuses one');
     assert.deepEqual(setupInOuterTransaction('SAVEPOINT a; DELETE FROM t; ROLLBACK TO a; RELEASE a', 'sqlite'), { sql: 'SAVEPOINT a; DELETE FROM t; ROLLBACK TO a; RELEASE a' });
     assert.deepEqual(setupInOuterTransaction('CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM u; END; BEGIN; END', 'sqlite'), {
       sql: 'CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM u; END; SAVEPOINT evallens_setup_1; RELEASE SAVEPOINT evallens_setup_1',
