@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -59,6 +59,18 @@ describe('evallens run: EvalBench setup_directory on SQLite', () => {
     assert.equal(cli.code, 0, cli.stderr);
     assert.match(cli.stderr, /information: the SQLite database db_blog is built for the run, in memory, from \S+\/datasets\/bat_setup\/setup\/db_blog as EvalBench builds it/);
     assert.doesNotMatch(cli.stderr, /does not run EvalBench's database setup scripts|database_path\) does not exist/);
+  });
+
+  it('validate says that a server database is left to the user (setup scripts run only for SQLite)', async () => {
+    const server = join(scratch, 'server');
+    mkdirSync(join(server, 'setup', 'db_blog', 'postgres'), { recursive: true });
+    writeFileSync(join(server, 'pg.yaml'), 'db_type: postgres\nhost: 127.0.0.1\nport: 5432\nuser_name: postgres\ndatabase_name: db_blog\nmax_executions_per_minute: 10\n');
+    writeFileSync(join(server, 'prompts.json'), JSON.stringify([{ id: 1, nl_prompt: 'How many users?', query_type: 'dql', database: 'db_blog', dialects: ['postgres'], golden_sql: { postgres: ['SELECT 1'] }, eval_query: {}, setup_sql: {}, cleanup_sql: {}, tags: [], other: {}, generated_sql: 'SELECT 1' }]));
+    writeFileSync(join(server, 'run.yaml'), 'dataset_config: prompts.json\ndatabase_configs:\n - pg.yaml\nsetup_directory: setup\nscorers:\n  exact_match: null\n');
+    const cli = await runCli(['validate', 'run.yaml'], { cwd: server });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stderr, /information: EvalLens runs EvalBench's setup scripts \(setup_directory\) only for SQLite databases: the postgres databases of \S+pg\.yaml are yours; build them before the run/);
+    assert.doesNotMatch(cli.stderr, /is built for the run/);
   });
 
   it('a database without a setup folder is a warning at validate and an error on its cases', async () => {
