@@ -143,9 +143,10 @@ async function* csvBatches(file: string, table: string, limits: typeof SETUP_LIM
       }
     }
   } catch (e) {
-    const csv = e as { code?: unknown; lines?: unknown; message?: unknown };
+    const csv = e as { code?: unknown; message?: unknown };
     if (typeof csv.code === 'string' && csv.code.startsWith('CSV_') || csv.code === 'INVALID_OPENING_QUOTE') {
-      throw new Error(`${file}:${typeof csv.lines === 'number' ? csv.lines : nextLine}:1: the CSV cannot be read: ${String(csv.message)}`);
+      // Said at the start of the row being read: an unclosed quote is only found where the file ends.
+      throw new Error(`${file}:${nextLine}:1: the CSV row that starts here cannot be read: ${String(csv.message)}`);
     }
     throw e;
   }

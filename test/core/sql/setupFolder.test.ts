@@ -50,6 +50,16 @@ describe('building an SQLite database from an EvalBench setup folder', () => {
     });
   });
 
+  it('names where a CSV row with an unclosed quote starts', async () => {
+    const folder = join(scratch, 'bad-quote');
+    cpSync(FOLDER, folder, { recursive: true });
+    writeFileSync(join(folder, 'data', 'tbl_users.csv'), "1,'John',NULL,'2024-02-27',1,true\n2,\"'Jane,NULL,'2024-02-27',2,true\n3,'Al',NULL,'2024-02-27',1,true\n");
+    await assert.rejects(openSqlite({ setup: setupSteps(folder, 'sqlite') }), (e: Error) => {
+      assert.ok(e.message.startsWith(`${join(folder, 'data', 'tbl_users.csv')}:2:1: the CSV row that starts here cannot be read: Quote Not Closed`), e.message);
+      return true;
+    });
+  });
+
   it('names the file, line and column of a failing setup statement, and stops there as EvalBench does', async () => {
     const folder = join(scratch, 'bad-sql');
     cpSync(FOLDER, folder, { recursive: true });
