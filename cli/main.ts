@@ -14,7 +14,7 @@ import packageJson from '../package.json';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { checkDatabaseConfigs, openPreparers } from './preparers';
+import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
 import { RunStore } from './runStore';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
@@ -79,7 +79,10 @@ async function main(argv: readonly string[]): Promise<number> {
  */
 async function inputsLoad(config: RunConfig, options: { readonly readCases: boolean }): Promise<boolean> {
   const problems = checkDatabaseConfigs(config, process.env);
-  if (options.readCases && !hasErrors(problems)) problems.push(...(await checkDataset(config)).problems);
+  if (options.readCases && !hasErrors(problems)) {
+    const dataset = await checkDataset(config);
+    problems.push(...dataset.problems, ...checkSetupFolders(config, process.env, dataset.sqlTargets));
+  }
   for (const problem of problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return !hasErrors(problems);
 }

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { DatabaseConfigRef, RunConfig } from '../core/config/runConfig';
 import type { Problem } from '../core/problem';
 import type { CasePreparer } from '../core/runner/casePreparer';
 import { chainPreparers } from '../core/runner/chainPreparers';
 import { loadDatabaseConfig } from '../core/sql/databaseConfig';
-import { databasePreparer, type DatabaseEntry } from '../core/sql/databasePreparer';
+import { databasePreparer, selectDatabase, type DatabaseEntry, type SqlTarget } from '../core/sql/databasePreparer';
 import { openEngine } from '../core/sql/openEngine';
 import { sqlJsAssets } from '../core/sql/sqliteWorker';
 import { targetPreparer } from '../core/target/targetPreparer';
@@ -36,11 +37,49 @@ export function checkDatabaseConfigs(config: RunConfig, env: Env): Problem[] {
   return loadEntries(config, env, true).problems;
 }
 
+/**
+ * With `setup_directory`, what a run does with it, said at validate time for the databases the cases
+ * name (`targets`): each SQLite database is built in memory from its setup folder (information), a
+ * database whose folder is missing makes its cases errors (warning), and a server database's setup
+ * is left to the user (information).
+ */
+export function checkSetupFolders(config: RunConfig, env: Env, targets: readonly SqlTarget[]): Problem[] {
+  const setupDirectory = config.setupDirectory;
+  if (setupDirectory === undefined) return [];
+  const { entries, refs } = loadEntriesWithRefs(config, env, true);
+  const problems: Problem[] = [];
+  const built = new Map<string, { folder: string; range: DatabaseConfigRef['range'] }>();
+  const missing = new Map<string, { message: string; range: DatabaseConfigRef['range'] }>();
+  const servers = new Set<number>();
+  for (const target of targets) {
+    const picked = selectDatabase(entries, target, config.databaseNames ?? {}, setupDirectory);
+    const index = entries.findIndex((e) => e.config !== undefined && (target.dialect === undefined || e.config.dialect === target.dialect));
+    const ref = refs[index < 0 ? 0 : index];
+    if (ref === undefined) continue;
+    if ('location' in picked && picked.location.engine === 'sqlite' && picked.location.build !== undefined) built.set(picked.location.build.folder, { folder: picked.location.build.folder, range: ref.range });
+    else if ('location' in picked && picked.location.engine !== 'sqlite') servers.add(index);
+    else if ('error' in picked && picked.error.includes('cannot be built')) missing.set(picked.error, { message: picked.error, range: ref.range });
+  }
+  for (const { folder, range } of built.values()) {
+    problems.push({ code: 'database-built', severity: 'information', message: `the SQLite database ${basename(folder)} is built for the run, in memory, from ${folder} as EvalBench builds it (pre_setup.sql, setup.sql, data/*.csv, post_setup.sql); no database file is read or written`, range });
+  }
+  for (const { message, range } of missing.values()) problems.push({ code: 'database-setup-missing', severity: 'warning', message: `${message}; its cases are errors in a run`, range });
+  for (const index of servers) {
+    const ref = refs[index];
+    const config = entries[index]?.config;
+    if (ref === undefined || config === undefined) continue;
+    problems.push({ code: 'evalbench-key-not-run', severity: 'information', message: `EvalLens runs EvalBench's setup scripts (setup_directory) only for SQLite databases: the ${config.dialect} databases of ${ref.configFile} are yours; build them before the run — cases run on them as they are`, range: ref.range });
+  }
+  return problems;
+}
+
 function databasesOf(config: RunConfig, env: Env, trusted: boolean): { preparer?: CasePreparer; problems: Problem[]; sqlite?: boolean } {
   const { entries, problems } = loadEntries(config, env, trusted);
   if (entries.length === 0) return { problems };
   const names = config.databaseNames;
-  const preparer = databasePreparer(entries, { timeoutMs: config.timeoutMs, env, open: (location, vars) => openEngine(location, vars), ...(names === undefined ? {} : { names }), ...(config.sqlCleanUp === undefined ? {} : { cleanUp: config.sqlCleanUp }) });
+  const setup = config.setupDirectory === undefined ? {} : { setupDirectory: config.setupDirectory };
+  const cleanUp = config.sqlCleanUp === undefined ? {} : { cleanUp: config.sqlCleanUp };
+  const preparer = databasePreparer(entries, { timeoutMs: config.timeoutMs, env, open: (location, vars) => openEngine(location, vars), ...(names === undefined ? {} : { names }), ...setup, ...cleanUp });
   return { preparer, problems, sqlite: entries.some((entry) => entry.config?.engine === 'sqlite') };
 }
 
@@ -50,6 +89,11 @@ function databasesOf(config: RunConfig, env: Env, trusted: boolean): { preparer?
  * A config EvalLens cannot run gets, besides its own warning, a notice on the run config's entry.
  */
 function loadEntries(config: RunConfig, env: Env, trusted: boolean): { entries: DatabaseEntry[]; problems: Problem[] } {
+  const { entries, problems } = loadEntriesWithRefs(config, env, trusted);
+  return { entries, problems };
+}
+
+function loadEntriesWithRefs(config: RunConfig, env: Env, trusted: boolean): { entries: DatabaseEntry[]; refs: DatabaseConfigRef[]; problems: Problem[] } {
   const entries: DatabaseEntry[] = [];
   const problems: Problem[] = [];
   // The run config's entry of each of `entries`, in the same order.
@@ -64,7 +108,9 @@ function loadEntries(config: RunConfig, env: Env, trusted: boolean): { entries: 
       problems.push({ code: 'database-not-read', severity: 'information', message: `the database config ${ref.configFile} names environment variables, which a run without trust does not read: its cases are skipped`, range: ref.range });
       continue;
     }
-    problems.push(...loaded.problems);
+    // With a setup folder an SQLite database is built in memory, so its database_path folder need not exist (EvalBench creates it).
+    const built = config.setupDirectory !== undefined && loaded.config?.engine === 'sqlite';
+    problems.push(...(built ? loaded.problems.filter((p) => !(p.code === 'missing-file' && p.message.includes('(database_path)'))) : loaded.problems));
     if (loaded.config === undefined) continue;
     entries.push({ config: loaded.config });
     refs.push(ref);
@@ -81,7 +127,7 @@ function loadEntries(config: RunConfig, env: Env, trusted: boolean): { entries: 
     if (first === undefined) dialects.set(dialect, ref.configFile);
     else problems.push({ code: 'database-not-run', severity: 'information', message: `EvalLens runs the ${dialect} cases on the first database config of that dialect (${first}); ${ref.configFile} is not used in this run`, range: ref.range });
   }
-  return { entries, problems };
+  return { entries, refs, problems };
 }
 
 /** The dialect a config declares in plain text (`dialect:`, else `db_type:`), read without expanding anything; undefined when it has none. */

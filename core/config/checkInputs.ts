@@ -1,6 +1,7 @@
 import type { Problem } from '../problem';
 import { DatasetError } from '../dataset/datasetError';
 import { caseRecords } from '../runner/records';
+import { sqlTarget, type SqlTarget } from '../sql/databasePreparer';
 import type { SourceRange } from '../text/position';
 import type { RunConfig } from './runConfig';
 
@@ -24,7 +25,11 @@ export interface DatasetCheck {
   readonly cases: number;
   /** Of them, the cases with something recorded to score: an output, a trace or recorded trials. */
   readonly recorded: number;
+  /** The distinct databases (and dialects) the cases' SQL runs on, up to 1,000. */
+  readonly sqlTargets: SqlTarget[];
 }
+
+const LISTED_SQL_TARGETS = 1_000;
 
 /**
  * Reads every case of the config as a run reads them, streamed (memory does not grow with the file;
@@ -38,12 +43,15 @@ export async function checkDataset(config: RunConfig): Promise<DatasetCheck> {
   let cases = 0;
   let recorded = 0;
   let unreadable = 0;
+  const targets = new Map<string, SqlTarget>();
   try {
     for await (const record of caseRecords(config)) {
       cases++;
       if (record.ok) {
         const c = record.value.case;
         if (c.output !== undefined || c.trace !== undefined || c.trials !== undefined) recorded++;
+        const target = sqlTarget(c);
+        if (target !== undefined && targets.size < LISTED_SQL_TARGETS) targets.set(JSON.stringify([target.database, target.dialect]), target);
         continue;
       }
       unreadable++;
@@ -55,7 +63,7 @@ export async function checkDataset(config: RunConfig): Promise<DatasetCheck> {
     if (!(error instanceof DatasetError)) throw error;
     const problem = datasetErrorProblem(error, config);
     if (problem !== undefined) problems.push(problem);
-    return { problems, cases, recorded };
+    return { problems, cases, recorded, sqlTargets: [...targets.values()] };
   }
   const anchor: SourceRange | undefined = config.dataset?.range;
   if (unreadable > LISTED_CASE_PROBLEMS && anchor !== undefined) {
@@ -69,5 +77,5 @@ export async function checkDataset(config: RunConfig): Promise<DatasetCheck> {
       range: anchor,
     });
   }
-  return { problems, cases, recorded };
+  return { problems, cases, recorded, sqlTargets: [...targets.values()] };
 }

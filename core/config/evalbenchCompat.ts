@@ -166,18 +166,12 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
       problems.push({
         code: 'missing-file',
         severity: 'warning',
-        message: `the setup folder ${setupDirectory} does not exist (paths are relative to the config's folder); cases run on the databases as they are`,
+        message: `the setup folder ${setupDirectory} does not exist (paths are relative to the config's folder); the cases on SQLite databases, which EvalLens builds from it, are errors`,
         range: source.valueRange(['setup_directory']),
       });
-    } else {
-      // Said plainly rather than left silent: the folder is found, its scripts are not run.
-      problems.push({
-        code: 'evalbench-key-not-run',
-        severity: 'information',
-        message: `EvalLens does not run EvalBench's database setup scripts (setup_directory) yet; build the databases before the run — cases run on them as they are`,
-        range: source.keyRange(['setup_directory']),
-      });
     }
+    // What is built from the folder (SQLite) and what is left to the user (servers) depends on the
+    // database configs and the cases: `validate` says it per database (cli/preparers.ts checkSetupFolders).
   }
   const truncate = reporting['truncate_execution_outputs'];
   const csv = reporting['csv'];

@@ -82,7 +82,12 @@ export interface ServerSettings {
 
 /** Where one database of a config is: an SQLite file, or a database on a server. */
 export type DatabaseLocation =
-  | { readonly engine: 'sqlite'; readonly file: string }
+  | {
+      readonly engine: 'sqlite';
+      readonly file: string;
+      /** Set when the run config has `setup_directory`: the database is built in memory from `folder` (`<setup_directory>/<database>`) for `dbType`, and `file` is not read. */
+      readonly build?: { readonly folder: string; readonly dbType: string };
+    }
   | { readonly engine: 'postgres' | 'mysql'; readonly host: string; readonly port: number; readonly database: string; readonly user: string; readonly passwordEnv?: string };
 
 export interface ParsedDatabaseConfig {

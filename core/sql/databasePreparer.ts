@@ -5,6 +5,7 @@ import type { EvalCase, Json } from '../case';
 import type { CasePreparer } from '../runner/casePreparer';
 import { databaseNameFor, locationOf, type DatabaseConfig, type DatabaseLocation } from './databaseConfig';
 import { nl2sqlPreparer } from './nl2sqlPreparer';
+import { missingSetup, setupFolderOf } from './setupFolder';
 import type { SqlEngine } from './sqlResult';
 
 /**
@@ -47,13 +48,19 @@ export interface DatabasePreparerOptions {
   readonly names?: DatabaseNames;
   /** How generated SQL is cleaned up before it runs (the run config's EvalBench `dialect`, `prompt_generator`). */
   readonly cleanUp?: SqlCleanUp;
+  /**
+   * EvalBench's `setup_directory` (absolute): each SQLite database is then built in memory from
+   * `<setup_directory>/<database>` for the run (setupFolder.ts), as EvalBench builds it before a run,
+   * instead of read from its file. Server databases are the user's and are used as they are.
+   */
+  readonly setupDirectory?: string;
   /** Opens an engine (openEngine.ts); a test passes its own to count what is opened. */
   readonly open: (location: DatabaseLocation, env: Readonly<Record<string, string | undefined>>) => Promise<SqlEngine>;
 }
 
 export function databasePreparer(entries: readonly DatabaseEntry[], options: DatabasePreparerOptions): CasePreparer {
   const engines = new Map<string, Promise<{ engine: SqlEngine; preparer: CasePreparer }>>();
-  const pick = (evalCase: EvalCase) => selectDatabase(entries, sqlTarget(evalCase), options.names);
+  const pick = (evalCase: EvalCase) => selectDatabase(entries, sqlTarget(evalCase), options.names, options.setupDirectory);
   const network = entries.some((entry) => entry.unread !== undefined || (entry.config !== undefined && (entry.config.engine === 'postgres' || entry.config.engine === 'mysql')));
   return {
     ...(network ? { reaches: 'network' as const } : {}),
@@ -99,19 +106,19 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
  * default extension is `.db`, and a config written for `.sqlite` files needs `extension: .sqlite`.
  */
 function otherExtensionHint(location: DatabaseLocation): string {
-  if (location.engine !== 'sqlite' || existsSync(location.file)) return '';
+  if (location.engine !== 'sqlite' || location.build !== undefined || existsSync(location.file)) return '';
   const ext = extname(location.file);
   const other = ['.db', '.sqlite', '.sqlite3'].find((candidate) => candidate !== ext && existsSync(`${location.file.slice(0, location.file.length - ext.length)}${candidate}`));
   return other === undefined ? '' : ` (${basename(location.file, ext)}${other} is there: add \`extension: ${other}\` to the database config; EvalBench's default is .db)`;
 }
 
-interface SqlTarget {
+export interface SqlTarget {
   readonly database?: string;
   readonly dialect?: string;
 }
 
 /** The database and dialect a case names, when it has golden SQL to run; undefined otherwise. */
-function sqlTarget(evalCase: EvalCase): SqlTarget | undefined {
+export function sqlTarget(evalCase: EvalCase): SqlTarget | undefined {
   const expected = evalCase.expected;
   if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return undefined;
   const record = expected as { readonly [key: string]: Json };
@@ -125,8 +132,12 @@ function sqlTarget(evalCase: EvalCase): SqlTarget | undefined {
 
 type Selection = { readonly location: DatabaseLocation } | { readonly error: string } | { readonly unread: true };
 
-/** The database a case runs on, or why it has none. */
-export function selectDatabase(entries: readonly DatabaseEntry[], target: SqlTarget | undefined, names: DatabaseNames = {}): Selection {
+/**
+ * The database a case runs on, or why it has none. With `setupDirectory`, an SQLite database is built
+ * from `<setupDirectory>/<database>` (EvalBench's name after `db_name_overrides` / `db_name_mappings`,
+ * before the suffix, as EvalBench names the folder); a database with no setup folder is an error.
+ */
+export function selectDatabase(entries: readonly DatabaseEntry[], target: SqlTarget | undefined, names: DatabaseNames = {}, setupDirectory?: string): Selection {
   const dialect = target?.dialect;
   const serves = (entryDialect: string | undefined) => dialect === undefined || entryDialect === undefined || entryDialect === dialect;
   const entry = entries.find((e) => serves(e.config?.dialect ?? e.unread?.dialect));
@@ -137,9 +148,15 @@ export function selectDatabase(entries: readonly DatabaseEntry[], target: SqlTar
   if (entry.unread !== undefined || entry.config === undefined) return { unread: true };
   const config = entry.config;
   if (config.engine === 'unsupported') return { error: `the database config ${config.file} cannot be run here: ${config.reason}` };
-  const database = databaseNameFor(config, mappedName(target?.database, config.dialect, names));
+  const mapped = mappedName(target?.database, config.dialect, names);
+  const database = databaseNameFor(config, mapped);
   if (database === '') return { error: `the case names no database and the database config ${config.file} has no database_name` };
-  return { location: locationOf(config, database) };
+  const location = locationOf(config, database);
+  if (setupDirectory === undefined || location.engine !== 'sqlite') return { location };
+  const folder = setupFolderOf(setupDirectory, mapped !== undefined && mapped !== '' ? mapped : config.name);
+  const missing = missingSetup(folder, config.dbType);
+  if (missing !== undefined) return { error: `the SQLite database ${basename(folder)} cannot be built: ${missing}` };
+  return { location: { ...location, build: { folder, dbType: config.dbType } } };
 }
 
 /** EvalBench's `db_name_overrides[dialect][db]`, else `db_name_mappings[dialect]` with `{db_id}` replaced. */

@@ -12,6 +12,8 @@ import {
   type GuardedPlan,
 } from './planRules';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlValue } from './sqlResult';
+import { buildFromSteps } from './setupBuild';
+import type { SetupStep } from './setupFolder';
 import { startsAnyStatement } from './sqlStatements';
 import { DEFAULT_HEAP_LIMIT_MB, epochNow, SqliteWorker, sqlJsAssets, type RawOutcome, type RawValue, type RunningStatement, type SqlJsAssets, type WorkerPlan, type WorkerReply } from './sqliteWorker';
 
@@ -38,6 +40,11 @@ export interface SqliteSource {
   readonly file?: string;
   /** SQL that builds the database (schema and data), run once on an empty database. */
   readonly sqlText?: string;
+  /**
+   * Steps that build the database in memory (EvalBench's setup folder, setupFolder.ts), run once on
+   * an empty database; the first failing step stops the build with its file:line:col. No file is written.
+   */
+  readonly setup?: AsyncIterable<SetupStep>;
 }
 
 export interface SqliteOptions {
@@ -46,13 +53,21 @@ export interface SqliteOptions {
    * (default 1024). A statement whose rows do not fit gets an error; the process goes on.
    */
   readonly heapLimitMb?: number;
+  /** How long building from `setup` steps may take in all (default 5 minutes); past it the build stops with an error. */
+  readonly setupTimeLimitMs?: number;
 }
 
+const SETUP_TIME_LIMIT_MS = 5 * 60_000;
+
 export async function openSqlite(source: SqliteSource, options: SqliteOptions = {}): Promise<SqlEngine> {
-  if ((source.file === undefined) === (source.sqlText === undefined)) throw new Error('openSqlite needs exactly one of `file` and `sqlText`');
+  if ([source.file, source.sqlText, source.setup].filter((s) => s !== undefined).length !== 1) throw new Error('openSqlite needs exactly one of `file`, `sqlText` and `setup`');
   const sqlJs = await sqlJsAssets();
   const heapLimitMb = options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB;
   if (source.file !== undefined) return new SqliteEngine(sqlJs, shared(await readDatabaseFile(source.file)), heapLimitMb);
+  if (source.setup !== undefined) {
+    const built = await buildFromSteps(sqlJs, source.setup, heapLimitMb, options.setupTimeLimitMs ?? SETUP_TIME_LIMIT_MS);
+    return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, built.worker);
+  }
   const built = await buildDatabase(sqlJs, source.sqlText ?? '', heapLimitMb);
   return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, built.worker);
 }

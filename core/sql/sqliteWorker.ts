@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { SetupStep } from './setupFolder';
 
 /**
  * The thread SQLite runs in. sql.js runs SQLite synchronously, and its build exposes neither
@@ -35,6 +36,8 @@ export type WorkerReply =
   | { readonly type: 'fatal'; readonly error: string }
   | { readonly type: 'built'; readonly bytes: Uint8Array }
   | { readonly type: 'build-failed'; readonly error: string }
+  /** One setup step done; `error` (and for rows, `row`: the index in the batch) when it failed. */
+  | { readonly type: 'setup-done'; readonly error?: string; readonly row?: number }
   | { readonly type: 'setup-error'; readonly id: number; readonly index: number; readonly error: string }
   | { readonly type: 'query'; readonly id: number; readonly outcome: RawOutcome | null; readonly ms: number }
   | { readonly type: 'eval'; readonly id: number; readonly index: number; readonly outcome: RawOutcome | null }
@@ -104,7 +107,7 @@ export class SqliteWorker {
     this.worker.on('exit', (code) => this.onStop(new Error(`the SQLite worker thread exited (code ${code})`)));
   }
 
-  post(message: { type: 'build'; sql: string } | { type: 'run'; id: number; plan: WorkerPlan }): void {
+  post(message: { type: 'build'; sql: string } | { type: 'setup'; step: SetupStep | { readonly kind: 'begin' } | { readonly kind: 'end' } } | { type: 'run'; id: number; plan: WorkerPlan }): void {
     this.port.postMessage(message);
   }
 
@@ -222,8 +225,49 @@ function run(SQL, id, plan) {
   }
 }
 
+// The database being built from setup steps (setupFolder.ts), one message per step.
+let building;
+function setup(SQL, step) {
+  if (step.kind === 'begin') { building = new SQL.Database(); return {}; }
+  if (step.kind === 'end') {
+    bytes = building.export();
+    building.close();
+    building = undefined;
+    return { bytes };
+  }
+  // EvalBench runs each phase on a new connection: per-connection settings (foreign_keys) start over.
+  if (step.kind === 'phase') { building.exec('PRAGMA foreign_keys = OFF'); return {}; }
+  if (step.kind === 'sql') {
+    try { execute(building, step.sql); return {}; } catch (e) { return { error: text(e) }; }
+  }
+  const columns = step.rows[0].length;
+  const table = '\x60' + step.table.replaceAll('\x60', '\x60\x60') + '\x60';
+  const statement = building.prepare('INSERT INTO ' + table + ' VALUES (' + new Array(columns).fill('?').join(', ') + ')');
+  let row = -1;
+  building.exec('BEGIN');
+  try {
+    Atomics.store(clock, 0, now());
+    for (row = 0; row < step.rows.length; row++) statement.run(step.rows[row]);
+    building.exec('COMMIT');
+    return {};
+  } catch (e) {
+    try { building.exec('ROLLBACK'); } catch (_) { /* already ended */ }
+    return { error: text(e), row: row < 0 ? 0 : row };
+  } finally {
+    Atomics.store(clock, 0, 0n);
+    statement.free();
+  }
+}
+
 port.on('message', async (message) => {
   const SQL = await ready;
+  if (message.type === 'setup') {
+    let reply;
+    try { reply = setup(SQL, message.step); } catch (e) { reply = { error: text(e) }; }
+    if (reply.bytes !== undefined) port.postMessage({ type: 'built', bytes: reply.bytes });
+    else port.postMessage({ type: 'setup-done', ...reply });
+    return;
+  }
   if (message.type === 'build') {
     try {
       const db = new SQL.Database();

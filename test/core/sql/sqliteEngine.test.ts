@@ -85,8 +85,8 @@ describe('SQLite engine', () => {
 
   it('rejects SQL text that does not build a database, and bad sources', async () => {
     await assert.rejects(openSqlite({ sqlText: 'CREATE TABLE t (a INTEGER); INSERT INTO nope VALUES (1)' }), /the SQL text does not build an SQLite database: no such table: nope/);
-    await assert.rejects(openSqlite({}), /exactly one of `file` and `sqlText`/);
-    await assert.rejects(openSqlite({ file: 'a', sqlText: 'b' }), /exactly one of `file` and `sqlText`/);
+    await assert.rejects(openSqlite({}), /exactly one of `file`, `sqlText` and `setup`/);
+    await assert.rejects(openSqlite({ file: 'a', sqlText: 'b' }), /exactly one of `file`, `sqlText` and `setup`/);
   });
 
   it('answers queued runs when closed, and refuses runs after', async () => {
