@@ -29,7 +29,8 @@ export function nl2sqlPreparer(engine: SqlEngine, options: { readonly timeoutMs:
   return {
     async prepare(evalCase, signal) {
       const spec = specOf(evalCase.expected);
-      if (spec === undefined) return evalCase;
+      // Nothing recorded to run: the SQL scorers say so (sqlRows.ts NOT_RECORDED); no database work.
+      if (spec === undefined || evalCase.output === undefined) return evalCase;
       const refused = engine.dialect === 'mysql' ? mysqlItemRefusal(spec.queryType, spec.golden) : undefined;
       if (refused !== undefined) throw new Error(refused);
       const generatedSql = typeof evalCase.output === 'string' ? sanitizeGeneratedSql(evalCase.output, options.cleanUp) : '';

@@ -1,5 +1,5 @@
 import type { Json } from '../../case';
-import { fail, pass } from '../../result';
+import { fail, pass, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/exact_match_consistency.schema.json';
 import { canonicalJson } from '../support/canonicalJson';
 import { pyRowListsEqual, type RowDict } from '../support/pythonEquality';
@@ -29,6 +29,10 @@ export const exactMatchConsistency: ScorerDefinition = {
     return preparedAcrossTrials({
       scoreTrials(trials) {
         const n = trials.length;
+        // Trials with nothing recorded agree on nothing: not decided (EvalBench would have generated them).
+        if (trials.every((t) => t.output === undefined && t.error === undefined && t.case.sql === undefined)) {
+          return unsupported('no trial of the case has a recorded output to compare (EvalLens scores recorded outputs)');
+        }
         const sqlMode = trials.some((t) => t.case.sql !== undefined);
         const matrix = sqlMode ? pairMatrix(n, sqlComparer(trials)) : pairMatrix(n, outputComparer(trials));
         const pairs: Json[] = [];

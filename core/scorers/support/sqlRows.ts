@@ -99,9 +99,16 @@ export function setupErrorDetails(evalCase: EvalCase): { [key: string]: Json } {
   return details;
 }
 
+/**
+ * Said of a case with no generated SQL recorded at all: EvalBench would generate it; EvalLens scores
+ * what was recorded, so the case is not decided (a recorded empty answer is still EvalBench's 0).
+ */
+export const NOT_RECORDED = 'the case has no recorded generated SQL (EvalLens scores recorded outputs and does not run EvalBench\'s generator): add `generated_sql` to the item, or a `target:` that produces it';
+
 /** The case's SQL execution, or the `unsupported` verdict of a case that was not executed. */
 export function executionOf(evalCase: EvalCase): { readonly ok: true; readonly sql: SqlExecution } | { readonly ok: false; readonly verdict: ScorerVerdict } {
   if (evalCase.sql !== undefined) return { ok: true, sql: evalCase.sql };
+  if (evalCase.output === undefined) return { ok: false, verdict: unsupported(NOT_RECORDED) };
   return {
     ok: false,
     verdict: unsupported(
@@ -131,14 +138,14 @@ export function bothRan(evalCase: EvalCase, rule: string): { readonly ok: true; 
 
 /**
  * The generated SQL text: the SQL that was executed (`sql.generatedSql`) when the case ran, else the
- * case's output (after `output_path`), which must then be a string. A case with neither fails with
- * score 0, which is EvalBench's number for a row without generated SQL (it runs no scorer on it).
+ * case's output (after `output_path`), which must then be a string. A case with neither was never
+ * recorded: `unsupported` (EvalBench would have generated it; EvalLens does not guess a 0).
  */
 export function generatedSqlOf(input: ScoringInput): { readonly ok: true; readonly text: string; readonly from: 'execution' | 'output' } | { readonly ok: false; readonly verdict: ScorerVerdict } {
   const sql = input.case.sql;
   if (sql !== undefined) return { ok: true, text: sql.generatedSql, from: 'execution' };
   const output = input.output;
-  if (output === undefined) return { ok: false, verdict: fail('the case has no generated SQL: it was not executed and has no output', 0) };
+  if (output === undefined) return { ok: false, verdict: unsupported(NOT_RECORDED) };
   if (typeof output !== 'string') return { ok: false, verdict: fail(`the output is ${kindOf(output)}, not SQL text; nothing is converted`, 0) };
   return { ok: true, text: output, from: 'output' };
 }

@@ -23,6 +23,13 @@ describe('exact_match_consistency', () => {
     assert.equal(v.score, 100);
   });
 
+  it('does not decide a case none of whose trials recorded anything (nothing to compare), but compares recorded errors', async () => {
+    const v = await consistency([{}, {}]);
+    assert.equal(v.status, 'unsupported');
+    assert.match(v.reason, /no trial of the case has a recorded output/);
+    assert.equal((await consistency([{ error: 'boom' }, { error: 'boom' }])).status, 'pass');
+  });
+
   it('is all or nothing: one differing trial makes the case 0', async () => {
     const v = await consistency([{ output: 'x' }, { output: 'x' }, { output: 'y' }]);
     assert.equal(v.status, 'fail');

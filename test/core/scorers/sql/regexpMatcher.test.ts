@@ -80,7 +80,10 @@ describe('regexp_matcher (EvalBench)', () => {
     assert.equal(v.score, 100);
     assert.equal(v.details?.['query_from'], 'execution');
     const none = await score(regexpMatcher, { regexp_string_list: ['x'], invert_results: true }, {});
-    assert.deepEqual([none.status, none.score], ['fail', 0], 'no generated SQL scores 0, not inverted (EvalBench runs no scorer)');
+    assert.equal(none.status, 'unsupported', 'no generated SQL recorded: not decided, and never an inverted pass');
+    assert.equal(none.score, undefined);
+    const empty = await score(regexpMatcher, { regexp_string_list: ['x'], invert_results: true }, { output: '' });
+    assert.equal(empty.score, 100, 'a recorded empty answer is matched as text, as EvalBench matches it');
   });
 
   it('refuses, at load, what ECMAScript cannot express and what Python rejects, at the pattern\'s index', () => {

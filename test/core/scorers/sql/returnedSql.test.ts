@@ -59,10 +59,12 @@ describe('returned_sql (EvalBench)', () => {
     assert.equal(v.details?.['query_from'], 'output');
   });
 
-  it('fails with 0 when there is no generated SQL at all, or the output is not text', async () => {
+  it('does not decide a case with no generated SQL recorded (EvalLens does not run the generator), and fails an output that is not text', async () => {
     const none = await score(returnedSql, {}, {});
-    assert.deepEqual([none.status, none.score], ['fail', 0]);
-    assert.match(none.reason, /no generated SQL/);
+    assert.equal(none.status, 'unsupported');
+    assert.match(none.reason, /no recorded generated SQL .*add `generated_sql` to the item, or a `target:`/);
+    const empty = await score(returnedSql, {}, { output: '' });
+    assert.deepEqual([empty.status, empty.score], ['fail', 0], 'a recorded empty answer is EvalBench\'s 0');
     const number = await score(returnedSql, {}, { output: 42 });
     assert.deepEqual([number.status, number.score], ['fail', 0]);
     assert.match(number.reason, /a number, not SQL text/);
