@@ -103,7 +103,10 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
     ...(options.entryCache === undefined ? {} : { entryCache: options.entryCache }),
   });
   problems.push(...(family === 'evalbench' ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, { registry, instances: scorers.instances.length }) : scorers.problems));
-  if (data['scorers'] === undefined || data['scorers'] === null) {
+  if ((data['scorers'] === undefined || data['scorers'] === null) && family === 'evalbench') {
+    // EvalBench runs such configs for their other work (its seed configs build databases): nothing to score, not a mistake.
+    problems.push({ code: 'no-scorer-runs', severity: 'warning', message: 'the config has no `scorers:`, so a run scores nothing (EvalBench uses such configs for other work, e.g. seeding databases); add scorers to evaluate', range: source.valueRange([]), suggestions: ['scorers'] });
+  } else if (data['scorers'] === undefined || data['scorers'] === null) {
     problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });
   }
   const numTrials = typeof data['num_trials'] === 'number' ? data['num_trials'] : 1;

@@ -61,6 +61,13 @@ describe('keys of newer EvalBench run configs', () => {
     assert.deepEqual(parsed.config?.scorers.map((s) => s.name), ['turn_count']);
   });
 
+  it('takes an EvalBench config without scorers (its seed configs) as a warning that nothing is scored, where an EvalLens config without them is an error', () => {
+    const parsed = parse('seed_config.yaml');
+    assert.ok(parsed.config !== undefined);
+    assert.deepEqual(parsed.problems.filter((p) => p.severity !== 'information').map((p) => `${p.severity} ${p.code}`), ['warning no-scorer-runs']);
+    assert.deepEqual(parsed.config.scorers, []);
+  });
+
   it('warns when no scorer is left to run, in the mapping form as in the list form', () => {
     assert.deepEqual(found('nothing_runs_config.yaml'), ['4:3 information evalbench-scorer-not-run', '6:3 information evalbench-scorer-not-run', '3:1 warning no-scorer-runs']);
     assert.deepEqual(parse('nothing_runs_config.yaml').config?.scorers, []);
