@@ -1,6 +1,7 @@
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type TypeCastField } from 'mysql2/promise';
 import type { ServerSettings } from './databaseConfig';
-import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, guardPlan, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupErrorMessage, setupFailedMessage, timeLimitMessage, type GuardedPlan, type GuardedSql } from './planRules';
+import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
+import { runGuardedPlan, type GuardedSession } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows, SqlValue } from './sqlResult';
 import { splitStatements } from './sqlStatements';
 
@@ -106,7 +107,7 @@ class MysqlEngine implements SqlEngine {
     try {
       await session.exec(`SET SESSION autocommit = 0, time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'${this.timeLimitSetting(limit)}`);
       await session.exec('START TRANSACTION');
-      run = await runPlan(session, guarded, limit);
+      run = await runGuardedPlan(session, guarded, limit);
     } catch (e) {
       if (!session.broken) throw e;
     } finally {
@@ -139,43 +140,8 @@ class MysqlEngine implements SqlEngine {
   }
 }
 
-/** The plan on a session whose transaction is open (planRules.ts says what runs after what). */
-async function runPlan(session: Session, plan: GuardedPlan, limit: number | undefined): Promise<QueryRun> {
-  const evalCount = plan.evalQueries.length;
-  const setupErrors: string[] = [];
-  const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun => ({
-    query,
-    ...(evalCount === 0 ? {} : { evalQueries }),
-    ...(setupErrors.length === 0 ? {} : { setupErrors }),
-    durationMs,
-  });
-  for (const [index, setup] of plan.setup.entries()) {
-    const outcome = await session.guarded(setup, limit);
-    if (outcome.ok) continue;
-    if (session.broken || session.transactionLost || outcome.error === timeLimitMessage(limit ?? 0)) {
-      return withEvals({ ok: false, error: setupFailedMessage(index, outcome.error) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
-    }
-    setupErrors.push(setupErrorMessage(index, outcome.error));
-  }
-  const query = await session.guarded(plan.query, limit);
-  const durationMs = session.lastMs;
-  const evalQueries: QueryOutcome[] = [];
-  let stoppedAt: number | undefined;
-  for (const [index, sql] of plan.evalQueries.entries()) {
-    if (stoppedAt !== undefined) {
-      evalQueries.push(notRunAfterStop(stoppedAt, EXCEEDED_TIME_LIMIT));
-      continue;
-    }
-    const outcome = await session.guarded(sql, limit);
-    if (!outcome.ok && outcome.error === timeLimitMessage(limit ?? 0)) stoppedAt = index;
-    evalQueries.push(outcome);
-  }
-  for (const sql of plan.cleanup) if (sql.refused === undefined) await session.guarded(sql, limit);
-  return withEvals(query, evalQueries, durationMs);
-}
-
 /** One connection's run: statements, savepoints, the time limit, and what to do when it breaks. */
-class Session {
+class Session implements GuardedSession {
   /** The connection can no longer be used (lost, aborted); it is dropped. */
   broken = false;
   /** Why the connection was lost, when it was (not an abort): the run then fails as a whole. */
@@ -212,6 +178,10 @@ class Session {
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
+  }
+
+  cannotGoOn(): boolean {
+    return this.broken || this.transactionLost;
   }
 
   /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */

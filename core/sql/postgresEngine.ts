@@ -1,7 +1,8 @@
 import { Client, DatabaseError, Pool, type ClientBase, type ClientConfig, type CustomTypesConfig, type PoolClient, type QueryArrayConfig, type QueryArrayResult } from 'pg';
-import { abortError, effectiveLimit, EXCEEDED_TIME_LIMIT, guardPlan, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupErrorMessage, setupFailedMessage, timeLimitMessage, type GuardedSql } from './planRules';
+import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
 import { postgresValue } from './postgresValues';
 import { restoreSequences, SEQUENCES_SQL, snapshotSequences, type SequenceState } from './postgresSequences';
+import { runGuardedPlan, type GuardedSession } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows } from './sqlResult';
 
 /**
@@ -131,7 +132,7 @@ class PostgresEngine implements SqlEngine {
     try {
       const begun = await session.begin();
       snapshot = begun === undefined ? [] : await snapshotSequences((sql) => session.exec(sql), begun);
-      run = await runPlan(session, guarded, limit);
+      run = await runGuardedPlan(session, guarded, limit);
     } catch (e) {
       if (!session.broken) throw e;
     } finally {
@@ -175,43 +176,8 @@ class PostgresEngine implements SqlEngine {
   }
 }
 
-/** The plan on a session whose transaction is open (planRules.ts says what runs after what). */
-async function runPlan(session: Session, plan: ReturnType<typeof guardPlan>, limit: number | undefined): Promise<QueryRun> {
-  const evalCount = plan.evalQueries.length;
-  const setupErrors: string[] = [];
-  const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun => ({
-    query,
-    ...(evalCount === 0 ? {} : { evalQueries }),
-    ...(setupErrors.length === 0 ? {} : { setupErrors }),
-    durationMs,
-  });
-  for (const [index, setup] of plan.setup.entries()) {
-    const outcome = await session.guarded(setup, limit);
-    if (outcome.ok) continue;
-    if (session.broken || outcome.error === timeLimitMessage(limit ?? 0) || session.ended()) {
-      return withEvals({ ok: false, error: setupFailedMessage(index, outcome.error) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
-    }
-    setupErrors.push(setupErrorMessage(index, outcome.error));
-  }
-  const query = await session.guarded(plan.query, limit);
-  const durationMs = session.lastMs;
-  const evalQueries: QueryOutcome[] = [];
-  let stoppedAt: number | undefined;
-  for (const [index, sql] of plan.evalQueries.entries()) {
-    if (stoppedAt !== undefined) {
-      evalQueries.push(notRunAfterStop(stoppedAt, EXCEEDED_TIME_LIMIT));
-      continue;
-    }
-    const outcome = await session.guarded(sql, limit);
-    if (!outcome.ok && outcome.error === timeLimitMessage(limit ?? 0)) stoppedAt = index;
-    evalQueries.push(outcome);
-  }
-  for (const sql of plan.cleanup) if (sql.refused === undefined) await session.guarded(sql, limit);
-  return withEvals(query, evalQueries, durationMs);
-}
-
 /** One connection's run: statements, savepoints, the time limit, and what to do when it breaks. */
-class Session {
+class Session implements GuardedSession {
   /** The connection can no longer be trusted (lost, read timeout, aborted); it is dropped, not reused. */
   broken = false;
   /** Why the connection was lost, when it was (not a time limit, not an abort): the run then fails as a whole. */
@@ -259,6 +225,10 @@ class Session {
   /** Whether the transaction EvalLens opened has ended (nothing further may run on this connection). */
   ended(): boolean {
     return this.client.getTransactionStatus() === 'I';
+  }
+
+  cannotGoOn(): boolean {
+    return this.broken || this.ended();
   }
 
   /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */
