@@ -1,23 +1,13 @@
-import { pipeline, Transform } from 'node:stream';
-import { parse } from 'csv-parse';
 import type { DatasetRecord, Json } from '../case';
 import type { SourcePosition, SourceRange } from '../text/position';
-import { ByteWindow } from './byteWindow';
 import { caseFromValue, readError, type CaseLocation } from './caseFromValue';
 import { CaseIdTracker, positionalId } from './caseIdTracker';
 import { cellSpans, positionIn } from './csvCells';
 import { CASE_COLUMNS, headerColumns, readCell, type CsvColumn } from './csvColumns';
+import { csvTextRows, MAX_ROW_CHARACTERS } from './csvTextRows';
 import { DatasetError, displayPath, unreadable } from './datasetError';
 import type { DatasetSource } from './source';
 import { datasetBytes } from './textFile';
-
-/** Longest row csv-parse may buffer, in characters: an unclosed quote must not swallow a huge file. */
-const MAX_ROW_CHARACTERS = 16 * 1024 * 1024;
-
-interface ParsedRow {
-  readonly record: readonly string[];
-  readonly info: { readonly bytes: number };
-}
 
 /**
  * Reads a CSV dataset as a stream: a header row, then one case per row (`id`, `input`, `output`,
@@ -29,35 +19,18 @@ interface ParsedRow {
 export async function* readCsv(source: DatasetSource): AsyncGenerator<DatasetRecord> {
   const file = source.path;
   const declared = source.columns ?? {};
-  const window = new ByteWindow();
-  const decoder = new TextDecoder('utf-8');
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      window.push(chunk);
-      done(null, chunk);
-    },
-  });
-  const options = { bom: true, info: true, relax_column_count: true, relax_quotes: true, record_delimiter: ['\r\n', '\n'], max_record_size: MAX_ROW_CHARACTERS };
-  const parser = parse(options);
-  // Errors of any stage destroy the parser, so they surface in the iteration below.
-  pipeline(datasetBytes(source), tap, parser, () => undefined);
+  const reader = csvTextRows(datasetBytes(source));
   const ids = new CaseIdTracker();
   let header: CsvColumn[] | undefined;
-  let position: SourcePosition = { offset: 0, line: 0, column: 0 };
   let index = 0;
   try {
-    for await (const row of parser as AsyncIterable<ParsedRow>) {
-      const raw = decoder.decode(window.take(row.info.bytes), { stream: true });
-      const start = position;
-      position = positionIn(raw, raw.length, start);
-      const text = raw.replace(/\r?\n$/, '');
-      if (text.trim() === '') continue;
-      if (header === undefined) header = headerColumns(file, row.record, declared);
-      else yield rowRecord(file, header, row.record, text, start, index++, ids);
+    for await (const { record, text, start } of reader.rows) {
+      if (header === undefined) header = headerColumns(file, record, declared);
+      else yield rowRecord(file, header, record, text, start, index++, ids);
     }
   } catch (error) {
     if (!isCsvError(error)) throw unreadable(file, error);
-    yield syntaxRecord(file, error.code, decoder.decode(window.rest()), position, index, ids);
+    yield syntaxRecord(file, error.code, reader.rest(), reader.position(), index, ids);
     return;
   }
   if (header === undefined) throw new DatasetError(file, `dataset ${displayPath(file)} is empty; a CSV dataset starts with a header row`);

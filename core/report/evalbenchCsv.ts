@@ -5,48 +5,23 @@
  * after it still load. A CSV syntax error (a quote left open) ends the file at that row.
  */
 import { createReadStream } from 'node:fs';
-import { pipeline, Transform } from 'node:stream';
-import { parse } from 'csv-parse';
-import { ByteWindow } from '../dataset/byteWindow';
 import { cellSpans, positionIn } from '../dataset/csvCells';
-import type { SourcePosition } from '../text/position';
-
-/** Longest row csv-parse may buffer, in characters: an unclosed quote must not swallow a huge file. */
-const MAX_ROW_CHARACTERS = 16 * 1024 * 1024;
+import { csvTextRows } from '../dataset/csvTextRows';
 
 export type CsvRow =
   /** `line` is 1-based, as people count; `cells` maps each header name to its cell. */
   | { readonly ok: true; readonly line: number; readonly cells: ReadonlyMap<string, string> }
   | { readonly ok: false; readonly line: number; readonly column: number; readonly message: string };
 
-interface ParsedRow {
-  readonly record: readonly string[];
-  readonly info: { readonly bytes: number };
-}
-
 /** Rows of `file` after its header; `maxRows` bounds how many are read (the rest are one bad row). */
 export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGenerator<CsvRow> {
-  const window = new ByteWindow();
-  const decoder = new TextDecoder('utf-8');
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      window.push(chunk);
-      done(null, chunk);
-    },
-  });
-  const parser = parse({ bom: true, info: true, relax_column_count: true, relax_quotes: true, record_delimiter: ['\r\n', '\n'], max_record_size: MAX_ROW_CHARACTERS });
   const input = createReadStream(file);
-  pipeline(input, tap, parser, () => undefined);
+  const reader = csvTextRows(input);
   let header: readonly string[] | undefined;
-  let position: SourcePosition = { offset: 0, line: 0, column: 0 };
   let rows = 0;
   try {
-    for await (const row of parser as AsyncIterable<ParsedRow>) {
-      const raw = decoder.decode(window.take(row.info.bytes), { stream: true });
-      const start = position;
-      position = positionIn(raw, raw.length, start);
-      const text = raw.replace(/\r?\n$/, '');
-      if (text.trim() === '') continue;
+    for await (const row of reader.rows) {
+      const { text, start } = row;
       if (header === undefined) {
         header = row.record;
         continue;
@@ -71,10 +46,12 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
     const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
     if (code === undefined || !code.startsWith('CSV_')) {
       const io = error instanceof Error && 'code' in error ? String(error.code) : 'an unknown error';
+      const position = reader.position();
       yield { ok: false, line: position.line + 1, column: position.column + 1, message: `expected a readable CSV file, but reading it failed (${io})` };
       return;
     }
-    const rest = decoder.decode(window.rest());
+    const rest = reader.rest();
+    const position = reader.position();
     const quote = code === 'CSV_QUOTE_NOT_CLOSED' ? cellSpans(rest).unclosedQuote : undefined;
     const at = quote === undefined ? position : positionIn(rest, quote, position);
     const what = quote !== undefined ? 'expected the quoted cell that starts here to be closed, but it never is' : `expected a CSV row, but this row is not valid CSV (${code})`;
