@@ -148,11 +148,11 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
   const reporting = isRecord(data['reporting']) ? data['reporting'] : {};
 
   const format = data['dataset_format'];
-  if (typeof format === 'string' && !NL2SQL_FORMATS.includes(format) && !EVALSET_FORMATS.includes(format) && (EVALBENCH_DATASET_FORMATS).includes(format)) {
+  if (isUnreadDatasetFormat(format)) {
     problems.push({
       code: 'evalbench-format-not-read',
       severity: 'warning',
-      message: `EvalLens has no reader for EvalBench's ${format} datasets: the dataset is read as EvalLens reads any dataset, by its extension (an evalset with "scenarios" or a list of cases)`,
+      message: `EvalLens has no reader for EvalBench's ${format} datasets (EvalBench turns them into conversations or probes as it runs): the dataset is not read, so a run scores nothing`,
       range: source.valueRange(['dataset_format']),
     });
   }
@@ -271,6 +271,11 @@ export function resolveConfigPath(path: string, context: CompatContext): string 
  * default, checked against the file when it is read), the NL2SQL reader with the `dialects`,
  * `query_types` and `databases` filters; and the scenario filters.
  */
+/** A `dataset_format` EvalBench has and EvalLens cannot read: such a dataset is not read at all. */
+export function isUnreadDatasetFormat(format: unknown): boolean {
+  return typeof format === 'string' && !NL2SQL_FORMATS.includes(format) && !EVALSET_FORMATS.includes(format) && EVALBENCH_DATASET_FORMATS.includes(format);
+}
+
 export function evalbenchDatasetSource<T extends DatasetSource>(dataset: T, data: Readonly<Record<string, unknown>>, settings: EvalbenchSettings): T {
   const format = data['dataset_format'];
   const filters = {

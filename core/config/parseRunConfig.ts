@@ -5,7 +5,7 @@ import runConfigSchema from '../../schemas/run-config.schema.json';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
 import type { ScorerRegistry } from '../scorers/registry';
-import { acceptEvalbenchScorers, configFamily, evalbenchDatasetSource, readEvalbenchSettings, resolveConfigPath, scorerSetFor } from './evalbenchCompat';
+import { acceptEvalbenchScorers, configFamily, evalbenchDatasetSource, isUnreadDatasetFormat, readEvalbenchSettings, resolveConfigPath, scorerSetFor } from './evalbenchCompat';
 import { evalbenchKeyNotices, unusedValuePaths, withoutUnusedVariables } from './evalbenchNotices';
 import { DEFAULT_JOB_THRESHOLD, DEFAULT_TIMEOUT_MS, type DatasetSource, type InlineCase, type RunConfig } from './runConfig';
 import { pointerSegments, schemaProblems } from './schemaMessages';
@@ -127,7 +127,9 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   problems.push(...evalbench.problems);
   const dataset = readDataset(source, data, (p) => resolveConfigPath(p, compat));
   problems.push(...dataset.problems);
-  const datasetSource = dataset.source === undefined ? undefined : evalbenchDatasetSource(dataset.source, data, evalbench.settings);
+  // A dataset in an EvalBench format EvalLens has no reader for is not read as something else (a warning says so).
+  const unread = isEvalbench && isUnreadDatasetFormat(data['dataset_format']);
+  const datasetSource = dataset.source === undefined || unread ? undefined : evalbenchDatasetSource(dataset.source, data, evalbench.settings);
   const inlineCases = readInlineCases(source, data['cases']);
   problems.push(...duplicateInlineIds(source, inlineCases));
   const target = readTarget(source, data['target'], { dir, env, timeoutMs });

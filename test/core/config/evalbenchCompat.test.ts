@@ -201,6 +201,10 @@ describe('EvalBench run configs', () => {
     assert.equal(warning?.severity, 'warning');
     assert.equal(warning?.code, 'evalbench-format-not-read');
     assert.equal(warning?.at, '2:17');
+    assert.match(warning?.message ?? '', /the dataset is not read, so a run scores nothing/);
+    const unread = parseRunConfig('dataset_config: missing.jsonl\ndataset_format: mcp-compliance-format\nscorers:\n  mcp_token_cost: {}\n', FILE, {}, { fileExists: () => false });
+    assert.equal(unread.config?.dataset, undefined, 'a format EvalLens cannot read is not read as something else');
+    assert.deepEqual(unread.problems.filter((p) => p.severity === 'error'), [], 'so a file it would not read is no missing-file error either');
     const [error] = problems('dataset_config: p.json\ndataset_format: bird-standard\nscorers:\n  exact_match: null\n');
     assert.equal(error?.severity, 'error');
     assert.match(error?.message ?? '', /did you mean "bird-standard-format"/);
