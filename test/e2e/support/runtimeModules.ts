@@ -9,9 +9,10 @@ import { join } from 'node:path';
 
 /**
  * Required inside a try/catch by a bundled dependency, which works without it (pg's optional native
- * binding). Anything else missing is a packaging defect.
+ * binding; mysql2's `cardinal`, which only colours its debug output). Anything else missing is a
+ * packaging defect.
  */
-const OPTIONAL_MODULES = new Set(['pg-native']);
+const OPTIONAL_MODULES = new Set(['pg-native', 'cardinal']);
 const PROVIDED_BY_HOST = new Set(['vscode']);
 
 /**
