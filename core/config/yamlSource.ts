@@ -109,6 +109,13 @@ export class YamlSource {
    */
   toData(): { readonly value: unknown; readonly problems: Problem[] } {
     const problems: Problem[] = [];
+    // yaml turns a mapping or list used as a key into a string key by printing it, which is slow past
+    // a few levels of nesting (seconds on an 80 KB document the fuzz test made): refuse it first.
+    const complexKey = this.firstComplexKey();
+    if (complexKey !== undefined) {
+      const message = 'YAML: a key must be plain text or a number, not a mapping or a list (a config names its keys)';
+      return { value: undefined, problems: [{ code: 'yaml-complex-key', severity: 'error', message, range: this.nodeRange(complexKey) }] };
+    }
     // A piece-wise parse has no anchors or aliases (chunkedParse.ts falls back to a whole parse).
     if (this.expanding !== undefined) return { value: this.doc.toJS(), problems };
     let firstAlias: Alias | undefined;
@@ -141,6 +148,22 @@ export class YamlSource {
       const range = firstAlias === undefined ? this.range(0, 0) : this.nodeRange(firstAlias);
       return { value: undefined, problems: [{ code: 'yaml-alias', severity: 'error', message: `YAML: the aliases expand to too much data (at most ${MAX_ALIAS_COUNT} alias expansions are read; ${why})`, range }] };
     }
+  }
+
+  /** The first key that is a mapping or a list (`? {a: 1}`, `[a]: b`), if any. */
+  private firstComplexKey(): Node | undefined {
+    let found: Node | undefined;
+    const visitor = {
+      Pair: (_key: unknown, pair: Pair) => {
+        const key = pair.key;
+        if (key === null || isScalar(key) || isAlias(key) || !(isMap(key) || isSeq(key))) return undefined;
+        found = key;
+        return visit.BREAK;
+      },
+    };
+    if (this.expanding === undefined) visit(this.doc, visitor);
+    else for (const node of this.expanding) if (found === undefined) visit(node, visitor);
+    return found;
   }
 
   /** The keys of a top-level mapping, as written (before `${VAR}` expansion when asked first); none for anything else. */

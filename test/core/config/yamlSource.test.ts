@@ -84,6 +84,16 @@ describe('YAML the fuzz test found', () => {
     assert.equal(tooDeepFlowNesting('a: [[[1]]]\n', 2), 5);
   });
 
+  it('refuses a mapping or list used as a key, on the key, instead of letting yaml print it (seconds for a deep one)', () => {
+    const flat = problemsOf('? [a]\n: 1\nscorers: {}\n');
+    assert.deepEqual(flat.map((p) => `${p.range.start.line}:${p.range.start.column} ${p.code}`), ['0:2 yaml-complex-key']);
+    // The shape the fuzz test made: a block mapping hundreds of levels deep that yaml reads as a key.
+    const deep = Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n');
+    const text = `? ${deep.replaceAll('\n', '\n  ')}\n: x\nscorers: {}\n`;
+    const found = problemsOf(text);
+    assert.ok(found.some((p) => p.code === 'yaml-complex-key'), JSON.stringify(found.map((p) => p.code)));
+  });
+
   it('keeps yaml from printing warnings to stderr (a collection as a mapping key)', () => {
     const script = `require(${JSON.stringify(join(__dirname, '..', '..', '..', 'core', 'config', 'parseRunConfig.ts'))}).parseRunConfig('? [a]\\n: 1\\nscorers: {}\\n', '/tmp/x.eval.yaml', {})`;
     const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
