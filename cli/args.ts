@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { COMMAND_NAMES, isCommandName, type CommandName } from './help';
 import { isReporterName, REPORTER_NAMES, type ReporterName } from './reporters/index';
 
 export interface ReporterRequest {
@@ -7,7 +8,8 @@ export interface ReporterRequest {
 }
 
 export type Command =
-  | { readonly kind: 'help' }
+  /** General help, or one command's options. */
+  | { readonly kind: 'help'; readonly command?: CommandName }
   /**
    * Show results made elsewhere: an EvalBench results folder (a job folder or a folder of them, or one
    * of its CSV files), an EvalLens run folder or a report.json. `reportFile`: where the report.json
@@ -44,78 +46,109 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const USAGE = `Usage:
-  evallens run <config.eval.yaml> [options]   run an eval; exit 0 all passed, 1 some failed, 2 config or usage error,
-                                              3 nothing scored (every case skipped, or no case)
-  evallens validate <config.eval.yaml>        check a config and report its problems
-  evallens validate <config.eval.yaml>… --cases  print each config's cases (ids, lines) as a JSON line
-  evallens plan <config.eval.yaml> [--case <id>]… [--filter <glob>] [--trials <n>] [--json]
-                                              count the cases, trials and LLM judge calls a run would make
-  evallens report <results folder | report.json> [options]
-                                              show results made elsewhere: an EvalBench results folder
-                                              (reporting: csv — a <job_id>/ folder with configs.csv, evals.csv,
-                                              scores.csv, summary.csv, or a folder of them, or one of those
-                                              files), an EvalLens run folder or a report.json; exit 0 all
-                                              passed, 1 some failed or a row could not be read, 2 unreadable
-                                              (\`evallens run\` on an EvalBench results folder does the same)
-  evallens --help | --version
+/** The options each command accepts (their long names); any other is refused naming the command. */
+const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
+  run: ['help', 'reporter', 'out', 'case', 'filter', 'concurrency', 'trials', 'runs-dir', 'color', 'no-color', 'untrusted'],
+  validate: ['help', 'cases'],
+  plan: ['help', 'case', 'filter', 'trials', 'json'],
+  report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
+};
 
-Options for run:
-  --reporter <name>    console (default), json, jsonl, junit, csv; repeatable
-  --out <path>         write the reporter just before it to this file (else standard output)
-  --case <id>          run only this case; repeatable
-  --filter <glob>      run only cases whose id matches (* and ?)
-  --concurrency <n>    cases scored at once (default: number of cores)
-  --trials <n>         score each case n times (overrides num_trials)
-  --runs-dir <dir>     where run folders go (default: .evallens/runs)
-  --no-color           plain console output
-  --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets and
-                       LLM judges are skipped ("workspace is not trusted"); no process, no network
+/** What each option's value is, for "needs a value" messages. */
+const OPTION_VALUES: Readonly<Record<string, string>> = {
+  reporter: 'a reporter name',
+  out: 'a file path',
+  case: 'a case id',
+  filter: 'a glob',
+  concurrency: 'a number',
+  trials: 'a number',
+  'runs-dir': 'a folder',
+  'report-file': 'a file path',
+};
 
-Options for report:
-  --reporter <name>, --out <path>, --no-color   as for run
-  --runs-dir <dir>     where the report.json of EvalBench results goes: <dir>/<run id>/ (default: .evallens/runs)
-  --report-file <path> write that report.json here instead`;
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  reporter: { type: 'string', short: 'r', multiple: true },
+  out: { type: 'string', short: 'o', multiple: true },
+  case: { type: 'string', multiple: true },
+  filter: { type: 'string' },
+  concurrency: { type: 'string' },
+  trials: { type: 'string' },
+  'runs-dir': { type: 'string' },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  untrusted: { type: 'boolean' },
+  json: { type: 'boolean' },
+  cases: { type: 'boolean' },
+  'report-file': { type: 'string' },
+} as const;
+
+/** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Where a usage error sends the person: the command's help when the command is known, else the general one. */
+function seeHelp(command: string | undefined): string {
+  return command !== undefined && isCommandName(command) ? `see \`evallens ${command} --help\`` : 'see `evallens --help`';
+}
+
+/** A parser error in our words: the option it is about and what was expected, one line. */
+function parserError(error: Error & { code?: string }, command: string | undefined): UsageError {
+  const quoted = /'(-[^' ]*)/.exec(error.message)?.[1];
+  const option = quoted?.replace(/^-[a-z], /, '');
+  const name = option?.replace(/^-+/, '');
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) {
+    const where = command !== undefined && isCommandName(command) ? ` of \`evallens ${command}\`` : '';
+    return new UsageError(`${printable(option)} is not an option${where}; ${seeHelp(command)}`);
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name !== undefined) {
+    if (OPTION_VALUES[name] !== undefined) {
+      const hint = /ambiguous/.test(error.message) ? ` (to give a value that starts with "-", write --${name}=<value>)` : '';
+      return new UsageError(`--${name} needs ${OPTION_VALUES[name]}${hint}; ${seeHelp(command)}`);
+    }
+    return new UsageError(`--${name} takes no value; ${seeHelp(command)}`);
+  }
+  return new UsageError(`the arguments could not be read; ${seeHelp(command)}`);
+}
 
 /** Parses argv (without node and the script). `--out` binds to the `--reporter` before it. */
 export function parseCommand(argv: readonly string[]): Command {
+  const first = argv.find((arg) => !arg.startsWith('-'));
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      tokens: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        reporter: { type: 'string', short: 'r', multiple: true },
-        out: { type: 'string', short: 'o', multiple: true },
-        case: { type: 'string', multiple: true },
-        filter: { type: 'string' },
-        concurrency: { type: 'string' },
-        trials: { type: 'string' },
-        'runs-dir': { type: 'string' },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        untrusted: { type: 'boolean' },
-        json: { type: 'boolean' },
-        cases: { type: 'boolean' },
-        'report-file': { type: 'string' },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, tokens: true, options: OPTIONS });
   } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments');
+    throw parserError(e as Error & { code?: string }, first);
   }
   const { values, positionals, tokens } = parsed;
-  if (values.help === true) return { kind: 'help' };
-  if (values.version === true) return { kind: 'version' };
   const [verb, config, ...rest] = positionals;
-  if (verb === undefined) throw new UsageError('no command given');
-  if (verb !== 'run' && verb !== 'validate' && verb !== 'plan' && verb !== 'report') throw new UsageError(`unknown command "${verb}" (expected run, validate, plan or report)`);
-  if (verb === 'report' && config === undefined) throw new UsageError('`evallens report` needs the path of a results folder (EvalBench\'s <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json');
-  if (config === undefined) throw new UsageError(`\`evallens ${verb}\` needs the path of a run config`);
+  if (verb === 'help') {
+    if (config !== undefined && !isCommandName(config)) throw new UsageError(`no command "${printable(config)}" (expected ${COMMAND_NAMES.join(', ')}); see \`evallens --help\``);
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${printable(rest[0] ?? '')}": \`evallens help\` takes one command name; see \`evallens --help\``);
+    return config === undefined ? { kind: 'help' } : { kind: 'help', command: config };
+  }
+  if (verb === 'version' || (verb === undefined && values.version === true)) return { kind: 'version' };
+  if (verb === undefined) {
+    if (values.help === true) return { kind: 'help' };
+    throw new UsageError('no command given (expected run, validate, plan or report); see `evallens --help`');
+  }
+  if (!isCommandName(verb)) throw new UsageError(`unknown command "${printable(verb)}" (expected run, validate, plan or report); see \`evallens --help\``);
+  if (values.help === true) return { kind: 'help', command: verb };
+  if (verb === 'report') {
+    const unused = (['case', 'filter', 'concurrency', 'trials', 'untrusted', 'json', 'cases'] as const).find((name) => values[name] !== undefined);
+    if (unused !== undefined) throw new UsageError(`--${unused} is for running an eval; \`evallens report\` shows results already made; see \`evallens report --help\``);
+  }
+  for (const token of tokens) {
+    if (token.kind === 'option' && !COMMAND_OPTIONS[verb].includes(token.name)) {
+      throw new UsageError(`${printable(token.rawName)} is not an option of \`evallens ${verb}\`; see \`evallens ${verb} --help\``);
+    }
+  }
+  if (verb === 'report' && config === undefined) throw new UsageError('`evallens report` needs the path of a results folder (EvalBench\'s <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json; see `evallens report --help`');
+  if (config === undefined) throw new UsageError(`\`evallens ${verb}\` needs the path of a run config; see \`evallens ${verb} --help\``);
   if (verb === 'validate' && values.cases === true) return { kind: 'validate', config, listCases: true, moreConfigs: rest };
-  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ''}"`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``);
   if (verb === 'validate') return { kind: 'validate', config };
   if (verb === 'plan') {
     const trials = positiveInteger(values.trials, '--trials');
@@ -127,7 +160,7 @@ export function parseCommand(argv: readonly string[]): Command {
     if (token.kind !== 'option') continue;
     if (token.name === 'reporter') {
       const name = token.value ?? '';
-      if (!isReporterName(name)) throw new UsageError(`unknown reporter "${name}" (expected one of ${REPORTER_NAMES.join(', ')})`);
+      if (!isReporterName(name)) throw new UsageError(`unknown reporter "${printable(name)}" (expected one of ${REPORTER_NAMES.join(', ')}); see \`evallens ${verb} --help\``);
       reporters.push({ name });
     } else if (token.name === 'out') {
       const last = reporters[reporters.length - 1];
@@ -138,8 +171,6 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const color = values['no-color'] === true ? false : values.color;
   if (verb === 'report') {
-    const unused = (['case', 'filter', 'concurrency', 'trials', 'untrusted', 'json', 'cases'] as const).find((name) => values[name] !== undefined);
-    if (unused !== undefined) throw new UsageError(`--${unused} is for running an eval; \`evallens report\` shows results already made`);
     return {
       kind: 'report',
       path: config,
@@ -168,6 +199,6 @@ export function parseCommand(argv: readonly string[]): Command {
 function positiveInteger(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1; got "${value}"`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1; got "${printable(value)}"`);
   return n;
 }

@@ -11,7 +11,8 @@ import { caseRecords } from '../core/runner/records';
 import { runEval } from '../core/runner/run';
 import { releasePatternChecker } from '../core/scorers/support/boundedRegex';
 import packageJson from '../package.json';
-import { parseCommand, USAGE, UsageError, type Command } from './args';
+import { parseCommand, UsageError, type Command } from './args';
+import { commandHelp, GENERAL_HELP } from './help';
 import { formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
@@ -20,10 +21,12 @@ import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
 import { reportCommand, runAsReport } from './report';
+import { checkSelection } from './selectionCheck';
 
 /**
- * Exit codes: 0 all passed, 1 some failed, 2 a config or usage error, 3 nothing was scored (every
- * case skipped, or no case), 130 cancelled (Ctrl-C).
+ * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
+ * error — nothing ran; an unknown `--case` id and a `--filter` no case matches are usage errors —,
+ * 3 nothing was scored (every case skipped, or a dataset with no case), 130 cancelled (Ctrl-C).
  */
 export const EXIT = { passed: 0, failed: 1, usage: 2, nothingScored: 3, cancelled: 130 } as const;
 
@@ -33,14 +36,14 @@ async function main(argv: readonly string[]): Promise<number> {
     command = parseCommand(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`evallens: ${e.message}\n\n${USAGE}\n`);
+      process.stderr.write(`evallens: ${e.message}\n`);
       return EXIT.usage;
     }
     throw e;
   }
   switch (command.kind) {
     case 'help':
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${command.command === undefined ? GENERAL_HELP : commandHelp(command.command)}\n`);
       return EXIT.passed;
     case 'version':
       process.stdout.write(`${packageJson.version}\n`);
@@ -62,6 +65,7 @@ async function main(argv: readonly string[]): Promise<number> {
       const config = loadConfig(command.config);
       if (config === undefined || !(await inputsLoad(config, { readCases: false }))) return EXIT.usage;
       try {
+        if (!(await selectionExists(config, command))) return EXIT.usage;
         await printPlan(config, command, process.stdout);
       } catch (e) {
         if (e instanceof DatasetError) return printDatasetError(e, config);
@@ -87,6 +91,13 @@ async function inputsLoad(config: RunConfig, options: { readonly readCases: bool
   return !hasErrors(problems);
 }
 
+/** Whether every `--case` id is in the dataset and the selection matches a case; else says why (a usage error). */
+async function selectionExists(config: RunConfig, command: { readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string }): Promise<boolean> {
+  const problems = await checkSelection(caseRecords(config), command.config, { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) });
+  for (const problem of problems) process.stderr.write(`evallens: ${problem}\n`);
+  return problems.length === 0;
+}
+
 /** A dataset that cannot be read, as `run`, `plan` and `validate` all say it; the config or usage exit code. */
 function printDatasetError(error: DatasetError, config: RunConfig): number {
   const problem = datasetErrorProblem(error, config);
@@ -110,6 +121,12 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   if (command.trials !== undefined && command.trials < 2 && across !== undefined) {
     process.stderr.write(`evallens: --trials ${command.trials}: ${across.name} compares the trials of each case with each other and needs at least 2\n`);
     return EXIT.usage;
+  }
+  try {
+    if (!(await selectionExists(config, command))) return EXIT.usage;
+  } catch (e) {
+    if (e instanceof DatasetError) return printDatasetError(e, config);
+    throw e;
   }
   const cwd = process.cwd();
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);

@@ -26,7 +26,7 @@ export class SkipReasons {
   explain(head: Pick<Report, 'summary' | 'scorers'>): string[] {
     const { total, skipped } = head.summary;
     if (total === 0) {
-      return ['Nothing was scored: the run had no case (the dataset is empty, or `scenarios`, `scenario_pattern`, --case or --filter selected none).'];
+      return ["Nothing was scored: the run had no case (the dataset is empty, or the config's `scenarios` or `scenario_pattern` selected none)."];
     }
     if (head.scorers.length === 0) {
       return ['Nothing was scored: the config has no scorer EvalLens runs (EvalBench scorers it does not run are left out); add one it runs.'];

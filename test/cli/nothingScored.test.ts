@@ -4,7 +4,7 @@
  * it, and its JSON and JUnit reports say so too; validate warns before the run.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -52,10 +52,12 @@ describe('a run that scores nothing', () => {
     assert.match(junit, /<testcase classname="not-recorded_config.yaml" name="\(run\) nothing scored" time="0.000">\n {6}<error message="Nothing was scored: every case was skipped \(2 of 2\)." type="nothing-scored">/);
   });
 
-  it('ends NOTHING SCORED when no case is selected', async () => {
-    const run = await runCli(['run', 'recorded_config.yaml', '--runs-dir', 'runs', '--case', 'no-such-case'], { cwd: work });
+  it('ends NOTHING SCORED when the dataset has no case', async () => {
+    writeFileSync(join(work, 'empty.jsonl'), '');
+    writeFileSync(join(work, 'empty.eval.yaml'), 'dataset: empty.jsonl\nscorers:\n  contains: {value: x}\n');
+    const run = await runCli(['run', 'empty.eval.yaml', '--runs-dir', 'runs'], { cwd: work });
     assert.equal(run.code, 3, run.stderr);
-    assert.match(run.stdout, /^Nothing was scored: the run had no case/m);
+    assert.match(run.stdout, /^Nothing was scored: the run had no case \(the dataset is empty, or the config's `scenarios` or `scenario_pattern` selected none\)\.$/m);
   });
 
   it('is warned about by validate, which still accepts the config', async () => {

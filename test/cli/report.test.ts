@@ -110,8 +110,8 @@ describe('evallens report on EvalBench results', () => {
     const bad = await runCli(['report', 'bad.json'], { cwd: work });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /bad\.json:1:1: expected an EvalLens report \(schemas\/report\.schema\.json\)/);
-    const help = await runCli(['--help'], { cwd: work });
-    assert.match(help.stdout, /evallens report <results folder \| report\.json>/);
+    const help = await runCli(['report', '--help'], { cwd: work });
+    assert.match(help.stdout, /^Usage: evallens report <results folder \| report\.json>/);
     assert.match(help.stdout, /EvalBench results folder/);
     const runOption = await runCli(['report', 'results', '--trials', '3'], { cwd: work });
     assert.equal(runOption.code, 2);

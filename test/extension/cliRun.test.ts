@@ -69,6 +69,15 @@ describe('a run through the CLI, mapped to Test Explorer states', () => {
     assert.deepEqual([...sink.states().keys()], ['refund-method']);
   });
 
+  it('errors a case id the dataset no longer has with the CLI\'s one-line reason, before any case runs', async () => {
+    const { sink, exit, events, stderr, mapped } = await run(join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'), { caseIds: ['refund-windw'] });
+    assert.equal(exit.code, 2, 'a usage error, not a green run of nothing');
+    assert.deepEqual(events, []);
+    assert.equal(mapped.runId, undefined, 'configRun then errors the requested items with stderr as the message');
+    assert.equal(sink.states().size, 0);
+    assert.equal(stderr.trim(), 'evallens: --case "refund-windw": the dataset has no case with this id (4 cases); did you mean "refund-window"?; `evallens validate ' + join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml') + ' --cases` lists the ids');
+  });
+
   it('gives a failing exact_match a diff message with the expected and actual text', async () => {
     const { sink } = await run(join(FIXTURES, 'extension', 'exact-and-subprocess.eval.yaml'));
     const failed = sink.states().get('different');

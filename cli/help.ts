@@ -1,0 +1,112 @@
+/**
+ * What `evallens --help`, `evallens help [command]` and `evallens <command> --help` print. The exit
+ * codes here, in cli/main.ts (EXIT) and in the README's CLI section say the same thing.
+ */
+
+export type CommandName = 'run' | 'validate' | 'plan' | 'report';
+export const COMMAND_NAMES: readonly CommandName[] = ['run', 'validate', 'plan', 'report'];
+
+export function isCommandName(name: string): name is CommandName {
+  return (COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+export const EXIT_CODES = `Exit codes:
+  0    every case passed
+  1    a case failed or errored, or a scorer or job test failed
+  2    config or usage error, nothing ran: an unknown option, a config with errors, a --case id the
+       dataset does not have, a --filter no case id matches
+  3    nothing scored: every case was skipped, or the dataset has no case
+  130  cancelled (Ctrl-C)`;
+
+export const GENERAL_HELP = `Usage: evallens <command> [options]
+
+Commands:
+  run <config.eval.yaml>        run an eval and report each case
+  validate <config.eval.yaml>   check a config, its dataset and database configs, without running
+  plan <config.eval.yaml>       count the cases, trials and LLM judge calls a run would make
+  report <results folder | report.json>
+                                show results made elsewhere (an EvalBench results folder, an EvalLens
+                                run folder or a report.json)
+  help [command]                this text, or a command's options
+  version                       the version of EvalLens (also --version)
+
+Run \`evallens <command> --help\` (or \`evallens help <command>\`) for its options.
+
+${EXIT_CODES}`;
+
+const RUN_HELP = `Usage: evallens run <config.eval.yaml> [options]
+
+Runs an eval and reports each case. Given an EvalBench results folder or a report.json instead of a
+config, shows it as \`evallens report\` does.
+
+Options:
+  --case <id>          run only this case; repeatable; an id the dataset does not have is an error
+  --filter <glob>      run only cases whose id matches (* any text, ? one character, [a-z]); a glob
+                       that matches no case is an error
+  --reporter <name>    console (default), json, jsonl, junit, csv; repeatable
+  --out <path>         write the reporter just before it to this file (else standard output)
+  --concurrency <n>    cases scored at once (default: number of cores)
+  --trials <n>         score each case n times (overrides num_trials)
+  --runs-dir <dir>     where run folders go (default: .evallens/runs)
+  --no-color           plain console output
+  --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets and
+                       LLM judges are skipped ("workspace is not trusted"); no process, no network
+  -h, --help           this text
+
+${EXIT_CODES}`;
+
+const VALIDATE_HELP = `Usage: evallens validate <config.eval.yaml> [options]
+       evallens validate <config.eval.yaml>… --cases
+
+Checks a config as a run would, without running anything: its schema, its dataset (every case read)
+and its database configs (never connected to). Problems are printed as file:line:col.
+
+Options:
+  --cases              print each config's cases (ids, lines) as one JSON line per config
+  -h, --help           this text
+
+Exit codes: 0 valid (warnings are printed), 2 the config has errors.`;
+
+const PLAN_HELP = `Usage: evallens plan <config.eval.yaml> [options]
+
+Counts the cases, trials and LLM judge calls a run would make, without making any.
+
+Options:
+  --case <id>          only this case, as for run; repeatable
+  --filter <glob>      only cases whose id matches, as for run
+  --trials <n>         each case n times (overrides num_trials)
+  --json               print {cases, trials, judgeCalls, scorers, target} as JSON
+  -h, --help           this text
+
+Exit codes: 0 planned, 2 a config error, a --case id the dataset does not have, or a --filter no
+case id matches.`;
+
+const REPORT_HELP = `Usage: evallens report <results folder | report.json> [options]
+
+Shows results made elsewhere: an EvalBench results folder (reporting: csv — a <job_id>/ folder with
+configs.csv, evals.csv, scores.csv, summary.csv, or a folder of them, or one of those files), an
+EvalLens run folder or a report.json.
+
+Options:
+  --reporter <name>    console (default), json, jsonl, junit, csv; repeatable
+  --out <path>         write the reporter just before it to this file (else standard output)
+  --runs-dir <dir>     where the report.json of EvalBench results goes: <dir>/<run id>/
+                       (default: .evallens/runs)
+  --report-file <path> write that report.json here instead
+  --no-color           plain console output
+  -h, --help           this text
+
+Exit codes: 0 all passed, 1 some failed or a row could not be read, 2 unreadable.`;
+
+export function commandHelp(command: CommandName): string {
+  switch (command) {
+    case 'run':
+      return RUN_HELP;
+    case 'validate':
+      return VALIDATE_HELP;
+    case 'plan':
+      return PLAN_HELP;
+    case 'report':
+      return REPORT_HELP;
+  }
+}
