@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MAX_CONCURRENCY, MAX_TRIALS } from '../core/config/runConfig';
 import { isReporterName, REPORTER_NAMES, type ReporterName } from './reporters/index';
 
 export interface ReporterRequest {
@@ -65,8 +66,8 @@ Options for run:
   --out <path>         write the reporter just before it to this file (else standard output)
   --case <id>          run only this case; repeatable
   --filter <glob>      run only cases whose id matches (* and ?)
-  --concurrency <n>    cases scored at once (default: number of cores)
-  --trials <n>         score each case n times (overrides num_trials)
+  --concurrency <n>    cases scored at once, 1 to 256 (default: number of cores)
+  --trials <n>         score each case n times, 1 to 100 (overrides num_trials)
   --runs-dir <dir>     where run folders go (default: .evallens/runs)
   --no-color           plain console output
   --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets and
@@ -118,7 +119,7 @@ export function parseCommand(argv: readonly string[]): Command {
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ''}"`);
   if (verb === 'validate') return { kind: 'validate', config };
   if (verb === 'plan') {
-    const trials = positiveInteger(values.trials, '--trials');
+    const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
     return { kind: 'plan', config, caseIds: values.case ?? [], ...(values.filter === undefined ? {} : { filter: values.filter }), ...(trials === undefined ? {} : { trials }), json: values.json === true };
   }
 
@@ -149,8 +150,8 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(color === undefined ? {} : { color }),
     };
   }
-  const concurrency = positiveInteger(values.concurrency, '--concurrency');
-  const trials = positiveInteger(values.trials, '--trials');
+  const concurrency = positiveInteger(values.concurrency, '--concurrency', MAX_CONCURRENCY);
+  const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
   return {
     kind: 'run',
     config,
@@ -165,9 +166,9 @@ export function parseCommand(argv: readonly string[]): Command {
   };
 }
 
-function positiveInteger(value: string | undefined, flag: string): number | undefined {
+function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1; got "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}; got "${value}"`);
   return n;
 }
