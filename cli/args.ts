@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MAX_CONCURRENCY, MAX_TRIALS } from '../core/config/runConfig';
 import { COMMAND_NAMES, isCommandName, type CommandName } from './help';
 import { isReporterName, REPORTER_NAMES, type ReporterName } from './reporters/index';
 
@@ -151,7 +152,7 @@ export function parseCommand(argv: readonly string[]): Command {
   if (rest.length > 0) throw new UsageError(`unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``);
   if (verb === 'validate') return { kind: 'validate', config };
   if (verb === 'plan') {
-    const trials = positiveInteger(values.trials, '--trials');
+    const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
     return { kind: 'plan', config, caseIds: values.case ?? [], ...(values.filter === undefined ? {} : { filter: values.filter }), ...(trials === undefined ? {} : { trials }), json: values.json === true };
   }
 
@@ -180,8 +181,8 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(color === undefined ? {} : { color }),
     };
   }
-  const concurrency = positiveInteger(values.concurrency, '--concurrency');
-  const trials = positiveInteger(values.trials, '--trials');
+  const concurrency = positiveInteger(values.concurrency, '--concurrency', MAX_CONCURRENCY);
+  const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
   return {
     kind: 'run',
     config,
@@ -196,9 +197,9 @@ export function parseCommand(argv: readonly string[]): Command {
   };
 }
 
-function positiveInteger(value: string | undefined, flag: string): number | undefined {
+function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1; got "${printable(value)}"`);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}; got "${printable(value)}"`);
   return n;
 }

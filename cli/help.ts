@@ -45,8 +45,8 @@ Options:
                        that matches no case is an error
   --reporter <name>    console (default), json, jsonl, junit, csv; repeatable
   --out <path>         write the reporter just before it to this file (else standard output)
-  --concurrency <n>    cases scored at once (default: number of cores)
-  --trials <n>         score each case n times (overrides num_trials)
+  --concurrency <n>    cases scored at once, 1 to 256 (default: number of cores)
+  --trials <n>         score each case n times, 1 to 100 (overrides num_trials)
   --runs-dir <dir>     where run folders go (default: .evallens/runs)
   --no-color           plain console output
   --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets and
@@ -74,7 +74,7 @@ Counts the cases, trials and LLM judge calls a run would make, without making an
 Options:
   --case <id>          only this case, as for run; repeatable
   --filter <glob>      only cases whose id matches, as for run
-  --trials <n>         each case n times (overrides num_trials)
+  --trials <n>         each case n times, 1 to 100 (overrides num_trials)
   --json               print {cases, trials, judgeCalls, scorers, target} as JSON
   -h, --help           this text
 

@@ -7,7 +7,7 @@
 import { closestNames } from '../core/config/closest';
 import type { DatasetRecord } from '../core/case';
 import { caseSelector, type CaseSelection } from '../core/dataset/caseSelection';
-import { globToRegExp } from '../core/text/glob';
+import { compileGlob } from '../core/text/glob';
 
 /** How many near ids a refusal lists. */
 const SUGGESTIONS = 3;
@@ -20,7 +20,7 @@ export async function checkSelection(records: AsyncIterable<DatasetRecord>, conf
   if (ids.length === 0 && selection.filter === undefined) return [];
   const wanted = new Set(ids);
   const found = new Set<string>();
-  const glob = selection.filter === undefined ? undefined : globToRegExp(selection.filter);
+  const glob = selection.filter === undefined ? undefined : compileGlob(selection.filter);
   const selected = caseSelector(selection);
   let matchedFilter = 0;
   let matchedSelection = 0;

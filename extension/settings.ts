@@ -30,7 +30,8 @@ export const DEFAULT_SETTINGS: EvalLensSettings = {
 
 /** Reads `evallens.*`; a value of the wrong type falls back to its default instead of breaking runs. */
 export function readSettings(get: (key: string) => unknown): EvalLensSettings {
-  const concurrency = wholeNumber(get('run.concurrency'), 1);
+  // Past the CLI's cap (256) the CLI would refuse the run: such a value falls back to the default.
+  const concurrency = wholeNumber(get('run.concurrency'), 1, 256);
   const limit = wholeNumber(get('run.timeLimitSeconds'), 1);
   const runsDirectory = get('run.runsDirectory');
   const confirm = wholeNumber(get('confirmJudgeCallsAbove'), 0);
@@ -44,6 +45,6 @@ export function readSettings(get: (key: string) => unknown): EvalLensSettings {
   };
 }
 
-function wholeNumber(value: unknown, min: number): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min ? value : undefined;
+function wholeNumber(value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }

@@ -81,6 +81,18 @@ export interface RunConfig {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * The most cases scored at once (`concurrency`, `--concurrency`): each is a worker with its own
+ * state, and past a few hundred nothing runs faster (the engine is one thread); a larger value is
+ * refused rather than building millions of workers.
+ */
+export const MAX_CONCURRENCY = 256;
+/**
+ * The most trials per case (`num_trials`, `--trials`): consistency scorers compare every pair of
+ * trials and report each pair, and pass@k is reported for every k, so the work and the report grow
+ * with its square.
+ */
+export const MAX_TRIALS = 100;
 export const DEFAULT_JOB_THRESHOLD = 0.5;
 /** EvalBench's default `reporting.truncate_execution_outputs`. */
 export const DEFAULT_TRUNCATE_EXECUTION_OUTPUTS = 250;

@@ -1,4 +1,4 @@
-import { globToRegExp } from '../text/glob';
+import { compileGlob } from '../text/glob';
 
 /**
  * Which cases a run includes, by id: `--case ID` (repeatable, exact ids) and `--filter GLOB`, and
@@ -12,6 +12,6 @@ export interface CaseSelection {
 
 export function caseSelector(selection: CaseSelection): (id: string) => boolean {
   const ids = selection.ids !== undefined && selection.ids.length > 0 ? new Set(selection.ids) : undefined;
-  const glob = selection.filter !== undefined ? globToRegExp(selection.filter) : undefined;
+  const glob = selection.filter !== undefined ? compileGlob(selection.filter) : undefined;
   return (id) => (ids === undefined || ids.has(id)) && (glob === undefined || glob.test(id));
 }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { DatasetRecord } from '../case';
-import type { RunConfig } from '../config/runConfig';
+import { MAX_CONCURRENCY, MAX_TRIALS, type RunConfig } from '../config/runConfig';
 import type { ScorerResult } from '../result';
 import { Aggregator } from '../aggregate/aggregator';
 import type { JobTest, ScorerAggregate } from '../report/report';
@@ -14,10 +14,10 @@ export interface RunOptions {
   readonly runId: string;
   /** Aborting stops new cases from starting; cases already running finish (or time out). */
   readonly signal?: AbortSignal;
-  /** Cases scored at once (default: the config's `concurrency`, else the number of cores). */
+  /** Cases scored at once (default: the config's `concurrency`, else the number of cores), at most MAX_CONCURRENCY. */
   readonly concurrency?: number;
   readonly selection?: CaseSelection;
-  /** Overrides the config's `num_trials`. */
+  /** Overrides the config's `num_trials`; at most MAX_TRIALS. */
   readonly trials?: number;
   readonly onEvent: (event: RunEvent) => void;
   /** Work done on each case before scoring (SQL execution); closed by the caller. */
@@ -52,8 +52,9 @@ export interface RunOutcome {
 export async function runEval(config: RunConfig, records: AsyncIterable<DatasetRecord>, options: RunOptions): Promise<RunOutcome> {
   const now = options.now ?? (() => performance.now());
   const clock = options.clock ?? (() => new Date());
-  const trials = options.trials ?? config.numTrials;
-  const concurrency = Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism());
+  // The loader and the CLI refuse values past the caps; a caller of the library is held to them too.
+  const trials = Math.min(MAX_TRIALS, options.trials ?? config.numTrials);
+  const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism()));
   const selected = caseSelector(options.selection ?? {});
   const scorers = config.scorers.map(scorerInfo);
   const aggregator = new Aggregator(scorers, config.jobThreshold);

@@ -47,16 +47,27 @@ export interface TrialStats {
  * across-trials scorers (trial 0) are not part of any trial.
  */
 export function trialStats(results: readonly ScorerResult[], n: number): TrialStats {
-  let passed = 0;
-  for (let t = 1; t <= n; t++) {
-    const own = results.filter((r) => r.trial === t);
-    if (own.length > 0 && own.every((r) => r.status === 'pass' || r.status === 'measured')) passed++;
+  // One pass over the results, then one over the trials: linear in both.
+  const seen = new Uint8Array(n + 1);
+  const spoiled = new Uint8Array(n + 1);
+  for (const r of results) {
+    if (r.trial < 1 || r.trial > n) continue;
+    seen[r.trial] = 1;
+    if (r.status !== 'pass' && r.status !== 'measured') spoiled[r.trial] = 1;
   }
+  let passed = 0;
+  for (let t = 1; t <= n; t++) if (seen[t] === 1 && spoiled[t] === 0) passed++;
   const passAtK: number[] = [];
   const passHatK: number[] = [];
+  // C(n−p, k)/C(n, k) and C(p, k)/C(n, k) step from k−1 to k by one factor each, so every k costs
+  // O(1) (a binomial per k would make this quadratic in the trials).
+  let allFail = 1;
+  let allPass = 1;
   for (let k = 1; k <= n; k++) {
-    passAtK.push(1 - choose(n - passed, k) / choose(n, k));
-    passHatK.push(choose(passed, k) / choose(n, k));
+    allFail *= Math.max(0, n - passed - k + 1) / (n - k + 1);
+    allPass *= Math.max(0, passed - k + 1) / (n - k + 1);
+    passAtK.push(1 - allFail);
+    passHatK.push(allPass);
   }
   return { trials: n, passed, passRate: n === 0 ? 0 : passed / n, passAtK, passHatK };
 }

@@ -20,6 +20,9 @@ describe('settings', () => {
     assert.deepEqual(readSettings((key) => values[key]), { concurrency: 4, runTimeLimitSeconds: 90, runsDirectory: 'out/runs', runOnSave: true, runCostlyScorersOnSave: true, confirmJudgeCallsAbove: 0 });
     const wrong: Record<string, unknown> = { 'run.concurrency': 0, 'run.timeLimitSeconds': 1.5, 'run.runsDirectory': '', 'run.onSave': 'yes', confirmJudgeCallsAbove: -1 };
     assert.deepEqual(readSettings((key) => wrong[key]), DEFAULT_SETTINGS);
+    // Past the CLI's cap the run would be refused: the setting falls back to the CLI's own choice.
+    assert.equal(readSettings((key) => ({ 'run.concurrency': 257 })[key]).concurrency, undefined);
+    assert.equal(readSettings((key) => ({ 'run.concurrency': 256 })[key]).concurrency, 256);
   });
 });
 

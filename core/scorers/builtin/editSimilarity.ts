@@ -1,11 +1,17 @@
-import { error, fail, pass } from '../../result';
+import { error, fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/edit_similarity.schema.json';
 import { kindOf, textOutput } from '../support/describe';
-import { levenshtein, normalizedSimilarity } from '../support/levenshtein';
+import { codePointCount, interruptibleLevenshtein, normalizedSimilarity, type EditDistance } from '../support/levenshtein';
 import { prepared, refused, type ScorerDefinition } from '../scorer';
 
 /** The pass mark when the config gives no `threshold`. */
 export const EDIT_SIMILARITY_DEFAULT_THRESHOLD = 0.8;
+
+/**
+ * The longest text (output or expected) compared, in code points: the work grows with the product of
+ * the two lengths, and at this size a comparison takes a few seconds. Longer is an `error`.
+ */
+export const EDIT_SIMILARITY_MAX_CODE_POINTS = 100_000;
 
 interface EditSimilarityOptions {
   readonly value?: string;
@@ -32,33 +38,50 @@ export const editSimilarity: ScorerDefinition = {
     }
     const lowerIsBetter = options.lower_is_better === true;
     return prepared({
-      score({ output: given, expected: caseExpected }) {
+      score({ output: given, expected: caseExpected }, signal) {
         const expected = options.value !== undefined ? options.value : caseExpected;
         if (expected === undefined) return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
         if (typeof expected !== 'string') return error(`the expected value is ${kindOf(expected)}, not a string; nothing is converted`);
         const text = textOutput(given);
         if (!text.ok) return text.verdict;
         const output = text.text;
-        const result = levenshtein(output, expected);
-        const similarity = normalizedSimilarity(result);
-        const passed = lowerIsBetter ? similarity <= threshold : similarity >= threshold;
-        const details = { distance: result.distance, output_length: result.lengthA, expected_length: result.lengthB, threshold };
-        const shown = formatRatio(similarity, threshold);
-        const lengths = `output ${plural(result.lengthA)}, expected ${plural(result.lengthB)}`;
-        const mark = lowerIsBetter ? `at most ${threshold}` : `at least ${threshold}`;
-        return passed
-          ? pass(`the similarity ${shown} meets the pass threshold (${mark}; ${lengths})`, similarity, details)
-          : // The two texts compared, so an editor can open a diff of a failing case (payload goes in details only).
-            fail(`the similarity ${shown} misses the pass threshold (${mark}; ${lengths})`, similarity, { ...details, expected, actual: output });
+        const tooLong = overCap(output, 'output') ?? overCap(expected, 'expected value');
+        if (tooLong !== undefined) return tooLong;
+        const decide = (result: EditDistance) => verdictOf(result, output, expected, threshold, lowerIsBetter);
+        // Long texts are compared in chunks that give way to the event loop and stop once the signal aborts.
+        const result = interruptibleLevenshtein(output, expected, signal);
+        return result instanceof Promise ? result.then(decide, (e: unknown) => error(e instanceof Error ? e.message : String(e))) : decide(result);
       },
     });
   },
 };
 
+/** The verdict on a computed distance: similarity against the threshold, the texts in `details` when it fails. */
+function verdictOf(result: EditDistance, output: string, expected: string, threshold: number, lowerIsBetter: boolean): ScorerVerdict {
+  const similarity = normalizedSimilarity(result);
+  const passed = lowerIsBetter ? similarity <= threshold : similarity >= threshold;
+  const details = { distance: result.distance, output_length: result.lengthA, expected_length: result.lengthB, threshold };
+  const shown = formatRatio(similarity, threshold);
+  const lengths = `output ${plural(result.lengthA)}, expected ${plural(result.lengthB)}`;
+  const mark = lowerIsBetter ? `at most ${threshold}` : `at least ${threshold}`;
+  return passed
+    ? pass(`the similarity ${shown} meets the pass threshold (${mark}; ${lengths})`, similarity, details)
+    : // The two texts compared, so an editor can open a diff of a failing case (payload goes in details only).
+      fail(`the similarity ${shown} misses the pass threshold (${mark}; ${lengths})`, similarity, { ...details, expected, actual: output });
+}
+
 /** Four decimals, or every digit when four would round onto the threshold and hide why it failed or passed. */
 function formatRatio(value: number, threshold: number): string {
   const short = Number(value.toFixed(4));
   return short === threshold && value !== threshold ? String(value) : String(short);
+}
+
+function overCap(text: string, what: string): ScorerVerdict | undefined {
+  // A UTF-16 length within the cap has at most that many code points.
+  if (text.length <= EDIT_SIMILARITY_MAX_CODE_POINTS) return undefined;
+  const length = codePointCount(text, 0, text.length);
+  if (length <= EDIT_SIMILARITY_MAX_CODE_POINTS) return undefined;
+  return error(`the ${what} is ${length} code points long, over the ${EDIT_SIMILARITY_MAX_CODE_POINTS} edit_similarity compares`);
 }
 
 function plural(n: number): string {

@@ -20,6 +20,13 @@ interface ExecutionOrderOptions {
 /** judgeval's default pass mark. */
 export const EXECUTION_ORDER_DEFAULT_THRESHOLD = 0.5;
 
+/**
+ * The longest list (expected or called) the ordering mode compares: its longest common subsequence
+ * keeps a table of the product of the two lengths (here at most 4 million cells, 16 MB, a few
+ * milliseconds). A longer list is an `error` saying so.
+ */
+export const EXECUTION_ORDER_MAX_ORDERED_TOOLS = 2_000;
+
 type ListRead = { readonly ok: true; readonly tools: readonly string[]; readonly source: string } | { readonly ok: false; readonly verdict: ScorerVerdict };
 
 /**
@@ -73,6 +80,11 @@ export const executionOrder: ScorerDefinition = {
           unstrict = at < 0 ? 1 : 0;
           how = at < 0 ? `exact match: the ${count(c.length, 'called tool')} equal the expected list` : `exact match: the called list (${count(c.length, 'tool')}) differs from the expected list (${count(e.length, 'tool')}) at position ${at + 1}`;
         } else if (mode === 'ordering') {
+          const longest = Math.max(e.length, c.length);
+          if (longest > EXECUTION_ORDER_MAX_ORDERED_TOOLS) {
+            const which = e.length >= c.length ? 'expected' : 'called';
+            return error(`the ${which} list has ${longest} tools, over the ${EXECUTION_ORDER_MAX_ORDERED_TOOLS} the ordering match compares`);
+          }
           const common = longestCommonSubsequence(e, c);
           unstrict = common.length / e.length;
           details['common_subsequence'] = common;

@@ -41,7 +41,7 @@ export const skillsTrajectory: ScorerDefinition = {
     if (issue !== undefined) return refused(issue);
     const prefix = options.ignore_prefix;
     return prepared({
-      score({ case: evalCase, expected: given }) {
+      score({ case: evalCase, expected: given }, signal) {
         const expected = expectedNames(given, 'skills', NOUNS);
         if (!expected.ok) return expected.verdict;
         const lookup = traceOf(evalCase);
@@ -61,7 +61,7 @@ export const skillsTrajectory: ScorerDefinition = {
           });
         }
         const rule = options.enforce_order ? 'levenshtein' : options.allow_extra_skills ? 'coverage' : 'jaccard';
-        return compareNameLists(expected.names, actual, rule, NOUNS, '', extra);
+        return compareNameLists(expected.names, actual, rule, NOUNS, '', extra, signal);
       },
     });
   },

@@ -6,7 +6,7 @@ import { toolCalls } from '../../trace/trace';
 import { looksCanonicalMcp } from '../../trace/toolNames';
 import { traceOf } from '../../trace/traceOf';
 import { kindOf } from '../support/describe';
-import { coverage, jaccard, listEditDistance, setOverlap } from '../support/listDistance';
+import { coverage, interruptibleListEditDistance, jaccard, setOverlap } from '../support/listDistance';
 import { prepared, refused, type ScorerDefinition } from '../scorer';
 
 interface TrajectoryMatcherOptions {
@@ -35,7 +35,7 @@ export const trajectoryMatcher: ScorerDefinition = {
     const issue = thresholdOnPercentScale(options.threshold, 'trajectory_matcher');
     if (issue !== undefined) return refused(issue);
     return prepared({
-      score({ case: evalCase, expected: given }) {
+      score({ case: evalCase, expected: given }, signal) {
         const expected = expectedNames(given, 'trajectory', TOOL_NOUNS);
         if (!expected.ok) return expected.verdict;
         const lookup = traceOf(evalCase);
@@ -56,7 +56,7 @@ export const trajectoryMatcher: ScorerDefinition = {
           if (dropped > 0) note = `; ${plural(dropped, 'native tool name')} left out (filter_native_tools)`;
         }
         if (!expected.given) extra['expected_given'] = false;
-        return compareNameLists(expectedNamesList, actualNames, options.enforce_order ? 'levenshtein' : 'jaccard', TOOL_NOUNS, note, extra);
+        return compareNameLists(expectedNamesList, actualNames, options.enforce_order ? 'levenshtein' : 'jaccard', TOOL_NOUNS, note, extra, signal);
       },
     });
   },
@@ -100,9 +100,16 @@ export function expectedNames(value: Json | undefined, field: string, nouns: Nam
 
 
 /**
+ * The most names either list may hold: the ordered comparison's work grows with the product of the
+ * two lengths. A longer list is an `error` saying so.
+ */
+export const MAX_COMPARED_NAMES = 10_000;
+
+/**
  * Scores two lists of names by one of EvalBench's rules, ×100: Jaccard on sets, list Levenshtein
  * similarity, or coverage of the expected set. Two empty lists score 100 whatever the rule. Passes at
- * exactly 100 (EvalBench counts only a score of 100 as correct).
+ * exactly 100 (EvalBench counts only a score of 100 as correct). A long ordered comparison runs in
+ * chunks that yield to the event loop and stop once `signal` aborts.
  */
 export function compareNameLists(
   expected: readonly string[],
@@ -111,7 +118,11 @@ export function compareNameLists(
   nouns: NameNouns,
   note: string,
   extra: { readonly [key: string]: Json },
-): ScorerVerdict {
+  signal: AbortSignal,
+): ScorerVerdict | Promise<ScorerVerdict> {
+  for (const [list, what] of [[expected, `expected ${nouns.list}`], [actual, `recorded ${nouns.list}`]] as const) {
+    if (list.length > MAX_COMPARED_NAMES) return error(`the ${what} has ${list.length} ${nouns.many}, over the ${MAX_COMPARED_NAMES} that are compared`);
+  }
   const overlap = setOverlap(expected, actual);
   const details: { [key: string]: Json } = {
     rule,
@@ -126,11 +137,9 @@ export function compareNameLists(
     return verdict(`no ${nouns.many} expected and none ${nouns.done}: two empty lists score 100${note}`, 100, { ...details, rule: 'both_empty' });
   }
   if (rule === 'levenshtein') {
-    const distance = listEditDistance(expected, actual);
-    const longest = Math.max(expected.length, actual.length);
-    const score = Math.max(0, 1 - distance / longest) * 100;
-    const reason = `the ${plural(actual.length, nouns.event)} ${actual.length === 1 ? 'is' : 'are'} ${plural(distance, 'edit')} from the ${expected.length} expected, in order (Levenshtein similarity ${percent(score)})${note}`;
-    return verdict(reason, score, { ...details, distance, longest });
+    const distance = interruptibleListEditDistance(expected, actual, signal);
+    const decide = (d: number) => orderedVerdict(expected, actual, d, nouns, note, details);
+    return typeof distance === 'number' ? decide(distance) : distance.then(decide, (e: unknown) => error(e instanceof Error ? e.message : String(e)));
   }
   const matched = overlap.matched.length;
   if (rule === 'coverage') {
@@ -143,6 +152,14 @@ export function compareNameLists(
       ? `no ${nouns.many} were expected; ${plural(overlap.unexpected.length, `distinct ${nouns.one}`)} ${werePlural(overlap.unexpected.length)} ${nouns.done}`
       : `${matched} of ${overlap.expectedCount} expected ${nouns.many} ${werePlural(matched)} ${nouns.done}; ${overlap.unexpected.length} unexpected`;
   return verdict(`${head} (Jaccard ${percent(score)})${note}`, score, details);
+}
+
+/** The list Levenshtein verdict, once the distance is known. */
+function orderedVerdict(expected: readonly string[], actual: readonly string[], distance: number, nouns: NameNouns, note: string, details: { readonly [key: string]: Json }): ScorerVerdict {
+  const longest = Math.max(expected.length, actual.length);
+  const score = Math.max(0, 1 - distance / longest) * 100;
+  const reason = `the ${plural(actual.length, nouns.event)} ${actual.length === 1 ? 'is' : 'are'} ${plural(distance, 'edit')} from the ${expected.length} expected, in order (Levenshtein similarity ${percent(score)})${note}`;
+  return verdict(reason, score, { ...details, distance, longest });
 }
 
 function verdict(reason: string, score: number, details: { readonly [key: string]: Json }): ScorerVerdict {

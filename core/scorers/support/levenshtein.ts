@@ -19,15 +19,89 @@ export interface EditDistance {
   readonly lengthB: number;
 }
 
-// Scoring is synchronous and single-threaded, so one set of scratch buffers is safe to share.
+// The synchronous path is single-threaded and never yields, so one set of scratch buffers is safe to
+// share between its calls; the interruptible path (long texts) allocates its own.
 let pointsA = new Int32Array(64);
 let pointsB = new Int32Array(64);
 let row = new Int32Array(65);
 
+/**
+ * Block steps (columns × 32-bit blocks) computed between two checks of the signal on the
+ * interruptible path: a few milliseconds of work.
+ */
+export const STEPS_PER_CHUNK = 1 << 21;
+
+/** How an interruptible computation reports its progress (tests count the chunks). */
+export interface ChunkOptions {
+  readonly stepsPerChunk?: number;
+  readonly onChunk?: () => void;
+}
+
 export function levenshtein(a: string, b: string): EditDistance {
+  const middle = differingMiddles(a, b, false);
+  return middle.done ?? atOnce(middle);
+}
+
+function atOnce(middle: Middles): EditDistance {
+  const state = bitParallelState(middle, false);
+  advance(state, 0, state.columns);
+  return { distance: state.score, lengthA: middle.lengthA, lengthB: middle.lengthB };
+}
+
+/**
+ * The same distance, but a long comparison (over `stepsPerChunk` block steps) runs in chunks: between
+ * chunks it gives the event loop a turn (so a time limit's timer and Ctrl-C are served) and stops,
+ * rejecting, once `signal` is aborted. A short one is answered synchronously, as `levenshtein` does.
+ */
+export function interruptibleLevenshtein(a: string, b: string, signal: AbortSignal, options: ChunkOptions = {}): EditDistance | Promise<EditDistance> {
+  const stepsPerChunk = options.stepsPerChunk ?? STEPS_PER_CHUNK;
+  const middle = differingMiddles(a, b, false);
+  if (middle.done !== undefined) return middle.done;
+  const blocks = (Math.min(middle.n, middle.m) + 31) >>> 5;
+  if (Math.max(middle.n, middle.m) * blocks <= stepsPerChunk) return atOnce(middle);
+  // The middles sit in the shared buffers, which other calls reuse while this one waits: decode again into its own.
+  return chunked(a, b, signal, stepsPerChunk, options.onChunk);
+}
+
+async function chunked(a: string, b: string, signal: AbortSignal, stepsPerChunk: number, onChunk: (() => void) | undefined): Promise<EditDistance> {
+  const middle = differingMiddles(a, b, true);
+  if (middle.done !== undefined) return middle.done;
+  const state = bitParallelState(middle, true);
+  const columnsPerChunk = Math.max(1, Math.floor(stepsPerChunk / state.blocks));
+  for (let from = 0; from < state.columns; from += columnsPerChunk) {
+    if (signal.aborted) throw new Error('the edit distance computation was stopped (time limit or cancellation)');
+    advance(state, from, Math.min(state.columns, from + columnsPerChunk));
+    onChunk?.();
+    await nextTurn();
+  }
+  return { distance: state.score, lengthA: middle.lengthA, lengthB: middle.lengthB };
+}
+
+/** Resolves after pending timers and I/O callbacks have had their turn. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+interface Middles {
+  /** Set when no bit-parallel work is needed (equal texts, or one middle empty). */
+  readonly done?: EditDistance;
+  readonly a: Int32Array;
+  readonly n: number;
+  readonly b: Int32Array;
+  readonly m: number;
+  readonly lengthA: number;
+  readonly lengthB: number;
+}
+
+/**
+ * Trims the common prefix and suffix (in UTF-16 units, never splitting a surrogate pair) and decodes
+ * the differing middles into code points: into the shared buffers, or fresh ones when `own`.
+ */
+function differingMiddles(a: string, b: string, own: boolean): Middles {
+  const empty = new Int32Array(0);
   if (a === b) {
     const n = codePointCount(a, 0, a.length);
-    return { distance: 0, lengthA: n, lengthB: n };
+    return { done: { distance: 0, lengthA: n, lengthB: n }, a: empty, n: 0, b: empty, m: 0, lengthA: n, lengthB: n };
   }
   const unitsA = a.length;
   const unitsB = b.length;
@@ -51,16 +125,24 @@ export function levenshtein(a: string, b: string): EditDistance {
   }
 
   const shared = codePointCount(a, 0, start) + codePointCount(a, endA, unitsA);
-  if (pointsA.length < endA - start) pointsA = new Int32Array(growTo(endA - start));
-  if (pointsB.length < endB - start) pointsB = new Int32Array(growTo(endB - start));
-  const n = decode(a, start, endA, pointsA);
-  const m = decode(b, start, endB, pointsB);
+  let intoA: Int32Array;
+  let intoB: Int32Array;
+  if (own) {
+    intoA = new Int32Array(endA - start);
+    intoB = new Int32Array(endB - start);
+  } else {
+    if (pointsA.length < endA - start) pointsA = new Int32Array(growTo(endA - start));
+    if (pointsB.length < endB - start) pointsB = new Int32Array(growTo(endB - start));
+    intoA = pointsA;
+    intoB = pointsB;
+  }
+  const n = decode(a, start, endA, intoA);
+  const m = decode(b, start, endB, intoB);
   const lengthA = shared + n;
   const lengthB = shared + m;
-  if (n === 0) return { distance: m, lengthA, lengthB };
-  if (m === 0) return { distance: n, lengthA, lengthB };
-  const distance = n >= m ? bitParallel(pointsA, n, pointsB, m) : bitParallel(pointsB, m, pointsA, n);
-  return { distance, lengthA, lengthB };
+  if (n === 0) return { done: { distance: m, lengthA, lengthB }, a: intoA, n, b: intoB, m, lengthA, lengthB };
+  if (m === 0) return { done: { distance: n, lengthA, lengthB }, a: intoA, n, b: intoB, m, lengthA, lengthB };
+  return { a: intoA, n, b: intoB, m, lengthA, lengthB };
 }
 
 /** 1 − distance / max(length), over code points; 1 for two empty texts. */
@@ -77,45 +159,82 @@ export function dynamicProgrammeDistance(a: string, b: string): number {
   return x.length >= y.length ? dynamicProgramme(x, x.length, y, y.length) : dynamicProgramme(y, y.length, x, x.length);
 }
 
-// Scratch state of the bit-parallel algorithm, reused between calls (scoring is single-threaded).
+// The slot table is filled and cleared within one synchronous call, so it is shared by every path.
 const bmpSlot = new Int32Array(0x10000).fill(-1);
 const astralSlot = new Map<number, number>();
+// Scratch state of the synchronous path, reused between calls.
 let peq = new Int32Array(64);
 let plus = new Int32Array(2);
 let minus = new Int32Array(2);
+let columnSlots = new Int32Array(64);
+
+/** Where Myers' algorithm stands: the vertical deltas after `score`'s columns, and what it needs for the rest. */
+interface BitState {
+  readonly blocks: number;
+  readonly columns: number;
+  readonly lastBit: number;
+  /** Match bits per (pattern character slot, block). */
+  readonly peq: Int32Array;
+  /** The slot of each text column's character, −1 when the pattern lacks it. */
+  readonly columnSlots: Int32Array;
+  readonly plus: Int32Array;
+  readonly minus: Int32Array;
+  score: number;
+}
 
 /**
- * Myers' bit-vector edit distance: the pattern `inner[0..m)` is split into 32-bit blocks; each text
- * character advances every block, passing the horizontal delta of its bottom row to the next block.
- * Vertical deltas of column j are kept as bit vectors (plus: +1, minus: −1).
+ * Myers' bit-vector edit distance, set up: the shorter middle is the pattern, split into 32-bit
+ * blocks; each text character will advance every block, passing the horizontal delta of its bottom
+ * row to the next block. Vertical deltas of column j are kept as bit vectors (plus: +1, minus: −1).
  */
-function bitParallel(outer: Int32Array, n: number, inner: Int32Array, m: number): number {
+function bitParallelState(middle: Middles, own: boolean): BitState {
+  const [outer, n, inner, m] = middle.n >= middle.m ? [middle.a, middle.n, middle.b, middle.m] : [middle.b, middle.m, middle.a, middle.n];
   const blocks = (m + 31) >>> 5;
   // Give each distinct pattern character a slot, and set its match bits per block.
   let slots = 0;
   for (let i = 0; i < m; i++) if (slotOf(inner[i] as number) < 0) setSlot(inner[i] as number, slots++);
-  if (peq.length < slots * blocks) peq = new Int32Array(growTo(slots * blocks));
-  peq.fill(0, 0, slots * blocks);
+  let bits: Int32Array;
+  let columnsOf: Int32Array;
+  let up: Int32Array;
+  let down: Int32Array;
+  if (own) {
+    bits = new Int32Array(slots * blocks);
+    columnsOf = new Int32Array(n);
+    up = new Int32Array(blocks);
+    down = new Int32Array(blocks);
+  } else {
+    if (peq.length < slots * blocks) peq = new Int32Array(growTo(slots * blocks));
+    if (columnSlots.length < n) columnSlots = new Int32Array(growTo(n));
+    if (plus.length < blocks) {
+      plus = new Int32Array(growTo(blocks));
+      minus = new Int32Array(growTo(blocks));
+    }
+    [bits, columnsOf, up, down] = [peq, columnSlots, plus, minus];
+  }
+  bits.fill(0, 0, slots * blocks);
   for (let i = 0; i < m; i++) {
     const at = slotOf(inner[i] as number) * blocks + (i >>> 5);
-    peq[at] = (peq[at] as number) | (1 << (i & 31));
+    bits[at] = (bits[at] as number) | (1 << (i & 31));
   }
-  if (plus.length < blocks) {
-    plus = new Int32Array(growTo(blocks));
-    minus = new Int32Array(growTo(blocks));
-  }
-  plus.fill(-1, 0, blocks);
-  minus.fill(0, 0, blocks);
-  const lastBit = 1 << ((m - 1) & 31);
-  let score = m;
-  for (let j = 0; j < n; j++) {
-    const slot = slotOf(outer[j] as number);
+  for (let j = 0; j < n; j++) columnsOf[j] = slotOf(outer[j] as number);
+  for (let i = 0; i < m; i++) clearSlot(inner[i] as number);
+  up.fill(-1, 0, blocks);
+  down.fill(0, 0, blocks);
+  return { blocks, columns: n, lastBit: 1 << ((m - 1) & 31), peq: bits, columnSlots: columnsOf, plus: up, minus: down, score: m };
+}
+
+/** Advances Myers' algorithm over text columns `from..to`. */
+function advance(state: BitState, from: number, to: number): void {
+  const { blocks, lastBit, peq: bits, columnSlots: columnsOf, plus: up, minus: down } = state;
+  let score = state.score;
+  for (let j = from; j < to; j++) {
+    const slot = columnsOf[j] as number;
     // The top row of the matrix is 0, 1, 2, …: every column enters the first block with +1.
     let carry = 1;
     for (let b = 0; b < blocks; b++) {
-      let eq = slot < 0 ? 0 : (peq[slot * blocks + b] as number);
-      const pv = plus[b] as number;
-      const mv = minus[b] as number;
+      let eq = slot < 0 ? 0 : (bits[slot * blocks + b] as number);
+      const pv = up[b] as number;
+      const mv = down[b] as number;
       const xv = eq | mv;
       if (carry < 0) eq |= 1;
       const xh = (((eq & pv) + pv) ^ pv) | eq;
@@ -127,14 +246,13 @@ function bitParallel(outer: Int32Array, n: number, inner: Int32Array, m: number)
       mh <<= 1;
       if (carry < 0) mh |= 1;
       else if (carry > 0) ph |= 1;
-      plus[b] = mh | ~(xv | ph);
-      minus[b] = ph & xv;
+      up[b] = mh | ~(xv | ph);
+      down[b] = ph & xv;
       carry = out;
     }
     score += carry;
   }
-  for (let i = 0; i < m; i++) clearSlot(inner[i] as number);
-  return score;
+  state.score = score;
 }
 
 function slotOf(codePoint: number): number {

@@ -1,7 +1,7 @@
 /**
  * Distances and overlaps between lists of names (tool calls, skills, steps). Items are equal when
  * `===` holds. The lists scorers compare are short (tens of items), so the edit distances are the
- * plain O(n·m) dynamic programme over two rows.
+ * plain O(n·m) dynamic programme over two rows; scorers cap the lengths and use the interruptible form.
  *
  * - Sequence measures (order and repeats count): `listEditDistance`, `listEditSimilarity`,
  *   `longestCommonSubsequenceLength` (in longestCommonSubsequence.ts).
@@ -13,13 +13,67 @@
  * whole items, each costing 1, that turn `a` into `b`.
  */
 export function listEditDistance<T>(a: readonly T[], b: readonly T[]): number {
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
+  const table = distanceTable(a, b);
+  advanceRows(table, table.outer.length);
+  return table.previous[table.inner.length] as number;
+}
+
+/** Cells (rows × columns) computed between two checks of the signal on the interruptible path. */
+export const LIST_STEPS_PER_CHUNK = 1 << 20;
+
+/**
+ * The same distance, but a large table (over `stepsPerChunk` cells) is computed a few rows at a
+ * time: between them the event loop gets a turn (so a time limit and Ctrl-C are served) and the
+ * computation stops, rejecting, once `signal` is aborted. A small one is answered synchronously.
+ */
+export function interruptibleListEditDistance<T>(
+  a: readonly T[],
+  b: readonly T[],
+  signal: AbortSignal,
+  options: { readonly stepsPerChunk?: number; readonly onChunk?: () => void } = {},
+): number | Promise<number> {
+  const stepsPerChunk = options.stepsPerChunk ?? LIST_STEPS_PER_CHUNK;
+  if (a.length * b.length <= stepsPerChunk) return listEditDistance(a, b);
+  return chunkedRows(distanceTable(a, b), signal, stepsPerChunk, options.onChunk);
+}
+
+async function chunkedRows<T>(table: DistanceTable<T>, signal: AbortSignal, stepsPerChunk: number, onChunk: (() => void) | undefined): Promise<number> {
+  const rowsPerChunk = Math.max(1, Math.floor(stepsPerChunk / Math.max(1, table.inner.length)));
+  while (table.row <= table.outer.length) {
+    if (signal.aborted) throw new Error('the list comparison was stopped (time limit or cancellation)');
+    advanceRows(table, rowsPerChunk);
+    onChunk?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return table.previous[table.inner.length] as number;
+}
+
+/** The dynamic programme over two rows, with the next row to compute (1-based: row i is outer[i − 1]). */
+interface DistanceTable<T> {
+  readonly outer: readonly T[];
+  readonly inner: readonly T[];
+  previous: number[];
+  current: number[];
+  row: number;
+}
+
+function distanceTable<T>(a: readonly T[], b: readonly T[]): DistanceTable<T> {
   // Keep the row as long as the shorter list.
   const [outer, inner] = a.length >= b.length ? [a, b] : [b, a];
-  let previous = Array.from({ length: inner.length + 1 }, (_, j) => j);
-  let current = new Array<number>(inner.length + 1).fill(0);
-  for (let i = 1; i <= outer.length; i++) {
+  return {
+    outer,
+    inner,
+    previous: Array.from({ length: inner.length + 1 }, (_, j) => j),
+    current: new Array<number>(inner.length + 1).fill(0),
+    row: 1,
+  };
+}
+
+function advanceRows<T>(table: DistanceTable<T>, rows: number): void {
+  const { outer, inner } = table;
+  let { previous, current } = table;
+  const last = Math.min(outer.length, table.row + rows - 1);
+  for (let i = table.row; i <= last; i++) {
     current[0] = i;
     const item = outer[i - 1];
     for (let j = 1; j <= inner.length; j++) {
@@ -30,7 +84,9 @@ export function listEditDistance<T>(a: readonly T[], b: readonly T[]): number {
     }
     [previous, current] = [current, previous];
   }
-  return previous[inner.length] as number;
+  table.previous = previous;
+  table.current = current;
+  table.row = last + 1;
 }
 
 /**

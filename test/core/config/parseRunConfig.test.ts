@@ -178,3 +178,12 @@ describe('run config', () => {
     assert.equal(parseRunConfig('dataset: d.jsonl\nscorers: {exact_match: {}}\npass_criteria: {threshold: 0.8}\n', FILE, {}).config?.jobThreshold, 0.8);
   });
 });
+
+describe('run config bounds', () => {
+  it('refuses concurrency past 256 and num_trials past 100 where they are written', () => {
+    const found = problems('dataset: d.jsonl\nconcurrency: 100000000\nnum_trials: 50000\nscorers: {exact_match: null}\n');
+    assert.ok(found.some((p) => p.at.startsWith('2:') && /256/.test(p.message)), JSON.stringify(found));
+    assert.ok(found.some((p) => p.at.startsWith('3:') && /100/.test(p.message)), JSON.stringify(found));
+    assert.deepEqual(problems('dataset: d.jsonl\nconcurrency: 256\nnum_trials: 100\nscorers: {exact_match: null}\n'), []);
+  });
+});

@@ -7,7 +7,7 @@ import { readNl2sql } from '../../../core/dataset/nl2sql';
 import { pythonJsonDumps } from '../../../core/dataset/nl2sqlItems';
 import { caseSelector as caseIdPredicate } from '../../../core/dataset/caseSelection';
 import { openDataset } from '../../../core/dataset/open';
-import { globToRegExp } from '../../../core/text/glob';
+import { compileGlob } from '../../../core/text/glob';
 import type { DatasetSource, Nl2sqlSource } from '../../../core/dataset/source';
 import { failed, located, readAll } from '../../support/datasetRecords';
 
@@ -216,7 +216,7 @@ describe('EvalBench helpers', () => {
       ['x.y', 'xzy', false],
       ['Case', 'case', false],
     ];
-    for (const [glob, id, matches] of cases) assert.equal(globToRegExp(glob).test(id), matches, `${glob} ~ ${id}`);
+    for (const [glob, id, matches] of cases) assert.equal(compileGlob(glob).test(id), matches, `${glob} ~ ${id}`);
     assert.equal(caseIdPredicate({ ids: [] })('anything'), true);
   });
 });

@@ -203,3 +203,23 @@ describe('runner', () => {
     assert.deepEqual(outcome.jobTest, { score: 0.5, threshold: 0.6, pass: false });
   });
 });
+
+describe('runner bounds', () => {
+  it('holds a library caller to at most 256 workers and 100 trials', async () => {
+    let pulls = 0;
+    const empty: AsyncIterable<DatasetRecord> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          pulls++;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
+    };
+    const { events, outcome } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), empty, { concurrency: 10_000, trials: 50_000 });
+    // Each worker asks for a record once and stops at the end of the stream.
+    assert.equal(pulls, 256);
+    assert.equal(outcome.numTrials, 100);
+    const start = events[0];
+    assert.equal(start?.type === 'run/start' ? start.numTrials : undefined, 100);
+  });
+});

@@ -53,3 +53,25 @@ describe('trials', () => {
     assert.equal(choose(4, 0), 1);
   });
 });
+
+describe('trial statistics at the cap', () => {
+  it('agrees with the binomial definitions of pass@k and pass^k for every n up to 100 and every pass count', () => {
+    for (const n of [1, 2, 5, 17, 100]) {
+      for (let passed = 0; passed <= n; passed++) {
+        const results = Array.from({ length: n }, (_, i) => result(i + 1, i < passed ? 'pass' : 'fail'));
+        const stats = trialStats(results, n);
+        assert.equal(stats.passed, passed);
+        for (let k = 1; k <= n; k++) {
+          const at = 1 - choose(n - passed, k) / choose(n, k);
+          const hat = choose(passed, k) / choose(n, k);
+          assert.ok(Math.abs((stats.passAtK[k - 1] ?? NaN) - at) < 1e-9, `pass@${k} n=${n} c=${passed}`);
+          assert.ok(Math.abs((stats.passHatK[k - 1] ?? NaN) - hat) < 1e-9, `pass^${k} n=${n} c=${passed}`);
+        }
+      }
+    }
+  });
+
+  it('ignores results of trials outside 1..n', () => {
+    assert.equal(trialStats([result(0, 'fail'), result(1, 'pass'), result(7, 'fail')], 1).passed, 1);
+  });
+});

@@ -252,3 +252,17 @@ describe('longestCommonSubsequence', () => {
     assert.ok(seen.every((pair) => pair.startsWith('1<')), seen.join(' '));
   });
 });
+
+describe('execution_order bounds', () => {
+  it('refuses an ordering match over lists longer than 2,000 tools instead of building a table of their product', async () => {
+    const many = Array.from({ length: 2_001 }, (_, i) => `t${i}`);
+    const v = await judge({ should_consider_ordering: true }, many, ['t1']);
+    assert.equal(v.status, 'error');
+    assert.match(v.reason, /the expected list has 2001 tools, over the 2000 the ordering match compares/);
+    const w = await judge({ should_consider_ordering: true }, ['t1'], many);
+    assert.match(w.reason, /the called list has 2001 tools/);
+    // The set mode is linear and has no such cap.
+    assert.equal((await judge({}, many, many)).status, 'pass');
+    assert.equal((await judge({ should_consider_ordering: true }, many.slice(0, 2_000), many.slice(0, 2_000))).status, 'pass');
+  });
+});

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Json } from '../../../core/case';
+import { parseRunConfig } from '../../../core/config/parseRunConfig';
+import { scoreCase } from '../../../core/runner/scoreCase';
+import { skillsTrajectory } from '../../../core/scorers/builtin/skillsTrajectory';
+import { MAX_COMPARED_NAMES, trajectoryMatcher } from '../../../core/scorers/builtin/trajectoryMatcher';
+import { interruptibleListEditDistance, listEditDistance } from '../../../core/scorers/support/listDistance';
+import { score } from '../../support/scoring';
+
+/** A trace in the native format with one skill step per name. */
+function skills(names: readonly string[]): Json {
+  return { steps: names.map((name) => ({ type: 'skill', name })) };
+}
+
+/** Seeded names from a small set, so a failure is reproducible. */
+function names(seed: number) {
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return (length: number) => Array.from({ length }, () => `s${Math.floor(next() * 7)}`);
+}
+
+describe('list comparison bounds (skills_trajectory, trajectory_matcher)', () => {
+  it('refuses a list over the cap with an error naming its length and the cap, whatever the rule', async () => {
+    const many = Array.from({ length: MAX_COMPARED_NAMES + 1 }, (_, i) => `s${i}`);
+    for (const options of [{}, { enforce_order: true }, { allow_extra_skills: true }]) {
+      const v = await score(skillsTrajectory, options, { expected: many, trace: skills(['s1']) });
+      assert.equal(v.status, 'error');
+      assert.match(v.reason, /the expected skills has 10001 skills, over the 10000 that are compared/);
+      const w = await score(skillsTrajectory, options, { expected: ['s1'], trace: skills(many) });
+      assert.match(w.reason, /the recorded skills has 10001 skills/);
+    }
+    const t = await score(trajectoryMatcher, { enforce_order: true, filter_native_tools: false }, { expected: many, trace: [] });
+    assert.equal(t.status, 'error');
+    assert.match(t.reason, /10001 tools, over the 10000/);
+  });
+
+  it('computes the same distance row by row as at once', async () => {
+    const list = names(4);
+    const signal = new AbortController().signal;
+    for (const [n, m] of [[0, 5], [5, 0], [30, 70], [101, 99], [1, 1]] as const) {
+      const a = list(n);
+      const b = list(m);
+      assert.equal(await interruptibleListEditDistance(a, b, signal, { stepsPerChunk: 3 }), listEditDistance(a, b), `${n}×${m}`);
+    }
+  });
+
+  it('gives the event loop a turn between chunks and stops once the signal aborts', async () => {
+    const list = names(6);
+    const controller = new AbortController();
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    let chunks = 0;
+    const running = interruptibleListEditDistance(list(2000), list(2000), controller.signal, {
+      stepsPerChunk: 2000,
+      onChunk: () => {
+        chunks++;
+        if (chunks === 3) controller.abort();
+      },
+    });
+    assert.ok(running instanceof Promise, 'a long comparison is asynchronous');
+    await assert.rejects(running, /stopped/);
+    // One row per chunk, 2000 rows: it stopped after the third.
+    assert.equal(chunks, 3);
+    assert.equal(timerRan, true, 'a timer set before the comparison ran while it was under way');
+  });
+
+  it('lets the runner\'s time limit fire during a long ordered comparison', async () => {
+    const list = names(8);
+    const parsed = parseRunConfig('scorers:\n  skills_trajectory: {enforce_order: true, timeout_ms: 1}\ncases: []\n', '/virtual/bounds.eval.yaml', {});
+    assert.deepEqual(parsed.problems, []);
+    assert.ok(parsed.config);
+    const evalCase = { id: 'long', expected: list(9000), trace: skills(list(9000)) };
+    const [result] = await scoreCase(evalCase, parsed.config.scorers, 1, { now: () => performance.now() });
+    assert.equal(result?.status, 'timeout');
+    assert.match(result?.reason ?? '', /did not answer within its time limit of 1 ms/);
+  });
+});
