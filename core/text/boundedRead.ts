@@ -4,8 +4,8 @@ import { open } from 'node:fs/promises';
 const MiB = 1024 * 1024;
 
 /**
- * The one place for how much EvalLens reads of a file a config names (documented in docs/datasets.md,
- * "Size limits"). A file read whole is refused past its kind's cap before a byte is read; a dataset
+ * The one place for how much EvalLens reads of a file a config names (documented in
+ * docs/limits.md). A file read whole is refused past its kind's cap before a byte is read; a dataset
  * that is streamed (JSON Lines, JSON, CSV) has no whole-file cap and is bounded per case instead
  * (`MAX_CASE_CHARS`, the CSV row limit).
  */
