@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { DatabaseConfigRef, RunConfig } from '../core/config/runConfig';
 import type { Problem } from '../core/problem';
@@ -9,6 +8,7 @@ import { databasePreparer, selectDatabase, type DatabaseEntry, type SqlTarget } 
 import { openEngine } from '../core/sql/openEngine';
 import { sqlJsAssets } from '../core/sql/sqliteWorker';
 import { targetPreparer } from '../core/target/targetPreparer';
+import { readBoundedTextSync } from '../core/text/boundedRead';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -132,12 +132,9 @@ function loadEntriesWithRefs(config: RunConfig, env: Env, trusted: boolean): { e
 
 /** The dialect a config declares in plain text (`dialect:`, else `db_type:`), read without expanding anything; undefined when it has none. */
 function declaredDialect(file: string): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').slice(0, 65_536);
-  } catch {
-    return undefined;
-  }
+  const read = readBoundedTextSync(file, 'config');
+  if (!read.ok) return undefined;
+  const text = read.text.slice(0, 65_536);
   const value = (key: string) => new RegExp(`^${key}[ \\t]*:[ \\t]*([A-Za-z_]+)[ \\t]*(?:#.*)?$`, 'm').exec(text)?.[1];
   return value('dialect') ?? value('db_type');
 }

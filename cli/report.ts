@@ -6,7 +6,8 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readBoundedText } from '../core/text/boundedRead';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem';
 import { EvalBenchResultsError, isEvalBenchResults, readEvalBenchResults } from '../core/report/evalbenchResults';
@@ -22,7 +23,6 @@ import { createReporter, runVerdict, writeReportJson } from './reporters/index';
 
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 /** Largest report.json read back whole. */
-const MAX_REPORT_BYTES = 512 * 1024 * 1024;
 
 type ReportCommand = Extract<Command, { kind: 'report' }>;
 
@@ -124,11 +124,11 @@ async function load(path: string): Promise<{ report: Report; problems: readonly 
 let validate: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
 
 async function readReportJson(file: string): Promise<Report> {
-  const size = (await stat(file)).size;
-  if (size > MAX_REPORT_BYTES) throw new ReportInputError(`${file}:1:1: expected a report.json of at most ${MAX_REPORT_BYTES} bytes, but it has ${size}`);
+  const read = await readBoundedText(file, 'report');
+  if (!read.ok) throw new ReportInputError(`${file}:1:1: cannot read the report: ${read.reason}`);
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(file, 'utf8'));
+    value = JSON.parse(read.text);
   } catch (e) {
     throw new ReportInputError(`${file}:1:1: expected an EvalLens report (JSON), but it does not parse (${e instanceof SyntaxError ? e.message.split('\n')[0] ?? '' : String(e)})`);
   }

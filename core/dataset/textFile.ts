@@ -1,24 +1,38 @@
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { openRegularFileStream, READ_LIMITS, readBoundedText, type ReadRefusal } from '../text/boundedRead';
 import type { DatasetSource } from './source';
-import { unreadable } from './datasetError';
+import { DatasetError, displayPath } from './datasetError';
 
 /**
- * Reads a whole dataset file as UTF-8 text (JSON and YAML datasets are parsed as a whole). A leading
- * BOM is dropped so offsets match the text an editor shows; an I/O error is a DatasetError.
+ * Reads a whole dataset file as UTF-8 text (YAML datasets are parsed as a whole): only a regular file
+ * of at most `READ_LIMITS.wholeDataset` bytes. A leading BOM is dropped so offsets match the text an
+ * editor shows; a file that cannot be read is a DatasetError.
  */
 export async function readDatasetText(file: string, held?: string): Promise<string> {
   let text: string;
-  try {
-    text = held ?? (await readFile(file, 'utf8'));
-  } catch (error) {
-    throw unreadable(file, error);
+  if (held !== undefined) {
+    if (held.length > READ_LIMITS.wholeDataset) throw refusedDataset(file, { ok: false, code: 'too-large', reason: `expected at most ${READ_LIMITS.wholeDataset} characters, but it has ${held.length}` });
+    text = held;
+  } else {
+    const read = await readBoundedText(file, 'wholeDataset');
+    if (!read.ok) throw refusedDataset(file, read);
+    text = read.text;
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** The bytes of a dataset as a stream: its held text when the host gave one, else the file. */
+/**
+ * The bytes of a dataset as a stream: its held text when the host gave one, else the file — a
+ * regular file only (a symlink to /dev/zero or a FIFO is a DatasetError, thrown here). Streamed
+ * readers bound each record, so there is no whole-file cap.
+ */
 export function datasetBytes(source: DatasetSource): Readable {
-  return source.text === undefined ? createReadStream(source.path) : Readable.from([Buffer.from(source.text, 'utf8')]);
+  if (source.text !== undefined) return Readable.from([Buffer.from(source.text, 'utf8')]);
+  const opened = openRegularFileStream(source.path);
+  if (!opened.ok) throw refusedDataset(source.path, opened);
+  return opened.stream;
+}
+
+function refusedDataset(file: string, refusal: ReadRefusal): DatasetError {
+  return new DatasetError(file, `cannot read dataset ${displayPath(file)}: ${refusal.reason}`);
 }

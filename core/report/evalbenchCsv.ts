@@ -4,7 +4,7 @@
  * row starts on. A row with the wrong number of cells is a bad row at its line and column; the rows
  * after it still load. A CSV syntax error (a quote left open) ends the file at that row.
  */
-import { createReadStream } from 'node:fs';
+import { openRegularFileStream } from '../text/boundedRead';
 import { cellSpans, positionIn } from '../dataset/csvCells';
 import { csvTextRows } from '../dataset/csvTextRows';
 
@@ -15,7 +15,12 @@ export type CsvRow =
 
 /** Rows of `file` after its header; `maxRows` bounds how many are read (the rest are one bad row). */
 export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGenerator<CsvRow> {
-  const input = createReadStream(file);
+  const opened = openRegularFileStream(file);
+  if (!opened.ok) {
+    yield { ok: false, line: 1, column: 1, message: `cannot read the file: ${opened.reason}` };
+    return;
+  }
+  const input = opened.stream;
   const reader = csvTextRows(input);
   let header: readonly string[] | undefined;
   let rows = 0;

@@ -1,7 +1,7 @@
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
+import { openRegularFileStream, READ_LIMITS, readBoundedText } from '../text/boundedRead';
 
 /**
  * EvalBench's database setup folder, read as its `resetup_database` reads it
@@ -35,7 +35,7 @@ export type SetupStep =
 export type SetupValue = string | number | null;
 
 export const SETUP_LIMITS = {
-  sqlFileBytes: 64 * 1024 * 1024,
+  sqlFileBytes: READ_LIMITS.setupScript as number,
   dataBytes: 1024 * 1024 * 1024,
   rows: 5_000_000,
   rowCharacters: 1024 * 1024,
@@ -70,9 +70,9 @@ export async function* setupSteps(folder: string, dbType: string, limits = SETUP
 
 async function* sqlSteps(file: string, limits: typeof SETUP_LIMITS): AsyncGenerator<SetupStep> {
   if (!existsSync(file)) return;
-  const size = statSync(file).size;
-  if (size > limits.sqlFileBytes) throw new Error(`${file}:1:1: the setup script is ${size} bytes; EvalLens reads setup scripts up to ${limits.sqlFileBytes} bytes`);
-  const text = await readFile(file, 'utf8');
+  const read = await readBoundedText(file, 'setupScript', limits.sqlFileBytes);
+  if (!read.ok) throw new Error(`${file}:1:1: cannot read the setup script: ${read.reason}`);
+  const text = read.text;
   for (const { sql, line, column } of splitAtSemicolons(text)) yield { kind: 'sql', sql, where: `${file}:${line}:${column}` };
 }
 
@@ -121,7 +121,9 @@ async function* dataSteps(folder: string, limits: typeof SETUP_LIMITS): AsyncGen
 
 async function* csvBatches(file: string, table: string, limits: typeof SETUP_LIMITS): AsyncGenerator<Extract<SetupStep, { kind: 'rows' }>> {
   // Python's csv.reader (excel dialect): `,`, `"` quotes doubled inside quotes, quotes inside an unquoted cell kept.
-  const parser = createReadStream(file).pipe(parse({ bom: true, info: true, relax_column_count: true, relax_quotes: true, max_record_size: limits.rowCharacters }));
+  const opened = openRegularFileStream(file);
+  if (!opened.ok) throw new Error(`${file}:1:1: cannot read the setup data: ${opened.reason}`);
+  const parser = opened.stream.pipe(parse({ bom: true, info: true, relax_column_count: true, relax_quotes: true, max_record_size: limits.rowCharacters }));
   let width: number | undefined;
   let nextLine = 1;
   let rows: SetupValue[][] = [];

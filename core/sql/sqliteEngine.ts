@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   abortError,
   effectiveLimit,
@@ -16,6 +15,7 @@ import { buildFromSteps } from './setupBuild';
 import type { SetupStep } from './setupFolder';
 import { startsAnyStatement } from './sqlStatements';
 import { DEFAULT_HEAP_LIMIT_MB, epochNow, SqliteWorker, sqlJsAssets, type RawOutcome, type RawValue, type RunningStatement, type SqlJsAssets, type WorkerPlan, type WorkerReply } from './sqliteWorker';
+import { readBoundedBytes } from '../text/boundedRead';
 
 /**
  * The embedded engine: SQLite compiled to WebAssembly (sql.js), so it runs in VS Code's extension
@@ -85,13 +85,9 @@ const MIN_SAFE = -MAX_SAFE;
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
 async function readDatabaseFile(file: string): Promise<Uint8Array> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new Error(`cannot open the SQLite database ${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
+  const read = await readBoundedBytes(file, 'sqliteDatabase');
+  if (!read.ok) throw new Error(`cannot open the SQLite database ${file}: ${read.reason}`);
+  const bytes = read.bytes;
   if (bytes.length > 0 && Buffer.from(bytes.subarray(0, 16)).toString('latin1') !== SQLITE_HEADER) {
     throw new Error(`${file} is not an SQLite database: it does not start with the SQLite header`);
   }

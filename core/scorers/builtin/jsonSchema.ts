@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -11,6 +10,7 @@ import { draft2020MetaErrors } from '../../schema/draft2020Meta';
 import { codePointLength, kindOf } from '../support/describe';
 import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags } from '../support/boundedRegex';
 import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { readBoundedTextSync } from '../../text/boundedRead';
 
 interface JsonSchemaOptions {
   readonly schema?: { readonly [key: string]: Json };
@@ -111,14 +111,12 @@ function loadSchema(
   const path = options.schema_path ?? '';
   const absolute = resolve(configDir, path);
   const label = `the schema file "${path}"`;
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (e) {
-    const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : 'error';
-    const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : `it cannot be read (${code})`;
+  const read = readBoundedTextSync(absolute, 'schema');
+  if (!read.ok) {
+    const why = read.code === 'ENOENT' ? 'it does not exist' : read.code === 'EISDIR' ? 'it is a folder' : read.reason;
     return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) cannot be used: ${why}` } };
   }
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

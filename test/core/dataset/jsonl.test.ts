@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -7,6 +7,7 @@ import type { DatasetRecord } from '../../../core/case';
 import { failed, fixture, located, readAll } from '../../support/datasetRecords';
 import { DatasetError } from '../../../core/dataset/datasetError';
 import { readJsonl } from '../../../core/dataset/jsonl';
+import { MAX_CASE_CHARS } from '../../../core/dataset/jsonStream';
 
 
 const read = (name: string): Promise<DatasetRecord[]> => readAll(readJsonl, { path: fixture(name) });
@@ -147,6 +148,26 @@ describe('JSONL reader', () => {
       );
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('makes a line longer than MAX_CASE_CHARS an error record at its line, and reads the next line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evallens-jsonl-'));
+    try {
+      const file = join(dir, 'long.jsonl');
+      const long = `{"id":"long","output":"${'x'.repeat(MAX_CASE_CHARS)}"}`;
+      writeFileSync(file, `{"id":"a"}\n${long}\n{"id":"b"}\n`);
+      const records = await readAll(readJsonl, { path: file });
+      assert.equal(records.length, 3);
+      assert.equal(located(records[0]).case.id, 'a');
+      const error = failed(records[1]);
+      assert.equal(error.id, 'line-2');
+      assert.equal(error.range.start.line, 1);
+      assert.equal(error.message, `line 2 is ${long.length} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`);
+      assert.equal(located(records[2]).case.id, 'b');
+      assert.equal(located(records[2]).range.start.line, 2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

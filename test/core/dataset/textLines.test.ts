@@ -6,10 +6,10 @@ async function* chunksOf(bytes: Buffer, size: number): AsyncGenerator<Uint8Array
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-async function lines(text: string, chunkSize: number, bom = false): Promise<TextLine[]> {
+async function lines(text: string, chunkSize: number, bom = false, maxLineChars?: number): Promise<TextLine[]> {
   const bytes = Buffer.concat([Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(text, 'utf8')]);
   const out: TextLine[] = [];
-  for await (const line of linesOf(chunksOf(bytes, chunkSize))) out.push(line);
+  for await (const line of linesOf(chunksOf(bytes, chunkSize), maxLineChars)) out.push(line);
   return out;
 }
 
@@ -34,5 +34,15 @@ describe('line splitting of a byte stream', () => {
 
   it('yields no extra line after a final line end', async () => {
     assert.deepEqual(await lines('x\n', 4), [{ text: 'x', line: 0, offset: 0 }]);
+  });
+
+  it('gives a line over the maximum as its length only, and goes on with the next line at the right offset', async () => {
+    const expected: TextLine[] = [
+      { text: 'ok', line: 0, offset: 0 },
+      { text: '', line: 1, offset: 3, overLength: 10 },
+      { text: 'next', line: 2, offset: 15 },
+      { text: '', line: 3, offset: 20, overLength: 6 },
+    ];
+    for (const size of [1, 3, 64]) assert.deepEqual(await lines('ok\n0123456789\r\nnext\nabcdef', size, false, 5), expected, `chunk size ${size}`);
   });
 });

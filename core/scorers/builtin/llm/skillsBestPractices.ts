@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { EvalCase, Json } from '../../../case';
 import { readCount, readText } from '../../../judge/answerParser';
@@ -9,6 +9,7 @@ import schema from '../../../../schemas/scorers/skills_best_practices.schema.jso
 import { prepared, refused, resolveOptionPath, type ScorerDefinition } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
+import { readBoundedText } from '../../../text/boundedRead';
 
 /** EvalBench's sandbox folders, looked for (in this order) when `skills_dir` is unset. */
 export const SANDBOX_SKILL_DIRS = ['.venv/fake_home_claude/.claude/skills', '.venv/fake_home_codex/.codex/skills', '.venv/fake_home/.gemini/skills'] as const;
@@ -58,7 +59,9 @@ export const skillsBestPractices: ScorerDefinition = {
             perSkill.push({ skill, score: 0, found: false });
             continue;
           }
-          const asked = await askJudge(judge, 'skills_best_practices', { skill_name: skill, skill_md: readFileSync(file, 'utf8') }, signal);
+          const skillMd = await readBoundedText(file, 'prompt');
+          if (!skillMd.ok) return error(`skill ${skill}: cannot read ${file}: ${skillMd.reason}`);
+          const asked = await askJudge(judge, 'skills_best_practices', { skill_name: skill, skill_md: skillMd.text }, signal);
           if (!asked.ok) return { ...asked.verdict, reason: `skill ${skill}: ${asked.verdict.reason}` };
           const score = readCount(asked.object, 'score', 0, 100);
           if (!score.ok) return error(`skill ${skill}: ${score.reason}`, asked.details);
