@@ -16,8 +16,8 @@ export const CREDENTIAL_MASK = '<credential>';
  */
 export const MIN_SECRET_LENGTH = 6;
 
-/** `scheme://user:password@host`: the user-info. */
-const URL_USER_INFO = /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/@?#]{1,400}@/gi;
+/** `scheme://user:password@host` (the password) or `scheme://token@host` (the whole user-info). */
+const URL_USER_INFO = /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)([^\s/@?#:]{1,200})(?::([^\s/@?#]{1,200}))?@/gi;
 /** `?key=value&…` in a URL: the values. */
 const URL_QUERY_VALUE = /(\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#]{1,2000}\?)([^\s#]{1,4000})/gi;
 
@@ -32,7 +32,7 @@ export function secretSet(values: Iterable<string | undefined>): readonly string
 export function maskSecretText(text: string, secrets: Iterable<string | undefined> = [], mask = CREDENTIAL_MASK): string {
   let masked = text;
   for (const secret of secretSet(secrets)) if (masked.includes(secret)) masked = masked.split(secret).join(mask);
-  masked = masked.replace(URL_USER_INFO, (_m, scheme: string) => `${scheme}${mask}@`);
+  masked = masked.replace(URL_USER_INFO, (_m, scheme: string, user: string, password?: string) => (password === undefined ? `${scheme}${mask}@` : `${scheme}${user}:${mask}@`));
   masked = masked.replace(URL_QUERY_VALUE, (_m, head: string, query: string) => `${head}${query.replace(/=[^&]*/g, `=${mask}`)}`);
   // Findings come sorted by offset and may overlap: each run of overlapping spans is masked once.
   let out = '';
