@@ -64,7 +64,9 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   const source = options.source ?? new YamlSource(text, file);
   const parsed = parseWithSource(source, file, env, options);
   // A diagnostic lands in CI logs and editors: no message quotes a value `${VAR}` brought in.
-  return { ...parsed, problems: maskProblems(parsed.problems, source.expandedValues) };
+  const problems = maskProblems(parsed.problems, source.expandedValues);
+  if (parsed.config === undefined || source.expandedValues.size === 0) return { ...parsed, problems };
+  return { ...parsed, problems, config: { ...parsed.config, secretValues: [...source.expandedValues] } };
 }
 
 function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>, options: ParseOptions): ParsedRunConfig {

@@ -12,6 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import { requestCompletion, type CallContext } from '../../../core/judge/client';
 import { parseModelConfig, type ModelConfig } from '../../../core/judge/modelConfig';
+import { caseRecords } from '../../../core/runner/records';
+import { runEval } from '../../../core/runner/run';
 import { scoreCase } from '../../../core/runner/scoreCase';
 import { stdoutVerdict } from '../../../core/scorers/builtin/subprocessAnswer';
 import { maskThenCut } from '../../../core/text/secretMask';
@@ -118,6 +120,18 @@ describe('scorer details', () => {
     assert.equal(results.length, 2);
     assert.ok(results.every((r) => r.status === 'fail'));
     assertNoPart(JSON.stringify(results), AWS_KEY);
+  });
+});
+
+describe('values ${VAR} brought in', () => {
+  it("are masked in every result of a run, though the scorer's details quote them", async () => {
+    const text = ['cases: [{id: a, input: x, output: "other"}]', 'scorers:', '  exact_match: {value: "${PLANTED}"}'].join('\n');
+    const parsed = parseRunConfig(text, join(dir, 'd.eval.yaml'), { PLANTED: KEY });
+    assert.ok(parsed.config, JSON.stringify(parsed.problems));
+    const results: unknown[] = [];
+    await runEval(parsed.config, caseRecords(parsed.config), { runId: 'secrets', concurrency: 1, onEvent: (e) => void (e.type === 'result' && results.push(e.result)) });
+    assert.equal(results.length, 1);
+    assertNoPart(JSON.stringify(results), KEY);
   });
 });
 
