@@ -12,17 +12,22 @@ export interface Unresolved {
 
 const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-export function expandEnv(text: string, env: Readonly<Record<string, string | undefined>>): { value: string; unresolved: Unresolved[] } {
-  if (!text.includes('${')) return { value: text, unresolved: [] };
+/** The expanded text, the variables left unresolved, and the values taken from the environment (to mask in messages). */
+export function expandEnv(text: string, env: Readonly<Record<string, string | undefined>>): { value: string; unresolved: Unresolved[]; used: string[] } {
+  if (!text.includes('${')) return { value: text, unresolved: [], used: [] };
   const unresolved: Unresolved[] = [];
+  const used: string[] = [];
   const value = text.replace(PLACEHOLDER, (match: string, name: string | undefined, fallback: string | undefined, index: number) => {
     if (name === undefined) return '${';
     const found = env[name];
-    if (found !== undefined && found !== '') return found;
+    if (found !== undefined && found !== '') {
+      used.push(found);
+      return found;
+    }
     if (fallback !== undefined) return fallback;
     if (found === '') return '';
     unresolved.push({ name, index, length: match.length });
     return match;
   });
-  return { value, unresolved };
+  return { value, unresolved, used };
 }

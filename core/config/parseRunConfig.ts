@@ -14,6 +14,7 @@ import { duplicateInlineIds } from './inlineCaseIds';
 import { readScorers } from './scorerEntries';
 import { readTarget, targetKnownKeys } from '../target/readTarget';
 import { YamlSource } from './yamlSource';
+import { maskProblems } from '../text/secretMask';
 
 export interface ParseOptions {
   readonly registry?: ScorerRegistry;
@@ -61,6 +62,14 @@ function validateTopLevel(): ValidateFunction {
  */
 export function parseRunConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>, options: ParseOptions = {}): ParsedRunConfig {
   const source = options.source ?? new YamlSource(text, file);
+  const parsed = parseWithSource(source, file, env, options);
+  // A diagnostic lands in CI logs and editors: no message quotes a value `${VAR}` brought in.
+  const problems = maskProblems(parsed.problems, source.expandedValues);
+  if (parsed.config === undefined || source.expandedValues.size === 0) return { ...parsed, problems };
+  return { ...parsed, problems, config: { ...parsed.config, secretValues: [...source.expandedValues] } };
+}
+
+function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>, options: ParseOptions): ParsedRunConfig {
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { problems: syntax };
   const problems: Problem[] = [...syntax, ...source.expandEnvironment(env)];

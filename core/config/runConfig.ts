@@ -45,6 +45,8 @@ export interface DatabaseConfigRef {
 export interface RunConfig {
   /** Absolute path of the config file. */
   readonly file: string;
+  /** Values `${VAR}` expansion brought in: no result's reason or details may show one. */
+  readonly secretValues?: readonly string[];
   /** Its folder: relative paths resolve from here. */
   readonly dir: string;
   readonly dataset?: DatasetSource & { readonly range: SourceRange };

@@ -76,14 +76,18 @@ export class YamlSource {
     return [{ code: 'yaml-syntax', severity: 'error', message, range: this.tooDeep }, ...problems];
   }
 
+  /** Every value `${VAR}` expansion put into the document: no message may quote one. */
+  readonly expandedValues = new Set<string>();
+
   /** Expands `${VAR}` in every string scalar in place; unresolved ones become problems on their text. */
   expandEnvironment(env: Readonly<Record<string, string | undefined>>): Problem[] {
     const problems: Problem[] = [];
     const visitor = {
       Scalar: (_key: unknown, node: Scalar) => {
         if (typeof node.value !== 'string') return;
-        const { value, unresolved } = expandEnv(node.value, env);
+        const { value, unresolved, used } = expandEnv(node.value, env);
         node.value = value;
+        for (const u of used) this.expandedValues.add(u);
         for (const u of unresolved) {
           const start = node.range?.[0] ?? 0;
           const plain = node.type === Scalar.PLAIN;

@@ -7,6 +7,7 @@ import type { Credential, Provider } from './providers/provider';
 import { vertexClaudeProvider } from './providers/vertexClaude';
 import { vertexGeminiProvider } from './providers/vertexGemini';
 import { parseRetryAfter, type AttemptOutcome } from './retry';
+import { maskSecretText, maskThenCut } from '../text/secretMask';
 
 /** What a judge is asked: an optional system instruction and one user message. */
 export interface JudgePrompt {
@@ -46,9 +47,11 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   if ('failed' in credential) return { kind: 'failed', reason: credential.failed };
   const stopped = await context.waitTurn?.();
   if (stopped !== undefined) return { kind: 'failed', reason: stopped };
-  const secret = credential.kind === 'none' ? undefined : credential.value;
+  // Every value a reason or an answer must not show: the credential, the project, and the endpoint's user-info and query values.
+  const secrets = [credential.kind === 'none' ? undefined : credential.value, usesGoogleCredentials(config) ? config.project : undefined];
   const provider = PROVIDERS[config.provider];
   const { url, headers, body } = provider.request(config, prompt, credential);
+  secrets.push(...urlSecrets(url));
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = AbortSignal.any([context.signal, timeout]);
   let response: Response;
@@ -59,7 +62,7 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   } catch (e) {
     if (context.signal.aborted) return { kind: 'failed', reason: 'the judge call was stopped' };
     if (timeout.aborted) return { kind: 'retry', reason: `the judge did not answer within ${config.timeoutMs} ms (timeout_ms of ${config.file})` };
-    return { kind: 'retry', reason: `cannot reach the judge at ${where(config, url)}: ${masked(networkReason(e), secret)}` };
+    return { kind: 'retry', reason: `cannot reach the judge at ${where(config, url)}: ${maskSecretText(networkReason(e), secrets)}` };
   }
   const status = response.status;
   if (status === 429 || status >= 500) {
@@ -73,8 +76,8 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   }
   if (status < 200 || status >= 300) {
     // Vertex's messages name the project, which may come from the environment: masked like the credential.
-    const projectMasked = usesGoogleCredentials(config) && config.project !== undefined ? text.split(config.project).join('<project>') : text;
-    return { kind: 'failed', reason: `the judge answered HTTP ${status}${apiError(masked(projectMasked, secret))}` };
+    const projectMasked = usesGoogleCredentials(config) && config.project !== undefined && config.project !== '' ? text.split(config.project).join('<project>') : text;
+    return { kind: 'failed', reason: `the judge answered HTTP ${status}${apiError(projectMasked, secrets)}` };
   }
   let json: unknown;
   try {
@@ -83,7 +86,8 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
     return { kind: 'failed', reason: `the judge's HTTP response is not JSON (${text.length} characters)` };
   }
   const answer = provider.answer(json);
-  return 'text' in answer ? { kind: 'done', value: answer.text } : { kind: 'failed', reason: answer.reason };
+  // A judge can echo what it was sent: its answer (kept in details) is masked like any reason.
+  return 'text' in answer ? { kind: 'done', value: maskSecretText(answer.text, secrets) } : { kind: 'failed', reason: maskSecretText(answer.reason, secrets) };
 }
 
 type CredentialOutcome = Credential | { readonly skipped: string } | { readonly failed: string };
@@ -108,32 +112,45 @@ function refusalHint(config: ModelConfig): string {
   return config.apiKeyEnv === undefined ? 'no key was sent (set api_key_env)' : `check the key in ${config.apiKeyEnv}`;
 }
 
-/** The API's own error message (OpenAI, Anthropic and Google all send `{error: {message}}`), shortened. */
-function apiError(text: string): string {
+/**
+ * The API's own error message (OpenAI, Anthropic and Google all send `{error: {message}}`), masked and
+ * then shortened: masked after JSON decoding (a key written with \u escapes is the key again) and
+ * before the cut (a key across the cut would otherwise survive in part).
+ */
+function apiError(text: string, secrets: readonly (string | undefined)[]): string {
   try {
     const parsed: unknown = JSON.parse(text);
     const error: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
     const message = (error as { error?: { message?: unknown } } | null)?.error?.message;
-    if (typeof message === 'string' && message !== '') return `: ${message.length > 200 ? `${message.slice(0, 200)}…` : message}`;
+    if (typeof message === 'string' && message !== '') return `: ${maskThenCut(message, 200, secrets)}`;
   } catch {
     // Not JSON: the status says enough.
   }
   return '';
 }
 
-/** A secret masked in a text, before anything shortens it further. */
-function masked(text: string, secret: string | undefined): string {
-  return secret === undefined || secret === '' ? text : text.split(secret).join('<credential>');
+/** The user name, password and query values of a URL: each may be a key. */
+function urlSecrets(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    return [parsed.username, parsed.password, decodeURIComponent(parsed.username), decodeURIComponent(parsed.password), ...[...parsed.searchParams.values()]];
+  } catch {
+    return [];
+  }
 }
 
 /**
- * Where the judge is, as a reason may say it: no query string (a key can travel there); for Vertex AI
- * not the URL, whose project and region may come from the environment.
+ * Where the judge is, as a reason may say it: origin and path only (user-info and a query can carry a
+ * key); for Vertex AI not the URL, whose project and region may come from the environment.
  */
 function where(config: ModelConfig, url: string): string {
   if (usesGoogleCredentials(config)) return `Vertex AI (model config ${config.file})`;
-  const at = url.indexOf('?');
-  return at === -1 ? url : url.slice(0, at);
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return `the base_url of ${config.file}`;
+  }
 }
 
 function networkReason(e: unknown): string {

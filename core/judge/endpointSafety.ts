@@ -12,7 +12,7 @@ export function endpointProblem(config: Pick<ModelConfig, 'provider' | 'baseUrl'
   try {
     url = new URL(config.baseUrl);
   } catch {
-    return `base_url ${config.baseUrl} is not a URL`;
+    return `base_url is not a URL (expected e.g. https://…googleapis.com; the value is not shown, as it may hold a key)`;
   }
   if (isLoopback(url.hostname)) return undefined;
   if (url.protocol === 'https:' && (url.hostname === 'googleapis.com' || url.hostname.endsWith('.googleapis.com'))) return undefined;

@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import schema from '../../schemas/model-config.schema.json';
 import { readConfigFile } from '../config/readConfigFile';
 import { schemaProblems } from '../config/schemaMessages';
+import { maskProblems } from '../text/secretMask';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
@@ -60,6 +61,12 @@ let validator: ValidateFunction | undefined;
 
 export function parseModelConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>): LoadedModelConfig {
   const source = new YamlSource(text, file);
+  const loaded = parseModelSource(source, file, env);
+  // No diagnostic quotes a value `${VAR}` brought in (a key, a project).
+  return { ...loaded, problems: maskProblems([...loaded.problems], source.expandedValues) };
+}
+
+function parseModelSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>): LoadedModelConfig {
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { ok: false, problems: syntax };
   const expanded = source.expandEnvironment(env);

@@ -4,7 +4,7 @@
  * too), and outputs can quote tokens. Masking comes before truncating, so a cut never leaves half a
  * secret showing.
  */
-import { SECRET_DETECTORS, scanForSecrets } from '../scorers/support/secretDetectors';
+import { maskSecretText } from '../text/secretMask';
 
 export const MASK = '****';
 
@@ -30,12 +30,7 @@ export function maskSecrets(text: string): string {
     const value = dq !== undefined ? `"${MASK}"` : sq !== undefined ? `'${MASK}'` : MASK;
     return `${quote}${key}${quote}${sep}${value}`;
   });
-  const findings = scanForSecrets(masked, SECRET_DETECTORS, { allowDocumentationExamples: false }).findings;
-  for (let i = findings.length - 1; i >= 0; i--) {
-    const f = findings[i];
-    if (f !== undefined) masked = `${masked.slice(0, f.offset)}${MASK}${masked.slice(f.offset + f.length)}`;
-  }
-  return masked;
+  return maskSecretText(masked, [], MASK);
 }
 
 /** A config value of configs.csv as it may be shown: masked whole under a credential key, else masked inside. */

@@ -7,6 +7,7 @@ import type { JobTest, ScorerAggregate } from '../report/report';
 import { caseSelector, type CaseSelection } from '../dataset/caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
+import { maskJson, maskSecretText, secretSet } from '../text/secretMask';
 import { scoreCase } from './scoreCase';
 import { trialStats } from './trials';
 
@@ -50,6 +51,8 @@ export interface RunOutcome {
  * typed event stream; returns the summary and aggregates.
  */
 export async function runEval(config: RunConfig, records: AsyncIterable<DatasetRecord>, options: RunOptions): Promise<RunOutcome> {
+  // Values `${VAR}` brought into the config (a key in a header, a scorer's value): masked in every result.
+  const secrets = secretSet(config.secretValues ?? []);
   const now = options.now ?? (() => performance.now());
   const clock = options.clock ?? (() => new Date());
   // The loader and the CLI refuse values past the caps; a caller of the library is held to them too.
@@ -88,7 +91,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
       const range = record.ok ? record.value.range : record.error.range;
       const started = now();
       options.onEvent({ type: 'case/start', caseId: id, index, range });
-      const results = record.ok
+      const results: ScorerResult[] = record.ok
         ? await scoreCase(record.value.case, config.scorers, trials, {
             now,
             abort,
@@ -96,7 +99,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
             ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
           })
         : [{ caseId: id, scorer: 'dataset', trial: 1, status: 'error' as const, reason: record.error.message, durationMs: 0 }];
-      emitResults(results);
+      emitResults(maskKnownSecrets(results, secrets));
       const status = caseStatus(results);
       counts[status]++;
       const durationMs = Math.round((now() - started) * 1000) / 1000;
@@ -155,4 +158,10 @@ function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {
     lowerIsBetter: instance.lowerIsBetter,
     ...(instance.definition.itemized === true ? { itemized: true as const } : {}),
   };
+}
+
+/** Results with every known secret value masked in their reasons and details. */
+function maskKnownSecrets(results: readonly ScorerResult[], secrets: readonly string[]): ScorerResult[] {
+  if (secrets.length === 0) return [...results];
+  return results.map((r) => ({ ...r, reason: maskSecretText(r.reason, secrets), ...(r.details === undefined ? {} : { details: maskJson(r.details, secrets) }) }));
 }

@@ -4,6 +4,7 @@ import type { ScorerResult, ScorerVerdict } from '../result';
 import { applyFieldPaths } from '../scorers/fieldPaths';
 import type { TrialInput } from '../scorers/scorer';
 import type { CasePreparer } from './casePreparer';
+import { maskJson, maskSecretText } from '../text/secretMask';
 import { trialCases, type TrialCase } from './trials';
 
 /**
@@ -187,8 +188,9 @@ function finish(verdict: ScorerVerdict, caseId: string, instance: ScorerInstance
     status,
     ...(verdict.score === undefined ? {} : { score: verdict.score }),
     ...(decided ? { passed: status === 'pass' } : {}),
-    reason: status !== verdict.status ? thresholdReason(verdict, instance, status === 'pass') : verdict.reason,
-    ...(verdict.details === undefined ? {} : { details: verdict.details }),
+    // Every reason and detail passes the one masking rule: a scorer may copy an output holding a key.
+    reason: maskSecretText(status !== verdict.status ? thresholdReason(verdict, instance, status === 'pass') : verdict.reason),
+    ...(verdict.details === undefined ? {} : { details: maskJson(verdict.details) }),
     durationMs: Math.round(durationMs * 1000) / 1000,
   };
 }

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isScalar } from 'yaml';
 import { readConfigFile } from '../config/readConfigFile';
 import { closestNames, didYouMean } from '../config/closest';
+import { maskProblems } from '../text/secretMask';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 
@@ -136,6 +137,17 @@ export function parseDatabaseConfig(
   options: { readonly fileExists?: (path: string) => boolean } = {},
 ): ParsedDatabaseConfig {
   const source = new YamlSource(text, file);
+  const parsed = parseDatabaseSource(source, file, env, options);
+  // No diagnostic quotes a value `${VAR}` brought in (a host, a user, a password).
+  return { ...parsed, problems: maskProblems([...parsed.problems], source.expandedValues) };
+}
+
+function parseDatabaseSource(
+  source: YamlSource,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  options: { readonly fileExists?: (path: string) => boolean },
+): ParsedDatabaseConfig {
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { problems: syntax };
   // The password is read before `${VAR}` expansion, so that its variable is only named here, never read.

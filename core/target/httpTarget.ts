@@ -1,4 +1,5 @@
 import type { EvalCase } from '../case';
+import { maskThenCut } from '../text/secretMask';
 import type { HttpTargetConfig } from './targetConfig';
 import { casePayload, parseTemplate, renderJson, renderText, type TemplatePart, type TemplateScope } from './template';
 
@@ -17,10 +18,13 @@ export async function callHttpTarget(config: HttpTargetConfig, evalCase: EvalCas
   const scope: TemplateScope = { fields: casePayload(evalCase), env: options.env };
   const url = renderText(templateParts(config.url, false), scope, encodeURIComponent);
   const headers = new Headers();
+  // What no reason may show: every header value (they carry {{env.…}} keys) and the URL's user-info and query.
+  const secrets: string[] = [...urlSecrets(url)];
   for (const [name, template] of Object.entries(config.headers)) {
     const value = renderText(templateParts(template, true), scope);
     if (/[\r\n\0]/.test(value)) throw new Error(`the value of header ${name} has a line break or a NUL character, which HTTP does not allow`);
     headers.set(name, value);
+    secrets.push(value, ...value.split(/\s+/));
   }
   let body: string | undefined;
   if (config.method !== 'GET') {
@@ -33,11 +37,12 @@ export async function callHttpTarget(config: HttpTargetConfig, evalCase: EvalCas
     response = await fetch(url, { method: config.method, headers, ...(body === undefined ? {} : { body }), signal: options.signal });
   } catch (e) {
     if (options.signal.aborted) throw e;
-    throw new Error(`the target at ${shownUrl(url)} could not be reached: ${causeOf(e)}`);
+    throw new Error(`the target at ${shownUrl(url)} could not be reached: ${maskThenCut(causeOf(e), STATUS_TEXT_CHARS * 2, secrets)}`);
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    const statusText = response.statusText.length > STATUS_TEXT_CHARS ? `${response.statusText.slice(0, STATUS_TEXT_CHARS)}…` : response.statusText;
+    // The server chooses the status text and may echo a header: masked, then cut.
+    const statusText = maskThenCut(response.statusText, STATUS_TEXT_CHARS, secrets);
     throw new Error(`the target at ${shownUrl(url)} answered HTTP ${response.status}${statusText === '' ? '' : ` ${statusText}`}`);
   }
   return readCapped(response);
@@ -67,6 +72,16 @@ async function readCapped(response: Response): Promise<string> {
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The user name, password and query values of a URL: each may be a key. */
+function urlSecrets(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    return [parsed.username, parsed.password, ...parsed.searchParams.values()];
+  } catch {
+    return [];
+  }
 }
 
 /** Origin and path: a query or user info may carry a key, so they are not shown. */

@@ -1,3 +1,4 @@
+import { jsonParseError } from '../../text/jsonError';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -121,7 +122,7 @@ function loadSchema(
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) is not valid JSON: ${e instanceof Error ? e.message : String(e)}` } };
+    return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) is not valid JSON: ${jsonParseError(text, e)}` } };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) holds ${kindOf(value as Json)}, not a JSON Schema object` } };

@@ -1,4 +1,5 @@
 import type { Json } from '../../case';
+import { jsonParseError } from '../../text/jsonError';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import { QUOTE_CHARS, truncate } from '../support/processText';
 
@@ -34,7 +35,8 @@ export function stdoutVerdict(text: string, noun: string, details: { [key: strin
   try {
     answer = JSON.parse(trimmed);
   } catch (e) {
-    return scorerError(`${noun}'s stdout is not valid JSON (${e instanceof Error ? e.message : String(e)})`, details);
+    // Said by position and kind: the parser's message quotes the stdout, which may hold anything.
+    return scorerError(`${noun}'s stdout is not valid JSON (${trimmed.length} characters; ${jsonParseError(trimmed, e)})`, details);
   }
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return scorerError(`${noun} printed JSON that is not an object; it must print {"score": <0..1>}`, details);
   return answerVerdict(answer as { readonly [key: string]: unknown }, noun, details);

@@ -128,7 +128,8 @@ export class JsonLinesProcess {
     try {
       parsed = JSON.parse(line);
     } catch {
-      this.stop('printed a line on stdout that is not JSON (stdout carries only responses, one JSON object per line; write logs to stderr)', line);
+      // Said by size, never by its text: stdout may hold anything.
+      this.stop(`printed a line on stdout that is not JSON (${line.length} characters; stdout carries only responses, one JSON object per line; write logs to stderr)`, line);
       return;
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {

@@ -1,4 +1,5 @@
 import type { Json } from '../../case';
+import { maskSecretText } from '../../text/secretMask';
 
 /** Most characters of stderr or of a script's reason that a verdict quotes. */
 export const QUOTE_CHARS = 500;
@@ -51,11 +52,13 @@ export function quoteStderr(text: string): string {
 export function stderrDetails(text: string): { [key: string]: Json } | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  const chars = Array.from(trimmed);
+  const chars = Array.from(maskSecretText(trimmed));
   return { stderr: chars.length > QUOTE_CHARS ? `…${chars.slice(-QUOTE_CHARS).join('')}` : trimmed };
 }
 
 export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)` : text;
+  // Masked before the cut: a key across the cut would otherwise survive in part.
+  const masked = maskSecretText(text);
+  const chars = Array.from(masked);
+  return chars.length > max ? `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)` : masked;
 }

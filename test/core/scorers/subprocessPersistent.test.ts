@@ -36,7 +36,7 @@ describe('subprocess, mode: persistent, with scripts that misbehave on purpose (
       assert.match(reasonOf(1), /^scorer error: the scorer process exited with code 1 while scoring this case; stderr: "[^]*boom on purpose[^]*"; a new one takes the next case$/u);
       assert.equal(reasonOf(3), 'scorer error: the scorer process exited with code 0 while scoring this case and wrote nothing to stderr; a new one takes the next case');
       assert.equal(reasonOf(5), `scorer error: the scorer process did not answer within 1500 ms (cmd_timeout_ms); ${RESTARTS}`);
-      assert.equal(reasonOf(7), `scorer error: the scorer process printed a line on stdout that is not JSON (stdout carries only responses, one JSON object per line; write logs to stderr); ${RESTARTS}`);
+      assert.equal(reasonOf(7), `scorer error: the scorer process printed a line on stdout that is not JSON (16 characters; stdout carries only responses, one JSON object per line; write logs to stderr); ${RESTARTS}`);
       assert.equal(ordered[7]?.details?.['stdout_line'], 'this is not json');
       assert.equal(reasonOf(9), `scorer error: the scorer process printed a line longer than 1048576 bytes on stdout; ${RESTARTS}`);
       assert.match(reasonOf(11), new RegExp(`^scorer error: the scorer process answered id \\d+, but the case in flight has id \\d+; ${RESTARTS}$`, 'u'));
