@@ -44,7 +44,7 @@ describe('files that are not regular files, through the built CLI', () => {
     for (const [config, expected] of EXPECTED) {
       it(`${command} ${config}: refused at its place, exit 2, no stack trace`, async () => {
         // Bounded: a CLI that reads /dev/zero or waits on the FIFO is killed and the test fails.
-        const run = await runCli([command, config, '--runs-dir', 'runs'], { cwd: work, limitMs: 30_000 });
+        const run = await runCli(command === 'run' ? [command, config, '--runs-dir', 'runs'] : [command, config], { cwd: work, limitMs: 30_000 });
         assert.equal(run.signal, null, run.stderr);
         assert.equal(run.code, 2, run.stdout + run.stderr);
         assert.match(run.stdout + run.stderr, expected);
