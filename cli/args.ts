@@ -26,9 +26,12 @@ export type Command =
     }
   | { readonly kind: 'version' }
   /** What a run would do: cases, trials and LLM judge calls (`--json` for the extension). */
-  | { readonly kind: 'plan'; readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string; readonly trials?: number; readonly json: boolean }
-  /** `listCases` (--cases): print the cases of `config` and of `moreConfigs`, one JSON line per config. */
-  | { readonly kind: 'validate'; readonly config: string; readonly listCases?: boolean; readonly moreConfigs?: readonly string[] }
+  | { readonly kind: 'plan'; readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string; readonly trials?: number; readonly json: boolean; readonly untrusted?: boolean }
+  /**
+   * `listCases` (--cases): print the cases of `config` and of `moreConfigs`, one JSON line per config.
+   * `untrusted`: read the configs as an untrusted run does (no environment variable is read).
+   */
+  | { readonly kind: 'validate'; readonly config: string; readonly listCases?: boolean; readonly moreConfigs?: readonly string[]; readonly untrusted?: boolean }
   | {
       readonly kind: 'run';
       readonly config: string;
@@ -50,8 +53,8 @@ export class UsageError extends Error {
 /** The options each command accepts (their long names); any other is refused naming the command. */
 const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
   run: ['help', 'reporter', 'out', 'case', 'filter', 'concurrency', 'trials', 'runs-dir', 'color', 'no-color', 'untrusted'],
-  validate: ['help', 'cases'],
-  plan: ['help', 'case', 'filter', 'trials', 'json'],
+  validate: ['help', 'cases', 'untrusted'],
+  plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
 };
 
@@ -148,12 +151,13 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (verb === 'report' && config === undefined) throw new UsageError('`evallens report` needs the path of a results folder (EvalBench\'s <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json; see `evallens report --help`');
   if (config === undefined) throw new UsageError(`\`evallens ${verb}\` needs the path of a run config; see \`evallens ${verb} --help\``);
-  if (verb === 'validate' && values.cases === true) return { kind: 'validate', config, listCases: true, moreConfigs: rest };
+  const untrusted = values.untrusted === true ? { untrusted: true } : {};
+  if (verb === 'validate' && values.cases === true) return { kind: 'validate', config, listCases: true, moreConfigs: rest, ...untrusted };
   if (rest.length > 0) throw new UsageError(`unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``);
-  if (verb === 'validate') return { kind: 'validate', config };
+  if (verb === 'validate') return { kind: 'validate', config, ...untrusted };
   if (verb === 'plan') {
     const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
-    return { kind: 'plan', config, caseIds: values.case ?? [], ...(values.filter === undefined ? {} : { filter: values.filter }), ...(trials === undefined ? {} : { trials }), json: values.json === true };
+    return { kind: 'plan', config, caseIds: values.case ?? [], ...(values.filter === undefined ? {} : { filter: values.filter }), ...(trials === undefined ? {} : { trials }), json: values.json === true, ...untrusted };
   }
 
   const reporters: { name: ReporterName; out?: string }[] = [];

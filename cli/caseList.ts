@@ -8,6 +8,9 @@ import { resolve } from 'node:path';
 import { loadRunConfig } from '../core/config/loadRunConfig';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
+import { databaseReaches } from './preparers';
+
+type Env = Readonly<Record<string, string | undefined>>;
 import type { SourceRange } from '../core/text/position';
 import type { CaseList, ListedCase } from '../protocol/caseList';
 
@@ -15,24 +18,26 @@ import type { CaseList, ListedCase } from '../protocol/caseList';
  * One JSON line per config, in order; several configs in one process share its start-up and compiled
  * schemas. Exit code 0 when every config loaded (even if a dataset could not be read in full), 2 otherwise.
  */
-export async function printCaseLists(paths: readonly string[]): Promise<number> {
+export async function printCaseLists(paths: readonly string[], env: Env): Promise<number> {
   let code = 0;
   for (const path of paths) {
-    const list = await listCases(resolve(path));
+    const list = await listCases(resolve(path), env);
     process.stdout.write(`${JSON.stringify(list)}\n`);
     if (list.cases.length === 0 && list.problem !== undefined) code = 2;
   }
   return code;
 }
 
-export async function listCases(configFile: string): Promise<CaseList> {
-  const parsed = loadRunConfig(configFile, process.env);
+export async function listCases(configFile: string, env: Env): Promise<CaseList> {
+  const parsed = loadRunConfig(configFile, env, { workspace: process.cwd() });
   const config = parsed.config;
   if (config === undefined) {
     const first = parsed.problems.find((p) => p.severity === 'error') ?? parsed.problems[0];
     return { configFile, cases: [], reaches: [], problem: first === undefined ? 'the config could not be read' : `${where(first.range)}${first.message}` };
   }
-  const reaches = [...new Set(config.scorers.flatMap((s) => (s.definition.reaches === undefined ? [] : [s.definition.reaches])))];
+  // Server databases are sockets the workspace chose: a config with one is not free (on-save runs leave it out).
+  const scorerReaches = config.scorers.flatMap((s) => (s.definition.reaches === undefined ? [] : [s.definition.reaches]));
+  const reaches = [...new Set([...scorerReaches, ...databaseReaches(config)])];
   const datasetFile = config.dataset?.path;
   const base = { configFile, reaches, target: config.target !== undefined, ...(datasetFile === undefined ? {} : { datasetFile }) };
   const cases: ListedCase[] = [];

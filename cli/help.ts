@@ -49,8 +49,10 @@ Options:
   --trials <n>         score each case n times, 1 to 100 (overrides num_trials)
   --runs-dir <dir>     where run folders go (default: .evallens/runs)
   --no-color           plain console output
-  --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets and
-                       LLM judges are skipped ("workspace is not trusted"); no process, no network
+  --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets,
+                       LLM judges and cases on server databases are skipped ("workspace is not
+                       trusted"); no process, no network, no environment variable the workspace
+                       names is read, nothing the config chooses is written outside the current folder
   -h, --help           this text
 
 ${EXIT_CODES}`;
@@ -63,6 +65,7 @@ and its database configs (never connected to). Problems are printed as file:line
 
 Options:
   --cases              print each config's cases (ids, lines) as one JSON line per config
+  --untrusted          read the config as an untrusted run does: no environment variable is read
   -h, --help           this text
 
 Exit codes: 0 valid (warnings are printed), 2 the config has errors.`;
@@ -75,7 +78,8 @@ Options:
   --case <id>          only this case, as for run; repeatable
   --filter <glob>      only cases whose id matches, as for run
   --trials <n>         each case n times, 1 to 100 (overrides num_trials)
-  --json               print {cases, trials, judgeCalls, scorers, target} as JSON
+  --json               print {cases, trials, judgeCalls, scorers, target, reaches} as JSON
+  --untrusted          read the config as an untrusted run does: no environment variable is read
   -h, --help           this text
 
 Exit codes: 0 planned, 2 a config error, a --case id the dataset does not have, or a --filter no

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { checkDataset, datasetErrorProblem } from '../core/config/checkInputs';
 import { loadRunConfig } from '../core/config/loadRunConfig';
+import { untrustedEnv } from '../core/config/untrustedEnv';
 import { hasErrors } from '../core/problem';
 import type { RunConfig } from '../core/config/runConfig';
 import { DatasetError } from '../core/dataset/datasetError';
@@ -49,9 +50,10 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${packageJson.version}\n`);
       return EXIT.passed;
     case 'validate': {
-      if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])]);
-      const config = loadConfig(command.config);
-      if (config === undefined || !(await inputsLoad(config, { readCases: true }))) return EXIT.usage;
+      const env = environmentOf(command);
+      if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])], env);
+      const config = loadConfig(command.config, env);
+      if (config === undefined || !(await inputsLoad(config, env, { readCases: true }))) return EXIT.usage;
       process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
       return EXIT.passed;
     }
@@ -62,8 +64,9 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'report':
       return reportCommand(command, process.stdout, process.stderr);
     case 'plan': {
-      const config = loadConfig(command.config);
-      if (config === undefined || !(await inputsLoad(config, { readCases: false }))) return EXIT.usage;
+      const env = environmentOf(command);
+      const config = loadConfig(command.config, env);
+      if (config === undefined || !(await inputsLoad(config, env, { readCases: false }))) return EXIT.usage;
       try {
         if (!(await selectionExists(config, command))) return EXIT.usage;
         await printPlan(config, command, process.stdout);
@@ -81,11 +84,11 @@ async function main(argv: readonly string[]): Promise<number> {
  * every database config (parsed and checked, never connected to) and, with `readCases`, every case
  * (streamed). False when a run would refuse to start: `validate` and `plan` then refuse as `run` does.
  */
-async function inputsLoad(config: RunConfig, options: { readonly readCases: boolean }): Promise<boolean> {
-  const problems = checkDatabaseConfigs(config, process.env);
+async function inputsLoad(config: RunConfig, env: Env, options: { readonly readCases: boolean }): Promise<boolean> {
+  const problems = checkDatabaseConfigs(config, env);
   if (options.readCases && !hasErrors(problems)) {
     const dataset = await checkDataset(config);
-    problems.push(...dataset.problems, ...checkSetupFolders(config, process.env, dataset.sqlTargets));
+    problems.push(...dataset.problems, ...checkSetupFolders(config, env, dataset.sqlTargets));
   }
   for (const problem of problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return !hasErrors(problems);
@@ -105,15 +108,26 @@ function printDatasetError(error: DatasetError, config: RunConfig): number {
   return EXIT.usage;
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The environment a command reads the workspace's variables from: the process's, or with --untrusted
+ * one that reads nothing (untrustedEnv.ts). The workspace of an untrusted run is the current folder.
+ */
+function environmentOf(command: { readonly untrusted?: boolean }): Env {
+  return command.untrusted === true ? untrustedEnv() : process.env;
+}
+
 /** Loads a config, printing its problems as `file:line:col`; undefined when it has errors. */
-function loadConfig(path: string): RunConfig | undefined {
-  const parsed = loadRunConfig(path, process.env);
+function loadConfig(path: string, env: Env): RunConfig | undefined {
+  const parsed = loadRunConfig(path, env, { workspace: process.cwd() });
   for (const problem of parsed.problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return parsed.config;
 }
 
 async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> {
-  const config = loadConfig(command.config);
+  const env = environmentOf(command);
+  const config = loadConfig(command.config, env);
   // Every pattern is checked once the config has loaded; the checker's memory is not needed for the run.
   releasePatternChecker();
   if (config === undefined) return EXIT.usage;
@@ -145,7 +159,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const controller = new AbortController();
   let database: Awaited<ReturnType<typeof openPreparers>>;
   try {
-    database = await openPreparers(config, process.env, controller.signal, { trusted: !command.untrusted });
+    database = await openPreparers(config, env, controller.signal, { trusted: !command.untrusted });
   } catch (e) {
     process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.usage;

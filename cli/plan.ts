@@ -2,12 +2,14 @@ import type { RunConfig } from '../core/config/runConfig';
 import { describePlan, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { caseRecords } from '../core/runner/records';
 import type { Command } from './args';
+import { databaseReaches } from './preparers';
 
 /**
  * `evallens plan <config>`: what a run would do before it does it — the cases, the trials and how
  * many judge calls its LLM-judge scorers would make. `--json` prints
- * `{"cases", "trials", "judgeCalls", "scorers": [{"name", "key", "reaches"?, "judgeCalls"}], "target"}`,
- * which the extension reads to ask for confirmation above a configured number of calls.
+ * `{"cases", "trials", "judgeCalls", "scorers": [{"name", "key", "reaches"?, "judgeCalls"}], "target", "reaches"}`,
+ * which the extension reads to ask for confirmation above a configured number of calls. The top-level
+ * `reaches` is what the run reaches besides its scorers: `network` for a server database config.
  */
 export async function printPlan(config: RunConfig, command: Extract<Command, { kind: 'plan' }>, out: NodeJS.WritableStream): Promise<void> {
   const plan = await planJudgeCalls(config, caseRecords(config), {
@@ -16,11 +18,13 @@ export async function printPlan(config: RunConfig, command: Extract<Command, { k
   });
   // A config with a `target:` (generation before scoring) calls the system under test as well.
   const target = (config as RunConfig & { readonly target?: unknown }).target !== undefined;
+  const reaches = databaseReaches(config);
   if (command.json) {
-    out.write(`${JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target })}\n`);
+    out.write(`${JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target, reaches })}\n`);
     return;
   }
   out.write(`${describePlan(plan)}\n`);
   for (const s of plan.scorers) out.write(`  ${s.name} (${s.key}): ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`);
   if (target) out.write('  the config has a target: the run calls the system under test for each case × trial\n');
+  if (reaches.length > 0) out.write('  the config names server database configs: the run connects to them (a run without trust does not)\n');
 }

@@ -9,6 +9,7 @@ import { openEngine } from '../core/sql/openEngine';
 import { sqlJsAssets } from '../core/sql/sqliteWorker';
 import { targetPreparer } from '../core/target/targetPreparer';
 import { readBoundedTextSync } from '../core/text/boundedRead';
+import { isUntrustedEnv, untrustedEnv } from '../core/config/untrustedEnv';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,8 +20,11 @@ type Env = Readonly<Record<string, string | undefined>>;
  * cannot be opened is an `error` on its cases. `signal` is the run's: cancelling the run stops
  * target calls in flight. `trusted: false` reads no environment variable a database config names.
  */
-export async function openPreparers(config: RunConfig, env: Env, signal: AbortSignal, options: { readonly trusted?: boolean } = {}): Promise<{ preparer?: CasePreparer; problems: Problem[] }> {
-  const database = databasesOf(config, env, options.trusted ?? true);
+export async function openPreparers(config: RunConfig, given: Env, signal: AbortSignal, options: { readonly trusted?: boolean } = {}): Promise<{ preparer?: CasePreparer; problems: Problem[] }> {
+  // Without trust nothing below may read the environment, whatever `given` is.
+  const trusted = (options.trusted ?? true) && !isUntrustedEnv(given);
+  const env = trusted ? given : isUntrustedEnv(given) ? given : untrustedEnv();
+  const database = databasesOf(config, env, trusted);
   // SQLite's WebAssembly is compiled before the run rather than inside its first cases, where it
   // would compete with their scorers' time limits.
   if (database.sqlite) await sqlJsAssets().catch(() => undefined);
@@ -34,7 +38,17 @@ export async function openPreparers(config: RunConfig, env: Env, signal: AbortSi
  * checked, nothing is connected to.
  */
 export function checkDatabaseConfigs(config: RunConfig, env: Env): Problem[] {
-  return loadEntries(config, env, true).problems;
+  return loadEntries(config, env, !isUntrustedEnv(env)).problems;
+}
+
+/**
+ * What a run of `config` reaches through its database configs, read without the environment:
+ * `network` when one is a server database (PostgreSQL, MySQL…) or names variables (so it may be one).
+ * SQLite files are local and reach nothing. Nothing is connected to.
+ */
+export function databaseReaches(config: RunConfig): ('network')[] {
+  const { entries } = loadEntries(config, untrustedEnv(), false);
+  return entries.some((e) => e.unread !== undefined || (e.config !== undefined && e.config.engine !== 'sqlite' && e.config.engine !== 'unsupported')) ? ['network'] : [];
 }
 
 /**
@@ -46,7 +60,7 @@ export function checkDatabaseConfigs(config: RunConfig, env: Env): Problem[] {
 export function checkSetupFolders(config: RunConfig, env: Env, targets: readonly SqlTarget[]): Problem[] {
   const setupDirectory = config.setupDirectory;
   if (setupDirectory === undefined) return [];
-  const { entries, refs } = loadEntriesWithRefs(config, env, true);
+  const { entries, refs } = loadEntriesWithRefs(config, env, !isUntrustedEnv(env));
   const problems: Problem[] = [];
   const built = new Map<string, { folder: string; range: DatabaseConfigRef['range'] }>();
   const missing = new Map<string, { message: string; range: DatabaseConfigRef['range'] }>();
@@ -99,7 +113,7 @@ function loadEntriesWithRefs(config: RunConfig, env: Env, trusted: boolean): { e
   // The run config's entry of each of `entries`, in the same order.
   const refs: DatabaseConfigRef[] = [];
   for (const ref of config.databases ?? []) {
-    const loaded = loadDatabaseConfig(ref.configFile, trusted ? env : {});
+    const loaded = loadDatabaseConfig(ref.configFile, trusted ? env : isUntrustedEnv(env) ? env : untrustedEnv());
     const unresolved = loaded.problems.filter((p) => p.code === 'unresolved-variable');
     if (!trusted && unresolved.length > 0) {
       const dialect = declaredDialect(ref.configFile);

@@ -1,10 +1,37 @@
 import { existsSync } from 'node:fs';
 import { parseRunConfig, type ParsedRunConfig } from './parseRunConfig';
 import { readConfigFile } from './readConfigFile';
+import type { RunConfig } from './runConfig';
+import { isUntrustedEnv } from './untrustedEnv';
+import { outsideOf } from './workspacePath';
+import { YamlSource } from './yamlSource';
 
-/** Reads a run config from disk and parses it; an unreadable file is a problem, not a crash. */
-export function loadRunConfig(path: string, env: Readonly<Record<string, string | undefined>>): ParsedRunConfig {
+export interface LoadOptions {
+  /**
+   * The folder a run without trust may write in (the CLI's current folder). With an untrusted `env`
+   * (untrustedEnv.ts), an output path the config chooses outside it is an error at its key;
+   * default: the config's folder.
+   */
+  readonly workspace?: string;
+}
+
+/**
+ * Reads a run config from disk and parses it; an unreadable file is a problem, not a crash. With an
+ * untrusted `env` nothing is read from the environment — not the config's `${VAR}`s, not an evalset's
+ * — and nothing the config chooses is written outside the workspace.
+ */
+export function loadRunConfig(path: string, env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): ParsedRunConfig {
   const read = readConfigFile(path, 'run config');
   if ('problem' in read) return { problems: [read.problem] };
-  return parseRunConfig(read.text, read.file, env, { fileExists: existsSync });
+  const source = new YamlSource(read.text, read.file);
+  const parsed = parseRunConfig(read.text, read.file, env, { fileExists: existsSync, source });
+  if (!isUntrustedEnv(env) || parsed.config === undefined) return parsed;
+  const config: RunConfig = parsed.config.dataset === undefined ? parsed.config : { ...parsed.config, dataset: { ...parsed.config.dataset, env } };
+  const output = config.csvOutputDirectory;
+  const workspace = options.workspace ?? config.dir;
+  if (output === undefined || !outsideOf(workspace, output)) return { ...parsed, config };
+  // A workspace may not choose where an untrusted run writes: the run is refused, not redirected.
+  const range = source.valueRange(['reporting', 'csv', 'output_directory']);
+  const message = `the workspace is not trusted, so a run writes nothing outside it (${workspace}), and \`reporting.csv.output_directory\` is ${output}; choose a folder inside the workspace, or trust it`;
+  return { problems: [...parsed.problems, { code: 'output-outside-workspace', severity: 'error', message, range }] };
 }

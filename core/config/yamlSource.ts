@@ -3,6 +3,7 @@ import type { Problem } from '../problem';
 import { LineIndex, type SourceRange } from '../text/position';
 import type { YamlChunkCache, YamlParseOptions } from './chunkedParse';
 import { expandEnv } from './envExpand';
+import { isUntrustedEnv, notReadReason } from './untrustedEnv';
 import { MAX_FLOW_NESTING, tooDeepFlowNesting } from './flowNesting';
 
 /** How many alias expansions a document may make (yaml's `maxAliasCount`): enough for any config, not for an alias bomb. */
@@ -82,6 +83,8 @@ export class YamlSource {
   /** Expands `${VAR}` in every string scalar in place; unresolved ones become problems on their text. */
   expandEnvironment(env: Readonly<Record<string, string | undefined>>): Problem[] {
     const problems: Problem[] = [];
+    // Without trust nothing is read: each `${VAR}` is said to be unread, not unset.
+    const untrusted = isUntrustedEnv(env);
     const visitor = {
       Scalar: (_key: unknown, node: Scalar) => {
         if (typeof node.value !== 'string') return;
@@ -94,7 +97,7 @@ export class YamlSource {
           problems.push({
             code: 'unresolved-variable',
             severity: 'error',
-            message: `the environment variable ${u.name} is not set (expected a value for \`\${${u.name}}\`; set it, or give a fallback with \`\${${u.name}:-value}\`)`,
+            message: untrusted ? notReadReason(u.name) : `the environment variable ${u.name} is not set (expected a value for \`\${${u.name}}\`; set it, or give a fallback with \`\${${u.name}:-value}\`)`,
             range: plain ? this.range(start + u.index, start + u.index + u.length) : this.nodeRange(node),
           });
         }

@@ -6,6 +6,7 @@ import { CaseIdTracker, positionalId } from './caseIdTracker';
 import { DatasetError, displayPath } from './datasetError';
 import { MAX_CASE_CHARS, parseElementText, probeJsonDataset, rangeAt, scanJsonDataset, syntaxMessage } from './jsonStream';
 import type { DatasetSource } from './source';
+import { isUntrustedEnv, notReadReason } from '../config/untrustedEnv';
 
 /**
  * Reads a JSON dataset: an array of case objects, or an object with a `cases` array, or an EvalBench
@@ -19,7 +20,7 @@ import type { DatasetSource } from './source';
  * one error record at its position, after the cases that end before it; nothing after it is read,
  * since nothing after it can be trusted. Cases without an `id` get `case-N` (1-based position).
  */
-export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = process.env): AsyncGenerator<DatasetRecord> {
+export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = source.env ?? process.env): AsyncGenerator<DatasetRecord> {
   const file = source.path;
   const probe = await probeJsonDataset(source, env);
   const keys = probe.keys ?? [];
@@ -29,7 +30,9 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
     const { name, start, end } = probe.unset;
     throw new DatasetError(
       file,
-      `dataset ${displayPath(file)} uses \${${name}} at line ${start.line + 1}, column ${start.column + 1}, but ${name} is not set in the environment; set it, or remove the placeholder`,
+      isUntrustedEnv(env)
+        ? `dataset ${displayPath(file)} at line ${start.line + 1}, column ${start.column + 1}: ${notReadReason(name)}`
+        : `dataset ${displayPath(file)} uses \${${name}} at line ${start.line + 1}, column ${start.column + 1}, but ${name} is not set in the environment; set it, or remove the placeholder`,
       { file, start, end },
     );
   }

@@ -48,6 +48,8 @@ export interface DatasetSource {
   readonly caseIds?: CaseSelection;
   /** The file's text as a host holds it (an editor's unsaved buffer), read instead of the file; ranges still name `path`. */
   readonly text?: string;
+  /** Where an evalset's `${VAR}`s are read from (default: the process's); a run without trust gives one that reads nothing. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**

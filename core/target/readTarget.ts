@@ -4,6 +4,7 @@ import type { Problem } from '../problem';
 import { parseFieldPath } from '../scorers/support/path';
 import type { AnswerFormat, HttpMethod, TargetConfig } from './targetConfig';
 import { parseTemplate, templateStrings, type TemplatePart } from './template';
+import { isUntrustedEnv } from '../config/untrustedEnv';
 
 /** The keys of `target:` and of `target.http:`, for "did you mean" on an unknown key. */
 export const TARGET_KEYS = ['cmd', 'http', 'format', 'output_path', 'trace_path', 'timeout_ms', 'replace_recorded'] as const;
@@ -79,7 +80,8 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
     for (const part of parsed.parts) {
       if (typeof part === 'string' || part.root !== 'env') continue;
       const variable = String(part.segments[0]);
-      if (context.env[variable] === undefined) {
+      // Without trust the variable is not read (nor the target called): nothing to check.
+      if (!isUntrustedEnv(context.env) && context.env[variable] === undefined) {
         error(['http', 'headers', name], `header ${name} reads the environment variable ${variable}, which is not set (set it before the run)`, 'unresolved-variable');
       }
     }
