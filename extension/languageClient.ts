@@ -10,12 +10,19 @@ export const LANGUAGE_ID = 'evallens-yaml';
 /** Where a debugger attaches to the server when the extension runs under F5 ("Attach to Language Server"). */
 const SERVER_DEBUG_PORT = 6009;
 
-export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+/**
+ * The server process's environment: in Restricted Mode it is told so (EVALLENS_UNTRUSTED=1) and reads
+ * no `${VAR}` a workspace file names. Read at each start, so a restart after trust is granted reads them.
+ */
+function serverEnv(trusted: boolean): NodeJS.ProcessEnv {
+  return trusted ? { EVALLENS_UNTRUSTED: '0' } : { EVALLENS_UNTRUSTED: '1' };
+}
+
+export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, trusted: () => boolean): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
-  const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${SERVER_DEBUG_PORT}`] } },
-  };
+  const run = { module, transport: TransportKind.ipc, options: { get env() { return serverEnv(trusted()); } } };
+  const debug = { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${SERVER_DEBUG_PORT}`], get env() { return serverEnv(trusted()); } } };
+  const serverOptions: ServerOptions = { run, debug };
   const clientOptions: LanguageClientOptions = {
     // Plain YAML too (EvalBench run configs have plain names; the server recognizes them by content
     // and ignores other YAML), and the dataset formats a config may name (checked once a config names them).

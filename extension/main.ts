@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('EvalLens', { log: true });
   context.subscriptions.push(output);
 
-  const client = createLanguageClient(context, output);
+  const client = createLanguageClient(context, output, () => vscode.workspace.isTrusted);
   activeClient = client;
 
   let settings = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key));
@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const cliPath = context.asAbsolutePath('dist/cli.js');
   // Cases are listed by the CLI in a child process, on first use, not here.
-  const index = new CaseIndex(new BatchedDiscovery(cliPath, context.extensionPath).discover);
+  const index = new CaseIndex(new BatchedDiscovery(cliPath, context.extensionPath, () => vscode.workspace.isTrusted).discover);
   const lastResults = new LastResults();
   const tree = new EvalTestTree(index, output);
   const status = new LastRunStatus();
@@ -93,7 +93,11 @@ export function activate(context: vscode.ExtensionContext): void {
       for (const configFile of index.configsReading(document.uri.fsPath)) void runner.runOnSave(configFile);
     }),
     // Trust is read at each run; lenses and hovers hold nothing that depends on it. Say it took effect.
-    vscode.workspace.onDidGrantWorkspaceTrust(() => output.info('Workspace trusted: the next run includes subprocess and Python scorers, targets and LLM judges.')),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      output.info('Workspace trusted: the next run includes subprocess and Python scorers, targets and LLM judges.');
+      // The language server read configs without the environment: restart it so their ${VAR}s are read.
+      void runReportingFailure(restartLanguageClient(client), output, 'restart');
+    }),
   );
 
   // Not awaited: activation stays quick, and a server that fails to start is reported, not thrown.

@@ -5,6 +5,10 @@
 // First: it starts a worker thread that loads while the rest of the server does.
 import './earlyStart';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { untrustedEnv } from '../core/config/untrustedEnv';
 import { startServer } from './startServer';
 
-startServer(createConnection(ProposedFeatures.all), { env: process.env });
+// The extension starts the server with EVALLENS_UNTRUSTED=1 in Restricted Mode: diagnostics then read no
+// `${VAR}` a workspace file names (each is said to be unread, at its position).
+const env = process.env['EVALLENS_UNTRUSTED'] === '1' ? untrustedEnv() : process.env;
+startServer(createConnection(ProposedFeatures.all), { env });

@@ -27,6 +27,7 @@
  */
 import * as vscode from 'vscode';
 import { loadRunConfig } from '../../core/config/loadRunConfig';
+import { untrustedEnv } from '../../core/config/untrustedEnv';
 import type { EvalCase } from '../../core/case';
 import type { Report } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
@@ -62,7 +63,8 @@ export class ResultsPanel implements vscode.Disposable {
   /** Fires once when the panel closes (its tab was closed, or dispose was called). */
   readonly onDidDispose: vscode.Event<void> = this.disposed.event;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly cases = new CaseDataSource();
+  // In Restricted Mode the configs and datasets shown are read without the environment (their ${VAR}s are not read).
+  private readonly cases = new CaseDataSource(environment());
   private shown: Shown = { kind: 'none' };
   private ready = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -243,10 +245,15 @@ function webviewOptions(dist: vscode.Uri): vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [dist] };
 }
 
+/** The environment a config's `${VAR}`s are read from: none in Restricted Mode. */
+function environment(): Readonly<Record<string, string | undefined>> {
+  return vscode.workspace.isTrusted ? process.env : untrustedEnv();
+}
+
 /** The config's job threshold, for the live job score; undefined when the config does not load now. */
 function jobThresholdOf(configFile: string): number | undefined {
   try {
-    return loadRunConfig(configFile, process.env).config?.jobThreshold;
+    return loadRunConfig(configFile, environment()).config?.jobThreshold;
   } catch {
     return undefined;
   }

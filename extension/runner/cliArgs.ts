@@ -24,10 +24,12 @@ export function runArgs(request: RunRequestArgs): string[] {
   return args;
 }
 
-export function planArgs(request: Pick<RunRequestArgs, 'configFile' | 'caseIds' | 'trials'>): string[] {
+/** `untrusted`: the plan reads the config as an untrusted run does (no environment variable the workspace names). */
+export function planArgs(request: Pick<RunRequestArgs, 'configFile' | 'caseIds' | 'trials'> & { readonly untrusted?: boolean }): string[] {
   const args = ['plan', request.configFile];
   for (const id of request.caseIds) args.push('--case', id);
   if (request.trials !== undefined) args.push('--trials', String(request.trials));
   args.push('--json');
+  if (request.untrusted === true) args.push('--untrusted');
   return args;
 }

@@ -1,11 +1,11 @@
 /**
  * What a run will cost before it starts: `evallens plan <config> [--case id]… [--trials n] --json`
- * prints `{cases, trials, judgeCalls, scorers: [{name, key, reaches?, judgeCalls}], target}`. A CLI
+ * prints `{cases, trials, judgeCalls, scorers: [{name, key, reaches?, judgeCalls}], target, reaches?}`. A CLI
  * without the `plan` command (exit 2, "unknown command") gives no plan, and the run goes ahead
  * without asking; so does a plan that cannot be read.
  */
 import { fork } from 'node:child_process';
-import { planArgs, type RunRequestArgs } from './cliArgs';
+import { planArgs } from './cliArgs';
 
 export interface PlannedScorer {
   readonly name: string;
@@ -21,12 +21,14 @@ export interface RunPlan {
   readonly scorers: readonly PlannedScorer[];
   /** Whether the run calls a target (the system under test) rather than scoring recorded outputs. */
   readonly target: boolean;
+  /** What the run reaches besides its scorers: `network` when the config names a server database. */
+  readonly reaches?: readonly string[];
 }
 
 export type PlanAnswer = { readonly ok: true; readonly plan: RunPlan } | { readonly ok: false; readonly reason: string };
 
 /** Reads the CLI's plan; never throws. Bounded: a plan that takes longer than `timeoutMs` is no plan. */
-export function fetchPlan(cliPath: string, request: Pick<RunRequestArgs, 'configFile' | 'caseIds' | 'trials'>, cwd: string, timeoutMs = 30_000): Promise<PlanAnswer> {
+export function fetchPlan(cliPath: string, request: Parameters<typeof planArgs>[0], cwd: string, timeoutMs = 30_000): Promise<PlanAnswer> {
   return new Promise((resolve) => {
     const child = fork(cliPath, planArgs(request), { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
     let stdout = '';
@@ -75,12 +77,13 @@ export function parsePlan(text: string): PlanAnswer {
     const reaches = s['reaches'];
     planned.push({ name: s['name'], key: s['key'], judgeCalls: s['judgeCalls'], ...(typeof reaches === 'string' ? { reaches } : {}) });
   }
-  return { ok: true, plan: { cases, trials, judgeCalls, target, scorers: planned } };
+  const reaches = Array.isArray(v['reaches']) ? v['reaches'].filter((r): r is string => typeof r === 'string') : [];
+  return { ok: true, plan: { cases, trials, judgeCalls, target, scorers: planned, ...(reaches.length === 0 ? {} : { reaches }) } };
 }
 
-/** Whether a run of this plan spends nothing: no target, no judge call, nothing reaching the network. */
+/** Whether a run of this plan spends nothing: no target, no judge call, nothing reaching the network (no server database). */
 export function planIsFree(plan: RunPlan): boolean {
-  return !plan.target && plan.judgeCalls === 0 && plan.scorers.every((s) => s.reaches !== 'network');
+  return !plan.target && plan.judgeCalls === 0 && plan.scorers.every((s) => s.reaches !== 'network') && !(plan.reaches ?? []).includes('network');
 }
 
 function fields(value: unknown): Record<string, unknown> | undefined {

@@ -15,10 +15,14 @@ export type DiscoveredCase = CaseList['cases'][number];
 /** Configs listed by one process at most; more wait for the next. */
 const BATCH_LIMIT = 50;
 
-/** Lists configs' cases in one CLI process; never rejects (a broken config or CLI is a `problem` per config). */
-export function discoverCases(cliPath: string, configFiles: readonly string[], cwd: string, timeoutMs = 120_000): Promise<DiscoveredConfig[]> {
+/**
+ * Lists configs' cases in one CLI process; never rejects (a broken config or CLI is a `problem` per
+ * config). `untrusted` (Restricted Mode): the CLI reads the configs as an untrusted run does, reading
+ * no environment variable a workspace file names.
+ */
+export function discoverCases(cliPath: string, configFiles: readonly string[], cwd: string, timeoutMs = 120_000, untrusted = false): Promise<DiscoveredConfig[]> {
   return new Promise((resolve) => {
-    const child = fork(cliPath, ['validate', ...configFiles, '--cases'], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const child = fork(cliPath, ['validate', ...configFiles, '--cases', ...(untrusted ? ['--untrusted'] : [])], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
     const stdout: Buffer[] = [];
     let stderr = '';
     let startError: string | undefined;
@@ -47,6 +51,8 @@ export class BatchedDiscovery {
   constructor(
     private readonly cliPath: string,
     private readonly cwd: string,
+    /** Asked at each listing: granting trust takes effect on the next one. */
+    private readonly trusted: () => boolean = () => true,
   ) {}
 
   readonly discover = (configFile: string): Promise<DiscoveredConfig> =>
@@ -62,7 +68,7 @@ export class BatchedDiscovery {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH_LIMIT);
       const files = [...new Set(batch.map((request) => request.configFile))];
-      void discoverCases(this.cliPath, files, this.cwd).then((lists) => {
+      void discoverCases(this.cliPath, files, this.cwd, undefined, !this.trusted()).then((lists) => {
         const byFile = new Map(lists.map((list) => [list.configFile, list]));
         for (const request of batch) {
           request.resolve(byFile.get(request.configFile) ?? { configFile: request.configFile, cases: [], reaches: [], problem: 'the CLI did not list this config' });

@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import type { CaseEndEvent, RunEvent } from '../../protocol/runEvents';
 import { runArgs } from '../runner/cliArgs';
 import { startCliRun } from '../runner/cliProcess';
-import { fetchPlan, planIsFree } from '../runner/plan';
+import { fetchPlan } from '../runner/plan';
 import type { EvalLensSettings } from '../settings';
 import type { DiscoveredConfig } from './caseDiscovery';
+import { freeByDiscovery, saveRefusal } from './onSavePolicy';
 import { RunEventMapper, type MappedRun } from './runEventMapper';
 import { terminalText, testRunSink } from './testRunSink';
 import type { EvalTestTree } from './testTree';
@@ -120,30 +121,27 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
 
 /**
  * Whether to run: a run started by a save runs only a free plan (no target, no judge calls, nothing
- * reaching the network) unless the person opted in; any other run asks first when its judge calls
+ * reaching the network, no server database) unless the person opted in in a trusted workspace
+ * (onSavePolicy.ts); any other run asks first when its judge calls
  * exceed `evallens.confirmJudgeCallsAbove`. A CLI without `plan` falls back to discovery's view.
  */
 async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd: string, say: (text: string) => void): Promise<boolean> {
   const name = vscode.workspace.asRelativePath(request.configFile);
-  const costlyOnSave = request.fromSave && !context.settings.runCostlyScorersOnSave;
-  // Nothing in the config can spend (no target, nothing reaching the network, so no judge calls): no plan to ask for.
+  const trusted = vscode.workspace.isTrusted;
+  // Nothing in the config can spend or reach the network: no plan to ask for.
   const discovered = context.discovered;
-  if (discovered !== undefined && discovered.problem === undefined && discovered.target === false && !discovered.reaches.includes('network')) return true;
-  const answer = await fetchPlan(context.cliPath, { configFile: request.configFile, caseIds: request.caseIds ?? [], ...(request.trials === undefined ? {} : { trials: request.trials }) }, cwd);
-  if (!answer.ok) {
-    context.output.debug(`No run plan for ${name}: ${answer.reason}.`);
-    if (costlyOnSave && (discovered?.reaches.includes('network') === true || discovered?.target === true)) {
-      say(`${name} was not run on save: it calls a target or its scorers reach the network (set evallens.run.costlyScorersOnSave to run it on save).`);
-      return false;
-    }
-    return true;
-  }
-  const plan = answer.plan;
-  if (costlyOnSave && !planIsFree(plan)) {
-    const why = plan.target ? 'it calls a target' : plan.judgeCalls > 0 ? `it makes ${plan.judgeCalls} LLM judge calls` : 'its scorers reach the network';
-    say(`${name} was not run on save: ${why} (set evallens.run.costlyScorersOnSave to run it on save).`);
+  if (freeByDiscovery(discovered)) return true;
+  const planRequest = { configFile: request.configFile, caseIds: request.caseIds ?? [], untrusted: !trusted, ...(request.trials === undefined ? {} : { trials: request.trials }) };
+  const answer = await fetchPlan(context.cliPath, planRequest, cwd);
+  if (!answer.ok) context.output.debug(`No run plan for ${name}: ${answer.reason}.`);
+  const refusal = saveRefusal({ fromSave: request.fromSave, costlyScorersOnSave: context.settings.runCostlyScorersOnSave, trusted }, discovered, answer.ok ? answer.plan : undefined);
+  if (refusal !== undefined) {
+    say(`${name} was not run on save: ${refusal}.`);
     return false;
   }
+  // Without trust no judge is called: nothing to confirm.
+  if (!answer.ok || !trusted) return true;
+  const plan = answer.plan;
   if (request.fromSave || plan.judgeCalls <= context.settings.confirmJudgeCallsAbove) return true;
   const judges = plan.scorers.filter((s) => s.judgeCalls > 0).map((s) => `${s.name}: ${s.judgeCalls}`);
   const choice = await vscode.window.showWarningMessage(
