@@ -121,10 +121,10 @@ function generate(index: number, random: () => number): Generated {
       lines.push('target:', `  cmd: ${JSON.stringify(`touch ${marker('target')}; echo out`)}`);
       features.push('cmd target');
     } else if (target === 'http') {
-      lines.push('target:', '  http:', `    url: ${maybeVar(`http://127.0.0.1:${port}/chat`, 'TP_HOST')}`, '    headers: {Authorization: "Bearer {{env.TP_HEADER}}"}');
+      lines.push('target:', '  http:', `    url: http://${maybeVar('127.0.0.1', 'TP_HOST')}:${port}/chat`, '    headers: {Authorization: "Bearer {{env.TP_HEADER}}"}');
       features.push('http target');
     }
-    scorers.push(`  exact_match: {mode: ${maybeVar('text', 'TP_MODE')}}`);
+    scorers.push(`  exact_match: {mode: ${JSON.stringify(maybeVar('text', 'TP_MODE'))}}`);
     if (chance(0.6)) {
       scorers.push('  subprocess:', `    cmd: ${JSON.stringify(`touch ${marker('subprocess')}; echo '{"score": 1}'`)}`);
       features.push('subprocess scorer');
@@ -182,6 +182,7 @@ describe('the TRUST rule over generated run configs', () => {
       assert.ok(seen.has(feature), `the generator never made: ${feature}`);
     }
     let ran = 0;
+    let skippedReaching = 0;
     for (const g of generated) {
       connections = 0;
       // Every read goes through here: what the workspace's files name is only ever asked of this env.
@@ -220,10 +221,14 @@ describe('the TRUST rule over generated run configs', () => {
       assert.deepEqual(reads, [], `variables were read: ${what}`);
       assert.deepEqual(g.markers.filter((m) => existsSync(m)), [], `a workspace process ran: ${what}`);
       assert.ok(!results.join('\n').includes(SECRET), what);
+      // A CSV folder outside the workspace refuses the run before any case.
+      if (g.features.includes('csv to outside')) assert.ok(!results.some((r) => /^[\w-]+:(pass|fail|error|skipped|timeout)$/.test(r)), what);
+      if (results.some((r) => /^(subprocess|python_scorer|goal_completion|llmrater|executable_sql):skipped/.test(r))) skippedReaching++;
       // A case that reaches is skipped, never scored by what it reaches.
       for (const status of results) assert.doesNotMatch(status, /^(subprocess|python_scorer|goal_completion|llmrater|executable_sql):(pass|fail|error)/, what);
     }
     assert.ok(ran > CONFIGS / 4, `only ${ran} configs loaded: the generator makes too many that are refused`);
+    assert.ok(skippedReaching > CONFIGS / 4, `only ${skippedReaching} configs had something reaching skipped`);
     assert.deepEqual(filesUnder(outside), []);
     assert.equal(existsSync(join(root, 'escape')), false);
   });
