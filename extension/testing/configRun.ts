@@ -71,7 +71,7 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
     ...(request.trials === undefined ? {} : { trials: request.trials }),
     ...(context.settings.concurrency === undefined ? {} : { concurrency: context.settings.concurrency }),
   });
-  if (untrusted) say('Restricted Mode: scorers that run workspace code or reach the network are skipped ("workspace is not trusted").');
+  if (untrusted) say('Restricted Mode: scorers that run workspace code or reach the network, targets and cases on server databases are skipped ("workspace is not trusted"); no environment variable the workspace names is read.');
 
   const mapper = new RunEventMapper(testRunSink(run, context.tree, configFile));
   let stderr = '';
