@@ -37,7 +37,7 @@ describe('help', () => {
       }
     }
     const validate = await runCli(['validate', '--help'], { cwd: work });
-    assert.doesNotMatch(validate.stdout, /--reporter|--untrusted/, 'only the options of validate');
+    assert.doesNotMatch(validate.stdout, /--reporter|--concurrency/, 'only the options of validate');
   });
 
   it('prints the commands and exit codes for help, --help and no arguments asks for a command', async () => {
@@ -70,7 +70,7 @@ describe('usage errors', () => {
     [['run', 'all-pass.eval.yaml', '--untrusted=yes'], '--untrusted takes no value; see `evallens run --help`'],
     [['run', 'all-pass.eval.yaml', 'more.eval.yaml'], 'unexpected argument "more.eval.yaml": `evallens run` takes one config; see `evallens run --help`'],
     [['validate', 'all-pass.eval.yaml', '--reporter', 'json'], '--reporter is not an option of `evallens validate`; see `evallens validate --help`'],
-    [['plan', 'all-pass.eval.yaml', '--untrusted'], '--untrusted is not an option of `evallens plan`; see `evallens plan --help`'],
+    [['plan', 'all-pass.eval.yaml', '--concurrency', '2'], '--concurrency is not an option of `evallens plan`; see `evallens plan --help`'],
     [['help', 'nope'], 'no command "nope" (expected run, validate, plan, report); see `evallens --help`'],
     [['rnu', 'all-pass.eval.yaml'], 'unknown command "rnu" (expected run, validate, plan or report); see `evallens --help`'],
     [['run', 'all-pass.eval.yaml', '--bad\u001b[31m'], '--bad\\u001b[31m is not an option of `evallens run`; see `evallens run --help`'],

@@ -45,6 +45,7 @@ describe('evallens plan and the judge-call announcement', () => {
         { name: 'contains', key: 'contains', judgeCalls: 0 },
       ],
       target: false,
+      reaches: [],
     });
     assert.equal(server.connections(), 0);
   });

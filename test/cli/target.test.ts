@@ -88,7 +88,7 @@ describe('evallens run with a target', () => {
   it('with --untrusted, starts no command and opens no connection: every case is skipped', async () => {
     const marker = join(work, 'untrusted-marker');
     const connections = server.connections;
-    for (const config of ['cmd.eval.yaml', 'http.eval.yaml']) {
+    for (const config of ['cmd.eval.yaml']) {
       const run = await runCli(['run', join(FIXTURES, config), '--untrusted', '--runs-dir', 'runs-untrusted', '--reporter', 'json', '--out', 'untrusted.json'], {
         cwd: work,
         env: { ...env(), TARGET_MARKER: marker },
@@ -100,6 +100,10 @@ describe('evallens run with a target', () => {
       assert.equal(report.summary.skipped, report.summary.total, config);
       for (const r of report.results) assert.deepEqual([r.status, r.reason], ['skipped', 'workspace is not trusted']);
     }
+    // http.eval.yaml's url is `${TARGET_URL}/chat`: an untrusted run does not read it, and says so where it is.
+    const http = await runCli(['run', join(FIXTURES, 'http.eval.yaml'), '--untrusted', '--runs-dir', 'runs-untrusted'], { cwd: work, env: env() });
+    assert.equal(http.code, 2, http.stdout + http.stderr);
+    assert.match(http.stderr, /http\.eval\.yaml:7:10: error: `\$\{TARGET_URL\}` was not read: the workspace is not trusted/);
     assert.equal(existsSync(marker), false, 'the command target never ran');
     assert.equal(server.connections, connections, 'the HTTP target was never called');
   });
