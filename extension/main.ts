@@ -95,8 +95,9 @@ export function activate(context: vscode.ExtensionContext): void {
     // Trust is read at each run; lenses and hovers hold nothing that depends on it. Say it took effect.
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       output.info('Workspace trusted: the next run includes subprocess and Python scorers, targets and LLM judges.');
-      // The language server read configs without the environment: restart it so their ${VAR}s are read.
+      // The language server and the case lists read configs without the environment: read them again with it.
       void runReportingFailure(restartLanguageClient(client), output, 'restart');
+      for (const configFile of index.configFiles()) void index.refresh(configFile);
     }),
   );
 
