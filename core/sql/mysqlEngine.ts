@@ -1,6 +1,7 @@
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type ResultSetHeader, type TypeCastField } from 'mysql2/promise';
 import type { ServerSettings } from './databaseConfig';
 import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
+import { AUTO_INCREMENT_SQL, countersOf, restoreCounters, type Counters } from './mysqlAutoIncrement';
 import { mysqlRightsRefusal, mysqlTransactionEnded } from './mysqlNoCommit';
 import { runGuardedPlan, type GuardedSession } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows, SqlValue } from './sqlResult';
@@ -110,15 +111,19 @@ class MysqlEngine implements SqlEngine {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     let run: QueryRun | undefined;
+    let counters: Counters = new Map();
     try {
       await session.exec(`SET SESSION autocommit = 0, time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'${this.timeLimitSetting(limit)}`);
+      if (!this.mariadb) await session.exec('SET SESSION information_schema_stats_expiry = 0');
+      counters = countersOf((await session.exec(AUTO_INCREMENT_SQL)).rows);
       await session.exec('START TRANSACTION');
       run = await runGuardedPlan(session, guarded, limit);
     } catch (e) {
       if (!session.broken) throw e;
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      await session.end();
+      const restored = await session.end(counters);
+      if (!restored) await this.restoreCounters(counters);
     }
     if (aborted && signal !== undefined) throw abortError(signal);
     if (session.lost !== undefined || run === undefined) {
@@ -130,6 +135,22 @@ class MysqlEngine implements SqlEngine {
   private timeLimitSetting(limit: number | undefined): string {
     if (limit === undefined) return '';
     return this.mariadb ? `, max_statement_time = ${limit / 1000}` : `, max_execution_time = ${limit}`;
+  }
+
+  /** Sets back the AUTO_INCREMENT counters a run whose connection was dropped advanced, on a connection of its own (best effort). */
+  private async restoreCounters(counters: Counters): Promise<void> {
+    if (counters.size === 0) return;
+    const connection = await connect(this.config, this.settings).catch(() => undefined);
+    if (connection === undefined) return;
+    try {
+      if (!this.mariadb) await connection.query('SET SESSION information_schema_stats_expiry = 0');
+      const [rows] = await connection.query({ sql: AUTO_INCREMENT_SQL, rowsAsArray: true });
+      for (const sql of restoreCounters(counters, countersOf(rows as unknown[][]))) await connection.query(sql);
+    } catch {
+      // Best effort: the counter only decides which ids later INSERTs get.
+    } finally {
+      await connection.end().catch(() => connection.destroy());
+    }
   }
 
   /** Stops the statement a connection runs, from a connection of its own (best effort). */
@@ -250,18 +271,25 @@ class Session implements GuardedSession {
     return Array.isArray(probe) ? undefined : (probe as ResultSetHeader).serverStatus;
   }
 
-  /** Rolls back and closes the connection; a broken one is destroyed (the server rolls it back). */
-  async end(): Promise<void> {
+  /**
+   * Rolls back, sets back the AUTO_INCREMENT counters that moved, and closes the connection; a broken
+   * one is destroyed (the server rolls it back). Answers whether the counters were taken care of
+   * (else the engine does it on another connection).
+   */
+  async end(counters: Counters): Promise<boolean> {
     if (!this.broken) {
       try {
         await this.exec('ROLLBACK');
+        // Outside any transaction now: ALTER TABLE's implicit commit has nothing to commit.
+        for (const sql of restoreCounters(counters, countersOf((await this.exec(AUTO_INCREMENT_SQL)).rows))) await this.exec(sql).catch(() => undefined);
         await this.connection.end();
-        return;
+        return true;
       } catch {
         // Dropped below.
       }
     }
     this.connection.destroy();
+    return counters.size === 0;
   }
 
   /** Stops what runs now: the statement is killed and the connection dropped. */

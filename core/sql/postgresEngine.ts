@@ -286,8 +286,14 @@ class Session implements GuardedSession {
     } catch (e) {
       this.lastMs = performance.now() - started;
       const error = this.describe(e, limit);
-      if (!this.broken && transactionStatus(this.client) === 'I') return { ok: false, error: `${this.stop(transactionEnded('I'))}: ${error}` };
-      if (!this.broken) await this.exec('ROLLBACK TO SAVEPOINT evallens_guard').catch(() => undefined);
+      if (this.broken) return { ok: false, error };
+      // pg rejects on the ErrorResponse, before the ReadyForQuery that says whether the transaction survived
+      // (a COMMIT the guard failed leaves none): the rollback to the savepoint, and the status after it, say.
+      const rolledBack = await this.exec('ROLLBACK TO SAVEPOINT evallens_guard').then(
+        () => true,
+        () => false,
+      );
+      if (!this.broken && (!rolledBack || transactionStatus(this.client) !== 'T')) return { ok: false, error: `${this.stop(transactionEnded(transactionStatus(this.client)))}: ${error}` };
       return { ok: false, error };
     }
   }
