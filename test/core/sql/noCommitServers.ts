@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
+import { createConnection, type Connection } from 'mysql2/promise';
 import { Client } from 'pg';
 import type { ServerSettings } from '../../../core/sql/databaseConfig';
 import { mysqlSettingsFromUrl } from '../../../core/sql/mysqlEngine';
@@ -47,12 +47,16 @@ export async function postgresSandbox(): Promise<Sandbox | undefined> {
   const user = { ...root, database: name, user: name };
   await withClient(user, (c) => c.query(PG_SHOP));
   const admin = { ...root, database: name };
+  // One admin connection for every fingerprint: the property test takes hundreds.
+  const observer = new Client(admin);
+  await observer.connect();
   return {
     user,
     admin,
-    fingerprint: () => withClient(admin, postgresFingerprint),
+    fingerprint: () => postgresFingerprint(observer),
     drop: () =>
       withClient(root, async (c) => {
+        await observer.end();
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await c.query(`DROP ROLE IF EXISTS ${name}`);
       }),
@@ -98,29 +102,40 @@ export async function mysqlSandbox(): Promise<Sandbox | undefined> {
   await onMysql(root, [`DROP DATABASE IF EXISTS ${name}`, `DROP USER IF EXISTS '${name}'@'%'`, `CREATE DATABASE ${name}`, `CREATE USER '${name}'@'%'`, `GRANT ALL PRIVILEGES ON ${name}.* TO '${name}'@'%'`]);
   const admin = { ...root, database: name };
   await onMysql(admin, MYSQL_SHOP);
+  const observer = await createConnection(connectionOf(admin));
   return {
     user: { ...root, database: name, user: name },
     admin,
-    fingerprint: () => mysqlFingerprint(admin),
-    drop: () => onMysql(root, [`DROP DATABASE IF EXISTS ${name}`, `DROP USER IF EXISTS '${name}'@'%'`]).then(() => undefined),
+    fingerprint: () => mysqlFingerprint(observer, name),
+    drop: async () => {
+      await observer.end();
+      await onMysql(root, [`DROP DATABASE IF EXISTS ${name}`, `DROP USER IF EXISTS '${name}'@'%'`]);
+    },
   };
 }
 
 /** Runs statements one by one on a connection of its own; answers the rows of each. */
 export async function onMysql(settings: ServerSettings, statements: readonly string[]): Promise<unknown[][][]> {
-  const connection = await createConnection({ host: settings.host, port: settings.port, user: settings.user, database: settings.database, ...(settings.password === undefined ? {} : { password: settings.password }) });
+  const connection = await createConnection(connectionOf(settings));
   try {
-    const answers: unknown[][][] = [];
-    for (const sql of statements) answers.push((await connection.query({ sql, rowsAsArray: true }))[0] as unknown[][]);
-    return answers;
+    return await each(connection, statements);
   } finally {
     await connection.end();
   }
 }
 
-async function mysqlFingerprint(admin: ServerSettings): Promise<string> {
-  const db = admin.database;
-  const [tables, views, routines, triggers, events, users, databases] = await onMysql(admin, [
+function connectionOf(settings: ServerSettings) {
+  return { host: settings.host, port: settings.port, user: settings.user, database: settings.database, ...(settings.password === undefined ? {} : { password: settings.password }) };
+}
+
+async function each(connection: Connection, statements: readonly string[]): Promise<unknown[][][]> {
+  const answers: unknown[][][] = [];
+  for (const sql of statements) answers.push((await connection.query({ sql, rowsAsArray: true }))[0] as unknown[][]);
+  return answers;
+}
+
+async function mysqlFingerprint(connection: Connection, db: string): Promise<string> {
+  const [tables, views, routines, triggers, events, users, databases] = await each(connection, [
     `SELECT TABLE_NAME, TABLE_TYPE, ENGINE, AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = '${db}' ORDER BY 1`,
     `SELECT TABLE_NAME, MD5(VIEW_DEFINITION) FROM information_schema.VIEWS WHERE TABLE_SCHEMA = '${db}' ORDER BY 1`,
     `SELECT ROUTINE_NAME, ROUTINE_TYPE, MD5(ROUTINE_DEFINITION) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = '${db}' ORDER BY 1`,
@@ -132,7 +147,7 @@ async function mysqlFingerprint(admin: ServerSettings): Promise<string> {
   const lines = [tables, views, routines, triggers, events, users, databases].map((rows, i) => `${i}: ${JSON.stringify(rows)}`);
   for (const [table, type] of (tables ?? []) as [string, string][]) {
     if (type !== 'BASE TABLE') continue;
-    const [rows] = await onMysql(admin, [`SELECT * FROM \`${table}\``]);
+    const [rows] = await each(connection, [`SELECT * FROM \`${table}\``]);
     const text = (rows ?? []).map((r) => JSON.stringify(r)).sort().join('\n');
     lines.push(`rows of ${table}: ${createHash('sha256').update(text).digest('hex')}`);
   }
