@@ -1,7 +1,7 @@
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type ResultSetHeader, type TypeCastField } from 'mysql2/promise';
 import type { ServerSettings } from './databaseConfig';
 import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
-import { AUTO_INCREMENT_SQL, countersOf, restoreCounters, type Counters } from './mysqlAutoIncrement';
+import { hasCounters, NO_COUNTERS, readCounters, restoreCounters, type Counters } from './mysqlAutoIncrement';
 import { mysqlRightsRefusal, mysqlTransactionEnded } from './mysqlNoCommit';
 import { runGuardedPlan, type GuardedSession } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows, SqlValue } from './sqlResult';
@@ -111,11 +111,11 @@ class MysqlEngine implements SqlEngine {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     let run: QueryRun | undefined;
-    let counters: Counters = new Map();
+    let counters: Counters = NO_COUNTERS;
     try {
       await session.exec(`SET SESSION autocommit = 0, time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'${this.timeLimitSetting(limit)}`);
       if (!this.mariadb) await session.exec('SET SESSION information_schema_stats_expiry = 0');
-      counters = countersOf((await session.exec(AUTO_INCREMENT_SQL)).rows);
+      counters = await readCounters(async (sql) => (await session.exec(sql)).rows);
       await session.exec('START TRANSACTION');
       run = await runGuardedPlan(session, guarded, limit);
     } catch (e) {
@@ -137,15 +137,15 @@ class MysqlEngine implements SqlEngine {
     return this.mariadb ? `, max_statement_time = ${limit / 1000}` : `, max_execution_time = ${limit}`;
   }
 
-  /** Sets back the AUTO_INCREMENT counters a run whose connection was dropped advanced, on a connection of its own (best effort). */
+  /** Sets back the AUTO_INCREMENT counters and sequences a run whose connection was dropped advanced, on a connection of its own (best effort). */
   private async restoreCounters(counters: Counters): Promise<void> {
-    if (counters.size === 0) return;
+    if (!hasCounters(counters)) return;
     const connection = await connect(this.config, this.settings).catch(() => undefined);
     if (connection === undefined) return;
     try {
       if (!this.mariadb) await connection.query('SET SESSION information_schema_stats_expiry = 0');
-      const [rows] = await connection.query({ sql: AUTO_INCREMENT_SQL, rowsAsArray: true });
-      for (const sql of restoreCounters(counters, countersOf(rows as unknown[][]))) await connection.query(sql);
+      const now = await readCounters(async (sql) => (await connection.query({ sql, rowsAsArray: true }))[0] as unknown[][]);
+      for (const sql of restoreCounters(counters, now)) await connection.query(sql);
     } catch {
       // Best effort: the counter only decides which ids later INSERTs get.
     } finally {
@@ -281,7 +281,8 @@ class Session implements GuardedSession {
       try {
         await this.exec('ROLLBACK');
         // Outside any transaction now: ALTER TABLE's implicit commit has nothing to commit.
-        for (const sql of restoreCounters(counters, countersOf((await this.exec(AUTO_INCREMENT_SQL)).rows))) await this.exec(sql).catch(() => undefined);
+        const now = await readCounters(async (sql) => (await this.exec(sql)).rows);
+        for (const sql of restoreCounters(counters, now)) await this.exec(sql).catch(() => undefined);
         await this.connection.end();
         return true;
       } catch {
@@ -289,7 +290,7 @@ class Session implements GuardedSession {
       }
     }
     this.connection.destroy();
-    return counters.size === 0;
+    return !hasCounters(counters);
   }
 
   /** Stops what runs now: the statement is killed and the connection dropped. */

@@ -147,6 +147,7 @@ const MYSQL_ATTACKS: readonly (readonly [string, QueryPlan])[] = [
   ['CREATE USER, GRANT, CREATE DATABASE', plan("CREATE USER 'atk_u'@'%'", { evalQueries: ["GRANT ALL ON *.* TO 'atk_u'@'%'", 'CREATE DATABASE atk_db'] })],
   ['SELECT … INTO OUTFILE and LOAD DATA', plan(`SELECT * FROM t INTO OUTFILE '${OUTFILE}'`, { evalQueries: [`LOAD DATA INFILE '/etc/hostname' INTO TABLE audit`, `SELECT LOAD_FILE('/etc/hostname')`] })],
   ['DML and temporary tables that a rollback undoes', plan("INSERT INTO t (x) VALUES (9)", { evalQueries: ['CREATE TEMPORARY TABLE atk_tmp (a INT)', 'UPDATE audit SET what = NULL', 'DELETE FROM t'] })],
+  ['MariaDB sequences advanced by NEXTVAL and SETVAL', plan('SELECT NEXTVAL(s_ids)', { evalQueries: ['SELECT SETVAL(s_ids, 5000)', 'SELECT NEXTVAL(s_ids)'] })],
 ];
 
 describe('SQL under test never changes a MySQL (MariaDB) database', () => {

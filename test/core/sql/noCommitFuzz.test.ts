@@ -99,6 +99,8 @@ const MYSQL: Vocabulary = {
     'CREATE TEMPORARY TABLE atk_tmp (a INT)',
     `SELECT * FROM t INTO OUTFILE '${FILE}'`,
     'ANALYZE TABLE t',
+    'SELECT NEXTVAL(s_ids)',
+    'SELECT SETVAL(s_ids, 900)',
     'SELECT count(*) FROM t',
   ],
   control: [

@@ -102,6 +102,8 @@ export async function mysqlSandbox(): Promise<Sandbox | undefined> {
   await onMysql(root, [`DROP DATABASE IF EXISTS ${name}`, `DROP USER IF EXISTS '${name}'@'%'`, `CREATE DATABASE ${name}`, `CREATE USER '${name}'@'%'`, `GRANT ALL PRIVILEGES ON ${name}.* TO '${name}'@'%'`]);
   const admin = { ...root, database: name };
   await onMysql(admin, MYSQL_SHOP);
+  // MariaDB's sequences advance outside transactions, as PostgreSQL's do (MySQL has none).
+  if (String((await onMysql(admin, ['SELECT VERSION()']))[0]?.[0]?.[0]).includes('MariaDB')) await onMysql(admin, ['CREATE SEQUENCE s_ids']);
   const observer = await createConnection(connectionOf(admin));
   return {
     user: { ...root, database: name, user: name },
@@ -146,7 +148,7 @@ async function mysqlFingerprint(connection: Connection, db: string): Promise<str
   ]);
   const lines = [tables, views, routines, triggers, events, users, databases].map((rows, i) => `${i}: ${JSON.stringify(rows)}`);
   for (const [table, type] of (tables ?? []) as [string, string][]) {
-    if (type !== 'BASE TABLE') continue;
+    if (type !== 'BASE TABLE' && type !== 'SEQUENCE') continue;
     const [rows] = await each(connection, [`SELECT * FROM \`${table}\``]);
     const text = (rows ?? []).map((r) => JSON.stringify(r)).sort().join('\n');
     lines.push(`rows of ${table}: ${createHash('sha256').update(text).digest('hex')}`);
