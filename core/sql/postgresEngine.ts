@@ -2,7 +2,7 @@ import { Client, DatabaseError, Pool, type ClientBase, type ClientConfig, type C
 import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
 import { postgresValue } from './postgresValues';
 import { restoreSequences, SEQUENCES_SQL, snapshotSequences, type SequenceState } from './postgresSequences';
-import { commitGuardSql, postgresStatementRefusal, ROLE_RIGHTS_SQL, superuserRefusal, transactionChange, transactionEnded } from './postgresNoCommit';
+import { commitGuardSql, postgresStatementRefusal, ROLE_RIGHTS_SQL, superuserRefusal, transactionChange, transactionEnded, type RoleRight } from './postgresNoCommit';
 import { executeOneStatement, transactionStatus } from './postgresProtocol';
 import { runGuardedPlan, type GuardedSession, type SqlPlace } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows } from './sqlResult';
@@ -54,7 +54,7 @@ export async function openPostgres(settings: PostgresSettings, options: Postgres
   try {
     const client = await engine.connect();
     try {
-      const rights = (await client.query<{ rolname: string }>(ROLE_RIGHTS_SQL)).rows.map((row) => row.rolname);
+      const rights = (await client.query<RoleRight>(ROLE_RIGHTS_SQL)).rows;
       if (rights.length > 0 && options.allowSuperuser !== true) throw new Error(superuserRefusal(settings.user, settings.database, rights));
     } finally {
       client.release();

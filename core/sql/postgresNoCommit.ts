@@ -23,7 +23,8 @@ import type { SqlStatement } from './sqlStatements';
  *    transaction —, `BEGIN`, `SAVEPOINT`, `RELEASE`, …) in SQL under test, or a status other than "in
  *    a transaction", stops the case with the reason, and the connection is closed, never reused.
  * 5. The role: a superuser (or a member of pg_execute_server_program, pg_write_server_files,
- *    pg_read_server_files, or of a superuser role) can run programs and write files on the server
+ *    pg_read_server_files, or of a superuser role; or a CREATEROLE role, which can grant itself
+ *    those) can run programs and write files on the server
  *    (`COPY … TO PROGRAM`), which no rollback undoes. Such a role is refused unless the database
  *    config says `allow_superuser: true`. `COPY` is refused in SQL under test and setup whatever the
  *    role (it reads and writes files on the server, or needs a stream EvalLens does not give).
@@ -42,17 +43,34 @@ export function commitGuardSql(): string {
   ].join('; ');
 }
 
-/** What the run's role may do beyond SQL: superuser, or a member of a role that runs programs or reads/writes server files. */
-export const ROLE_RIGHTS_SQL = `SELECT r.rolname::text
+/**
+ * The roles the run's role is (or is a member of) that reach past the transaction: a superuser, a
+ * role that runs programs or reads/writes server files, or one that may create roles (CREATEROLE
+ * can grant itself pg_execute_server_program, then run `COPY … TO PROGRAM` from a DO block).
+ * Rows: name, superuser, createrole.
+ */
+export const ROLE_RIGHTS_SQL = `SELECT r.rolname::text AS name, r.rolsuper AS superuser, r.rolcreaterole AS createrole
 FROM pg_catalog.pg_roles r
 WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER')
-  AND (r.rolsuper OR r.rolname IN ('pg_execute_server_program', 'pg_write_server_files', 'pg_read_server_files'))
+  AND (r.rolsuper OR r.rolcreaterole OR r.rolname IN ('pg_execute_server_program', 'pg_write_server_files', 'pg_read_server_files'))
 ORDER BY r.rolsuper DESC, 1`;
 
-/** Why a role with these rights (ROLE_RIGHTS_SQL's rows) may not run SQL under test. */
-export function superuserRefusal(user: string, database: string, rights: readonly string[]): string {
-  const what = rights.includes(user) ? `is a superuser` : `is a member of ${rights.join(', ')}`;
-  return `the PostgreSQL user "${user}" (database "${database}") ${what}: SQL under test could run programs and write files on the server (COPY … TO PROGRAM), which no rollback undoes. Connect as a role without these rights (a read-only role is best; see docs/databases.md), or set \`allow_superuser: true\` in the database config to accept the risk`;
+export interface RoleRight {
+  readonly name: string;
+  readonly superuser: boolean;
+  readonly createrole: boolean;
+}
+
+/** Why a role with these rights (ROLE_RIGHTS_SQL's rows, at least one) may not run SQL under test. */
+export function superuserRefusal(user: string, database: string, rights: readonly RoleRight[]): string {
+  // A superuser is a member of every role: saying so is enough.
+  const own = rights.find((right) => right.name === user && right.superuser);
+  const what = (own === undefined ? rights : [own]).map((right) => {
+    const kind = right.superuser ? 'a superuser' : right.createrole ? 'may create roles (CREATEROLE)' : undefined;
+    if (right.name === user) return kind === undefined ? `is ${right.name}` : kind.startsWith('may') ? kind : `is ${kind}`;
+    return kind === undefined ? `is a member of ${right.name}` : `is a member of ${right.name}, which ${kind.startsWith('may') ? kind : `is ${kind}`}`;
+  });
+  return `the PostgreSQL user "${user}" (database "${database}") ${what.join(', ')}: SQL under test could run programs and write files on the server (COPY … TO PROGRAM), which no rollback undoes. Connect as a role without these rights (a read-only role is best; see docs/databases.md), or set \`allow_superuser: true\` in the database config to accept the risk`;
 }
 
 /** Why SQL under test (or setup) may not hold this statement on PostgreSQL, from its leading keywords. */

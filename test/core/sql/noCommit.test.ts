@@ -105,6 +105,24 @@ describe('SQL under test never changes a PostgreSQL database', () => {
     }
   });
 
+  it('refuses a CREATEROLE role: it could grant itself pg_execute_server_program and run COPY … TO PROGRAM from a DO block', async (t) => {
+    const pg = need(t);
+    if (pg === undefined) return;
+    await withClient(pg.sandbox.admin, (c) => c.query(`ALTER ROLE ${pg.sandbox.user.user} CREATEROLE`));
+    try {
+      const opened = await openPostgres(pg.sandbox.user).catch((e: Error) => e);
+      if (!(opened instanceof Error)) {
+        await opened.run(plan('GRANT pg_execute_server_program TO CURRENT_USER', { evalQueries: [`DO $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch ${PROGRAM_FILE}'''; END $$`] }), LIMIT);
+        await opened.close();
+      }
+      assert.equal(existsSync(PROGRAM_FILE), false, 'no program ran on the server');
+      assert.ok(opened instanceof Error, 'a CREATEROLE role is refused');
+      assert.match(opened.message, /may create roles \(CREATEROLE\)/);
+    } finally {
+      await withClient(pg.sandbox.admin, (c) => c.query(`ALTER ROLE ${pg.sandbox.user.user} NOCREATEROLE`));
+    }
+  });
+
   it('the commit guard alone makes COMMIT fail, even after its row is deleted', async (t) => {
     const pg = need(t);
     if (pg === undefined) return;
