@@ -96,8 +96,11 @@ export function transactionChange(tag: string | null, status: string | null, sta
 
 /** Why the run stopped when the server reports no open transaction (after a statement, or a failed COMMIT). */
 export function transactionEnded(status: string | null): string {
-  const state = status === 'E' ? 'a failed transaction' : 'no transaction';
-  return `the server reports ${state} after this statement: the SQL ended the transaction EvalLens opened; the case stopped here and its connection was closed`;
+  const what =
+    status === 'I' || status === null
+      ? 'the server reports no transaction after this statement: the SQL ended the transaction EvalLens opened'
+      : 'EvalLens could not roll back to its savepoint after this statement (the SQL released it, or ended the transaction EvalLens opened)';
+  return `${what}; the case stopped here and its connection was closed`;
 }
 
 /** `SAVEPOINT x`, `RELEASE [SAVEPOINT] x`, `ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] x`. */

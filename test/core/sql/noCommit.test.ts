@@ -142,6 +142,16 @@ describe('SQL under test never changes a PostgreSQL database', () => {
     assert.equal(await pg.sandbox.fingerprint(), before);
   });
 
+  it('stops the case and drops the connection when SQL breaks the savepoints EvalLens runs it under', async (t) => {
+    const pg = need(t);
+    if (pg === undefined) return;
+    const before = await pg.sandbox.fingerprint();
+    const run = await pg.engine.run(plan('SELECT count(*) FROM t', { setup: ['DELETE FROM t; RELEASE SAVEPOINT evallens_guard'] }), LIMIT);
+    assert.match(run.query.ok ? '' : run.query.error, /^setup_sql #1 failed, so the query did not run: EvalLens could not roll back to its savepoint after this statement \(the SQL released it, or ended the transaction EvalLens opened\); the case stopped here and its connection was closed: /);
+    assert.equal(await pg.sandbox.fingerprint(), before);
+    assert.deepEqual(rowsOf((await pg.engine.run(plan('SELECT count(*) FROM t'), LIMIT)).query), [[3]], 'the next run has a connection of its own');
+  });
+
   it('stops at a transaction-control command tag or a transaction status other than T', () => {
     const [one] = splitStatements('ROLLBACK AND CHAIN', 'postgres');
     const [savepoint] = splitStatements('SAVEPOINT evallens_setup_1', 'postgres');
