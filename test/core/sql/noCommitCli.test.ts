@@ -12,7 +12,8 @@ import { postgresSandbox, type Sandbox } from './noCommitServers';
  * whose dataset holds the attacks of issue 13 item 2 (setup that turns standard_conforming_strings
  * off, then SQL whose quote EvalLens's splitter read otherwise and that hid `DELETE; COMMIT; BEGIN`;
  * a `begin atomic` label that hid a COMMIT; COPY … TO PROGRAM). Trusted and with --untrusted, the
- * database is what it was and no program ran.
+ * database is what it was and no program ran. (Untrusted, server cases are skipped before any
+ * connection is opened; the test keeps it so. Trusted, they run, and the engine stops the attacks.)
  */
 const PROGRAM_FILE = `/tmp/atk_evallens_${process.pid}_cli`;
 
