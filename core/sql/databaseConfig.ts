@@ -64,6 +64,8 @@ export interface ServerDatabaseConfig extends DatabaseConfigBase {
   readonly user: string;
   /** The environment variable that holds the password; none for trust or peer authentication. */
   readonly passwordEnv?: string;
+  /** `allow_superuser: true`: run SQL under test even when the user has superuser (PostgreSQL) or SUPER/FILE (MySQL) rights. */
+  readonly allowSuperuser?: boolean;
 }
 
 export interface UnsupportedDatabaseConfig extends DatabaseConfigBase {
@@ -89,7 +91,7 @@ export type DatabaseLocation =
       /** Set when the run config has `setup_directory`: the database is built in memory from `folder` (`<setup_directory>/<database>`) for `dbType`, and `file` is not read. */
       readonly build?: { readonly folder: string; readonly dbType: string };
     }
-  | { readonly engine: 'postgres' | 'mysql'; readonly host: string; readonly port: number; readonly database: string; readonly user: string; readonly passwordEnv?: string };
+  | { readonly engine: 'postgres' | 'mysql'; readonly host: string; readonly port: number; readonly database: string; readonly user: string; readonly passwordEnv?: string; readonly allowSuperuser?: boolean };
 
 export interface ParsedDatabaseConfig {
   readonly config?: DatabaseConfig;
@@ -97,7 +99,7 @@ export interface ParsedDatabaseConfig {
 }
 
 /** Keys EvalLens reads. */
-const READ_KEYS = ['db_type', 'dialect', 'database_name', 'database_path', 'extension', 'db_name_suffix', 'max_executions_per_minute', 'user_name', 'host', 'port', 'password', 'password_env'];
+const READ_KEYS = ['db_type', 'dialect', 'database_name', 'database_path', 'extension', 'db_name_suffix', 'max_executions_per_minute', 'user_name', 'host', 'port', 'password', 'password_env', 'allow_superuser'];
 /** Keys of EvalBench's database configs that do not change where SQL runs here: accepted as they are. */
 const IGNORED_KEYS = ['location', 'nl_config', 'gcp_project_id', 'gcp_region', 'use_cloud_sql', 'is_tmp_db', 'connection_string', 'secret_manager_path'];
 const KNOWN_KEYS = [...READ_KEYS, ...IGNORED_KEYS];
@@ -256,8 +258,19 @@ function parseDatabaseSource(
   if (password.kind !== 'env' && passwordEnv !== undefined && !ENV_NAME.test(passwordEnv)) {
     problem('schema', `\`password_env\` names an environment variable (letters, digits, _), not "${passwordEnv}"`, ['password_env']);
   }
+  const allowSuperuser = data['allow_superuser'];
+  if (allowSuperuser !== undefined && allowSuperuser !== null && typeof allowSuperuser !== 'boolean') {
+    problem('schema', `\`allow_superuser\` must be true or false, not ${describe(allowSuperuser)}`, ['allow_superuser']);
+  }
+  if (allowSuperuser === true) {
+    warn(
+      'superuser-allowed',
+      'allow_superuser: true lets SQL under test run as a superuser (PostgreSQL) or with SUPER/FILE rights (MySQL): it could run programs or write files on the database server, which no rollback undoes; use a read-only role instead where you can',
+      ['allow_superuser'],
+    );
+  }
   if (user === undefined || hasErrors(problems)) return { problems };
-  const server = { ...base, engine, host: address.host, port, user };
+  const server = { ...base, engine, host: address.host, port, user, ...(allowSuperuser === true ? { allowSuperuser: true } : {}) };
   return { config: passwordEnv === undefined ? server : { ...server, passwordEnv }, problems };
 }
 
@@ -272,7 +285,7 @@ export function databaseNameFor(config: DatabaseConfig, itemDatabase: string | u
 /** Where a database of a config is (`database`: from `databaseNameFor`). */
 export function locationOf(config: SqliteDatabaseConfig | ServerDatabaseConfig, database: string): DatabaseLocation {
   if (config.engine === 'sqlite') return { engine: 'sqlite', file: join(config.folder, database.endsWith(config.extension) ? database : `${database}${config.extension}`) };
-  const base = { engine: config.engine, host: config.host, port: config.port, database, user: config.user };
+  const base = { engine: config.engine, host: config.host, port: config.port, database, user: config.user, ...(config.allowSuperuser === true ? { allowSuperuser: true } : {}) };
   return config.passwordEnv === undefined ? base : { ...base, passwordEnv: config.passwordEnv };
 }
 

@@ -1,6 +1,8 @@
-import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type TypeCastField } from 'mysql2/promise';
+import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type ResultSetHeader, type TypeCastField } from 'mysql2/promise';
 import type { ServerSettings } from './databaseConfig';
 import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
+import { hasCounters, NO_COUNTERS, readCounters, restoreCounters, type Counters } from './mysqlAutoIncrement';
+import { mysqlRightsRefusal, mysqlTransactionEnded } from './mysqlNoCommit';
 import { runGuardedPlan, type GuardedSession } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows, SqlValue } from './sqlResult';
 import { splitStatements } from './sqlStatements';
@@ -18,7 +20,9 @@ import { splitStatements } from './sqlStatements';
  * deadlock) cannot turn later statements into commits, and a setup entry after which the
  * transaction was lost stops the run.
  * A database with tables whose changes a rollback cannot undo (MyISAM, Aria, …) is refused when it
- * is opened.
+ * is opened, and so is an account with SUPER or FILE rights unless the config allows it; each
+ * statement goes alone (the client never allows several in one query), and the server's status flags
+ * after it say whether the transaction is still open (mysqlNoCommit.ts).
  *
  * The time limit is per statement: the server's own (MariaDB's `max_statement_time`; MySQL's
  * `max_execution_time`, SELECT only) and, 2 s past the limit, `KILL QUERY` from another connection.
@@ -31,10 +35,13 @@ import { splitStatements } from './sqlStatements';
  * TIMESTAMP as ISO `YYYY-MM-DDTHH:MM:SS[.fff]` (the session runs in UTC); binary strings as lowercase
  * hex; everything else as the server's text. Runs of one engine go one at a time, in call order.
  */
-export async function openMysql(settings: ServerSettings, options: { readonly connectTimeoutMs?: number } = {}): Promise<SqlEngine> {
+export async function openMysql(settings: ServerSettings, options: { readonly connectTimeoutMs?: number; readonly allowSuperuser?: boolean } = {}): Promise<SqlEngine> {
   const config = connectionOptions(settings, options.connectTimeoutMs ?? 10_000);
   const connection = await connect(config, settings);
   try {
+    const [grants] = await connection.query({ sql: 'SHOW GRANTS', rowsAsArray: true });
+    const refused = mysqlRightsRefusal(settings, (grants as unknown[][]).map((row) => String(row[0])));
+    if (refused !== undefined && options.allowSuperuser !== true) throw new Error(refused);
     const [rows] = await connection.query({ sql: 'SELECT VERSION()', rowsAsArray: true });
     const version = String((rows as unknown[][])[0]?.[0] ?? '');
     const [tables] = await connection.query({
@@ -104,15 +111,19 @@ class MysqlEngine implements SqlEngine {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     let run: QueryRun | undefined;
+    let counters: Counters = NO_COUNTERS;
     try {
       await session.exec(`SET SESSION autocommit = 0, time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'${this.timeLimitSetting(limit)}`);
+      if (!this.mariadb) await session.exec('SET SESSION information_schema_stats_expiry = 0');
+      counters = await readCounters(async (sql) => (await session.exec(sql)).rows);
       await session.exec('START TRANSACTION');
       run = await runGuardedPlan(session, guarded, limit);
     } catch (e) {
       if (!session.broken) throw e;
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      await session.end();
+      const restored = await session.end(counters);
+      if (!restored) await this.restoreCounters(counters);
     }
     if (aborted && signal !== undefined) throw abortError(signal);
     if (session.lost !== undefined || run === undefined) {
@@ -124,6 +135,22 @@ class MysqlEngine implements SqlEngine {
   private timeLimitSetting(limit: number | undefined): string {
     if (limit === undefined) return '';
     return this.mariadb ? `, max_statement_time = ${limit / 1000}` : `, max_execution_time = ${limit}`;
+  }
+
+  /** Sets back the AUTO_INCREMENT counters and sequences a run whose connection was dropped advanced, on a connection of its own (best effort). */
+  private async restoreCounters(counters: Counters): Promise<void> {
+    if (!hasCounters(counters)) return;
+    const connection = await connect(this.config, this.settings).catch(() => undefined);
+    if (connection === undefined) return;
+    try {
+      if (!this.mariadb) await connection.query('SET SESSION information_schema_stats_expiry = 0');
+      const now = await readCounters(async (sql) => (await connection.query({ sql, rowsAsArray: true }))[0] as unknown[][]);
+      for (const sql of restoreCounters(counters, now)) await connection.query(sql);
+    } catch {
+      // Best effort: the counter only decides which ids later INSERTs get.
+    } finally {
+      await connection.end().catch(() => connection.destroy());
+    }
   }
 
   /** Stops the statement a connection runs, from a connection of its own (best effort). */
@@ -150,6 +177,8 @@ class Session implements GuardedSession {
   lastMs = 0;
   /** A failing statement could not be rolled back to its savepoint: the server rolled the whole transaction back (a deadlock). */
   transactionLost = false;
+  /** Why the run stopped when a statement ended the transaction (the connection is then dropped). */
+  stopped: string | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -162,13 +191,19 @@ class Session implements GuardedSession {
     });
   }
 
-  /** Runs SQL; throws the server's error. The client kills a statement that outlives the limit by the grace. */
+  /** Runs one statement of EvalLens's own; throws the server's error. */
   async exec(sql: string): Promise<SqlRows> {
+    const [results, fields] = await this.query(sql);
+    return lastRows(results, fields);
+  }
+
+  /** Runs one statement; throws the server's error. The client kills a statement that outlives the limit by the grace. */
+  private async query(sql: string): Promise<[unknown, unknown]> {
     if (this.broken) throw new Error('the connection to MySQL is no longer usable');
     const timer = this.limit === undefined ? undefined : setTimeout(() => void this.kill(), this.limit + CLIENT_GRACE_MS);
     try {
       const [results, fields] = await this.connection.query({ sql, rowsAsArray: true, typeCast });
-      return lastRows(results, fields);
+      return [results, fields];
     } catch (e) {
       if (!isServerError(e)) {
         this.lost ??= e instanceof Error ? e.message : String(e);
@@ -187,6 +222,7 @@ class Session implements GuardedSession {
   /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */
   async guarded(sql: GuardedSql, limit: number | undefined): Promise<QueryOutcome> {
     if (sql.refused !== undefined) return { ok: false, error: sql.refused };
+    if (this.stopped !== undefined) return { ok: false, error: `not run: an earlier statement ended the transaction EvalLens opened (${this.stopped})` };
     if (this.broken) return { ok: false, error: 'not run: the connection was dropped to stop the statement before' };
     // MySQL refuses text without a statement ("Query was empty"); PostgreSQL and SQLite run it as nothing,
     // and a setup entry that was only `COMMIT` is left empty once its transaction control is rewritten.
@@ -195,7 +231,20 @@ class Session implements GuardedSession {
     try {
       await this.exec('SAVEPOINT evallens_guard');
       started = performance.now();
-      const result = await this.exec(sql.sql);
+      let result: SqlRows = { columns: [], rows: [] };
+      for (const statement of splitStatements(sql.sql, 'mysql')) {
+        const [rows, fields] = await this.query(sql.sql.slice(statement.start, statement.end));
+        const ended = mysqlTransactionEnded(await this.statusAfter(rows));
+        if (ended !== undefined) {
+          this.lastMs = performance.now() - started;
+          this.stopped = ended;
+          this.broken = true;
+          this.connection.destroy();
+          return { ok: false, error: ended };
+        }
+        const answer = lastRows(rows, fields);
+        if (answer.columns.length > 0) result = answer;
+      }
       this.lastMs = performance.now() - started;
       await this.exec('RELEASE SAVEPOINT evallens_guard');
       return { ok: true, result };
@@ -212,18 +261,36 @@ class Session implements GuardedSession {
     }
   }
 
-  /** Rolls back and closes the connection; a broken one is destroyed (the server rolls it back). */
-  async end(): Promise<void> {
+  /**
+   * The server's status flags after a statement: from its OK packet, or, after rows (mysql2 does not
+   * give the flags of their closing packet), from a `DO 0`, which starts no transaction of its own.
+   */
+  private async statusAfter(rows: unknown): Promise<number | undefined> {
+    if (!Array.isArray(rows)) return (rows as ResultSetHeader).serverStatus;
+    const [probe] = await this.query('DO 0');
+    return Array.isArray(probe) ? undefined : (probe as ResultSetHeader).serverStatus;
+  }
+
+  /**
+   * Rolls back, sets back the AUTO_INCREMENT counters that moved, and closes the connection; a broken
+   * one is destroyed (the server rolls it back). Answers whether the counters were taken care of
+   * (else the engine does it on another connection).
+   */
+  async end(counters: Counters): Promise<boolean> {
     if (!this.broken) {
       try {
         await this.exec('ROLLBACK');
+        // Outside any transaction now: ALTER TABLE's implicit commit has nothing to commit.
+        const now = await readCounters(async (sql) => (await this.exec(sql)).rows);
+        for (const sql of restoreCounters(counters, now)) await this.exec(sql).catch(() => undefined);
         await this.connection.end();
-        return;
+        return true;
       } catch {
         // Dropped below.
       }
     }
     this.connection.destroy();
+    return !hasCounters(counters);
   }
 
   /** Stops what runs now: the statement is killed and the connection dropped. */
@@ -241,7 +308,8 @@ function connectionOptions(settings: ServerSettings, connectTimeout: number): Co
     user: settings.user,
     database: settings.database,
     connectTimeout,
-    multipleStatements: true,
+    // One statement per query, at the server's word: a text our splitter misread fails instead of running two.
+    multipleStatements: false,
     supportBigNumbers: true,
     dateStrings: true,
     timezone: 'Z',

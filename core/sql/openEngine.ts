@@ -19,8 +19,10 @@ export async function openEngine(location: DatabaseLocation, env: Readonly<Recor
     });
   }
   const settings = serverSettingsOf(location, env);
-  if (location.engine === 'postgres') return openPostgres(settings, options);
+  // A superuser is refused unless the database config says `allow_superuser: true` (postgresNoCommit.ts, mysqlNoCommit.ts).
+  const rights = { ...options, allowSuperuser: location.allowSuperuser === true };
+  if (location.engine === 'postgres') return openPostgres(settings, rights);
   // Loaded on first use: the MySQL driver costs every other run its start-up time and memory.
   const { openMysql } = await import('./mysqlEngine');
-  return openMysql(settings, options);
+  return openMysql(settings, rights);
 }

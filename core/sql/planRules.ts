@@ -21,7 +21,10 @@ export { refusedMessage };
  *
  * SQL under test (the query and the eval queries) that controls transactions (`BEGIN`, `COMMIT`,
  * `ROLLBACK`, `SAVEPOINT`, …) is refused: on PostgreSQL a `COMMIT` would make the changes under test
- * permanent, and SQLite refuses it too so that a dataset scores the same on both engines. Setup and
+ * permanent, and SQLite refuses it too so that a dataset scores the same on both engines. This
+ * refusal reads the text; on the servers it is one layer of several that do not (one statement per
+ * message, a commit guard, the server's transaction status after each statement:
+ * postgresNoCommit.ts, mysqlNoCommit.ts). Setup and
  * cleanup SQL may hold transaction control (EvalBench's datasets do): it is rewritten into savepoints
  * inside the outer transaction (setupTransactions.ts), so it still cannot commit anything.
  *

@@ -2,8 +2,11 @@ import { Client, DatabaseError, Pool, type ClientBase, type ClientConfig, type C
 import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
 import { postgresValue } from './postgresValues';
 import { restoreSequences, SEQUENCES_SQL, snapshotSequences, type SequenceState } from './postgresSequences';
-import { runGuardedPlan, type GuardedSession } from './runGuardedPlan';
+import { commitGuardSql, postgresStatementRefusal, ROLE_RIGHTS_SQL, superuserRefusal, transactionChange, transactionEnded, type RoleRight } from './postgresNoCommit';
+import { executeOneStatement, transactionStatus } from './postgresProtocol';
+import { runGuardedPlan, type GuardedSession, type SqlPlace } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows } from './sqlResult';
+import { splitStatements } from './sqlStatements';
 
 /**
  * PostgreSQL through `pg`. Every run takes one connection and:
@@ -23,9 +26,10 @@ import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows } from './sq
  * (default 1: runs go one at a time, so sequence values and lock waits cannot interleave between
  * concurrent cases).
  *
- * Refusing transaction control (planRules.ts) keeps a `COMMIT` under test from making its changes
- * permanent; as a second line, a statement after which the connection is no longer in a transaction
- * is reported as an error saying its changes may have been committed.
+ * Setup, query, eval queries and cleanup run one statement at a time through the extended protocol,
+ * under a commit guard, with the server's command tag and transaction status checked after each
+ * statement; a role with superuser rights is refused unless the config allows it
+ * (postgresNoCommit.ts says why SQL run here can never commit).
  */
 export interface PostgresSettings {
   readonly host: string;
@@ -38,6 +42,8 @@ export interface PostgresSettings {
 export interface PostgresOptions {
   readonly maxConnections?: number;
   readonly connectTimeoutMs?: number;
+  /** Run SQL under test as a superuser (or a role that runs programs or writes files on the server): the database config's `allow_superuser: true`. */
+  readonly allowSuperuser?: boolean;
 }
 
 export async function openPostgres(settings: PostgresSettings, options: PostgresOptions = {}): Promise<SqlEngine> {
@@ -46,7 +52,13 @@ export async function openPostgres(settings: PostgresSettings, options: Postgres
   pool.on('error', () => undefined);
   const engine = new PostgresEngine(pool, config, settings);
   try {
-    (await engine.connect()).release();
+    const client = await engine.connect();
+    try {
+      const rights = (await client.query<RoleRight>(ROLE_RIGHTS_SQL)).rows;
+      if (rights.length > 0 && options.allowSuperuser !== true) throw new Error(superuserRefusal(settings.user, settings.database, rights));
+    } finally {
+      client.release();
+    }
   } catch (e) {
     await pool.end().catch(() => undefined);
     throw e;
@@ -184,6 +196,8 @@ class Session implements GuardedSession {
   lost: string | undefined;
   /** How long the last guarded SQL took, savepoint round trips left out. */
   lastMs = 0;
+  /** Why the run stopped when a statement touched the transaction (the connection is then broken, and dropped). */
+  stopped: string | undefined;
   private pid: number | undefined;
   private readonly onError = (e: Error) => {
     this.lost ??= e.message;
@@ -200,10 +214,17 @@ class Session implements GuardedSession {
 
   /** Opens the transaction; answers the sequences to watch (their list), or undefined when broken. */
   async begin(): Promise<readonly (readonly unknown[])[] | undefined> {
-    const results = await this.exec(`BEGIN; SET LOCAL statement_timeout = ${this.limit ?? 0}; SELECT pg_backend_pid(); ${SEQUENCES_SQL}`);
-    const pid = results[2]?.rows[0]?.[0];
+    const results = await this.exec(`BEGIN; SET LOCAL statement_timeout = ${this.limit ?? 0}; SELECT pg_backend_pid(), current_setting('transaction_read_only'); ${SEQUENCES_SQL}`);
+    const [pid, readOnly] = results[2]?.rows[0] ?? [];
     this.pid = typeof pid === 'number' ? pid : undefined;
     if (this.broken) return undefined;
+    // A read-only transaction (a standby, default_transaction_read_only) has nothing to commit, and cannot hold the guard's table.
+    if (readOnly !== 'on') {
+      await this.exec(commitGuardSql()).catch((e: unknown) => {
+        if (this.broken) throw e;
+        throw new Error(`EvalLens cannot open its commit guard (a temporary table whose deferred trigger makes any COMMIT fail), so it runs no SQL on this database; the role needs the TEMPORARY privilege on it: ${e instanceof Error ? e.message : String(e)}`);
+      });
+    }
     return results[3]?.rows ?? [];
   }
 
@@ -224,34 +245,79 @@ class Session implements GuardedSession {
 
   /** Whether the transaction EvalLens opened has ended (nothing further may run on this connection). */
   ended(): boolean {
-    return this.client.getTransactionStatus() === 'I';
+    return transactionStatus(this.client) === 'I';
   }
 
   cannotGoOn(): boolean {
     return this.broken || this.ended();
   }
 
-  /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */
-  async guarded(sql: GuardedSql, limit: number | undefined): Promise<QueryOutcome> {
+  /**
+   * SQL under a savepoint, one statement at a time (postgresNoCommit.ts): on error its partial effects
+   * are rolled back and the transaction goes on; when a statement touched the transaction itself, the
+   * case stops and the connection is dropped.
+   */
+  async guarded(sql: GuardedSql, limit: number | undefined, place: SqlPlace): Promise<QueryOutcome> {
     if (sql.refused !== undefined) return { ok: false, error: sql.refused };
+    if (this.stopped !== undefined) return { ok: false, error: `not run: an earlier statement ended the transaction EvalLens opened (${this.stopped})` };
     if (this.broken) return { ok: false, error: 'not run: the connection was dropped to stop the statement before' };
+    const statements = splitStatements(sql.sql, 'postgres');
+    for (const statement of statements) {
+      const refused = postgresStatementRefusal(statement, place);
+      if (refused !== undefined) return { ok: false, error: refused };
+    }
     let started = performance.now();
     try {
       await this.exec('SAVEPOINT evallens_guard');
       started = performance.now();
-      const results = await this.exec(sql.sql);
-      this.lastMs = performance.now() - started;
-      if (this.client.getTransactionStatus() === 'I') {
-        return { ok: false, error: 'the SQL ended the transaction EvalLens opened: changes it made may have been committed' };
+      let rows: SqlRows = { columns: [], rows: [] };
+      for (const statement of statements) {
+        const result = await this.execOne(sql.sql.slice(statement.start, statement.end));
+        const changed = transactionChange(result.command, transactionStatus(this.client), statement, place);
+        if (changed !== undefined) {
+          this.lastMs = performance.now() - started;
+          return { ok: false, error: this.stop(changed) };
+        }
+        if ((result.fields?.length ?? 0) > 0) rows = { columns: result.fields.map((f) => f.name), rows: result.rows };
       }
+      this.lastMs = performance.now() - started;
       await this.exec('RELEASE SAVEPOINT evallens_guard');
-      return { ok: true, result: lastRows(results) };
+      return { ok: true, result: rows };
     } catch (e) {
       this.lastMs = performance.now() - started;
       const error = this.describe(e, limit);
-      if (!this.broken) await this.exec('ROLLBACK TO SAVEPOINT evallens_guard').catch(() => undefined);
+      if (this.broken) return { ok: false, error };
+      // pg rejects on the ErrorResponse, before the ReadyForQuery that says whether the transaction survived
+      // (a COMMIT the guard failed leaves none): the rollback to the savepoint, and the status after it, say.
+      const rolledBack = await this.exec('ROLLBACK TO SAVEPOINT evallens_guard').then(
+        () => true,
+        () => false,
+      );
+      if (!this.broken && (!rolledBack || transactionStatus(this.client) !== 'T')) return { ok: false, error: `${this.stop(transactionEnded(transactionStatus(this.client)))}: ${error}` };
       return { ok: false, error };
     }
+  }
+
+  /** One statement through the extended protocol; a read timeout or a lost connection marks the session broken. */
+  private async execOne(sql: string): Promise<QueryArrayResult> {
+    if (this.broken) throw new Error('the connection to PostgreSQL is no longer usable');
+    try {
+      return await executeOneStatement(this.client, sql, TYPES, this.limit === undefined ? undefined : this.limit + CLIENT_GRACE_MS);
+    } catch (e) {
+      if (!isServerError(e)) {
+        const message = e instanceof Error ? e.message : String(e);
+        if (message !== READ_TIMEOUT && !this.broken) this.lost ??= message;
+        this.abort();
+      }
+      throw e;
+    }
+  }
+
+  /** The transaction EvalLens opened was touched: nothing more runs on this connection, which is dropped. */
+  private stop(reason: string): string {
+    this.stopped = reason;
+    this.broken = true;
+    return reason;
   }
 
   /**
@@ -301,15 +367,6 @@ async function execOn(client: ClientBase, sql: string, values?: unknown[], readT
 /** Whether an error came from the server (it has an SQLSTATE), as opposed to the connection. */
 function isServerError(e: unknown): boolean {
   return e instanceof DatabaseError;
-}
-
-/** The rows of the last statement that has result columns, or no columns and no rows. */
-function lastRows(results: readonly QueryArrayResult[]): SqlRows {
-  for (let i = results.length - 1; i >= 0; i--) {
-    const result = results[i];
-    if (result !== undefined && (result.fields?.length ?? 0) > 0) return { columns: result.fields.map((f) => f.name), rows: result.rows };
-  }
-  return { columns: [], rows: [] };
 }
 
 function connectionFailure(settings: PostgresSettings, e: unknown): string {

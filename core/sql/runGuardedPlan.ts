@@ -1,10 +1,16 @@
 import { EXCEEDED_TIME_LIMIT, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupErrorMessage, setupFailedMessage, timeLimitMessage, type GuardedPlan, type GuardedSql } from './planRules';
 import type { QueryOutcome, QueryRun } from './sqlResult';
 
+export type SqlPlace = 'setup' | 'under test';
+
 /** A server connection inside an open transaction, as the PostgreSQL and MySQL engines each keep one. */
 export interface GuardedSession {
-  /** Runs one piece of SQL under its own savepoint, within the time limit. */
-  guarded(sql: GuardedSql, limit: number | undefined): Promise<QueryOutcome>;
+  /**
+   * Runs one piece of SQL under its own savepoint, within the time limit. `place`: the config's
+   * setup or cleanup SQL (its transaction control already rewritten into savepoints), or SQL under
+   * test (the query and the eval queries), which may hold no transaction control at all.
+   */
+  guarded(sql: GuardedSql, limit: number | undefined, place: SqlPlace): Promise<QueryOutcome>;
   /** How long the last guarded SQL took, savepoint round trips left out. */
   readonly lastMs: number;
   /**
@@ -31,14 +37,14 @@ export async function runGuardedPlan(session: GuardedSession, plan: GuardedPlan,
   });
   const outOfTime = (outcome: QueryOutcome) => !outcome.ok && outcome.error === timeLimitMessage(limit ?? 0);
   for (const [index, setup] of plan.setup.entries()) {
-    const outcome = await session.guarded(setup, limit);
+    const outcome = await session.guarded(setup, limit, 'setup');
     if (outcome.ok) continue;
     if (outOfTime(outcome) || session.cannotGoOn()) {
       return withEvals({ ok: false, error: setupFailedMessage(index, outcome.error) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
     }
     setupErrors.push(setupErrorMessage(index, outcome.error));
   }
-  const query = await session.guarded(plan.query, limit);
+  const query = await session.guarded(plan.query, limit, 'under test');
   const durationMs = session.lastMs;
   const evalQueries: QueryOutcome[] = [];
   let stoppedAt: number | undefined;
@@ -47,10 +53,10 @@ export async function runGuardedPlan(session: GuardedSession, plan: GuardedPlan,
       evalQueries.push(notRunAfterStop(stoppedAt, EXCEEDED_TIME_LIMIT));
       continue;
     }
-    const outcome = await session.guarded(sql, limit);
+    const outcome = await session.guarded(sql, limit, 'under test');
     if (outOfTime(outcome)) stoppedAt = index;
     evalQueries.push(outcome);
   }
-  for (const sql of plan.cleanup) if (sql.refused === undefined) await session.guarded(sql, limit);
+  for (const sql of plan.cleanup) if (sql.refused === undefined) await session.guarded(sql, limit, 'setup');
   return withEvals(query, evalQueries, durationMs);
 }

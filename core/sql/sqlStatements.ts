@@ -1,7 +1,10 @@
 /**
  * Splits SQL text into statements, the way the database would, closely enough to read each
- * statement's leading keywords. The engines use it for one thing: refusing transaction control
- * (`COMMIT`, `BEGIN`, …) in SQL under test, which would end the transaction EvalLens rolls back.
+ * statement's leading keywords. The engines use it to refuse transaction control (`COMMIT`, `BEGIN`,
+ * …) in SQL under test, which would end the transaction EvalLens rolls back, and the PostgreSQL and
+ * MySQL engines to send statements one at a time. No guarantee rests on this reader being right:
+ * the servers refuse a piece that holds two statements, so a misread text fails instead of running
+ * (postgresNoCommit.ts, mysqlNoCommit.ts).
  *
  * It knows the quoting of both dialects: `'…'` strings (`''` inside), `"…"` identifiers, `--` and
  * `/* *\/` comments (nested in PostgreSQL); PostgreSQL's `E'…'` strings with backslash escapes and

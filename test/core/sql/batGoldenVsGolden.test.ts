@@ -107,7 +107,7 @@ describe("EvalBench's BAT DDL/DML items, golden SQL against itself", () => {
       if (database === undefined) return t.skip(PG_MISSING);
       const snapshot = () => withClient(database!.settings, async (c) => JSON.stringify((await c.query(SNAPSHOT)).rows));
       const before = await snapshot();
-      const engine = await openPostgres(database.settings);
+      const engine = await openPostgres(database.settings, { allowSuperuser: true });
       try {
         const scores = await scoreGoldenAgainstGolden(engine, 'postgres');
         assertAllPass(scores);

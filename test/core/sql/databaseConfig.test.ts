@@ -25,6 +25,23 @@ function located(yaml: string, itemDatabase?: string, fileExists?: (path: string
 }
 
 describe('database configs', () => {
+  it('reads allow_superuser: true into the location, with a warning on the key; anything but a boolean is an error', () => {
+    const base = 'db_type: postgres\ndatabase_name: shop\nhost: db.local\nuser_name: admin\n';
+    assert.equal(located(base).engine === 'postgres' && 'allowSuperuser' in located(base), false, 'refused unless said');
+    const allowed = located(`${base}allow_superuser: true\n`);
+    assert.ok(allowed.engine === 'postgres' && allowed.allowSuperuser === true);
+    assert.deepEqual(
+      problems(`${base}allow_superuser: true\n`).map((p) => `${p.at} ${p.severity} ${p.code}`),
+      ['5:18 warning superuser-allowed'],
+    );
+    assert.match(problems(`${base}allow_superuser: true\n`)[0]?.message ?? '', /could run programs or write files on the database server, which no rollback undoes; use a read-only role/);
+    assert.deepEqual(
+      problems(`${base}allow_superuser: 'yes'\n`).map((p) => `${p.at} ${p.code} ${p.message}`),
+      ['5:18 schema `allow_superuser` must be true or false, not string "yes"'],
+    );
+    assert.deepEqual(problems(`${base}allow_superuser: false\n`), []);
+  });
+
   it('refuses a password written in the file, on its key, and says what to do instead', () => {
     const parsed = loadDatabaseConfig(join(CONFIGS, 'password-in-config.yaml'), {});
     assert.equal(parsed.config, undefined);

@@ -34,7 +34,7 @@ export async function openFixture(kind: EngineKind): Promise<Fixture | undefined
   }
   if (PG_URL === undefined) return undefined;
   const database = await createPostgresDatabase(fixtureSql('postgres'));
-  const engine = await openPostgres(database.settings);
+  const engine = await openPostgres(database.settings, { allowSuperuser: true });
   return {
     kind,
     engine,

@@ -72,7 +72,7 @@ describe('MySQL engine (MariaDB)', () => {
   before(async () => {
     if (MYSQL_URL === undefined) return;
     database = await createDatabase('shop', SHOP);
-    engine = await openMysql(database.settings);
+    engine = await openMysql(database.settings, { allowSuperuser: true });
   });
   after(async () => {
     await engine?.close();
@@ -263,7 +263,7 @@ describe('MySQL engine (MariaDB)', () => {
     if (MYSQL_URL === undefined) return t.skip(MYSQL_MISSING);
     const myisam = await createDatabase('myisam', 'CREATE TABLE logbook (a INT) ENGINE=MyISAM; CREATE TABLE fine (a INT) ENGINE=InnoDB');
     try {
-      await assert.rejects(openMysql(myisam.settings), /tables whose changes a rollback cannot undo: logbook \(MyISAM\); .*convert them to InnoDB/);
+      await assert.rejects(openMysql(myisam.settings, { allowSuperuser: true }), /tables whose changes a rollback cannot undo: logbook \(MyISAM\); .*convert them to InnoDB/);
     } finally {
       await myisam.drop();
     }
@@ -274,8 +274,8 @@ describe('MySQL engine (MariaDB)', () => {
     const admin = mysqlSettingsFromUrl(MYSQL_URL);
     const first = await createDatabase('first', "CREATE TABLE t (a VARCHAR(10)) ENGINE=InnoDB; INSERT INTO t VALUES ('first')");
     const second = await createDatabase('second', "CREATE TABLE t (a VARCHAR(10)) ENGINE=InnoDB; INSERT INTO t VALUES ('second')");
-    const parsed = parseDatabaseConfig(`db_type: mysql\ndialect: mysql\ndatabase_name: evallens_test\ndatabase_path: ${admin.host}:${admin.port}\nuser_name: ${admin.user}\n`, '/work/mysql.yaml', {});
-    assert.deepEqual(parsed.problems, []);
+    const parsed = parseDatabaseConfig(`db_type: mysql\ndialect: mysql\ndatabase_name: evallens_test\ndatabase_path: ${admin.host}:${admin.port}\nuser_name: ${admin.user}\nallow_superuser: true\n`, '/work/mysql.yaml', {});
+    assert.deepEqual(parsed.problems.map((p) => p.code), ['superuser-allowed'], 'the test server runs as root');
     assert.ok(parsed.config !== undefined);
     const preparer = databasePreparer([{ config: parsed.config }], { timeoutMs: 5000, env: {}, names: { mappings: { mysql: `evallens_t_${process.pid}_{db_id}` } }, open: (location, env) => openEngine(location, env) });
     try {

@@ -19,7 +19,7 @@ describe('PostgreSQL engine', () => {
   before(async () => {
     if (PG_URL === undefined) return;
     database = await createPostgresDatabase(fixtureSql('postgres'));
-    engine = await openPostgres(database.settings);
+    engine = await openPostgres(database.settings, { allowSuperuser: true });
   });
   after(async () => {
     await engine?.close();

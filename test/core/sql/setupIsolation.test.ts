@@ -63,7 +63,7 @@ async function openPlace(kind: EngineKind): Promise<Place | undefined> {
   }
   if (PG_URL === undefined) return undefined;
   const database = await createPostgresDatabase(fixtureSql('postgres'));
-  const engine = await openPostgres(database.settings);
+  const engine = await openPostgres(database.settings, { allowSuperuser: true });
   return {
     engine,
     customersFromOutside: () => withClient(database.settings, async (c) => (await c.query({ text: 'SELECT id, name FROM customers ORDER BY id', rowMode: 'array' })).rows),
