@@ -108,10 +108,8 @@ describe('run event framing', () => {
 });
 
 function countSearchedCharacters(body: () => void): number {
-  /* eslint-disable @typescript-eslint/unbound-method -- the originals are called with their receiver */
   const split = String.prototype.split;
   const indexOf = String.prototype.indexOf;
-  /* eslint-enable @typescript-eslint/unbound-method */
   let searched = 0;
   String.prototype.split = function (this: string, ...args: Parameters<string['split']>) {
     searched += this.length;
