@@ -50,7 +50,7 @@ function capValue(value: Json): Json {
     const kept = value.slice(0, MAX_DETAIL_ITEMS).map(capValue);
     return value.length > MAX_DETAIL_ITEMS ? [...kept, `…[${value.length - MAX_DETAIL_ITEMS} more items left out, ${value.length} in all]`] : kept;
   }
-  if (value !== null && typeof value === 'object') return capObject(value);
+  if (value !== null && typeof value === 'object') return capObject(value as { readonly [key: string]: Json });
   return value;
 }
 
