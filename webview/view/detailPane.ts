@@ -80,6 +80,17 @@ function valueSection(title: string, value: CaseFields['output'], open: boolean)
 }
 
 function diffView(diff: DiffOutcome): HTMLElement {
+  if (!diff.ok && diff.prefix !== undefined) {
+    // Too large to diff: the start of each text instead, each marked as a start.
+    const { expected, output } = diff.prefix;
+    return el(
+      'div',
+      {},
+      el('p', { className: 'muted' }, `No diff: ${diff.reason}. The first ${expected.length} and ${output.length} characters:`),
+      el('pre', {}, `expected: ${expected}…`),
+      el('pre', {}, `output: ${output}…`),
+    );
+  }
   if (!diff.ok) return el('p', { className: 'muted' }, `No diff: ${diff.reason}.`);
   if (diff.pieces.every((p) => p.kind === 'equal')) return el('p', { className: 'muted' }, 'Output and expected are the same text.');
   const spans = diff.pieces.map((piece) => el(piece.kind === 'equal' ? 'span' : piece.kind === 'delete' ? 'del' : 'ins', { className: `diff-${piece.kind}` }, piece.text));
