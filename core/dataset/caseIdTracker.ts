@@ -4,7 +4,7 @@
  * runs); error records take their own id when it is free, else a positional one.
  *
  * Memory is a fixed size per id, whatever the id's length: a 64-bit hash of it, the line that took it
- * and its arrival number, in typed arrays (16 bytes a slot, at most twice as many slots as ids), instead
+ * and its arrival number, in typed arrays (16 bytes a slot, two to four slots per id), instead
  * of every id string in a map (a 1 GB dataset whose cases were all filtered out held 1.26 GB). The
  * ids themselves are kept only for the most recent RECENT_IDS_KEPT ids, so a hash match is confirmed
  * against the real id whenever the earlier id is among them, and two different ids with the same
