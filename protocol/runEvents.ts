@@ -4,6 +4,7 @@
  * here; the event types are core's.
  */
 import type { RunEvent } from '../core/runner/events';
+import { LineDecoder, type DecodedLine } from '../core/text/lineDecoder';
 
 export type {
   CaseEndEvent,
@@ -25,16 +26,33 @@ export function encodeEvent(event: RunEvent): string {
   return `${JSON.stringify(event)}\n`;
 }
 
-/** What a decoder carries between chunks: the unfinished last line and the count of lines seen. */
-export interface DecodeState {
-  buffer: string;
-  line: number;
-  /** Decodes byte chunks; keeps a UTF-8 sequence split across two chunks whole. */
-  readonly bytes: TextDecoder;
+/**
+ * The longest event line a decoder takes, in characters. A result's `details` keeps at most a prefix
+ * of each long text (core/runner/detailsCap.ts), so real events stay far below it; a longer line is
+ * skipped (`state.overLong`) and decoding goes on with the next line.
+ */
+export const MAX_EVENT_LINE_CHARS = 32 * 1024 * 1024;
+
+/** A line of the stream that was longer than the cap: skipped, never held whole. */
+export interface OverLongLine {
+  readonly line: number;
+  readonly length: number;
 }
 
-export function createDecodeState(): DecodeState {
-  return { buffer: '', line: 0, bytes: new TextDecoder('utf-8') };
+/** What a decoder carries between chunks: the unfinished last line, and the over-long lines skipped so far. */
+export interface DecodeState {
+  readonly lines: LineDecoder;
+  /** Over-long lines skipped since the caller last emptied this list. */
+  readonly overLong: OverLongLine[];
+}
+
+export function createDecodeState(maxLineChars = MAX_EVENT_LINE_CHARS): DecodeState {
+  return { lines: new LineDecoder(maxLineChars), overLong: [] };
+}
+
+/** What a person reads about a skipped over-long line: which line, how long, and the cap. */
+export function overLongMessage({ line, length }: OverLongLine, maxLineChars = MAX_EVENT_LINE_CHARS): string {
+  return `run event stream, line ${line}: skipped an event of ${length} characters, longer than the limit of ${maxLineChars}; the events after it are read`;
 }
 
 /** A line of the stream that is not a run event. Says which line and why, never its text (payloads stay out of errors). */
@@ -52,33 +70,33 @@ export class RunEventDecodeError extends Error {
  * Feeds one chunk (text, or bytes as read from a stream) and returns the events of the lines it
  * completed, in order. A partial last line waits in `state` for the next chunk; call
  * `finishEvents` when the stream ends. Blank lines are skipped; `\r\n` endings are accepted.
- * A line that is not a run event throws RunEventDecodeError; the stream is broken from there on.
+ * Work is linear in the stream (core/text/lineDecoder.ts). A line over the cap is skipped and
+ * recorded in `state.overLong`. A line that is not a run event throws RunEventDecodeError; the stream
+ * is broken from there on.
  */
 export function decodeEvents(chunk: string | Uint8Array, state: DecodeState): RunEvent[] {
-  const text = typeof chunk === 'string' ? chunk : state.bytes.decode(chunk, { stream: true });
-  const lines = (state.buffer + text).split('\n');
-  state.buffer = lines.pop() ?? '';
+  return eventsOf(state.lines.push(chunk), state);
+}
+
+/** Ends the stream: returns the event of an unterminated last line, if any. */
+export function finishEvents(state: DecodeState): RunEvent[] {
+  return eventsOf(state.lines.end(), state);
+}
+
+function eventsOf(lines: readonly DecodedLine[], state: DecodeState): RunEvent[] {
   const events: RunEvent[] = [];
-  for (const line of lines) {
-    state.line += 1;
-    const event = parseLine(line, state.line);
+  for (const decoded of lines) {
+    if (decoded.kind === 'tooLong') {
+      state.overLong.push({ line: decoded.line, length: decoded.length });
+      continue;
+    }
+    const event = parseLine(decoded.text, decoded.line);
     if (event !== undefined) events.push(event);
   }
   return events;
 }
 
-/** Ends the stream: returns the event of an unterminated last line, if any. */
-export function finishEvents(state: DecodeState): RunEvent[] {
-  const rest = state.buffer + state.bytes.decode();
-  state.buffer = '';
-  if (rest.trim() === '') return [];
-  state.line += 1;
-  const event = parseLine(rest, state.line);
-  return event === undefined ? [] : [event];
-}
-
-function parseLine(raw: string, lineNumber: number): RunEvent | undefined {
-  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+function parseLine(line: string, lineNumber: number): RunEvent | undefined {
   if (line.trim() === '') return undefined;
   let value: unknown;
   try {

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { AnalysisCache } from './analysis/analysisCache';
 import { configDiagnostics } from './features/diagnostics';
 import { diagnoseDataset } from './features/datasetDiagnostics';
+import { tooLargeDiagnostic } from './analysis/documentSize';
 
 /** How long one slice of idle-time preparation may take. */
 const PREPARE_SLICE_MS = 5;
@@ -69,7 +70,11 @@ export class DiagnosticsPublisher {
     if (document === undefined) return;
     try {
       const kind = this.cache.kindOf(document);
-      if (kind === 'config') {
+      const limit = this.cache.overLimit(document, kind);
+      if (limit !== undefined && kind !== 'other') {
+        this.cache.forget(uri);
+        this.send(document, [tooLargeDiagnostic(kind, document.getText().length, limit)]);
+      } else if (kind === 'config') {
         const analysis = this.cache.analysis(document);
         this.send(document, configDiagnostics(analysis));
         this.prepareForEdits();

@@ -40,7 +40,7 @@ export function registerRequests(connection: Connection, documents: TextDocument
 
   connection.onCompletion(
     guarded('completion', [], (document, params) => {
-      if (cache.kindOf(document) !== 'config') return [];
+      if (cache.kindOf(document) !== 'config' || cache.overLimit(document, 'config') !== undefined) return [];
       // Completion reads the text around the cursor, not an analysis: it stays fast while typing.
       const text = document.getText();
       const family = EVALBENCH_CONTENT.test(text) ? 'evalbench' : 'evallens';

@@ -39,8 +39,12 @@ export function caseFromValue(value: unknown, at: CaseLocation, ids: CaseIdTrack
   if (violations.length > 0) return readError(ids, at, violations.join('; '), ownId);
   if (ownId !== undefined && ownId.trim() === '') return readError(ids, at, 'field "id" must not be empty');
   const id = ownId ?? at.positionalId;
-  const first = ids.claim(id, at.range.start.line);
-  if (first !== undefined) return readError(ids, at, `duplicate case id "${id}"; first defined at line ${first + 1}`);
+  const first = ids.claimWithProof(id, at.range.start.line);
+  if (first !== undefined) {
+    // An id too far back to be kept whole is compared by its 64-bit hash (caseIdTracker.ts); the message says so.
+    const how = first.byHash ? ' (compared by a 64-bit hash of the id: ids that far back are not kept whole)' : '';
+    return readError(ids, at, `duplicate case id "${id}"; first defined at line ${first.line + 1}${how}`);
+  }
   return { ok: true, value: { case: toEvalCase(id, value), index: at.index, range: at.range } };
 }
 

@@ -7,7 +7,14 @@ import type { Credential, Provider } from './providers/provider';
 import { vertexClaudeProvider } from './providers/vertexClaude';
 import { vertexGeminiProvider } from './providers/vertexGemini';
 import { parseRetryAfter, type AttemptOutcome } from './retry';
+import { readBodyCapped } from '../text/responseBody';
 import { maskSecretText, maskThenCut } from '../text/secretMask';
+
+/**
+ * Most bytes of a judge's response read (answers and API errors are a few kilobytes): past it the
+ * request is ended and the call fails saying so, so a server streaming an endless body cannot fill memory.
+ */
+export const JUDGE_RESPONSE_CAP_BYTES = 4 * 1024 * 1024;
 
 /** What a judge is asked: an optional system instruction and one user message. */
 export interface JudgePrompt {
@@ -58,7 +65,9 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   let text: string;
   try {
     response = await context.fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
-    text = await response.text();
+    const read = await readBodyCapped(response, JUDGE_RESPONSE_CAP_BYTES);
+    if (!read.ok) return { kind: 'failed', reason: `the judge's response (HTTP ${response.status}) is larger than ${JUDGE_RESPONSE_CAP_BYTES} bytes (the cap on a judge's response); the request was ended after ${read.readBytes} bytes` };
+    text = read.text;
   } catch (e) {
     if (context.signal.aborted) return { kind: 'failed', reason: 'the judge call was stopped' };
     if (timeout.aborted) return { kind: 'retry', reason: `the judge did not answer within ${config.timeoutMs} ms (timeout_ms of ${config.file})` };

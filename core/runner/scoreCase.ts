@@ -4,7 +4,7 @@ import type { ScorerResult, ScorerVerdict } from '../result';
 import { applyFieldPaths } from '../scorers/fieldPaths';
 import type { TrialInput } from '../scorers/scorer';
 import type { CasePreparer } from './casePreparer';
-import { maskJson, maskSecretText } from '../text/secretMask';
+import { capDetails, capText } from './detailsCap';
 import { trialCases, type TrialCase } from './trials';
 
 /**
@@ -188,9 +188,10 @@ function finish(verdict: ScorerVerdict, caseId: string, instance: ScorerInstance
     status,
     ...(verdict.score === undefined ? {} : { score: verdict.score }),
     ...(decided ? { passed: status === 'pass' } : {}),
-    // Every reason and detail passes the one masking rule: a scorer may copy an output holding a key.
-    reason: maskSecretText(status !== verdict.status ? thresholdReason(verdict, instance, status === 'pass') : verdict.reason),
-    ...(verdict.details === undefined ? {} : { details: maskJson(verdict.details) }),
+    // Every reason and detail passes the one masking rule (a scorer may copy an output holding a key),
+    // then is cut to a bounded prefix (detailsCap.ts): a 200 MB output is not carried by every copy of the result.
+    reason: capText(status !== verdict.status ? thresholdReason(verdict, instance, status === 'pass') : verdict.reason),
+    ...(verdict.details === undefined ? {} : { details: capDetails(verdict.details) }),
     durationMs: Math.round(durationMs * 1000) / 1000,
   };
 }

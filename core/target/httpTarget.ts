@@ -1,4 +1,5 @@
 import type { EvalCase } from '../case';
+import { readBodyCapped } from '../text/responseBody';
 import { maskThenCut } from '../text/secretMask';
 import type { HttpTargetConfig } from './targetConfig';
 import { casePayload, parseTemplate, renderJson, renderText, type TemplatePart, type TemplateScope } from './template';
@@ -55,23 +56,11 @@ function templateParts(template: string, allowEnv: boolean): TemplatePart[] {
   return parsed.parts;
 }
 
-/** The body as UTF-8 text, reading at most RESPONSE_CAP_BYTES. */
+/** The body as UTF-8 text, reading at most RESPONSE_CAP_BYTES (the request is ended past it). */
 async function readCapped(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > RESPONSE_CAP_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error(`the target's response is larger than ${RESPONSE_CAP_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = await readBodyCapped(response, RESPONSE_CAP_BYTES);
+  if (!body.ok) throw new Error(`the target's response is larger than ${RESPONSE_CAP_BYTES} bytes (the cap on an HTTP target's response); the rest was not read`);
+  return body.text;
 }
 
 /** The user name, password and query values of a URL: each may be a key. */

@@ -3,11 +3,11 @@
  * failure is an Error naming the file, line and column, and saying what was expected and what was
  * seen, without quoting the file's text (reports hold outputs). No vscode here, so tests run it.
  */
-import { readFile } from 'node:fs/promises';
 import { type ParseError, findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { ValidateFunction } from 'ajv';
 import type { Report } from '../../core/report/report';
 import { createAjv } from '../../core/schema/ajv';
+import { readBoundedText } from '../../core/text/boundedRead';
 import reportSchema from '../../schemas/report.schema.json';
 
 export class ReportFileError extends Error {
@@ -44,14 +44,11 @@ function position(text: string, offset: number): { line: number; column: number 
 }
 
 export async function readReportFile(path: string): Promise<Report> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'an error';
-    throw new ReportFileError(path, 1, 1, `cannot read the report file (${code === 'ENOENT' ? 'it does not exist' : code})`);
-  }
-  return parseReport(text, path);
+  // A regular file of at most READ_LIMITS.report bytes, as the CLI's `report` reads one: a report.json
+  // that is a symlink to /dev/zero, or a huge file, is refused instead of read until memory runs out.
+  const read = await readBoundedText(path, 'report');
+  if (!read.ok) throw new ReportFileError(path, 1, 1, `cannot read the report file (${read.code === 'ENOENT' ? 'it does not exist' : read.reason})`);
+  return parseReport(read.text, path);
 }
 
 /** Parses and checks a report's text; `path` names it in errors. */

@@ -8,12 +8,17 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { killProcessTree } from './processTree';
-import { createDecodeState, decodeEvents, finishEvents, RunEventDecodeError, type RunEvent } from '../../protocol/runEvents';
+import { createDecodeState, decodeEvents, finishEvents, overLongMessage, RunEventDecodeError, type RunEvent } from '../../protocol/runEvents';
 
 export interface CliRunHandlers {
   readonly onEvent: (event: RunEvent) => void;
   /** Text the CLI wrote to stderr (config problems, notices), as it arrives. */
   readonly onStderr: (text: string) => void;
+  /**
+   * An event line longer than the decoder's cap was skipped (the run goes on with the next line):
+   * a one-line message saying which line and how long. Without this handler it goes to `onStderr`.
+   */
+  readonly onSkippedEvent?: (message: string) => void;
 }
 
 export interface CliExit {
@@ -47,6 +52,11 @@ export function startCliRun(cliPath: string, args: readonly string[], cwd: strin
   let streamError: string | undefined;
   let cancelled = false;
   const deliver = (events: readonly RunEvent[]) => {
+    for (const skipped of state.overLong.splice(0)) {
+      const message = overLongMessage(skipped, state.lines.maxLineChars);
+      if (handlers.onSkippedEvent !== undefined) handlers.onSkippedEvent(message);
+      else handlers.onStderr(`${message}\n`);
+    }
     for (const event of events) handlers.onEvent(event);
   };
   child.stdout?.on('data', (chunk: Buffer) => {

@@ -11,6 +11,7 @@ import { ScorerEntryCache } from '../../core/config/entryCache';
 import { startPatternChecker } from '../../core/scorers/support/boundedRegex';
 import { analyzeConfig, type ConfigAnalysis, type Environment, type FileExists, type ParseCaches } from './configAnalysis';
 import { documentKind, type DocumentKind } from './documentKind';
+import { MAX_ANALYSED_CHARS, overSizeLimit } from './documentSize';
 import type { DatasetSource } from '../../core/dataset/source';
 
 interface Cached {
@@ -38,7 +39,16 @@ export class AnalysisCache {
   }
 
   kindOf(document: TextDocument): DocumentKind {
-    return documentKind(document.uri, document.languageId, document.getText(), this.datasetSourceFor(document.uri) !== undefined);
+    // Whether a plain YAML document is an EvalBench config is read from its text: a document over the
+    // config limit is looked at up to the limit only (it is then too large to analyse anyway).
+    const text = document.getText();
+    const sniffed = text.length > MAX_ANALYSED_CHARS.config ? text.slice(0, MAX_ANALYSED_CHARS.config) : text;
+    return documentKind(document.uri, document.languageId, sniffed, this.datasetSourceFor(document.uri) !== undefined);
+  }
+
+  /** The size limit a config or dataset document is over (it is not analysed), else undefined. */
+  overLimit(document: TextDocument, kind: DocumentKind): number | undefined {
+    return kind === 'other' ? undefined : overSizeLimit(kind, document.getText().length);
   }
 
   /** The analysis of a config document's current version (made now if this version has none). */
@@ -64,7 +74,7 @@ export class AnalysisCache {
 
   /** The config analysis of a document when it is a config, else undefined. */
   configOf(document: TextDocument): ConfigAnalysis | undefined {
-    return this.kindOf(document) === 'config' ? this.analysis(document) : undefined;
+    return this.kindOf(document) === 'config' && this.overLimit(document, 'config') === undefined ? this.analysis(document) : undefined;
   }
 
   forget(uri: string): void {

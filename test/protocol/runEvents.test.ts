@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createDecodeState, decodeEvents, encodeEvent, finishEvents, type RunEvent, RunEventDecodeError } from '../../protocol/runEvents';
+import * as runEvents from '../../protocol/runEvents';
 
 const range = { file: '/evals/a.eval.yaml', start: { offset: 10, line: 1, column: 2 }, end: { offset: 14, line: 1, column: 6 } };
 
@@ -67,4 +68,63 @@ describe('run event framing', () => {
       assert.throws(() => decodeEvents(`${line}\n`, createDecodeState()), RunEventDecodeError, line);
     }
   });
+
+  it('reads a multi-megabyte event fed in small chunks looking at each character about once', () => {
+    // Counts the characters String#split and String#indexOf search while the decoder runs: appending
+    // each chunk to a buffer and splitting it again (the old decoder) searched the line once per chunk.
+    const big: RunEvent = { type: 'result', result: { caseId: 'big', scorer: 'exact_match', trial: 1, status: 'fail', passed: false, reason: 'x'.repeat(2_000_000), durationMs: 1 } };
+    const text = encodeEvent(big) + encodeEvent(EVENTS[4] as RunEvent);
+    const searched = countSearchedCharacters(() => {
+      const state = createDecodeState();
+      const events: RunEvent[] = [];
+      for (let at = 0; at < text.length; at += 16 * 1024) events.push(...decodeEvents(text.slice(at, at + 16 * 1024), state));
+      events.push(...finishEvents(state));
+      assert.deepEqual(events, [big, EVENTS[4]]);
+    });
+    assert.ok(searched < 3 * text.length, `searched ${searched} characters for a stream of ${text.length}`);
+  });
+
+  it('skips an event line over the cap, saying which line and how long, and reads the events after it', () => {
+    const state = createDecodeState(1000);
+    const long = JSON.stringify({ type: 'result', result: { reason: 'y'.repeat(5000) } });
+    const text = `${encodeEvent(EVENTS[0] as RunEvent)}${long}\n${encodeEvent(EVENTS[1] as RunEvent)}`;
+    const events: RunEvent[] = [];
+    for (let at = 0; at < text.length; at += 100) {
+      events.push(...decodeEvents(text.slice(at, at + 100), state));
+      assert.ok(state.lines.heldChars <= 1000, 'never holds more than the cap');
+    }
+    events.push(...finishEvents(state));
+    assert.deepEqual(events, [EVENTS[0], EVENTS[1]]);
+    assert.deepEqual(state.overLong, [{ line: 2, length: long.length }]);
+    assert.equal(
+      runEvents.overLongMessage({ line: 2, length: long.length }, 1000),
+      `run event stream, line 2: skipped an event of ${long.length} characters, longer than the limit of 1000; the events after it are read`,
+    );
+  });
+
+  it('caps event lines at 32 Mi characters by default', () => {
+    assert.equal(runEvents.MAX_EVENT_LINE_CHARS, 32 * 1024 * 1024);
+  });
 });
+
+function countSearchedCharacters(body: () => void): number {
+  const split = String.prototype.split;
+  const indexOf = String.prototype.indexOf;
+  let searched = 0;
+  String.prototype.split = function (this: string, ...args: Parameters<string['split']>) {
+    searched += this.length;
+    return split.apply(this, args);
+  } as typeof split;
+  String.prototype.indexOf = function (this: string, search: string, from?: number) {
+    const found = indexOf.call(this, search, from);
+    searched += (found === -1 ? this.length : found + search.length) - Math.max(0, from ?? 0);
+    return found;
+  } as typeof indexOf;
+  try {
+    body();
+  } finally {
+    String.prototype.split = split;
+    String.prototype.indexOf = indexOf;
+  }
+  return searched;
+}

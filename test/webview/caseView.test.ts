@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ScorerResult } from '../../core/result';
-import { caseFields, detailEntries, expectedOutputDiff, jsonText } from '../../webview/model/caseView';
+import { caseFields, detailEntries, expectedOutputDiff, jsonText, MAX_SHOWN_CHARS, shownText } from '../../webview/model/caseView';
 
 describe('detail pane data', () => {
   it('shows strings as they are and other JSON indented', () => {
@@ -42,5 +42,14 @@ describe('detail pane data', () => {
       { label: 'scores', text: '{\n  "relevance": 2\n}', block: true },
     ]);
     assert.deepEqual(detailEntries({ ...result, details: undefined } as unknown as ScorerResult), []);
+  });
+});
+
+describe('a very long case field in the detail pane', () => {
+  it('shows the first 200,000 characters of a 50 MB output and says how long it is', () => {
+    const output = 'z'.repeat(50 * 1024 * 1024);
+    assert.equal(shownText(output), `${'z'.repeat(MAX_SHOWN_CHARS)}\n… (${output.length} characters; the first ${MAX_SHOWN_CHARS} are shown)`);
+    assert.equal(shownText('short'), 'short');
+    assert.equal(shownText({ a: 1 }), '{\n  "a": 1\n}');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type DiffPiece, diffTexts } from '../../webview/model/diff';
+import { DIFF_PREFIX_CHARS, type DiffPiece, diffTexts, MAX_DIFF_CHARS } from '../../webview/model/diff';
 
 function sides(pieces: readonly DiffPiece[]): { expected: string; output: string } {
   return {
@@ -62,5 +62,37 @@ describe('expected/output diff', () => {
     const outcome = diffTexts(expected, output);
     assert.equal(outcome.ok, false);
     assert.ok(!outcome.ok && /differ in more than 1000 lines/.test(outcome.reason));
+  });
+});
+
+describe('expected/output diff of large texts', () => {
+  it('says a 50 MB output is too large to diff, with its length and the start of each text, before splitting it', () => {
+    const output = 'word '.repeat(10 * 1024 * 1024);
+    const expected = 'word word\nother';
+    // Splitting the texts is what cost the time and memory: it must not happen at all.
+    const match = String.prototype.match;
+    let splits = 0;
+    String.prototype.match = function (this: string, ...args: Parameters<typeof match>) {
+      splits++;
+      return match.apply(this, args);
+    } as typeof match;
+    let outcome;
+    try {
+      outcome = diffTexts(expected, output);
+    } finally {
+      String.prototype.match = match;
+    }
+    assert.equal(splits, 0, 'the texts were not split into tokens');
+    assert.deepEqual(outcome, {
+      ok: false,
+      reason: `too large to diff (${expected.length + output.length} characters together, more than the ${MAX_DIFF_CHARS} the view diffs)`,
+      prefix: { expected, output: output.slice(0, DIFF_PREFIX_CHARS) },
+    });
+  });
+
+  it('still diffs texts just under the limit', () => {
+    const text = 'a'.repeat(MAX_DIFF_CHARS / 2);
+    const outcome = diffTexts(text, text);
+    assert.ok(outcome.ok);
   });
 });

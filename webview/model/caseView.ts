@@ -14,6 +14,15 @@ export function jsonText(value: Json | undefined): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
+/** Characters of one case field the detail pane shows; a longer field shows its start and its length. */
+export const MAX_SHOWN_CHARS = 200_000;
+
+/** A field's text as the pane shows it: whole, or its first MAX_SHOWN_CHARS characters and a note of the full length. */
+export function shownText(value: Json | undefined): string {
+  const text = jsonText(value);
+  return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, MAX_SHOWN_CHARS)}\n… (${text.length} characters; the first ${MAX_SHOWN_CHARS} are shown)`;
+}
+
 export interface CaseFields {
   readonly input?: Json;
   readonly output?: Json;

@@ -5,11 +5,21 @@
  */
 export type DiffPiece = { readonly kind: 'equal' | 'delete' | 'insert'; readonly text: string };
 
-export type DiffOutcome = { readonly ok: true; readonly pieces: readonly DiffPiece[] } | { readonly ok: false; readonly reason: string };
+export type DiffOutcome =
+  | { readonly ok: true; readonly pieces: readonly DiffPiece[] }
+  /** `prefix`: the start of each text, when they are too large to diff, shown in place of the diff. */
+  | { readonly ok: false; readonly reason: string; readonly prefix?: { readonly expected: string; readonly output: string } };
 
 /** Edit distance beyond which the diff gives up (its memory is O(D²) for the traced path). */
 const MAX_EDITS = 1000;
 const MAX_TOKENS = 200_000;
+/**
+ * Characters (both texts together) beyond which the view does not diff: checked before the texts are
+ * split, since splitting a 50 MB output into words alone took seconds and hundreds of megabytes.
+ */
+export const MAX_DIFF_CHARS = 1_000_000;
+/** Characters of each text shown when they are too large to diff. */
+export const DIFF_PREFIX_CHARS = 2_000;
 
 export function tokenize(text: string, byLines: boolean): string[] {
   if (text === '') return [];
@@ -18,6 +28,14 @@ export function tokenize(text: string, byLines: boolean): string[] {
 }
 
 export function diffTexts(expected: string, output: string): DiffOutcome {
+  const chars = expected.length + output.length;
+  if (chars > MAX_DIFF_CHARS) {
+    return {
+      ok: false,
+      reason: `too large to diff (${chars} characters together, more than the ${MAX_DIFF_CHARS} the view diffs)`,
+      prefix: { expected: expected.slice(0, DIFF_PREFIX_CHARS), output: output.slice(0, DIFF_PREFIX_CHARS) },
+    };
+  }
   const byLines = expected.includes('\n') || output.includes('\n');
   const a = tokenize(expected, byLines);
   const b = tokenize(output, byLines);

@@ -5,7 +5,7 @@
  */
 import type { ScorerResult } from '../../core/result';
 import type { TraceStep } from '../../core/trace/trace';
-import { type CaseFields, caseFields, detailEntries, expectedOutputDiff, jsonText } from '../model/caseView';
+import { type CaseFields, caseFields, detailEntries, expectedOutputDiff, jsonText, shownText } from '../model/caseView';
 import type { DiffOutcome } from '../model/diff';
 import { formatScore } from '../model/summary';
 import type { CaseDataState, CaseEntry } from '../model/viewState';
@@ -76,10 +76,21 @@ function caseSections(state: CaseDataState | undefined, trial: number): HTMLElem
 }
 
 function valueSection(title: string, value: CaseFields['output'], open: boolean): HTMLElement {
-  return value === undefined ? section(title, false, el('p', { className: 'muted' }, 'not in the case')) : section(title, open, el('pre', {}, jsonText(value)));
+  return value === undefined ? section(title, false, el('p', { className: 'muted' }, 'not in the case')) : section(title, open, el('pre', {}, shownText(value)));
 }
 
 function diffView(diff: DiffOutcome): HTMLElement {
+  if (!diff.ok && diff.prefix !== undefined) {
+    // Too large to diff: the start of each text instead, each marked as a start.
+    const { expected, output } = diff.prefix;
+    return el(
+      'div',
+      {},
+      el('p', { className: 'muted' }, `No diff: ${diff.reason}. The first ${expected.length} and ${output.length} characters:`),
+      el('pre', {}, `expected: ${expected}…`),
+      el('pre', {}, `output: ${output}…`),
+    );
+  }
   if (!diff.ok) return el('p', { className: 'muted' }, `No diff: ${diff.reason}.`);
   if (diff.pieces.every((p) => p.kind === 'equal')) return el('p', { className: 'muted' }, 'Output and expected are the same text.');
   const spans = diff.pieces.map((piece) => el(piece.kind === 'equal' ? 'span' : piece.kind === 'delete' ? 'del' : 'ins', { className: `diff-${piece.kind}` }, piece.text));
@@ -93,7 +104,7 @@ function traceSection(fields: CaseFields, steps: readonly TraceStep[] | undefine
     return section(`Trace steps (${steps.length})`, true, steps.length === 0 ? el('p', { className: 'muted' }, 'The trace records no steps.') : el('ol', { className: 'steps' }, ...items));
   }
   if (fields.trace === undefined) return section('Trace', false, el('p', { className: 'muted' }, problem ?? 'the case has no trace'));
-  return section('Trace (as recorded)', false, problem === undefined ? '' : el('p', { className: 'muted' }, problem), el('pre', {}, jsonText(fields.trace)));
+  return section('Trace (as recorded)', false, problem === undefined ? '' : el('p', { className: 'muted' }, problem), el('pre', {}, shownText(fields.trace)));
 }
 
 function stepTitle(step: TraceStep): string {

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { UNTRUSTED_REASON } from '../../../core/runner/scoreCase';
+import { RESPONSE_CAP_BYTES } from '../../../core/target/httpTarget';
 import { LoopbackServer } from './loopbackServer';
+import { waitFor } from '../../support/cli';
 import { loadConfig, outcomes, runWithTarget } from './targetRun';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-http-target-'));
@@ -90,6 +92,13 @@ describe('an HTTP target', () => {
     const unreachable = await runWithTarget(loadConfig(dir, ['cases:', '  - {id: u, input: "x"}', 'target:', '  http:', `    url: ${url}/chat`, 'scorers:', '  exact_match: {}'], env), { env });
     assert.equal(unreachable[0]?.status, 'error');
     assert.match(unreachable[0]?.reason ?? '', new RegExp(`^the target at ${url}/chat could not be reached: .*ECONNREFUSED`));
+  });
+
+  it('reads at most 10 MiB of a response: an endless body is an error naming the cap, and the request is ended', async () => {
+    const results = await runWithTarget(loadConfig(dir, ['cases:', '  - {id: e, input: "x"}', 'target:', '  http:', `    url: ${server.url}/endless`, 'scorers:', '  exact_match: {}'], env), { env });
+    assert.equal(results[0]?.status, 'error');
+    assert.equal(results[0]?.reason, `the target's response is larger than ${RESPONSE_CAP_BYTES} bytes (the cap on an HTTP target's response); the rest was not read`);
+    await waitFor(() => server.endlessClosed >= 1, 'the server saw the request ended');
   });
 
   it('opens no connection in a run without trust: every result is skipped', async () => {

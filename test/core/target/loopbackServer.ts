@@ -12,12 +12,15 @@ export interface SeenRequest {
 /**
  * A real HTTP server on loopback that plays a chat endpoint: `/chat` answers
  * `{choices: [{message: {content: <prompt upper-cased>}}]}`, `/fail` a 500 with a body that must
- * never reach a reason, `/text` plain text, `/hang` never answers. It records every request and
+ * never reach a reason, `/text` plain text, `/hang` never answers, `/endless…` streams a body that
+ * never ends (until the client ends the request: `endlessClosed` counts those). It records every request and
  * counts every connection, so a test can show a run without trust opened none.
  */
 export class LoopbackServer {
   readonly requests: SeenRequest[] = [];
   connections = 0;
+  /** Endless bodies the client stopped reading and closed. */
+  endlessClosed = 0;
   private readonly server: Server;
   private readonly hanging = new Set<() => void>();
 
@@ -40,6 +43,8 @@ export class LoopbackServer {
           response.writeHead(500, 'Internal Server Error', { 'content-type': 'text/plain' }).end('stack trace with internal details');
         } else if (path === '/text') {
           response.writeHead(200, { 'content-type': 'text/plain' }).end('plain answer\n');
+        } else if (path?.startsWith('/endless') === true) {
+          loopback.streamEndlessly(response);
         } else if (path === '/hang') {
           loopback.hanging.add(() => response.destroy());
         } else if (path?.startsWith('/chat') === true) {
@@ -57,6 +62,23 @@ export class LoopbackServer {
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** 64 KiB chunks of a JSON-looking body as fast as the client reads them, until it closes the connection. */
+  private streamEndlessly(response: import('node:http').ServerResponse): void {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let closed = false;
+    response.on('close', () => {
+      closed = true;
+      this.endlessClosed++;
+    });
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"choices": "');
+    const pump = (): void => {
+      while (!closed && response.write(chunk));
+      if (!closed) response.once('drain', pump);
+    };
+    pump();
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -56,6 +56,12 @@ describe('readReportFile', () => {
     assert.match((await failure(write('array.json', '[1, 2]'))).message, /array\.json:1:1: expected an EvalLens report .* at the top level the value must be object/);
     assert.match((await failure(write('empty.json', ''))).message, /empty\.json:1:1: expected a JSON report, saw a JSON syntax error \(value expected\)/);
     assert.match((await failure(join(dir, 'absent.json'))).message, /absent\.json:1:1: cannot read the report file \(it does not exist\)/);
+  });
+
+  it('refuses a report that is not a regular file (a symlink to /dev/zero) before reading it', async () => {
+    const path = join(dir, 'zero.report.json');
+    symlinkSync('/dev/zero', path);
+    assert.equal((await failure(path)).message, `${path}:1:1: cannot read the report file (expected a regular file, but it is a character device (such as /dev/zero))`);
   });
 
   it('accepts a byte order mark', async () => {
