@@ -9,6 +9,7 @@ import { loadRunConfig } from '../core/config/loadRunConfig';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
 import type { SourceRange } from '../core/text/position';
+import { jsonPrintable } from '../core/text/printable';
 import type { CaseList, ListedCase } from '../protocol/caseList';
 
 /**
@@ -19,7 +20,7 @@ export async function printCaseLists(paths: readonly string[]): Promise<number> 
   let code = 0;
   for (const path of paths) {
     const list = await listCases(resolve(path));
-    process.stdout.write(`${JSON.stringify(list)}\n`);
+    process.stdout.write(`${jsonPrintable(JSON.stringify(list))}\n`);
     if (list.cases.length === 0 && list.problem !== undefined) code = 2;
   }
   return code;

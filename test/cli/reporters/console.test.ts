@@ -55,7 +55,7 @@ describe('console reporter', () => {
     assert.doesNotMatch(plain, /\u001b/);
     const events = sampleEvents().map((e) => (e.type === 'case/end' && e.status === 'passed' ? { ...e, caseId: 'evil\u001b[2J' } : e));
     const coloured = await runReporter('console', { color: true, events });
-    assert.match(coloured, /^\u001b\[32mPASS\u001b\[39m evil\ufffd\[2J \(4ms\)$/m);
+    assert.match(coloured, /^\u001b\[32mPASS\u001b\[39m evil\\x1b\[2J \(4ms\)$/m);
     assert.match(coloured, /^\u001b\[31mFAIL\u001b\[39m ungrounded/m);
     assert.match(coloured, /\u001b\[31mFAILED\u001b\[39m\n$/);
   });
