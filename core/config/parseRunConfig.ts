@@ -12,6 +12,7 @@ import { pointerSegments, schemaProblems } from './schemaMessages';
 import type { ScorerEntryCache } from './entryCache';
 import { duplicateInlineIds } from './inlineCaseIds';
 import { readScorers } from './scorerEntries';
+import { passCriteriaProblems } from './thresholdScale';
 import { readTarget, targetKnownKeys } from '../target/readTarget';
 import { YamlSource } from './yamlSource';
 import { maskProblems } from '../text/secretMask';
@@ -118,6 +119,8 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   } else if (data['scorers'] === undefined || data['scorers'] === null) {
     problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });
   }
+  // Whether a job score exists is known only when every scorer entry loaded.
+  if (!hasErrors(scorers.problems)) problems.push(...passCriteriaProblems(source, data, scorers.instances));
   const numTrials = typeof data['num_trials'] === 'number' ? data['num_trials'] : 1;
   for (const instance of scorers.instances) {
     if (instance.definition.acrossTrials === true && numTrials < 2) {

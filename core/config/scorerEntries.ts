@@ -11,6 +11,7 @@ import { closestNames, didYouMean } from './closest';
 import type { EntryOutcome, ScorerEntryCache } from './entryCache';
 import { fileOptionKeys } from './fileOptions';
 import { schemaProblems } from './schemaMessages';
+import { thresholdOffScale } from './thresholdScale';
 import type { YamlSource } from './yamlSource';
 
 interface Entry {
@@ -82,6 +83,11 @@ export function readScorers(
       const found = schemaProblems(errors, source, { basePath: entry.path, knownKeys: () => known });
       // Never let a rejected entry pass in silence, even if no message fits the error.
       problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.valueRange(entry.path) }]));
+      continue;
+    }
+    const offScale = typeof outcome.options['threshold'] === 'number' ? thresholdOffScale(definition, outcome.options['threshold']) : undefined;
+    if (offScale !== undefined) {
+      problems.push({ code: 'threshold-off-scale', severity: 'error', message: offScale, range: source.valueRange([...entry.path, 'threshold']) });
       continue;
     }
     const missing = context.fileExists === undefined ? [] : missingFiles(source, entry, definition.schema, outcome.options, context.resolvePath ?? ((p) => resolve(context.configDir, p)), context.fileExists);

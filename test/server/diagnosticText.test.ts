@@ -30,4 +30,20 @@ describe("diagnostics' text", () => {
       assert.doesNotMatch(messages, FORBIDDEN);
     });
   });
+
+  it('reports a threshold off its scorer\'s scale and a pass_criteria.threshold that does nothing (issue 13, item 15)', async () => {
+    const text = ['cases: [{id: a, output: x, expected: x}]', 'pass_criteria: {threshold: 0.7}', 'scorers:', '  exact_match: {threshold: 80}', ''].join('\n');
+    const unused = ['cases: [{id: a, output: x, expected: x}]', 'pass_criteria: {threshold: 0.7}', 'scorers:', '  exact_match: {}', ''].join('\n');
+    await withServer(async (server) => {
+      const off = (await server.openAndWait(pathToFileURL(join(dir, 'off.eval.yaml')).href, text)).diagnostics;
+      const offScale = off.find((d) => d.code === 'threshold-off-scale');
+      assert.ok(offScale !== undefined, JSON.stringify(off));
+      assert.deepEqual(offScale.range.start, { line: 3, character: 27 });
+      assert.match(messageOf(offScale), /between 0 and 1/);
+      const quiet = (await server.openAndWait(pathToFileURL(join(dir, 'unused.eval.yaml')).href, unused)).diagnostics;
+      const nothing = quiet.find((d) => d.code === 'pass-criteria-unused');
+      assert.ok(nothing !== undefined, JSON.stringify(quiet));
+      assert.match(messageOf(nothing), /does nothing/);
+    });
+  });
 });
