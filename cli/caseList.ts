@@ -20,7 +20,7 @@ export async function printCaseLists(paths: readonly string[]): Promise<number> 
   let code = 0;
   for (const path of paths) {
     const list = await listCases(resolve(path));
-    process.stdout.write(`${jsonPrintable(JSON.stringify(list))}\n`);
+    process.stdout.write(`${jsonPrintable(JSON.stringify(printedList(list)))}\n`);
     if (list.cases.length === 0 && list.problem !== undefined) code = 2;
   }
   return code;
@@ -48,6 +48,16 @@ export async function listCases(configFile: string): Promise<CaseList> {
     return { ...base, cases, problem: `${range === undefined ? '' : where(range)}${e instanceof Error ? e.message : String(e)}` };
   }
   return { ...base, cases };
+}
+
+/** The list as printed: lines and columns 1-based, as everything the CLI prints (protocol/caseList.ts reads them back). */
+function printedList(list: CaseList): CaseList {
+  const human = (range: SourceRange): SourceRange => ({
+    file: range.file,
+    start: { ...range.start, line: range.start.line + 1, column: range.start.column + 1 },
+    end: { ...range.end, line: range.end.line + 1, column: range.end.column + 1 },
+  });
+  return { ...list, cases: list.cases.map((c) => ({ ...c, range: human(c.range) })) };
 }
 
 function where(range: SourceRange): string {

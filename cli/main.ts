@@ -13,7 +13,7 @@ import { releasePatternChecker } from '../core/scorers/support/boundedRegex';
 import packageJson from '../package.json';
 import { parseCommand, UsageError, type Command } from './args';
 import { commandHelp, GENERAL_HELP } from './help';
-import { formatProblem } from './problems';
+import { byPosition, formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
 import { RunStore } from './runStore';
@@ -88,7 +88,7 @@ async function inputsLoad(config: RunConfig, options: { readonly readCases: bool
     const dataset = await checkDataset(config);
     problems.push(...dataset.problems, ...checkSetupFolders(config, process.env, dataset.sqlTargets));
   }
-  for (const problem of problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
+  for (const problem of byPosition(problems)) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return !hasErrors(problems);
 }
 
@@ -109,7 +109,7 @@ function printDatasetError(error: DatasetError, config: RunConfig): number {
 /** Loads a config, printing its problems as `file:line:col`; undefined when it has errors. */
 function loadConfig(path: string): RunConfig | undefined {
   const parsed = loadRunConfig(path, process.env);
-  for (const problem of parsed.problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
+  for (const problem of byPosition(parsed.problems)) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return parsed.config;
 }
 

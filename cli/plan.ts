@@ -22,6 +22,6 @@ export async function printPlan(config: RunConfig, command: Extract<Command, { k
     return;
   }
   out.write(`${printable(describePlan(plan))}\n`);
-  for (const s of plan.scorers) out.write(`  ${printable(s.name)} (${s.key}): ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`);
+  for (const s of plan.scorers) out.write(`  ${printable(s.name)}${s.name === s.key ? '' : ` (${s.key})`}: ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`);
   if (target) out.write('  the config has a target: the run calls the system under test for each case × trial\n');
 }

@@ -15,3 +15,14 @@ export function displayPath(file: string, cwd: string): string {
   const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') ? file : rel;
 }
+
+/**
+ * Problems in the order a person reads the files: by file (in the order the files first appear),
+ * then by position. Checks run by kind (syntax, schema, scorers, files), so their output would
+ * otherwise jump back and forth through the config.
+ */
+export function byPosition(problems: readonly Problem[]): Problem[] {
+  const fileOrder = new Map<string, number>();
+  for (const problem of problems) if (!fileOrder.has(problem.range.file)) fileOrder.set(problem.range.file, fileOrder.size);
+  return [...problems].sort((a, b) => (fileOrder.get(a.range.file) ?? 0) - (fileOrder.get(b.range.file) ?? 0) || a.range.start.offset - b.range.start.offset);
+}

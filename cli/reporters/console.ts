@@ -3,6 +3,7 @@ import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { printable } from '../../core/text/printable';
 import { TickBatch } from '../tickBatch';
+import { CaseOrder } from './caseOrder';
 import { Output } from './output';
 import { displayPath, humanStart } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
@@ -18,13 +19,16 @@ type Colour = keyof typeof COLOURS;
 /**
  * Human output, streamed as cases end (`PASS id (4ms)`, `FAIL id (9ms)` with the failing scorers'
  * reasons indented under it, `ERROR id` with an `at file:line:col` line, `SKIP id`), then the
- * per-scorer table, the job test, the counts and the verdict. Prints reasons only, never payloads.
+ * per-scorer table, the job test, the counts, where the report is, and the verdict. Prints reasons
+ * only, never payloads.
  */
 export class ConsoleReporter implements Reporter {
   private readonly output: Output;
   private readonly batch: TickBatch;
   private numTrials = 1;
   private readonly skipReasons = new SkipReasons();
+  /** Cases are printed in dataset order, as they were read, whatever order they finish in. */
+  private readonly order = new CaseOrder<string[]>();
 
   constructor(private readonly options: ReporterOptions) {
     this.output = Output.open(options);
@@ -34,11 +38,13 @@ export class ConsoleReporter implements Reporter {
   onEvent(event: RunEvent): void {
     this.skipReasons.onEvent(event);
     if (event.type === 'run/start') this.numTrials = event.numTrials;
-    else if (event.type === 'case/end') this.write(this.caseLines(event));
+    else if (event.type === 'case/start') this.order.start(event.index);
+    else if (event.type === 'case/end') for (const lines of this.order.end(event.index, this.caseLines(event))) this.write(lines);
   }
 
   async finish(report: ReportSource): Promise<void> {
     const { head } = report;
+    for (const held of this.order.rest()) this.write(held);
     const lines: string[] = [];
     if (head.scorers.length > 0) lines.push('', ...this.scorerTable(head.scorers));
     const job = head.job.test;
@@ -60,6 +66,8 @@ export class ConsoleReporter implements Reporter {
       for (const reason of missing.reasons) lines.push(`${INDENT}${printable(reason)}`);
     }
     if (verdict === 'NOTHING SCORED') lines.push('', ...this.skipReasons.explain(head).map((line) => printable(line)));
+    // Where the results are kept (the run folder's report.json, which the results view opens).
+    if (report.file !== undefined) lines.push('', `report: ${printable(displayPath(this.options.cwd, report.file))}`);
     lines.push('', this.paint(colour, verdict));
     this.write(lines);
     this.batch.flush();

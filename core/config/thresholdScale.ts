@@ -23,8 +23,11 @@ export function thresholdOffScale(definition: ScorerDefinition, threshold: numbe
   return `${key}: the threshold must lie between 0 and ${scale.max}: ${key} scores from 0 to ${scale.max}${evalbench}${hint(scale, threshold)}`;
 }
 
-/** Problems of `pass_criteria.threshold`: off the 0–1 scale (an error), or with no job score to test (a warning). */
-export function passCriteriaProblems(source: YamlSource, data: Record<string, unknown>, scorers: readonly ScorerInstance[]): Problem[] {
+/**
+ * Problems of `pass_criteria.threshold`: off the 0–1 scale (an error), or with no job score to test
+ * (a warning; `scorers` undefined when some entry did not load, so whether one would exist is unknown).
+ */
+export function passCriteriaProblems(source: YamlSource, data: Record<string, unknown>, scorers: readonly ScorerInstance[] | undefined): Problem[] {
   const criteria = data['pass_criteria'];
   if (criteria === null || typeof criteria !== 'object') return [];
   const threshold = (criteria as { threshold?: unknown }).threshold;
@@ -39,6 +42,7 @@ export function passCriteriaProblems(source: YamlSource, data: Record<string, un
       },
     ];
   }
+  if (scorers === undefined) return [];
   const tested = scorers.some((s) => s.threshold !== undefined && s.definition.scale.kind === 'bounded');
   if (tested) return [];
   return [
