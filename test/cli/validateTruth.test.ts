@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ensureBuilt, runCli } from '../support/cli';
+import { ensureBuilt, ROOT, runCli } from '../support/cli';
 
 let dir = '';
 before(() => {
@@ -76,5 +76,20 @@ describe('validate, plan and run tell the truth', () => {
     const result = await runCli(['run', 'ok.eval.yaml', '--runs-dir', 'runs'], { cwd: dir });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^report: runs\/[^/\n]+\/report\.json$/m);
+  });
+
+  it('a persistent subprocess scorer\'s cases are printed in dataset order, though the first finishes last', async () => {
+    const server = join(ROOT, 'test', 'fixtures', 'scorers', 'evalcore_server.mjs');
+    const inputs = ['hang', 'ok', 'ok', 'ok'];
+    write('persistent.eval.yaml', [
+      'scorers:',
+      `  subprocess: {cmd: ${JSON.stringify(`node ${server}`)}, mode: persistent, processes: 2, cmd_timeout_ms: 1500}`,
+      'cases:',
+      ...inputs.map((input, i) => `  - {id: "${input}-${i}", input: "${input}", output: "o"}`),
+    ]);
+    const result = await runCli(['run', 'persistent.eval.yaml', '--runs-dir', 'runs', '--concurrency', '2'], { cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    const printed = result.stdout.split('\n').filter((line) => /^(PASS|FAIL|ERROR) /.test(line)).map((line) => line.split(' ')[1]);
+    assert.deepEqual(printed, ['hang-0', 'ok-1', 'ok-2', 'ok-3']);
   });
 });
