@@ -8,11 +8,12 @@ import { resolve } from 'node:path';
 import { loadRunConfig } from '../core/config/loadRunConfig';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
+import type { SourceRange } from '../core/text/position';
+import { jsonPrintable } from '../core/text/printable';
+import type { CaseList, ListedCase } from '../protocol/caseList';
 import { databaseReaches } from './preparers';
 
 type Env = Readonly<Record<string, string | undefined>>;
-import type { SourceRange } from '../core/text/position';
-import type { CaseList, ListedCase } from '../protocol/caseList';
 
 /**
  * One JSON line per config, in order; several configs in one process share its start-up and compiled
@@ -22,7 +23,7 @@ export async function printCaseLists(paths: readonly string[], env: Env): Promis
   let code = 0;
   for (const path of paths) {
     const list = await listCases(resolve(path), env);
-    process.stdout.write(`${JSON.stringify(list)}\n`);
+    process.stdout.write(`${jsonPrintable(JSON.stringify(printedList(list)))}\n`);
     if (list.cases.length === 0 && list.problem !== undefined) code = 2;
   }
   return code;
@@ -52,6 +53,16 @@ export async function listCases(configFile: string, env: Env): Promise<CaseList>
     return { ...base, cases, problem: `${range === undefined ? '' : where(range)}${e instanceof Error ? e.message : String(e)}` };
   }
   return { ...base, cases };
+}
+
+/** The list as printed: lines and columns 1-based, as everything the CLI prints (protocol/caseList.ts reads them back). */
+function printedList(list: CaseList): CaseList {
+  const human = (range: SourceRange): SourceRange => ({
+    file: range.file,
+    start: { ...range.start, line: range.start.line + 1, column: range.start.column + 1 },
+    end: { ...range.end, line: range.end.line + 1, column: range.end.column + 1 },
+  });
+  return { ...list, cases: list.cases.map((c) => ({ ...c, range: human(c.range) })) };
 }
 
 function where(range: SourceRange): string {

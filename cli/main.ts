@@ -14,7 +14,7 @@ import { releasePatternChecker } from '../core/scorers/support/boundedRegex';
 import packageJson from '../package.json';
 import { parseCommand, UsageError, type Command } from './args';
 import { commandHelp, GENERAL_HELP } from './help';
-import { formatProblem } from './problems';
+import { byPosition, formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
 import { RunStore } from './runStore';
@@ -23,6 +23,7 @@ import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCall
 import { printCaseLists } from './caseList';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
+import { printable } from '../core/text/printable';
 
 /**
  * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
@@ -37,7 +38,7 @@ async function main(argv: readonly string[]): Promise<number> {
     command = parseCommand(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`evallens: ${e.message}\n`);
+      say(`evallens: ${e.message}`);
       return EXIT.usage;
     }
     throw e;
@@ -54,7 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
       if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])], env);
       const config = loadConfig(command.config, env);
       if (config === undefined || !(await inputsLoad(config, env, { readCases: true }))) return EXIT.usage;
-      process.stdout.write(`${command.config}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
+      process.stdout.write(`${printable(command.config)}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
       return EXIT.passed;
     }
     case 'run': {
@@ -90,21 +91,21 @@ async function inputsLoad(config: RunConfig, env: Env, options: { readonly readC
     const dataset = await checkDataset(config);
     problems.push(...dataset.problems, ...checkSetupFolders(config, env, dataset.sqlTargets));
   }
-  for (const problem of problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
+  for (const problem of byPosition(problems)) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return !hasErrors(problems);
 }
 
 /** Whether every `--case` id is in the dataset and the selection matches a case; else says why (a usage error). */
 async function selectionExists(config: RunConfig, command: { readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string }): Promise<boolean> {
   const problems = await checkSelection(caseRecords(config), command.config, { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) });
-  for (const problem of problems) process.stderr.write(`evallens: ${problem}\n`);
+  for (const problem of problems) say(`evallens: ${problem}`);
   return problems.length === 0;
 }
 
 /** A dataset that cannot be read, as `run`, `plan` and `validate` all say it; the config or usage exit code. */
 function printDatasetError(error: DatasetError, config: RunConfig): number {
   const problem = datasetErrorProblem(error, config);
-  process.stderr.write(`${problem === undefined ? error.message : formatProblem(problem, process.cwd())}\n`);
+  say(problem === undefined ? error.message : formatProblem(problem, process.cwd()));
   return EXIT.usage;
 }
 
@@ -121,7 +122,7 @@ function environmentOf(command: { readonly untrusted?: boolean }): Env {
 /** Loads a config, printing its problems as `file:line:col`; undefined when it has errors. */
 function loadConfig(path: string, env: Env): RunConfig | undefined {
   const parsed = loadRunConfig(path, env, { workspace: process.cwd() });
-  for (const problem of parsed.problems) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
+  for (const problem of byPosition(parsed.problems)) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return parsed.config;
 }
 
@@ -133,7 +134,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   if (config === undefined) return EXIT.usage;
   const across = config.scorers.find((s) => s.acrossTrials !== undefined);
   if (command.trials !== undefined && command.trials < 2 && across !== undefined) {
-    process.stderr.write(`evallens: --trials ${command.trials}: ${across.name} compares the trials of each case with each other and needs at least 2\n`);
+    say(`evallens: --trials ${command.trials}: ${across.name} compares the trials of each case with each other and needs at least 2`);
     return EXIT.usage;
   }
   try {
@@ -161,7 +162,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   try {
     database = await openPreparers(config, env, controller.signal, { trusted: !command.untrusted });
   } catch (e) {
-    process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)}\n`);
+    say(`evallens: ${e instanceof Error ? e.message : String(e)}`);
     return EXIT.usage;
   }
   for (const problem of database.problems) process.stderr.write(`${formatProblem(problem, cwd)}\n`);
@@ -186,7 +187,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       // Said before any call is made; the extension asks for confirmation from `evallens plan --json`.
       const selection = { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) };
       const plan = await planJudgeCalls(config, caseRecords(config), { selection, ...(command.trials === undefined ? {} : { trials: command.trials }) });
-      process.stderr.write(`evallens: ${describePlan(plan)}\n`);
+      say(`evallens: ${describePlan(plan)}`);
     }
     const outcome = await runEval(config, caseRecords(config), {
       runId,
@@ -219,7 +220,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
         await reporter.finish(source);
       } catch (e) {
         // A report that cannot be written (disk full, no permission) is said plainly; the run folder has it.
-        process.stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)} (the report is in ${store.dir})\n`);
+        say(`evallens: ${e instanceof Error ? e.message : String(e)} (the report is in ${store.dir})`);
         return EXIT.usage;
       }
     }
@@ -236,13 +237,18 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   }
 }
 
+/** A line to stderr with whatever it quotes from the workspace or the command line made inert (core/text/printable.ts). */
+function say(line: string): void {
+  process.stderr.write(`${printable(line)}\n`);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (e: unknown) => {
     // A bug of ours, not a user mistake: say so plainly, with the stack for the bug report.
-    process.stderr.write(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.stderr.write(`${printable(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, { lines: true })}\n`);
     process.exitCode = 70;
   },
 );

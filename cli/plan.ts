@@ -1,6 +1,7 @@
 import type { RunConfig } from '../core/config/runConfig';
 import { describePlan, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { caseRecords } from '../core/runner/records';
+import { jsonPrintable, printable } from '../core/text/printable';
 import type { Command } from './args';
 import { databaseReaches } from './preparers';
 
@@ -20,11 +21,11 @@ export async function printPlan(config: RunConfig, command: Extract<Command, { k
   const target = (config as RunConfig & { readonly target?: unknown }).target !== undefined;
   const reaches = databaseReaches(config);
   if (command.json) {
-    out.write(`${JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target, reaches })}\n`);
+    out.write(`${jsonPrintable(JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target, reaches }))}\n`);
     return;
   }
-  out.write(`${describePlan(plan)}\n`);
-  for (const s of plan.scorers) out.write(`  ${s.name} (${s.key}): ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`);
+  out.write(`${printable(describePlan(plan))}\n`);
+  for (const s of plan.scorers) out.write(`  ${printable(s.name)}${s.name === s.key ? '' : ` (${s.key})`}: ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`);
   if (target) out.write('  the config has a target: the run calls the system under test for each case × trial\n');
   if (reaches.length > 0) out.write('  the config names server database configs: the run connects to them (a run without trust does not)\n');
 }

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { readBoundedText } from '../core/text/boundedRead';
+import { printable } from '../core/text/printable';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem';
 import { EvalBenchResultsError, isEvalBenchResults, readEvalBenchResults } from '../core/report/evalbenchResults';
@@ -35,13 +36,13 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
     loaded = await load(resolve(command.path));
   } catch (e) {
     if (e instanceof EvalBenchResultsError || e instanceof ReportInputError) {
-      stderr.write(`${e.message}\n`);
+      say(stderr, `${e.message}`);
       return EXIT.usage;
     }
     throw e;
   }
   const { report, problems } = loaded;
-  for (const problem of problems) stderr.write(`${formatProblem(problem, cwd)}\n`);
+  for (const problem of problems) say(stderr, `${formatProblem(problem, cwd)}`);
 
   // EvalBench's results become a report.json the results view can open; an EvalLens report already is one.
   let file = loaded.file;
@@ -54,7 +55,7 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
       out.end();
       await once(out, 'finish');
     } catch (e) {
-      stderr.write(`evallens: cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      say(stderr, `evallens: cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       return EXIT.usage;
     }
   }
@@ -65,7 +66,7 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
   const asked = requested.some((r) => r.name === 'console') || stdoutTaken ? requested : [{ name: 'console' as const }, ...requested];
   const reporters = asked.map((r) => createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout, cwd, color }));
   if (asked.some((r) => r.name === 'console' && r.out === undefined)) {
-    stdout.write(`${heading(report, file, cwd)}\n`);
+    stdout.write(`${printable(heading(report, file, cwd), { lines: true })}\n`);
   }
   for (const event of events(report)) for (const reporter of reporters) reporter.onEvent(event);
   const source = { ...sourceOf(report), file };
@@ -73,17 +74,17 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
     try {
       await reporter.finish(source);
     } catch (e) {
-      stderr.write(`evallens: ${e instanceof Error ? e.message : String(e)} (the report is in ${file})\n`);
+      say(stderr, `evallens: ${e instanceof Error ? e.message : String(e)} (the report is in ${file})`);
       return EXIT.usage;
     }
   }
   if (report.results.length === 0) {
-    stderr.write(`evallens: ${displayPath(command.path, cwd)} holds no scores: nothing was scored, which is not a pass\n`);
+    say(stderr, `evallens: ${displayPath(command.path, cwd)} holds no scores: nothing was scored, which is not a pass`);
     return EXIT.failed;
   }
   const unread = problems.filter((p) => p.severity === 'error').length;
   if (unread > 0) {
-    stderr.write(`evallens: ${unread} row${unread === 1 ? '' : 's'} could not be read (listed above); the report has the rest\n`);
+    say(stderr, `evallens: ${unread} row${unread === 1 ? '' : 's'} could not be read (listed above); the report has the rest`);
     return EXIT.failed;
   }
   return runVerdict(report) === 'PASSED' ? EXIT.passed : EXIT.failed;
@@ -95,7 +96,7 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
  */
 export async function runAsReport(command: Extract<Command, { kind: 'run' }>, stderr: NodeJS.WritableStream): Promise<ReportCommand | undefined> {
   if (/\.ya?ml$/i.test(command.config) || !(await isEvalBenchResults(command.config))) return undefined;
-  stderr.write(`evallens: ${command.config} holds EvalBench's results, not a run config: showing them as \`evallens report\` does (nothing is run or re-scored)\n`);
+  say(stderr, `evallens: ${command.config} holds EvalBench's results, not a run config: showing them as \`evallens report\` does (nothing is run or re-scored)`);
   return { kind: 'report', path: command.config, reporters: command.reporters, ...(command.runsDir === undefined ? {} : { runsDir: command.runsDir }), ...(command.color === undefined ? {} : { color: command.color }) };
 }
 
@@ -185,4 +186,9 @@ function heading(report: Report, file: string, cwd: string): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A line to stderr with whatever it quotes from the workspace or the command line made inert. */
+function say(stderr: NodeJS.WritableStream, line: string): void {
+  stderr.write(`${printable(line)}\n`);
 }

@@ -7,6 +7,7 @@ import type { SourceRange } from '../core/text/position';
 
 export interface ListedCase {
   readonly id: string;
+  /** Printed with 1-based lines and columns, as the CLI prints every position; `parseCaseList` gives core's 0-based ones. */
   readonly range: SourceRange;
   /** Set for a record that could not be read as a case: a run reports it as an `error` result. */
   readonly readError?: string;
@@ -41,6 +42,15 @@ function isRange(value: unknown): value is SourceRange {
   return r !== undefined && typeof r['file'] === 'string' && isPosition(r['start']) && isPosition(r['end']);
 }
 
+/** A printed (1-based) range as core and editors count: from 0. */
+function zeroBased(range: SourceRange): SourceRange {
+  return {
+    file: range.file,
+    start: { ...range.start, line: range.start.line - 1, column: range.start.column - 1 },
+    end: { ...range.end, line: range.end.line - 1, column: range.end.column - 1 },
+  };
+}
+
 /** Reads the printed list; undefined when the text is not one (an older CLI, a crash). */
 export function parseCaseList(text: string): CaseList | undefined {
   let value: unknown;
@@ -56,7 +66,7 @@ export function parseCaseList(text: string): CaseList | undefined {
     const c = fieldsOf(entry);
     if (c === undefined || typeof c['id'] !== 'string' || !isRange(c['range'])) return undefined;
     const readError = c['readError'];
-    cases.push({ id: c['id'], range: c['range'], ...(typeof readError === 'string' ? { readError } : {}) });
+    cases.push({ id: c['id'], range: zeroBased(c['range']), ...(typeof readError === 'string' ? { readError } : {}) });
   }
   const datasetFile = v['datasetFile'];
   const problem = v['problem'];

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver';
 import type { Problem, ProblemSeverity } from '../core/problem';
 import type { SourceRange } from '../core/text/position';
+import { printable } from '../core/text/printable';
 
 export const DIAGNOSTIC_SOURCE = 'evallens';
 
@@ -35,15 +36,24 @@ export function toDiagnostic(problem: Problem, file: string): Diagnostic {
   // The engine's suggestions travel with the diagnostic, so a quick fix needs no second analysis.
   const data = problem.suggestions === undefined || problem.suggestions.length === 0 ? {} : { data: { suggestions: problem.suggestions } };
   const base = { severity: toSeverity(problem.severity), source: DIAGNOSTIC_SOURCE, code: problem.code, ...data };
-  if (problem.range.file === file) return { ...base, range: toRange(problem.range), message: problem.message };
+  const message = diagnosticText(problem.message);
+  if (problem.range.file === file) return { ...base, range: toRange(problem.range), message };
   const top: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const at = `${problem.range.file}:${problem.range.start.line + 1}:${problem.range.start.column + 1}`;
+  const at = `${printable(problem.range.file)}:${problem.range.start.line + 1}:${problem.range.start.column + 1}`;
   return {
     ...base,
     range: top,
-    message: `${at}: ${problem.message}`,
-    relatedInformation: [{ location: { uri: fileUri(problem.range.file), range: toRange(problem.range) }, message: problem.message }],
+    message: `${at}: ${message}`,
+    relatedInformation: [{ location: { uri: fileUri(problem.range.file), range: toRange(problem.range) }, message }],
   };
+}
+
+/**
+ * A diagnostic's message with the controls, bidi and invisible characters it quotes from the
+ * workspace (keys, paths, ids) escaped: editors, `--check` runs and CI logs show it as it is written.
+ */
+export function diagnosticText(message: string): string {
+  return printable(message, { lines: true });
 }
 
 /** The file name core reports problems under: the path of a `file:` document, the URI itself otherwise (untitled). */

@@ -1,7 +1,9 @@
 import type { ReportSource, ScorerAggregate } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
+import { printable } from '../../core/text/printable';
 import { TickBatch } from '../tickBatch';
+import { CaseOrder } from './caseOrder';
 import { Output } from './output';
 import { displayPath, humanStart } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
@@ -17,13 +19,16 @@ type Colour = keyof typeof COLOURS;
 /**
  * Human output, streamed as cases end (`PASS id (4ms)`, `FAIL id (9ms)` with the failing scorers'
  * reasons indented under it, `ERROR id` with an `at file:line:col` line, `SKIP id`), then the
- * per-scorer table, the job test, the counts and the verdict. Prints reasons only, never payloads.
+ * per-scorer table, the job test, the counts, where the report is, and the verdict. Prints reasons
+ * only, never payloads.
  */
 export class ConsoleReporter implements Reporter {
   private readonly output: Output;
   private readonly batch: TickBatch;
   private numTrials = 1;
   private readonly skipReasons = new SkipReasons();
+  /** Cases are printed in dataset order, as they were read, whatever order they finish in. */
+  private readonly order = new CaseOrder<string[]>();
 
   constructor(private readonly options: ReporterOptions) {
     this.output = Output.open(options);
@@ -33,11 +38,13 @@ export class ConsoleReporter implements Reporter {
   onEvent(event: RunEvent): void {
     this.skipReasons.onEvent(event);
     if (event.type === 'run/start') this.numTrials = event.numTrials;
-    else if (event.type === 'case/end') this.write(this.caseLines(event));
+    else if (event.type === 'case/start') this.order.start(event.index);
+    else if (event.type === 'case/end') for (const lines of this.order.end(event.index, this.caseLines(event))) this.write(lines);
   }
 
   async finish(report: ReportSource): Promise<void> {
     const { head } = report;
+    for (const held of this.order.rest()) this.write(held);
     const lines: string[] = [];
     if (head.scorers.length > 0) lines.push('', ...this.scorerTable(head.scorers));
     const job = head.job.test;
@@ -56,9 +63,11 @@ export class ConsoleReporter implements Reporter {
     const missing = head.summary.missingCredentials;
     if (missing !== undefined) {
       lines.push(this.paint('yellow', `${missing.results} judge result${missing.results === 1 ? ' was' : 's were'} skipped for missing credentials:`));
-      for (const reason of missing.reasons) lines.push(`${INDENT}${clean(reason)}`);
+      for (const reason of missing.reasons) lines.push(`${INDENT}${printable(reason)}`);
     }
-    if (verdict === 'NOTHING SCORED') lines.push('', ...this.skipReasons.explain(head).map((line) => clean(line)));
+    if (verdict === 'NOTHING SCORED') lines.push('', ...this.skipReasons.explain(head).map((line) => printable(line)));
+    // Where the results are kept (the run folder's report.json, which the results view opens).
+    if (report.file !== undefined) lines.push('', `report: ${printable(displayPath(this.options.cwd, report.file))}`);
     lines.push('', this.paint(colour, verdict));
     this.write(lines);
     this.batch.flush();
@@ -66,7 +75,7 @@ export class ConsoleReporter implements Reporter {
   }
 
   private caseLines(event: CaseEndEvent): string[] {
-    const id = clean(event.caseId);
+    const id = printable(event.caseId);
     const trials = event.trials === undefined ? '' : ` [${event.trials.passed}/${event.trials.trials} trials passed]`;
     const took = `(${Math.round(event.durationMs)}ms)${trials}`;
     switch (event.status) {
@@ -78,7 +87,7 @@ export class ConsoleReporter implements Reporter {
         return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event.results)];
       case 'errored': {
         const { line, column } = humanStart(event.range);
-        const at = `${INDENT}at ${displayPath(this.options.cwd, event.range.file)}:${line}:${column}`;
+        const at = `${INDENT}at ${printable(displayPath(this.options.cwd, event.range.file))}:${line}:${column}`;
         return [`${this.paint('red', 'ERROR')} ${id} ${took}`, ...this.reasons(event.results), at];
       }
     }
@@ -91,13 +100,13 @@ export class ConsoleReporter implements Reporter {
         // Trial 0 is a scorer that compares the trials with each other.
         const trial = this.numTrials > 1 ? (r.trial === 0 ? ' [across trials]' : ` [trial ${r.trial}]`) : '';
         // A reason of several lines keeps its later lines under the first.
-        return `${INDENT}${clean(r.scorer)}${trial}: ${clean(r.reason).split('\n').join(`\n${INDENT}  `)}`;
+        return `${INDENT}${printable(r.scorer)}${trial}: ${printable(r.reason, { lines: true }).split('\n').join(`\n${INDENT}  `)}`;
       });
   }
 
   private scorerTable(scorers: readonly ScorerAggregate[]): string[] {
     const rows = scorers.map((s) => [
-      clean(s.name),
+      printable(s.name),
       s.passRate === undefined ? '-' : `${num(s.passRate * 100, 1)}%`,
       s.meanScore === undefined ? '-' : s.scale.kind === 'count' ? `${num(s.meanScore)} ${s.scale.unit}` : num(s.meanScore),
     ]);
@@ -130,9 +139,4 @@ export class ConsoleReporter implements Reporter {
 /** A number for people: at most `digits` decimals, no trailing zeros. */
 function num(value: number, digits = 3): string {
   return String(Number(value.toFixed(digits)));
-}
-
-/** Control characters (escape sequences, carriage returns) from data never reach the terminal. */
-function clean(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
 }

@@ -3,6 +3,7 @@ import { RESULT_STATUSES, type ScorerResult } from '../../core/result';
 import type { RunEvent } from '../../core/runner/events';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { jsonPrintable } from '../../core/text/printable';
 import { Output, writeChunk } from './output';
 import type { Reporter, ReporterOptions } from './reporter';
 import { runVerdict, verdictField } from './verdict';
@@ -61,7 +62,8 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
   });
   buffer += '\n],\n"cases":[';
   const flush = async (): Promise<void> => {
-    await writeChunk(stream, buffer);
+    // C1, bidi and format characters spelled as \u escapes: the same JSON, inert in a terminal.
+    await writeChunk(stream, jsonPrintable(buffer));
     buffer = '';
   };
   const items = async (texts: AsyncIterable<string>): Promise<void> => {

@@ -1,6 +1,7 @@
 import type { ReportSource } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
 import { encodeEvent } from '../../protocol/runEvents';
+import { jsonPrintable } from '../../core/text/printable';
 import { Output } from './output';
 import type { Reporter, ReporterOptions } from './reporter';
 
@@ -16,7 +17,8 @@ export class JsonlReporter implements Reporter {
   }
 
   onEvent(event: RunEvent): void {
-    this.output.stream.write(encodeEvent(event));
+    // The same events, with C1, bidi and format characters spelled as \u escapes: inert in a terminal.
+    this.output.stream.write(jsonPrintable(encodeEvent(event)));
   }
 
   async finish(_report: ReportSource): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Report } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
+import { printable } from '../../core/text/printable';
 
 /** Distinct reasons kept: a run of a million skipped cases keeps a bounded tally. */
 const MAX_REASONS = 50;
@@ -54,6 +55,6 @@ function advice(reasons: readonly string[]): string[] {
 }
 
 function oneLine(text: string): string {
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+  const line = printable(text);
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

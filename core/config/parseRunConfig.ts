@@ -12,9 +12,11 @@ import { pointerSegments, schemaProblems } from './schemaMessages';
 import type { ScorerEntryCache } from './entryCache';
 import { duplicateInlineIds } from './inlineCaseIds';
 import { readScorers } from './scorerEntries';
+import { passCriteriaProblems } from './thresholdScale';
 import { readTarget, targetKnownKeys } from '../target/readTarget';
 import { YamlSource } from './yamlSource';
 import { maskProblems } from '../text/secretMask';
+import type { SourceRange } from '../text/position';
 
 export interface ParseOptions {
   readonly registry?: ScorerRegistry;
@@ -118,6 +120,8 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   } else if (data['scorers'] === undefined || data['scorers'] === null) {
     problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });
   }
+  // Whether a job score exists is known only when every scorer entry loaded.
+  problems.push(...passCriteriaProblems(source, data, hasErrors(scorers.problems) ? undefined : scorers.instances));
   const numTrials = typeof data['num_trials'] === 'number' ? data['num_trials'] : 1;
   for (const instance of scorers.instances) {
     if (instance.definition.acrossTrials === true && numTrials < 2) {
@@ -158,7 +162,9 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
       problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.valueRange([]), suggestions: ['dataset'] });
     }
   }
-  if (datasetSource !== undefined && options.fileExists !== undefined && !options.fileExists(datasetSource.path)) {
+  // A path with an unset `${VAR}` is said once, as the unset variable, not again as a missing file.
+  const unresolvedPath = datasetSource !== undefined && problems.some((p) => p.code === 'unresolved-variable' && within(p.range, datasetSource.range));
+  if (datasetSource !== undefined && !unresolvedPath && options.fileExists !== undefined && !options.fileExists(datasetSource.path)) {
     // EvalBench's BIRD datasets are fetched by a script beside the config: say so rather than only "missing".
     const fetcher = join(dir, 'download_dataset.sh');
     const fetch = options.fileExists(fetcher) ? `; the config's folder has ${fetcher}, which fetches EvalBench's dataset: run it first` : '';
@@ -224,4 +230,8 @@ function knownKeysOf(path: readonly (string | number)[]): readonly string[] {
   if (path[0] === 'pass_criteria') return ['threshold'];
   if (path[0] === 'target') return targetKnownKeys(path);
   return [];
+}
+
+function within(inner: SourceRange, outer: SourceRange): boolean {
+  return inner.file === outer.file && inner.start.offset >= outer.start.offset && inner.start.offset <= outer.end.offset;
 }

@@ -11,6 +11,7 @@ import { closestNames, didYouMean } from './closest';
 import type { EntryOutcome, ScorerEntryCache } from './entryCache';
 import { fileOptionKeys } from './fileOptions';
 import { schemaProblems } from './schemaMessages';
+import { thresholdOffScale } from './thresholdScale';
 import type { YamlSource } from './yamlSource';
 
 interface Entry {
@@ -76,6 +77,9 @@ export function readScorers(
     const cached = cacheKey === undefined ? undefined : context.entryCache?.get(cacheKey);
     const outcome = cached ?? { options, errors: context.validators.validate(definition, options) };
     const errors = outcome.errors;
+    // Said beside the entry's schema errors, not after they are fixed: every mistake at once.
+    const offScale = typeof outcome.options['threshold'] === 'number' ? thresholdOffScale(definition, outcome.options['threshold']) : undefined;
+    if (offScale !== undefined) problems.push({ code: 'threshold-off-scale', severity: 'error', message: offScale, range: source.valueRange([...entry.path, 'threshold']) });
     if (errors.length > 0) {
       if (cached === undefined && cacheKey !== undefined) context.entryCache?.set(cacheKey, outcome);
       const known = [...Object.keys((definition.schema['properties'] as object | undefined) ?? {}), ...COMMON_KEYS, ...(entry.listForm ? ['type'] : [])];
@@ -84,6 +88,7 @@ export function readScorers(
       problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.valueRange(entry.path) }]));
       continue;
     }
+    if (offScale !== undefined) continue;
     const missing = context.fileExists === undefined ? [] : missingFiles(source, entry, definition.schema, outcome.options, context.resolvePath ?? ((p) => resolve(context.configDir, p)), context.fileExists);
     if (missing.length > 0) {
       problems.push(...missing);

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { DatasetRecord } from '../case';
 import { readCsv } from './csv';
@@ -46,6 +47,10 @@ export function datasetFormat(source: DatasetSource): DatasetFormat {
  * `for await` catches them all.
  */
 export async function* openDataset(source: DatasetSource): AsyncGenerator<DatasetRecord> {
+  // A folder (`dataset: .`) is said to be one, not a file without an extension; other stat failures are the readers' to say.
+  if (await stat(source.path).then((s) => s.isDirectory(), () => false)) {
+    throw new DatasetError(source.path, `dataset ${displayPath(source.path)} is a folder, not a dataset file: name a .jsonl, .ndjson, .json, .yaml, .yml or .csv file`);
+  }
   const records = source.nl2sql !== undefined ? readNl2sql(source) : READERS[datasetFormat(source)](source);
   if (source.caseIds === undefined) {
     yield* records;

@@ -12,7 +12,9 @@ import type { EvalLensSettings } from '../settings';
 import type { DiscoveredConfig } from './caseDiscovery';
 import { freeByDiscovery, saveRefusal } from './onSavePolicy';
 import { RunEventMapper, type MappedRun } from './runEventMapper';
-import { terminalText, testRunSink } from './testRunSink';
+import { terminalText } from './resultText';
+import { testRunSink } from './testRunSink';
+import { printable } from '../../core/text/printable';
 import type { EvalTestTree } from './testTree';
 
 /** Who else hears about a run: the results view, the status bar, the last results. */
@@ -106,7 +108,7 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
     if (mapped.runId === undefined && !exit.cancelled) {
       // The CLI stopped before the run started: config or dataset problems, printed as file:line:col.
       const why = stderr.trim() === '' ? `the CLI exited with ${String(exit.code ?? exit.signal)}` : stderr.trim();
-      const message = new vscode.TestMessage(why);
+      const message = new vscode.TestMessage(printable(why, { lines: true }));
       message.location = new vscode.Location(vscode.Uri.file(configFile), new vscode.Position(0, 0));
       for (const item of items) run.errored(item, message);
     }

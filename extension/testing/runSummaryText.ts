@@ -1,5 +1,6 @@
 /** The status bar's words for a finished run. Pure; statusBar.ts shows them. */
 import type { RunSummary } from '../../protocol/runEvents';
+import { printable } from '../../core/text/printable';
 
 export interface SummaryText {
   readonly text: string;
@@ -14,7 +15,7 @@ export function runSummaryText(summary: RunSummary, cancelled: boolean, configNa
   const counts = [`${summary.passed} passed`, `${summary.failed} failed`, `${summary.errored} errored`, `${summary.skipped} skipped`].join(', ');
   return {
     text: `EvalLens ${parts.join(' ')}${cancelled ? ' (stopped)' : ''}`,
-    tooltip: `Last run of ${configName}: ${counts} of ${summary.total} case${summary.total === 1 ? '' : 's'}${cancelled ? ', stopped before the end' : ''}. Click to open the results.`,
+    tooltip: `Last run of ${printable(configName)}: ${counts} of ${summary.total} case${summary.total === 1 ? '' : 's'}${cancelled ? ', stopped before the end' : ''}. Click to open the results.`,
     failing: summary.failed > 0 || summary.errored > 0,
   };
 }

@@ -1,6 +1,8 @@
 /** The vscode side of RunEventMapper: case events become TestRun states on the tree's items. */
 import * as vscode from 'vscode';
 import type { SourceRange } from '../../core/text/position';
+import { printable } from '../../core/text/printable';
+import { terminalText } from './resultText';
 import type { CaseMessage, MessageLocation, TestRunSink } from './runEventMapper';
 import type { EvalTestTree } from './testTree';
 
@@ -34,16 +36,11 @@ export function testRunSink(run: vscode.TestRun, tree: EvalTestTree, configFile:
 }
 
 export function toTestMessage(message: CaseMessage): vscode.TestMessage {
-  const test = message.expected !== undefined && message.actual !== undefined ? vscode.TestMessage.diff(message.text, message.expected, message.actual) : new vscode.TestMessage(message.text);
+  const test = message.expected !== undefined && message.actual !== undefined ? vscode.TestMessage.diff(printable(message.text, { lines: true }), message.expected, message.actual) : new vscode.TestMessage(printable(message.text, { lines: true }));
   if (message.location !== undefined) test.location = toLocation(message.location);
   return test;
 }
 
 export function toLocation(location: MessageLocation): vscode.Location {
   return new vscode.Location(vscode.Uri.file(location.file), new vscode.Position(location.line, location.column));
-}
-
-/** The run output is a terminal: it wants CRLF line ends. */
-export function terminalText(text: string): string {
-  return text.replace(/\r?\n/g, '\r\n');
 }

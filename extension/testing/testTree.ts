@@ -6,6 +6,7 @@
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { SourceRange } from '../../core/text/position';
+import { printable } from '../../core/text/printable';
 import type { DiscoveredConfig } from './caseDiscovery';
 import type { CaseIndex } from './caseIndex';
 import { caseTestId } from './testIds';
@@ -87,7 +88,7 @@ export class EvalTestTree implements vscode.Disposable {
       return again ? await this.index.refresh(configFile) : await this.index.ensure(configFile);
     } catch (e) {
       const item = this.configItem(configFile);
-      const message = `EvalLens could not read the cases of ${configFile}: ${e instanceof Error ? e.message : String(e)}`;
+      const message = printable(`EvalLens could not read the cases of ${configFile}: ${e instanceof Error ? e.message : String(e)}`);
       this.output.error(message);
       if (item !== undefined) item.error = message;
       return undefined;
@@ -99,7 +100,7 @@ export class EvalTestTree implements vscode.Disposable {
     const uri = vscode.Uri.file(configFile);
     const existing = this.controller.items.get(uri.toString());
     if (existing !== undefined) return existing;
-    const item = this.controller.createTestItem(uri.toString(), vscode.workspace.asRelativePath(uri), uri);
+    const item = this.controller.createTestItem(uri.toString(), printable(vscode.workspace.asRelativePath(uri)), uri);
     item.canResolveChildren = true;
     this.controller.items.add(item);
     return item;
@@ -108,7 +109,7 @@ export class EvalTestTree implements vscode.Disposable {
   private showConfig(config: DiscoveredConfig): void {
     const parent = this.addConfigItem(config.configFile);
     parent.canResolveChildren = false;
-    parent.error = config.problem === undefined ? undefined : `${vscode.workspace.asRelativePath(config.configFile)}:${config.problem}`;
+    parent.error = config.problem === undefined ? undefined : printable(`${vscode.workspace.asRelativePath(config.configFile)}:${config.problem}`);
     const items = new Map<string, vscode.TestItem>();
     config.cases.forEach((c, i) => {
       const item = this.createCaseItem(parent, c.id, c.range, i);
@@ -125,7 +126,8 @@ export class EvalTestTree implements vscode.Disposable {
   }
 
   private createCaseItem(parent: vscode.TestItem, caseId: string, range: SourceRange, position: number): vscode.TestItem {
-    const item = this.controller.createTestItem(caseTestId(parent.id, caseId), caseId, vscode.Uri.file(range.file));
+    // The id stays exact; the label shown is escaped (no bidi control reorders the tree).
+    const item = this.controller.createTestItem(caseTestId(parent.id, caseId), printable(caseId), vscode.Uri.file(range.file));
     item.range = new vscode.Range(range.start.line, range.start.column, range.end.line, range.end.column);
     // Dataset order, not the alphabetical order of labels.
     item.sortText = String(position).padStart(10, '0');

@@ -8,7 +8,7 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import { DatasetError } from '../../core/dataset/datasetError';
 import { openDataset } from '../../core/dataset/open';
 import type { DatasetSource } from '../../core/dataset/source';
-import { DIAGNOSTIC_SOURCE, toRange } from '../convert';
+import { DIAGNOSTIC_SOURCE, diagnosticText, toRange } from '../convert';
 
 /** How many diagnostics one dataset gets at most: past that, the editor would only slow down. */
 const MAX_DIAGNOSTICS = 1000;
@@ -20,13 +20,13 @@ export async function diagnoseDataset(source: DatasetSource, text: string): Prom
   try {
     for await (const record of openDataset({ ...all, text })) {
       if (record.ok) continue;
-      diagnostics.push({ range: toRange(record.error.range), severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset-case', message: record.error.message });
+      diagnostics.push({ range: toRange(record.error.range), severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset-case', message: diagnosticText(record.error.message) });
       if (diagnostics.length >= MAX_DIAGNOSTICS) break;
     }
   } catch (error) {
     if (!(error instanceof DatasetError)) throw error;
     const range = error.range === undefined ? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } : toRange(error.range);
-    diagnostics.push({ range, severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset', message: error.message });
+    diagnostics.push({ range, severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset', message: diagnosticText(error.message) });
   }
   return diagnostics;
 }

@@ -78,7 +78,7 @@ export const jsonSchema: ScorerDefinition = {
         const what = parsed ? `the output, parsed as JSON text (${kindOf(subject)}),` : `the output (${kindOf(subject)})`;
         if (valid) return pass(`${what} is valid against the schema`);
         const errors = validate.errors ?? [];
-        const listed = errors.slice(0, REASON_ERRORS).map((e) => `${maskedPath(e.instancePath, names)} ${e.keyword}`);
+        const listed = errors.slice(0, REASON_ERRORS).map((e) => `${maskedPath(e.instancePath, names)} ${e.keyword}${missingName(e, names)}`);
         const more = errors.length > REASON_ERRORS ? ', …' : '';
         const hint =
           !options.parse_output && typeof output === 'string' && errors.some((e) => e.instancePath === '' && e.keyword === 'type')
@@ -387,6 +387,16 @@ function maskedPath(instancePath: string, names: ReadonlySet<string>): string {
       return `/${/^(0|[1-9]\d*)$/.test(segment) || names.has(segment) ? escaped : '*'}`;
     })
     .join('');
+}
+
+/**
+ * For a `required` or `dependentRequired` error, the property that is missing, quoted: the report's
+ * details have it, and the reason should too. Only a name the schema declares is shown.
+ */
+function missingName(e: ErrorObject, names: ReadonlySet<string>): string {
+  if (e.keyword !== 'required' && e.keyword !== 'dependentRequired') return '';
+  const missing = (e.params as { missingProperty?: unknown }).missingProperty;
+  return typeof missing === 'string' && names.has(missing) ? ` "${missing}"` : '';
 }
 
 function detailOf(e: ErrorObject): Json {

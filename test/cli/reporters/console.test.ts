@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CaseEndEvent, RunEvent } from '../../../core/runner/events';
-import { SAMPLE_HEAD, sampleEvents, sourceFrom } from '../../support/sampleRun';
+import { join } from 'node:path';
+import { SAMPLE_CWD, SAMPLE_HEAD, sampleEvents, sampleSource, sourceFrom } from '../../support/sampleRun';
 import { assertGolden, runReporter } from './harness';
 
 describe('console reporter', () => {
@@ -55,8 +56,24 @@ describe('console reporter', () => {
     assert.doesNotMatch(plain, /\u001b/);
     const events = sampleEvents().map((e) => (e.type === 'case/end' && e.status === 'passed' ? { ...e, caseId: 'evil\u001b[2J' } : e));
     const coloured = await runReporter('console', { color: true, events });
-    assert.match(coloured, /^\u001b\[32mPASS\u001b\[39m evil\ufffd\[2J \(4ms\)$/m);
+    assert.match(coloured, /^\u001b\[32mPASS\u001b\[39m evil\\x1b\[2J \(4ms\)$/m);
     assert.match(coloured, /^\u001b\[31mFAIL\u001b\[39m ungrounded/m);
     assert.match(coloured, /\u001b\[31mFAILED\u001b\[39m\n$/);
+  });
+
+  it('prints cases in dataset order, however they finish (a persistent subprocess answers in batches; issue 13, item 18)', async () => {
+    const events = sampleEvents();
+    const ends = events.filter((e) => e.type === 'case/end');
+    const others = events.filter((e) => e.type !== 'case/end' && e.type !== 'run/end');
+    const runEnd = events.filter((e) => e.type === 'run/end');
+    // Every case starts in order, then they end last first.
+    const text = await runReporter('console', { events: [...others, ...[...ends].reverse(), ...runEnd] });
+    const printed = text.split('\n').filter((line) => /^(PASS|FAIL|ERROR|SKIP) /.test(line)).map((line) => line.split(' ')[1]);
+    assert.deepEqual(printed, ends.map((e) => (e.type === 'case/end' ? e.caseId : '')));
+  });
+
+  it('says where the report is, at the end (issue 13, item 18)', async () => {
+    const text = await runReporter('console', { source: { ...sampleSource(), file: join(SAMPLE_CWD, '.evallens', 'runs', 'r1', 'report.json') } });
+    assert.match(text, /\nreport: \.evallens\/runs\/r1\/report\.json\n\n(PASSED|FAILED)\n$/);
   });
 });

@@ -43,9 +43,16 @@ describe('json_schema', () => {
     assert.equal(v.details?.['error_count'], 2);
   });
 
-  it('names a missing property error at (root)', async () => {
+  it('names a missing property error at (root), with the property the schema requires (issue 13, item 18)', async () => {
     const v = await score(jsonSchema, { schema: person }, { output: { name: 'Ada' } });
-    assert.match(v.reason, /1 error \(\(root\) required\)/);
+    assert.match(v.reason, /1 error \(\(root\) required "age"\)/);
+  });
+
+  it('names the property a dependentRequired lacks, and no key that only the output has', async () => {
+    const schema = { type: 'object', dependentRequired: { card: ['billing'] }, additionalProperties: false, properties: { card: {}, billing: {} } };
+    const v = await score(jsonSchema, { schema }, { output: { card: 1, secretKeyName: 2 } });
+    assert.match(v.reason, /\(root\) dependentRequired "billing"/);
+    assert.doesNotMatch(v.reason, /secretKeyName/);
   });
 
   it('lists only the first three errors in the reason, all of them in details', async () => {

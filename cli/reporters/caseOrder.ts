@@ -1,0 +1,54 @@
+/** Finished cases the console holds back behind one that has not finished, at most. */
+const MAX_HELD = 1000;
+
+/**
+ * Puts finished cases back in dataset order for the console. Cases start in dataset order but end in
+ * whatever order their scorers take (several at a time, a persistent subprocess answering in
+ * batches); each is printed once every case that started before it has been. A case that takes
+ * long holds back at most MAX_HELD others: past that they are printed, and it is when it ends.
+ */
+export class CaseOrder<T> {
+  private readonly started: number[] = [];
+  private head = 0;
+  private readonly waiting = new Set<number>();
+  private readonly ended = new Map<number, T>();
+
+  start(index: number): void {
+    this.started.push(index);
+    this.waiting.add(index);
+  }
+
+  /** What can be printed now that case `index` has ended, in order. */
+  end(index: number, item: T): T[] {
+    // A case never announced (a report shown again) or given up waiting for is printed as it comes.
+    if (!this.waiting.has(index)) return [item];
+    this.ended.set(index, item);
+    const ready: T[] = [];
+    while (this.head < this.started.length) {
+      const next = this.started[this.head] ?? -1;
+      const done = this.ended.get(next);
+      if (done === undefined && this.ended.size <= MAX_HELD) break;
+      if (done !== undefined) {
+        ready.push(done);
+        this.ended.delete(next);
+      }
+      this.waiting.delete(next);
+      this.head++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.started.length) {
+      this.started.splice(0, this.head);
+      this.head = 0;
+    }
+    return ready;
+  }
+
+  /** At the end (a run stopped early), what is still held, in order. */
+  rest(): T[] {
+    const held = this.started.slice(this.head).flatMap((index) => {
+      const item = this.ended.get(index);
+      return item === undefined ? [] : [item];
+    });
+    this.ended.clear();
+    return held;
+  }
+}
