@@ -7,7 +7,8 @@ import { ensureBuilt, finished, ROOT, startCli, waitFor } from '../support/cli';
 import { killLeftovers, recordedPids, waitAllGone } from '../support/processes';
 
 // Property: whatever tree of processes a scorer starts — any depth and breadth, any of them started
-// with setsid (a new session and group), any of them ignoring SIGTERM — none outlives the run, for a
+// with setsid (a new session and group), ignoring SIGTERM, or exiting once its children started (so
+// they are reparented, as after a double fork) — none outlives the run, for a
 // normal end and for a second Ctrl-C. Shapes come from a seeded PRNG, so a failure replays exactly.
 // Linux only (a setsid descendant is reached through /proc).
 const linuxOnly = process.platform === 'linux' ? {} : { skip: 'needs Linux /proc' };
@@ -15,6 +16,8 @@ const linuxOnly = process.platform === 'linux' ? {} : { skip: 'needs Linux /proc
 interface Shape {
   readonly detached?: boolean;
   readonly ignoreTerm?: boolean;
+  /** Exits once its children have started (they are reparented, as after a daemon's double fork). */
+  readonly exits?: boolean;
   readonly children?: readonly Shape[];
 }
 
@@ -44,7 +47,7 @@ function randomShape(random: () => number): Shape {
       budget--;
       children.push(grow(depth + 1));
     }
-    return { detached: random() < 0.4, ignoreTerm: random() < 0.5, children };
+    return { detached: random() < 0.4, ignoreTerm: random() < 0.5, exits: random() < 0.25, children };
   };
   return grow(0);
 }
@@ -75,7 +78,7 @@ function writeTrees(seed: number, mode: 'answer' | 'hang'): { config: string; pr
   // The shapes must exercise what matters: setsid below the root, and processes that ignore SIGTERM.
   const all = (shape: Shape): Shape[] => [shape, ...(shape.children ?? []).flatMap(all)];
   const below = shapes.flatMap((shape) => (shape.children ?? []).flatMap(all));
-  assert.ok(below.some((s) => s.detached === true) && below.some((s) => s.ignoreTerm === true), `seed ${seed} generates setsid and SIGTERM-ignoring descendants`);
+  assert.ok(below.some((s) => s.detached === true) && below.some((s) => s.ignoreTerm === true) && shapes.flatMap(all).some((s) => s.exits === true && (s.children ?? []).length > 0), `seed ${seed} generates setsid, SIGTERM-ignoring and reparented descendants`);
   const dataset = `trees-${seed}.jsonl`;
   writeFileSync(join(work, dataset), shapes.map((shape, i) => JSON.stringify({ id: `tree-${i}`, output: JSON.stringify(shape), expected: 'x' })).join('\n') + '\n');
   const config = `trees-${seed}.eval.yaml`;
