@@ -10,7 +10,8 @@ let exitHookInstalled = false;
  * How a run answers signals, and the promise that nothing it started outlives it.
  *
  * - The first SIGINT (Ctrl-C) or SIGTERM cancels: no new case starts; running scorers finish or time out.
- * - A second one exits at once (130); SIGHUP (the terminal went away) exits at once (129).
+ * - A second one exits at once (130); SIGHUP (the terminal went away) exits at once (129), and so
+ *   does losing the IPC channel of a parent that forked this CLI (the editor's extension host died).
  * - Whenever this process exits — a normal end, a second signal, an internal error — an 'exit'
  *   handler ends, synchronously and with SIGKILL, every process the run started (every group, every
  *   descendant seen, every process carrying the run's marker: core/process/runProcesses.ts). It is
@@ -37,11 +38,16 @@ export function watchRunSignals(cancel: () => void, say: (text: string) => void)
   process.on('SIGINT', onStop);
   process.on('SIGTERM', onStop);
   process.on('SIGHUP', onHangUp);
+  // Forked with an IPC channel (the extension): its closing means the host is gone. Listening refs
+  // the channel, so the listener is removed when the run ends, letting the process exit.
+  const forked = process.send !== undefined;
+  if (forked) process.on('disconnect', onHangUp);
   return {
     end() {
       process.off('SIGINT', onStop);
       process.off('SIGTERM', onStop);
       process.off('SIGHUP', onHangUp);
+      if (forked) process.off('disconnect', onHangUp);
       endRunProcesses();
     },
   };

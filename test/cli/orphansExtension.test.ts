@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,33 @@ describe("the extension's Stop leaves nothing running", linuxOnly, () => {
       await waitAllGone(pids);
     } finally {
       everyPid.push(...recordedPids(pidsFile));
+    }
+  });
+});
+
+describe('a CLI whose extension host dies', linuxOnly, () => {
+  it('exits at once (its IPC channel closed) and ends everything the run started', async () => {
+    const pidsFile = join(work, 'pids-host.txt');
+    const cliPidFile = join(work, 'cli-pid.txt');
+    writeFileSync(pidsFile, '');
+    // Scorers that would hang for a minute: the run cannot end on its own while the test waits.
+    writeFileSync(join(work, 'long.eval.yaml'), `cases:\n  - {id: one, output: a}\n  - {id: two, output: b}\nscorers:\n  subprocess:\n    cmd: '"$TREE_NODE" scorer.mjs hang'\n    timeout_ms: 60000\n`);
+    const host = spawn(process.execPath, [join(work, 'host.mjs'), CLI, 'run', 'long.eval.yaml', '--concurrency', '2', '--runs-dir', 'runs-host'], {
+      cwd: work,
+      env: { ...process.env, PIDS_FILE: pidsFile, CLI_PID_FILE: cliPidFile, TREE_NODE: process.execPath },
+      stdio: 'ignore',
+    });
+    try {
+      await waitFor(() => recordedPids(pidsFile).length >= 8, 'both scorers and their trees to start');
+      const cliPid = recordedPids(cliPidFile)[0];
+      assert.ok(cliPid !== undefined);
+      host.kill('SIGKILL');
+      const pids = [cliPid, ...recordedPids(pidsFile)];
+      everyPid.push(...pids);
+      await waitAllGone(pids);
+    } finally {
+      everyPid.push(...recordedPids(pidsFile), ...recordedPids(cliPidFile));
+      host.kill('SIGKILL');
     }
   });
 });
