@@ -26,6 +26,13 @@ export function spawnGroup(command: ProcessCommand, cwd: string, env?: Readonly<
   return child;
 }
 
+/**
+ * How long after a process exits its pipes may stay open before what was read counts as all its
+ * output. A process it started outside its group (`setsid`) can hold them open for ever, and the
+ * pipes' 'close' would never come; it is ended with the run (runProcesses.ts).
+ */
+export const PIPE_GRACE_MS = 500;
+
 /** SIGKILLs the child's whole process group; quiet when it is already gone. */
 export function killGroup(child: { readonly pid?: number | undefined }): void {
   if (child.pid === undefined) return;
