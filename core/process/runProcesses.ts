@@ -44,11 +44,14 @@ const MAX_TRACKED = 10_000;
 const SWEEP_ROUNDS = 20;
 
 const liveGroups = new Set<number>();
+/** Whether anything was ever started: a host that started nothing has nothing to sweep for. */
+let anyStarted = false;
 const tracked = new Map<number, ProcStat>();
 let tracker: ReturnType<typeof setInterval> | undefined;
 
 /** Notes a group whose leader has started; `groupEnded` when the leader has exited and its group was killed. */
 export function groupStarted(pid: number): void {
+  anyStarted = true;
   liveGroups.add(pid);
   if (tracker === undefined) {
     tracker = setInterval(noteDescendants, TRACK_EVERY_MS);
@@ -83,6 +86,7 @@ export function liveProcessCounts(): { readonly groups: number; readonly tracked
  * carrying this host's marker. Returns how many processes (or groups) it signalled.
  */
 export function endRunProcesses(): number {
+  if (!anyStarted) return 0;
   const groups = [...liveGroups];
   liveGroups.clear();
   if (tracker !== undefined) clearInterval(tracker);

@@ -12,7 +12,7 @@ export const STDERR_QUOTE_CHARS = 300;
  * closed, stdout collected. Resolves with stdout; rejects with an Error a person can read for a
  * command that cannot start, exits non-zero, dies by a signal, writes too much, or is stopped by
  * `signal` (then with the signal's reason). The whole process group is killed when the command
- * stops early and when `sh` exits, so nothing it started outlives the call.
+ * stops early and when `sh` exits; what left the group (`setsid`) ends with the run (docs/processes.md).
  *
  * It starts and stops the process group as the subprocess scorers do (core/process/processGroup.ts),
  * with the target's own rules (a larger stdout, stderr kept as a tail, errors thrown rather than scored).

@@ -75,7 +75,8 @@ describe('endRunProcesses', linuxOnly, () => {
     await waitFor(() => recordedPids(pidFile).length === 1, 'the escaped process to record its pid');
     const escaped = recordedPids(pidFile);
     everyPid.push(...escaped);
-    assert.ok(readFileSync(`/proc/${escaped[0]}/environ`, 'utf8').includes(hostRunToken), 'the escaped process inherited the marker');
+    // Polled: while it execs `sleep`, its environment reads empty for a moment.
+    await waitFor(() => readFileSync(`/proc/${escaped[0]}/environ`, 'utf8').includes(hostRunToken), 'the escaped process to show the marker it inherited');
     endRunProcesses();
     await waitAllGone(escaped);
     assert.equal(isGone(bystanderPid), false, 'a process the run did not start is left alone');
