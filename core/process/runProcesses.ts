@@ -75,9 +75,9 @@ function noteDescendants(): void {
   }
 }
 
-/** Live groups and noted descendants, for tests. */
-export function liveProcessCounts(): { readonly groups: number; readonly tracked: number } {
-  return { groups: liveGroups.size, tracked: tracked.size };
+/** The descendants noted so far (net 2), for tests. */
+export function trackedPids(): number[] {
+  return [...tracked.keys()];
 }
 
 /**

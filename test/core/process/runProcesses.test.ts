@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { spawnGroup } from '../../../core/process/processGroup';
-import { endRunProcesses, hostRunToken, markedEnv, newRunToken, RUN_TOKEN_VAR, sweepMarked } from '../../../core/process/runProcesses';
+import { endRunProcesses, hostRunToken, markedEnv, newRunToken, RUN_TOKEN_VAR, sweepMarked, trackedPids } from '../../../core/process/runProcesses';
 import { runOnce } from '../../../core/scorers/support/processRun';
 import { runCommandTarget } from '../../../core/target/cmdTarget';
 import { waitFor } from '../../support/cli';
@@ -82,5 +82,20 @@ describe('endRunProcesses', linuxOnly, () => {
     assert.equal(isGone(bystanderPid), false, 'a process the run did not start is left alone');
     assert.equal(sweepMarked(newRunToken()), 0, 'a marker nobody carries ends nothing');
     bystander.kill('SIGKILL');
+  });
+
+  it('ends a descendant that left the group and cleared its environment, once it was seen by parent pid', async () => {
+    const pidFile = join(work, 'scrubbed.txt');
+    // `env -i`: no marker. Its parent waits for its stdin to close, so it is seen below the group first.
+    const child = spawnGroup({ shell: `setsid env -i /bin/sh -c 'echo $$ > "${pidFile}"; exec sleep 1000' & while [ ! -s "${pidFile}" ]; do sleep 0.01; done; read line` }, work);
+    await waitFor(() => recordedPids(pidFile).length === 1, 'the scrubbed process to record its pid');
+    const scrubbed = recordedPids(pidFile);
+    everyPid.push(...scrubbed);
+    await waitFor(() => trackedPids().includes(scrubbed[0] ?? -1), 'the scrubbed process to be noted below its group');
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(isGone(scrubbed[0] ?? -1), false, 'the group kill did not reach it');
+    endRunProcesses();
+    await waitAllGone(scrubbed);
   });
 });
