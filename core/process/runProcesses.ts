@@ -8,8 +8,8 @@ import { descendantsOf, environHolds, listPids, readStat, stillSame, type ProcSt
  *
  * 1. Process groups. Every command starts in a group of its own (processGroup.ts), registered here
  *    while its leader lives; killing the group ends what a shell started with it.
- * 2. Parent pids. While groups are live, their descendants are noted every 250 ms (pid and start
- *    time), so a process that left the group (`setsid`) but was seen is ended even with a scrubbed
+ * 2. Parent pids. While groups are live, their descendants are noted every 250 ms (less often on a
+ *    machine with many processes; pid and start time), so a process that left the group (`setsid`) but was seen is ended even with a scrubbed
  *    environment.
  * 3. A marker in the environment. Every process a run starts gets `EVALLENS_RUN_TOKEN` holding a
  *    random token, which its descendants inherit through `setsid` and double forks; the sweep reads
@@ -47,22 +47,33 @@ const liveGroups = new Set<number>();
 /** Whether anything was ever started: a host that started nothing has nothing to sweep for. */
 let anyStarted = false;
 const tracked = new Map<number, ProcStat>();
-let tracker: ReturnType<typeof setInterval> | undefined;
+let tracker: ReturnType<typeof setTimeout> | undefined;
 
 /** Notes a group whose leader has started; `groupEnded` when the leader has exited and its group was killed. */
 export function groupStarted(pid: number): void {
   anyStarted = true;
   liveGroups.add(pid);
-  if (tracker === undefined) {
-    tracker = setInterval(noteDescendants, TRACK_EVERY_MS);
-    tracker.unref();
-  }
+  if (tracker === undefined) scheduleLook(TRACK_EVERY_MS);
+}
+
+/**
+ * The next look by parent pid. A look reads every process's stat, so on a machine with a large
+ * process table it waits longer: looking takes at most about 2% of the time.
+ */
+function scheduleLook(ms: number): void {
+  tracker = setTimeout(() => {
+    const started = performance.now();
+    noteDescendants();
+    if (liveGroups.size > 0) scheduleLook(Math.max(TRACK_EVERY_MS, 50 * (performance.now() - started)));
+    else tracker = undefined;
+  }, ms);
+  tracker.unref();
 }
 
 export function groupEnded(pid: number): void {
   liveGroups.delete(pid);
   if (liveGroups.size === 0 && tracker !== undefined) {
-    clearInterval(tracker);
+    clearTimeout(tracker);
     tracker = undefined;
   }
 }
@@ -89,7 +100,7 @@ export function endRunProcesses(): number {
   if (!anyStarted) return 0;
   const groups = [...liveGroups];
   liveGroups.clear();
-  if (tracker !== undefined) clearInterval(tracker);
+  if (tracker !== undefined) clearTimeout(tracker);
   tracker = undefined;
   // Stopped first, so none can start a replacement between the kills.
   for (const pgid of groups) signal(-pgid, 'SIGSTOP');
