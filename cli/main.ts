@@ -24,6 +24,7 @@ import { printCaseLists } from './caseList';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
 import { printable } from '../core/text/printable';
+import { watchRunSignals } from './exitCleanup';
 
 /**
  * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
@@ -170,13 +171,8 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const preparer = database.preparer;
 
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(EXIT.cancelled);
-    process.stderr.write('\nevallens: stopping — no new cases start; running scorers finish or time out (Ctrl-C again to quit now)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+  // Ctrl-C / SIGTERM cancel, a second one exits now; nothing the run started outlives it (exitCleanup.ts).
+  const signals = watchRunSignals(() => controller.abort(), (text) => process.stderr.write(text));
   const onEvent = (event: RunEvent) => {
     store.onEvent(event);
     for (const reporter of reporters) reporter.onEvent(event);
@@ -232,8 +228,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     throw e;
   } finally {
     await preparer?.close();
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
+    signals.end();
   }
 }
 

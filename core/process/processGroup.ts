@@ -1,16 +1,37 @@
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithStdioTuple, type StdioPipe } from 'node:child_process';
+import { groupEnded, groupStarted, hostRunToken, markedEnv } from './runProcesses';
 
 /** What to start: `sh -c <cmd>` for a shell command, or a program with its arguments (no shell). */
 export type ProcessCommand = { readonly shell: string } | { readonly file: string; readonly args: readonly string[] };
 
 /**
  * Starts the command in a process group of its own (detached), from `cwd` (with `env` when given,
- * else this process's), with pipes on all three streams. A group, so that stopping it stops what a shell started too (`killGroup`).
+ * else this process's), with pipes on all three streams. A group, so that stopping it stops what a
+ * shell started too (`killGroup`). Its environment carries the run's marker, and the group is
+ * registered until its leader exits (then the group is killed: nothing it started outlives it in
+ * the group), so that `endRunProcesses` (runProcesses.ts) can end all of it, descendants that left
+ * the group included, even in the exit path.
  */
 export function spawnGroup(command: ProcessCommand, cwd: string, env?: Readonly<Record<string, string | undefined>>): ChildProcessWithoutNullStreams {
-  const options: SpawnOptionsWithStdioTuple<StdioPipe, StdioPipe, StdioPipe> = { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...(env === undefined ? {} : { env: { ...env } }) };
-  return 'shell' in command ? spawn('sh', ['-c', command.shell], options) : spawn(command.file, [...command.args], options);
+  const options: SpawnOptionsWithStdioTuple<StdioPipe, StdioPipe, StdioPipe> = { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: markedEnv(env ?? process.env, hostRunToken) };
+  const child = 'shell' in command ? spawn('sh', ['-c', command.shell], options) : spawn(command.file, [...command.args], options);
+  const pid = child.pid;
+  if (pid !== undefined) {
+    groupStarted(pid);
+    child.once('exit', () => {
+      killGroup(child);
+      groupEnded(pid);
+    });
+  }
+  return child;
 }
+
+/**
+ * How long after a process exits its pipes may stay open before what was read counts as all its
+ * output. A process it started outside its group (`setsid`) can hold them open for ever, and the
+ * pipes' 'close' would never come; it is ended with the run (runProcesses.ts).
+ */
+export const PIPE_GRACE_MS = 500;
 
 /** SIGKILLs the child's whole process group; quiet when it is already gone. */
 export function killGroup(child: { readonly pid?: number | undefined }): void {

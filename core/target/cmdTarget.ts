@@ -1,4 +1,4 @@
-import { killGroup, spawnGroup } from '../process/processGroup';
+import { killGroup, PIPE_GRACE_MS, spawnGroup } from '../process/processGroup';
 
 /** Most bytes of stdout a command target may write: an answer larger than this is an error. */
 export const STDOUT_CAP_BYTES = 10 * 1024 * 1024;
@@ -12,7 +12,7 @@ export const STDERR_QUOTE_CHARS = 300;
  * closed, stdout collected. Resolves with stdout; rejects with an Error a person can read for a
  * command that cannot start, exits non-zero, dies by a signal, writes too much, or is stopped by
  * `signal` (then with the signal's reason). The whole process group is killed when the command
- * stops early and when `sh` exits, so nothing it started outlives the call.
+ * stops early and when `sh` exits; what left the group (`setsid`) ends with the run (docs/processes.md).
  *
  * It starts and stops the process group as the subprocess scorers do (core/process/processGroup.ts),
  * with the target's own rules (a larger stdout, stderr kept as a tail, errors thrown rather than scored).
@@ -30,9 +30,11 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     let stderrTail = Buffer.alloc(0);
 
     const child = spawnGroup({ shell: cmd }, options.cwd, options.env);
+    let pipeTimer: ReturnType<typeof setTimeout> | undefined;
     const settle = (outcome: { ok: true; stdout: string } | { ok: false; error: Error }) => {
       if (settled) return;
       settled = true;
+      clearTimeout(pipeTimer);
       signal.removeEventListener('abort', onAbort);
       if (outcome.ok) resolve(outcome.stdout);
       else reject(outcome.error);
@@ -59,13 +61,21 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     // A command may exit without reading its stdin (EPIPE); its exit status and stdout still count.
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin);
-    // When `sh` exits, processes it left behind would hold the pipes open: end them.
-    child.on('exit', () => killGroup(child));
-    child.on('close', (code, killedBy) => {
+    const exited = (code: number | null, killedBy: NodeJS.Signals | null) => {
       if (killedBy !== null) settle({ ok: false, error: new Error(`the target command was killed by ${killedBy}${quoteStderr(stderrTail)}`) });
       else if (code !== 0) settle({ ok: false, error: new Error(`the target command exited with code ${String(code)}${quoteStderr(stderrTail)}`) });
       else settle({ ok: true, stdout: Buffer.concat(stdout).toString('utf8') });
+    };
+    // When `sh` exits, spawnGroup ends its group; a process it left outside the group (`setsid`)
+    // may still hold the pipes open, so after a short grace what was read is the whole output.
+    child.on('exit', (code, killedBy) => {
+      pipeTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        exited(code, killedBy);
+      }, PIPE_GRACE_MS);
     });
+    child.on('close', (code, killedBy) => exited(code, killedBy));
   });
 }
 

@@ -4,10 +4,13 @@
  * is the JSON-lines run event stream, decoded with protocol/runEvents; stderr is passed on as text.
  *
  * Cancelling kills the CLI and every process it started (processTree.ts) at once — the CLI's own
- * SIGTERM handling waits for running scorers, which is not what a Stop button means.
+ * SIGTERM handling waits for running scorers, which is not what a Stop button means. The CLI is
+ * SIGKILLed, so its own exit cleanup cannot run: the tree is walked here, and (Linux) every process
+ * carrying this run's environment marker is ended too, `setsid` escapees included.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { killProcessTree } from './processTree';
+import { markedEnv, newRunToken } from '../../core/process/runProcesses';
 import { createDecodeState, decodeEvents, finishEvents, overLongMessage, RunEventDecodeError, type RunEvent } from '../../protocol/runEvents';
 
 export interface CliRunHandlers {
@@ -40,8 +43,12 @@ export interface CliRun {
 }
 
 export function startCliRun(cliPath: string, args: readonly string[], cwd: string, handlers: CliRunHandlers): CliRun {
+  // The run's marker (core/process/runProcesses.ts): the CLI and everything it starts inherit it, so
+  // a cancel finds even a process that left the tree with `setsid` and was reparented.
+  const token = newRunToken();
   const child = fork(cliPath, [...args], {
     cwd,
+    env: markedEnv(process.env, token),
     detached: process.platform !== 'win32',
     // Not the host's own flags (an extension host under a debugger passes --inspect, which would clash).
     execArgv: [],
@@ -94,12 +101,14 @@ export function startCliRun(cliPath: string, args: readonly string[], cwd: strin
     cancel() {
       if (cancelled) return;
       cancelled = true;
-      killTree(child);
+      killTree(child, token);
     },
   };
 }
 
-function killTree(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  killProcessTree(child.pid);
+function killTree(child: ChildProcess, token: string): void {
+  if (child.pid === undefined) return;
+  // Even when the CLI has exited, what it started may not have (it may have been killed before its own cleanup ran).
+  if (child.exitCode !== null || child.signalCode !== null) killProcessTree(undefined, token);
+  else killProcessTree(child.pid, token);
 }

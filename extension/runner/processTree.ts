@@ -2,12 +2,21 @@
  * Ending a process and everything it started. The CLI leads its own process group, but a subprocess
  * scorer starts its command in a group of its own (so its time limit can end it), which a group kill
  * of the CLI does not reach. So the tree is walked by parent pid and each process is killed.
- * Linux reads /proc; macOS and others ask `ps`; Windows has `taskkill /T`.
+ * Linux reads /proc; macOS and others ask `ps`; Windows has `taskkill /T`. A process that left the
+ * tree (`setsid`, then its parent died) is not below the CLI any more: on Linux, every process whose
+ * environment carries the run's marker (`marker`, core/process/runProcesses.ts) is ended as well.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { sweepMarked } from '../../core/process/runProcesses';
 
-export function killProcessTree(pid: number): void {
+/** Kills `pid` (when given) and its tree, then every process carrying `marker` (when given). */
+export function killProcessTree(pid: number | undefined, marker?: string): void {
+  if (pid !== undefined) killTree(pid);
+  if (marker !== undefined) sweepMarked(marker);
+}
+
+function killTree(pid: number): void {
   if (process.platform === 'win32') {
     try {
       execFileSync('taskkill', ['/PID', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });

@@ -1,4 +1,4 @@
-import { killGroup, spawnGroup, type ProcessCommand } from '../../process/processGroup';
+import { killGroup, PIPE_GRACE_MS, spawnGroup, type ProcessCommand } from '../../process/processGroup';
 
 /** Most bytes read from stdout or from stderr of one run; more stops the process. */
 export const STREAM_CAP_BYTES = 1024 * 1024;
@@ -41,10 +41,12 @@ export function runOnce(command: ProcessCommand, cwd: string, stdin: string, lim
     const child = spawnGroup(command, cwd);
     const errText = () => Buffer.concat(stderr).toString('utf8');
 
+    let pipeTimer: ReturnType<typeof setTimeout> | undefined;
     const finish = (outcome: RunOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(pipeTimer);
       signal.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
@@ -72,10 +74,17 @@ export function runOnce(command: ProcessCommand, cwd: string, stdin: string, lim
     // A process may exit without reading its stdin (EPIPE); its exit status and stdout still count.
     child.stdin.on('error', () => undefined);
     child.stdin.end(stdin);
-    // When the process exits, processes it left behind would hold the pipes open: end them.
-    child.on('exit', () => killGroup(child));
-    child.on('close', (code, killedBy) => {
+    const exited = (code: number | null, killedBy: NodeJS.Signals | null) =>
       finish({ kind: 'exited', code, signal: killedBy, stdout: Buffer.concat(stdout).toString('utf8'), stderr: errText() });
+    // When the process exits, spawnGroup ends its group; a process it left outside the group may
+    // still hold the pipes open, so after a short grace what was read is the whole output.
+    child.on('exit', (code, killedBy) => {
+      pipeTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        exited(code, killedBy);
+      }, PIPE_GRACE_MS);
     });
+    child.on('close', (code, killedBy) => exited(code, killedBy));
   });
 }
