@@ -22,6 +22,7 @@ import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCall
 import { printCaseLists } from './caseList';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
+import { maskStderr } from './maskedStderr';
 
 /**
  * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
@@ -222,6 +223,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   }
 }
 
+maskStderr(process.stderr, process.env);
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
