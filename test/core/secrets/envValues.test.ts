@@ -25,7 +25,7 @@ import { runCommandTarget } from '../../../core/target/cmdTarget';
 import { parseTemplate, valueOf } from '../../../core/target/template';
 import { LineIndex } from '../../../core/text/position';
 import { maskSecretText, rememberCredentialEnvironment } from '../../../core/text/secretMask';
-import { MaskedLines } from '../../../extension/runner/maskedText';
+import { MaskedLines, maskedChannel } from '../../../extension/runner/maskedText';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-env-values-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -172,5 +172,17 @@ describe("the extension's stream masking", () => {
     const out = lines.push(`error: ${KEY.slice(0, 15)}`) + lines.push(`${KEY.slice(15)} refused\nnext`) + lines.flush();
     assert.match(out, /next$/);
     assertNoPart(out, KEY);
+  });
+
+  it('masks every string written to the output channel, and leaves the rest of the channel alone', () => {
+    const written: unknown[] = [];
+    const channel = { name: 'EvalLens', info: (...a: unknown[]) => void written.push(...a), error: (e: unknown) => void written.push(e), show: () => 'shown' };
+    const output = maskedChannel(channel);
+    output.info(`spawn failed: ${KEY}`);
+    output.error(new Error(`cannot start: ${KEY}`));
+    assert.equal(output.name, 'EvalLens');
+    assert.equal(output.show(), 'shown');
+    assertNoPart(JSON.stringify(written.map((w) => (w instanceof Error ? `${w.message} ${w.stack ?? ''}` : w))), KEY);
+    assert.match(String(written[0]), /^spawn failed: <credential>$/);
   });
 });
