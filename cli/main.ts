@@ -25,6 +25,7 @@ import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
 import { printable } from '../core/text/printable';
 import { watchRunSignals } from './exitCleanup';
+import { maskStderr } from './maskedStderr';
 
 /**
  * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
@@ -237,6 +238,7 @@ function say(line: string): void {
   process.stderr.write(`${printable(line)}\n`);
 }
 
+maskStderr(process.stderr, process.env);
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

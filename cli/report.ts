@@ -4,6 +4,7 @@
  * written as report.json (into the runs folder, or `--report-file`) so the results view can open
  * it; an EvalLens run folder or report.json is shown again as it is. Nothing is re-scored.
  */
+import { jsonParseError } from '../core/text/jsonError';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -131,7 +132,8 @@ async function readReportJson(file: string): Promise<Report> {
   try {
     value = JSON.parse(read.text);
   } catch (e) {
-    throw new ReportInputError(`${file}:1:1: expected an EvalLens report (JSON), but it does not parse (${e instanceof SyntaxError ? e.message.split('\n')[0] ?? '' : String(e)})`);
+    // By position and kind: V8's message quotes the text, and a report.json may be a link to any file.
+    throw new ReportInputError(`${file}:1:1: expected an EvalLens report (JSON), but it does not parse (${jsonParseError(read.text, e)})`);
   }
   validate ??= createAjv({ useDefaults: false }).compile(reportSchema);
   if (!validate(value)) {

@@ -18,6 +18,7 @@ import { CaseIndex } from './testing/caseIndex';
 import { LastResults } from './testing/lastResults';
 import { EvalTestRunner } from './testing/testRunner';
 import { EvalTestTree } from './testing/testTree';
+import { maskedChannel, rememberHostCredentials } from './runner/maskedText';
 
 export const RESTART_SERVER_COMMAND = 'evallens.restartServer';
 
@@ -26,8 +27,11 @@ let activeClient: LanguageClient | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const activationStarted = performance.now();
-  const output = vscode.window.createOutputChannel('EvalLens', { log: true });
-  context.subscriptions.push(output);
+  const channel = vscode.window.createOutputChannel('EvalLens', { log: true });
+  context.subscriptions.push(channel);
+  // Every line the channel shows (the CLI's stderr, the server's log, the extension's own messages) is masked.
+  rememberHostCredentials(process.env);
+  const output = maskedChannel(channel);
 
   const client = createLanguageClient(context, output, () => vscode.workspace.isTrusted);
   activeClient = client;

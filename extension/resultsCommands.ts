@@ -16,6 +16,7 @@ import type { ResultsPanel } from './results/resultsPanel';
 import { importReport } from './runner/reportImport';
 import type { EvalLensSettings } from './settings';
 import type { CaseIndex } from './testing/caseIndex';
+import { maskedText } from './runner/maskedText';
 
 export const OPEN_REPORT_FILE_COMMAND = 'evallens.openReportFile';
 /** ResultsPanel's view type (kept here so the panel's module, with the engine it imports, loads only when used). */
@@ -123,7 +124,7 @@ export class ResultsViewBridge implements vscode.Disposable {
     );
     if (!answer.ok) {
       this.output.error(`Cannot read the results: ${answer.reason}`);
-      void vscode.window.showErrorMessage(`EvalLens: ${answer.reason}`);
+      void vscode.window.showErrorMessage(maskedText(`EvalLens: ${answer.reason}`));
       return;
     }
     try {
@@ -141,7 +142,7 @@ export class ResultsViewBridge implements vscode.Disposable {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.output.error(`Cannot show the report: ${message}`);
-      if (complain) void vscode.window.showErrorMessage(`EvalLens: ${message}`);
+      if (complain) void vscode.window.showErrorMessage(maskedText(`EvalLens: ${message}`));
     }
   }
 
@@ -172,7 +173,7 @@ export class ResultsViewBridge implements vscode.Disposable {
     try {
       await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One, preview: true });
     } catch (e) {
-      void vscode.window.showErrorMessage(`EvalLens: cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(maskedText(`EvalLens: cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 

@@ -10,6 +10,7 @@ import type { AnalysisCache } from './analysis/analysisCache';
 import { configDiagnostics } from './features/diagnostics';
 import { diagnoseDataset } from './features/datasetDiagnostics';
 import { tooLargeDiagnostic } from './analysis/documentSize';
+import { maskSecretText } from '../core/text/secretMask';
 
 /** How long one slice of idle-time preparation may take. */
 const PREPARE_SLICE_MS = 5;
@@ -95,13 +96,24 @@ export class DiagnosticsPublisher {
       }
     } catch (error) {
       // An engine bug must not take the server down; say which document, keep its text out of the log.
-      this.connection.console.error(`EvalLens could not check ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+      this.connection.console.error(maskSecretText(`EvalLens could not check ${uri}: ${error instanceof Error ? error.message : String(error)}`));
       this.send(document, []);
     }
   }
 
   private send(document: TextDocument, diagnostics: Diagnostic[]): void {
     this.published.add(document.uri);
-    void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: diagnostics.map(masked) });
   }
+}
+
+/**
+ * Every diagnostic leaves the server through the one masking rule (values read from the environment,
+ * credentials, URL user-info, secret_scan's shapes): the engine masks its own problems, and this is
+ * where every other message (dataset errors, a related location's words) is held to the same rule.
+ */
+function masked(diagnostic: Diagnostic): Diagnostic {
+  const related = diagnostic.relatedInformation?.map((r) => ({ ...r, message: maskSecretText(r.message) }));
+  const message = typeof diagnostic.message === 'string' ? maskSecretText(diagnostic.message) : { ...diagnostic.message, value: maskSecretText(diagnostic.message.value) };
+  return { ...diagnostic, message, ...(related === undefined ? {} : { relatedInformation: related }) };
 }

@@ -18,6 +18,7 @@ import { definitionAt } from './features/definition';
 import { hoverAt, toHover } from './features/hover';
 import { documentSymbols } from './features/symbols';
 import { dirname } from 'node:path';
+import { maskSecretText } from '../core/text/secretMask';
 
 /** A top-level key that makes a config EvalBench's, found in the text (completion parses nothing). */
 const EVALBENCH_CONTENT = new RegExp(`^(?:${FAMILY_KEYS.join('|')})[ \\t]*:`, 'm');
@@ -31,7 +32,7 @@ export function registerRequests(connection: Connection, documents: TextDocument
       try {
         return body(document, params);
       } catch (error) {
-        connection.console.error(`EvalLens ${what} failed in ${params.textDocument.uri}: ${error instanceof Error ? error.message : String(error)}`);
+        connection.console.error(maskSecretText(`EvalLens ${what} failed in ${params.textDocument.uri}: ${error instanceof Error ? error.message : String(error)}`));
         return empty;
       }
     };

@@ -20,6 +20,7 @@ import type { Environment, FileExists } from './analysis/configAnalysis';
 import { documentFile } from './convert';
 import { DiagnosticsPublisher } from './publisher';
 import { registerRequests } from './requests';
+import { rememberCredentialEnvironment } from '../core/text/secretMask';
 
 export interface ServerOptions {
   /** The environment `${VAR}` and `!ENV` references resolve against, read once at the process boundary. */
@@ -33,6 +34,8 @@ export function startServer(connection: Connection, options: ServerOptions = { e
   const documents = new TextDocuments(TextDocument);
   // A file the person has open but not yet saved counts as existing.
   const fileExists: FileExists = (path) => documents.get(pathToFileURL(path).href) !== undefined || existsSync(path);
+  // A value of a variable named like a credential is masked in every diagnostic, whether or not a config reads it.
+  rememberCredentialEnvironment(options.env);
   const cache = new AnalysisCache(options.env, fileExists);
   const publisher = new DiagnosticsPublisher(connection, documents, cache);
   let watchDynamically = false;

@@ -4,6 +4,7 @@ import { LineIndex, type SourceRange } from '../text/position';
 import type { YamlChunkCache, YamlParseOptions } from './chunkedParse';
 import { expandEnv } from './envExpand';
 import { isUntrustedEnv, notReadReason } from './untrustedEnv';
+import { rememberSecret } from '../text/secretMask';
 import { MAX_FLOW_NESTING, tooDeepFlowNesting } from './flowNesting';
 
 /** How many alias expansions a document may make (yaml's `maxAliasCount`): enough for any config, not for an alias bomb. */
@@ -90,7 +91,10 @@ export class YamlSource {
         if (typeof node.value !== 'string') return;
         const { value, unresolved, used } = expandEnv(node.value, env);
         node.value = value;
-        for (const u of used) this.expandedValues.add(u);
+        for (const u of used) {
+          this.expandedValues.add(u);
+          rememberSecret(u);
+        }
         for (const u of unresolved) {
           const start = node.range?.[0] ?? 0;
           const plain = node.type === Scalar.PLAIN;

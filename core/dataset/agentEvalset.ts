@@ -2,6 +2,7 @@ import type { Node } from 'jsonc-parser';
 import type { LineIndex } from '../text/position';
 import { DatasetError, displayPath } from './datasetError';
 import { isPlainObject } from './valueKinds';
+import { readSecretEnv } from '../text/secretMask';
 
 /**
  * EvalBench agentic evalsets (`agent-format`, `gemini-cli-format`): a JSON object `{"scenarios": [...]}`.
@@ -51,7 +52,7 @@ export function expandEnvironment(text: string, file: string, lines: LineIndex, 
     const name = match[1] ?? '';
     const start = match.index;
     const end = start + match[0].length;
-    const value = env[name];
+    const value = readSecretEnv(env, name);
     if (value === undefined) {
       const range = lines.range(file, start, end);
       throw new DatasetError(

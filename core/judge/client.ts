@@ -8,7 +8,7 @@ import { vertexClaudeProvider } from './providers/vertexClaude';
 import { vertexGeminiProvider } from './providers/vertexGemini';
 import { parseRetryAfter, type AttemptOutcome } from './retry';
 import { readBodyCapped } from '../text/responseBody';
-import { maskSecretText, maskThenCut } from '../text/secretMask';
+import { maskSecretText, maskThenCut, readSecretEnv, rememberSecret } from '../text/secretMask';
 
 /**
  * Most bytes of a judge's response read (answers and API errors are a few kilobytes): past it the
@@ -108,10 +108,11 @@ async function credentialFor(config: ModelConfig, context: CallContext): Promise
     const token = await context.googleToken(context.env, config.project);
     if (token.kind === 'missing') return { skipped: `missing credentials for ${config.model} on Vertex AI: ${token.reason}` };
     if (token.kind === 'failed') return { failed: token.reason };
+    rememberSecret(token.token);
     return { kind: 'bearer', value: token.token };
   }
   if (config.apiKeyEnv === undefined) return { kind: 'none' };
-  const key = context.env[config.apiKeyEnv];
+  const key = readSecretEnv(context.env, config.apiKeyEnv);
   if (key === undefined || key === '') return { skipped: `missing credentials for ${config.model}: the environment variable ${config.apiKeyEnv} is not set (model config ${config.file})${help}` };
   return { kind: 'key', value: key };
 }

@@ -3,6 +3,7 @@ import type { Problem } from '../problem';
 import { endpointProblem } from './endpointSafety';
 import type { LoadedModelConfig, ModelConfig, ProviderName } from './modelConfig';
 import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, schemaDefault, vertexBaseUrl } from './modelDefaults';
+import { readSecretEnv } from '../text/secretMask';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Data = Readonly<Record<string, unknown>>;
@@ -31,7 +32,7 @@ export function fromEvalBenchGenerator(data: Data, source: YamlSource, file: str
     problems: [...problems, { code: 'evalbench-generator', severity: 'error', message, range: source.keyRange(['generator']) }],
   });
   const fileEnv = mapping(data['env']);
-  const vertexProject = () => text(data['gcp_project_id']) ?? text(env[EVALBENCH_PROJECT_ENV]);
+  const vertexProject = () => text(data['gcp_project_id']) ?? text(readSecretEnv(env, EVALBENCH_PROJECT_ENV));
   const vertexRegion = () => text(data['gcp_region']) ?? text(env[EVALBENCH_REGION_ENV]);
   let route: Route | string;
   switch (generator) {
@@ -45,7 +46,7 @@ export function fromEvalBenchGenerator(data: Data, source: YamlSource, file: str
     }
     case 'gemini_cli': {
       const model = text(data['vertex_model']) ?? text(data['model']) ?? text(fileEnv['GEMINI_MODEL']);
-      const project = text(data['gcp_project_id']) ?? text(fileEnv['GOOGLE_CLOUD_PROJECT']) ?? text(env[EVALBENCH_PROJECT_ENV]);
+      const project = text(data['gcp_project_id']) ?? text(fileEnv['GOOGLE_CLOUD_PROJECT']) ?? text(readSecretEnv(env, EVALBENCH_PROJECT_ENV));
       const region = text(data['gcp_region']) ?? text(fileEnv['GOOGLE_CLOUD_LOCATION']) ?? text(env[EVALBENCH_REGION_ENV]);
       const onVertex = String(fileEnv['GOOGLE_GENAI_USE_VERTEXAI'] ?? 'true').toLowerCase() !== 'false';
       route =
@@ -58,7 +59,7 @@ export function fromEvalBenchGenerator(data: Data, source: YamlSource, file: str
       const model = text(data['model']);
       if (model === undefined) route = 'claude_code names no `model` for a judge to call: add one (e.g. `model: claude-sonnet-4-5`) or point model_config at a gcp_vertex_claude config';
       else if (data['use_vertex'] === true) {
-        const project = text(data['vertex_project_id']) ?? text(fileEnv['ANTHROPIC_VERTEX_PROJECT_ID']) ?? text(fileEnv['GOOGLE_CLOUD_PROJECT']) ?? text(env[EVALBENCH_PROJECT_ENV]);
+        const project = text(data['vertex_project_id']) ?? text(fileEnv['ANTHROPIC_VERTEX_PROJECT_ID']) ?? text(fileEnv['GOOGLE_CLOUD_PROJECT']) ?? text(readSecretEnv(env, EVALBENCH_PROJECT_ENV));
         const region = text(data['vertex_region']) ?? text(fileEnv['CLOUD_ML_REGION']) ?? text(fileEnv['GOOGLE_CLOUD_LOCATION']) ?? text(env[EVALBENCH_REGION_ENV]);
         route = vertexRoute('vertex_anthropic', model, project, region);
       } else route = { provider: 'anthropic', model, apiKeyEnv: 'ANTHROPIC_API_KEY', baseUrl: DEFAULT_BASE_URLS.anthropic };

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import schema from '../../schemas/model-config.schema.json';
 import { readConfigFile } from '../config/readConfigFile';
 import { schemaProblems } from '../config/schemaMessages';
-import { maskProblems } from '../text/secretMask';
+import { maskProblems, readSecretEnv } from '../text/secretMask';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
@@ -92,7 +92,7 @@ function parseModelSource(source: YamlSource, file: string, env: Readonly<Record
   }
   if (hasErrors(problems)) return { ok: false, problems };
   const provider = data['provider'] as ProviderName;
-  const project = typeof data['project'] === 'string' ? data['project'] : env[EVALBENCH_PROJECT_ENV] || undefined;
+  const project = typeof data['project'] === 'string' ? data['project'] : readSecretEnv(env, EVALBENCH_PROJECT_ENV) || undefined;
   const location = typeof data['location'] === 'string' ? data['location'] : env[EVALBENCH_REGION_ENV] || undefined;
   const defaultBase = provider === 'vertex_gemini' || provider === 'vertex_anthropic' ? vertexBaseUrl(location) : DEFAULT_BASE_URLS[provider];
   const baseUrl = (typeof data['base_url'] === 'string' ? data['base_url'] : defaultBase).replace(/\/+$/, '');

@@ -99,12 +99,14 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
             ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
           })
         : [{ caseId: id, scorer: 'dataset', trial: 1, status: 'error' as const, reason: record.error.message, durationMs: 0 }];
-      emitResults(maskKnownSecrets(results, secrets));
+      // Masked once, for the result events and the case's end alike (both reach the run folder and reports).
+      const masked = maskKnownSecrets(results, secrets);
+      emitResults(masked);
       const status = caseStatus(results);
       counts[status]++;
       const durationMs = Math.round((now() - started) * 1000) / 1000;
       const stats = trials > 1 && record.ok ? { trials: trialStats(results, trials) } : {};
-      options.onEvent({ type: 'case/end', caseId: id, index, range, status, durationMs, results, ...stats });
+      options.onEvent({ type: 'case/end', caseId: id, index, range, status, durationMs, results: masked, ...stats });
     }
   };
 
@@ -162,6 +164,5 @@ function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {
 
 /** Results with every known secret value masked in their reasons and details. */
 function maskKnownSecrets(results: readonly ScorerResult[], secrets: readonly string[]): ScorerResult[] {
-  if (secrets.length === 0) return [...results];
   return results.map((r) => ({ ...r, reason: maskSecretText(r.reason, secrets), ...(r.details === undefined ? {} : { details: maskJson(r.details, secrets) }) }));
 }

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isScalar } from 'yaml';
 import { readConfigFile } from '../config/readConfigFile';
 import { closestNames, didYouMean } from '../config/closest';
-import { maskProblems } from '../text/secretMask';
+import { maskProblems, readSecretEnv } from '../text/secretMask';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 
@@ -293,7 +293,7 @@ export function locationOf(config: SqliteDatabaseConfig | ServerDatabaseConfig, 
 export function serverSettingsOf(location: Extract<DatabaseLocation, { engine: 'postgres' | 'mysql' }>, env: Readonly<Record<string, string | undefined>>): ServerSettings {
   const base = { host: location.host, port: location.port, database: location.database, user: location.user };
   if (location.passwordEnv === undefined) return base;
-  const password = env[location.passwordEnv];
+  const password = readSecretEnv(env, location.passwordEnv);
   if (password === undefined) throw new Error(`the environment variable ${location.passwordEnv} (the password of database ${location.database}) is not set`);
   return { ...base, password };
 }

@@ -7,6 +7,7 @@ import { databaseNameFor, locationOf, type DatabaseConfig, type DatabaseLocation
 import { nl2sqlPreparer } from './nl2sqlPreparer';
 import { missingSetup, setupFolderOf } from './setupFolder';
 import type { SqlEngine } from './sqlResult';
+import { maskSecretText, readSecretEnv } from '../text/secretMask';
 
 /**
  * The NL2SQL preparer of a run with several databases, as EvalBench runs them: each case on the
@@ -81,7 +82,8 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
         opened = options.open(picked.location, options.env).then(
           (engine) => ({ engine, preparer: nl2sqlPreparer(engine, { timeoutMs: options.timeoutMs, ...(options.cleanUp === undefined ? {} : { cleanUp: options.cleanUp }) }) }),
           (e: unknown) => {
-            throw new Error(`${e instanceof Error ? e.message : String(e)}${otherExtensionHint(picked.location)}`);
+            // The engine's own words (pg, mysql2): a DSN, a conninfo's password=…, the password itself.
+            throw new Error(`${maskSecretText(e instanceof Error ? e.message : String(e), passwordOf(picked.location, options.env))}${otherExtensionHint(picked.location)}`);
           },
         );
         // A database that cannot be opened is said on every case of it, without trying again for each.
@@ -89,7 +91,13 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
         engines.set(key, opened);
       }
       const { preparer } = await opened;
-      return preparer.prepare(evalCase, signal);
+      try {
+        return await preparer.prepare(evalCase, signal);
+      } catch (e) {
+        // Where an engine's error becomes a case's reason: masked before anything cuts it.
+        if (e instanceof Error) e.message = maskSecretText(e.message, passwordOf(picked.location, options.env));
+        throw e;
+      }
     },
     async close() {
       const settled = await Promise.allSettled([...engines.values()]);
@@ -99,6 +107,11 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
       if (failed !== undefined) throw failed.reason;
     },
   };
+}
+
+/** The password a server database is opened with, to mask (already remembered when the engine read it). */
+function passwordOf(location: DatabaseLocation, env: Readonly<Record<string, string | undefined>>): string[] {
+  return location.engine === 'sqlite' || location.passwordEnv === undefined ? [] : [readSecretEnv(env, location.passwordEnv) ?? ''];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { killGroup, PIPE_GRACE_MS, spawnGroup } from '../process/processGroup';
+import { dropCutStart, maskThenCutTail } from '../text/secretMask';
 
 /** Most bytes of stdout a command target may write: an answer larger than this is an error. */
 export const STDOUT_CAP_BYTES = 10 * 1024 * 1024;
@@ -83,6 +84,7 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
 function quoteStderr(tail: Buffer): string {
   const text = tail.toString('utf8').trim();
   if (text === '') return ' and wrote nothing to stderr';
-  const chars = Array.from(text);
-  return `; stderr: "${chars.length > STDERR_QUOTE_CHARS ? `…${chars.slice(-STDERR_QUOTE_CHARS).join('')}` : text}"`;
+  // The kept tail may start inside a secret (the bytes before it were dropped): that piece goes, then masking, then the cut.
+  const whole = tail.length < STDERR_TAIL_BYTES ? text : dropCutStart(text);
+  return `; stderr: "${maskThenCutTail(whole, STDERR_QUOTE_CHARS)}"`;
 }

@@ -1,5 +1,6 @@
 import type { EvalCase, Json } from '../case';
 import { parseFieldPath, valueAt } from '../scorers/support/path';
+import { readSecretEnv } from '../text/secretMask';
 
 /** The case fields a target sees, on stdin or in templates. Expected values are not among them. */
 export const CASE_FIELDS = ['id', 'input', 'context', 'metadata'] as const;
@@ -76,7 +77,7 @@ function isCaseField(name: string): name is CaseField {
 export function valueOf(placeholder: Placeholder, scope: TemplateScope): Json {
   if (placeholder.root === 'env') {
     const name = String(placeholder.segments[0]);
-    const value = scope.env?.[name];
+    const value = scope.env === undefined ? undefined : readSecretEnv(scope.env, name);
     if (value === undefined) throw new Error(`the environment variable ${name} that {{${placeholder.text}}} reads is not set`);
     return value;
   }

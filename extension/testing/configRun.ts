@@ -8,6 +8,7 @@ import type { CaseEndEvent, RunEvent } from '../../protocol/runEvents';
 import { runArgs } from '../runner/cliArgs';
 import { startCliRun } from '../runner/cliProcess';
 import { fetchPlan } from '../runner/plan';
+import { MaskedLines } from '../runner/maskedText';
 import type { EvalLensSettings } from '../settings';
 import type { DiscoveredConfig } from './caseDiscovery';
 import { freeByDiscovery, saveRefusal } from './onSavePolicy';
@@ -77,6 +78,8 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
 
   const mapper = new RunEventMapper(testRunSink(run, context.tree, configFile));
   let stderr = '';
+  // The CLI masks what it writes; a line it could not (a crash of Node itself) is masked here, whole.
+  const stderrLines = new MaskedLines();
   context.observers.onRunStart(configFile);
   const cli = startCliRun(context.cliPath, args, cwd, {
     onEvent(event) {
@@ -85,8 +88,9 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
       context.observers.onEvent(configFile, event);
     },
     onStderr(text) {
-      stderr += text;
-      run.appendOutput(terminalText(text));
+      const masked = stderrLines.push(text);
+      stderr += masked;
+      if (masked !== '') run.appendOutput(terminalText(masked));
     },
   });
   const cancelListener = token.onCancellationRequested(() => cli.cancel());
@@ -98,6 +102,9 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
   }, limit * 1000);
   try {
     const exit = await cli.exited;
+    const rest = stderrLines.flush();
+    stderr += rest;
+    if (rest !== '') run.appendOutput(terminalText(rest));
     const mapped = mapper.finish();
     for (const caseId of mapped.unfinished) {
       const item = context.tree.caseItem(configFile, caseId);

@@ -3,6 +3,7 @@
  * first asks, and a config's cases are read when it is expanded or run. Kept current by watchers on
  * the configs and on the datasets they name. Data stays in the CaseIndex; the items only mirror it.
  */
+import { maskedText } from '../runner/maskedText';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { SourceRange } from '../../core/text/position';
@@ -88,7 +89,7 @@ export class EvalTestTree implements vscode.Disposable {
       return again ? await this.index.refresh(configFile) : await this.index.ensure(configFile);
     } catch (e) {
       const item = this.configItem(configFile);
-      const message = printable(`EvalLens could not read the cases of ${configFile}: ${e instanceof Error ? e.message : String(e)}`);
+      const message = printable(maskedText(`EvalLens could not read the cases of ${configFile}: ${e instanceof Error ? e.message : String(e)}`));
       this.output.error(message);
       if (item !== undefined) item.error = message;
       return undefined;
@@ -109,7 +110,7 @@ export class EvalTestTree implements vscode.Disposable {
   private showConfig(config: DiscoveredConfig): void {
     const parent = this.addConfigItem(config.configFile);
     parent.canResolveChildren = false;
-    parent.error = config.problem === undefined ? undefined : printable(`${vscode.workspace.asRelativePath(config.configFile)}:${config.problem}`);
+    parent.error = config.problem === undefined ? undefined : printable(maskedText(`${vscode.workspace.asRelativePath(config.configFile)}:${config.problem}`));
     const items = new Map<string, vscode.TestItem>();
     config.cases.forEach((c, i) => {
       const item = this.createCaseItem(parent, c.id, c.range, i);

@@ -60,6 +60,14 @@ describe('planted secrets through the CLI and the language server', () => {
     }
   });
 
+  it("report on a file that is not JSON says where and what, not one character of it (item 5)", async () => {
+    writeFileSync(join(dir, 'shadow.json'), 'root:*:20200:0:99999:7:::\ndaemon:*:20200\n');
+    const result = await runCli(['report', 'shadow.json'], { cwd: dir });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /invalid JSON at line 1, column 1/);
+    assert.ok(!/root|20200|daemon/.test(result.stdout + result.stderr), result.stderr);
+  });
+
   it('a flagged key in an output shows in no report format nor on stderr', async () => {
     const cases = ['cases:', `  - {id: a, output: "the key is ${AWS_KEY} ok", expected: "nothing"}`, 'scorers:', '  exact_match: {}', '  edit_similarity: {threshold: 0.9}', ''].join('\n');
     writeFileSync(join(dir, 'out.eval.yaml'), cases);

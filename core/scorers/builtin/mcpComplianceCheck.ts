@@ -4,6 +4,7 @@ import schema from '../../../schemas/scorers/mcp_compliance_check.schema.json';
 import { isJsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
 import { prepared, type ScorerDefinition } from '../scorer';
+import { maskThenCut } from '../../text/secretMask';
 
 /** EvalBench's default weight of each finding severity. */
 const DEFAULT_WEIGHTS: { readonly [severity: string]: number } = { P0: 10, P1: 3, P2: 1 };
@@ -36,7 +37,7 @@ export const mcpComplianceCheck: ScorerDefinition = {
         const probeError = output['probe_error'];
         if (truthy(probeError)) {
           const text = typeof probeError === 'string' ? probeError : JSON.stringify(probeError);
-          const shown = text.length > PROBE_ERROR_SHOWN ? `${text.slice(0, PROBE_ERROR_SHOWN)}…` : text;
+          const shown = maskThenCut(text, PROBE_ERROR_SHOWN);
           return measured(`0: the endpoint could not be probed (${shown}), as EvalBench scores it`, 0, { probe_error: true });
         }
         const recorded = output['severity_counts'];

@@ -4,6 +4,7 @@ import schema from '../../../schemas/scorers/mcp_token_cost.schema.json';
 import { isJsonObject, type JsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
 import { prepared, type ScorerDefinition } from '../scorer';
+import { maskThenCut } from '../../text/secretMask';
 
 /** How much of a recorded probe error a reason repeats. */
 const PROBE_ERROR_SHOWN = 200;
@@ -28,7 +29,7 @@ export const mcpTokenCost: ScorerDefinition = {
         const probeError = output['probe_error'];
         if (truthy(probeError)) {
           const text = typeof probeError === 'string' ? probeError : JSON.stringify(probeError);
-          const shown = text.length > PROBE_ERROR_SHOWN ? `${text.slice(0, PROBE_ERROR_SHOWN)}…` : text;
+          const shown = maskThenCut(text, PROBE_ERROR_SHOWN);
           return measured(`0 tokens: the endpoint could not be probed (${shown}), as EvalBench scores it`, 0, { probe_error: true });
         }
         const aggregate = truthy(output['is_aggregate']);

@@ -1,5 +1,5 @@
 import type { Json } from '../../case';
-import { maskSecretText } from '../../text/secretMask';
+import { dropCutStart, maskSecretText } from '../../text/secretMask';
 
 /** Most characters of stderr or of a script's reason that a verdict quotes. */
 export const QUOTE_CHARS = 500;
@@ -32,7 +32,8 @@ export class StreamTail {
     while (start > 0 && start < all.length && ((all[start] ?? 0) & 0xc0) === 0x80) start++;
     const kept = all.subarray(start);
     const text = kept.toString('utf8');
-    return this.dropped || kept.length < all.length ? `…${text}` : text;
+    // A cut start may be the end of a secret, which masking cannot recognise once cut: that piece goes.
+    return this.dropped || kept.length < all.length ? `…${dropCutStart(text)}` : text;
   }
 
   clear(): void {

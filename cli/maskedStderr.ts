@@ -1,0 +1,18 @@
+import { maskSecretText, rememberCredentialEnvironment } from '../core/text/secretMask';
+
+/**
+ * The CLI's stderr carries words from everywhere (config problems, an engine's error, a library's
+ * message, an internal error's stack): each write passes the one masking rule before it leaves the
+ * process. Reports and events are masked where they are made (the engine masks every result); this
+ * is the last gate for the human-readable stream. Values of variables named like credentials
+ * (`*_API_KEY`, `*PASSWORD*`, `*TOKEN*`, …) are masked whether or not the run reads them: a scorer,
+ * a target or a library may print one.
+ */
+export function maskStderr(stream: NodeJS.WriteStream, env: Readonly<Record<string, string | undefined>>): void {
+  rememberCredentialEnvironment(env);
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
+    return text === undefined ? write(chunk, ...rest) : write(maskSecretText(text), ...rest);
+  }) as typeof stream.write;
+}
