@@ -8,6 +8,7 @@ import { vertexClaudeProvider } from './providers/vertexClaude';
 import { vertexGeminiProvider } from './providers/vertexGemini';
 import { parseRetryAfter, type AttemptOutcome } from './retry';
 import { maskSecretText, maskThenCut } from '../text/secretMask';
+import { parseJson } from '../text/jsonDepth';
 
 /** What a judge is asked: an optional system instruction and one user message. */
 export interface JudgePrompt {
@@ -81,7 +82,7 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch {
     return { kind: 'failed', reason: `the judge's HTTP response is not JSON (${text.length} characters)` };
   }
@@ -119,7 +120,7 @@ function refusalHint(config: ModelConfig): string {
  */
 function apiError(text: string, secrets: readonly (string | undefined)[]): string {
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = parseJson(text);
     const error: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
     const message = (error as { error?: { message?: unknown } } | null)?.error?.message;
     if (typeof message === 'string' && message !== '') return `: ${maskThenCut(message, 200, secrets)}`;
