@@ -22,6 +22,7 @@ import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCall
 import { printCaseLists } from './caseList';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
+import { configureReadLimits } from '../core/text/boundedRead';
 
 /**
  * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
@@ -41,6 +42,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  // The file caps a user may raise (docs/limits.md): the user's own environment, never the workspace's.
+  for (const problem of configureReadLimits(process.env)) process.stderr.write(`evallens: warning: ${problem}\n`);
   switch (command.kind) {
     case 'help':
       process.stdout.write(`${command.command === undefined ? GENERAL_HELP : commandHelp(command.command)}\n`);
