@@ -171,7 +171,13 @@ export async function readBoundedBytes(file: string, kind: ReadKind, limit: numb
 /** Reads a regular file of at most `READ_LIMITS[kind]` bytes as UTF-8 text; never throws for I/O. */
 export async function readBoundedText(file: string, kind: ReadKind, limit: number = readLimit(kind)): Promise<{ readonly ok: true; readonly text: string } | ReadRefusal> {
   const read = await readBoundedBytes(file, kind, limit);
-  return read.ok ? { ok: true, text: read.bytes.toString('utf8') } : read;
+  if (!read.ok) return read;
+  // A file near 512 MiB can decode to more characters than a JavaScript string can hold.
+  try {
+    return { ok: true, text: read.bytes.toString('utf8') };
+  } catch {
+    return tooLarge(read.bytes.length, MAX_RAISED_BYTES);
+  }
 }
 
 /**
