@@ -63,8 +63,9 @@ export function csvTextRows(input: Readable): { readonly rows: AsyncGenerator<Cs
         first = false;
       }
       pending += piece;
-      if (pending.length < retryAt) continue;
+      if (pending.length < retryAt && pending.length <= MAX_ROW_CHARACTERS) continue;
       yield* take(false);
+      // What is left is one row still open: past the cap, reading stops (memory stays bounded).
       if (pending.length > MAX_ROW_CHARACTERS) throw new CsvRowTooLong();
       retryAt = pending.length * 2;
     }
