@@ -4,9 +4,13 @@
  * is read.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { DatasetRecord } from '../../../core/case';
 import { readCsv } from '../../../core/dataset/csv';
+import { MAX_ROW_CHARACTERS } from '../../../core/dataset/csvTextRows';
 import { DatasetError } from '../../../core/dataset/datasetError';
 import { failed, located, readAll } from '../../support/datasetRecords';
 
@@ -40,5 +44,18 @@ describe('CSV rows with stray quotes (RFC 4180)', () => {
 
   it('a malformed header is refused at its place', async () => {
     await assert.rejects(read('id,"out"put\n1,a\n'), (error: unknown) => error instanceof DatasetError && /the header row at line 1 is not valid CSV: text after the closing quote/.test(error.message));
+  });
+
+  it('a quote left open in a large file stops at the row cap, read in chunks from disk (never held whole)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evallens-csv-open-'));
+    try {
+      const file = join(dir, 'open.csv');
+      writeFileSync(file, `id,output\n1,"open\n${'2,plain text that goes on\n'.repeat(Math.ceil((1.5 * MAX_ROW_CHARACTERS) / 26))}`);
+      const records = await readAll(readCsv, { path: file });
+      assert.equal(records.length, 1);
+      assert.match(failed(records[0]).message, new RegExp(`the row at line 2 is longer than ${MAX_ROW_CHARACTERS} characters \\(is a quote left open\\?\\)`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
