@@ -3,11 +3,12 @@
  * failure is an Error naming the file, line and column, and saying what was expected and what was
  * seen, without quoting the file's text (reports hold outputs). No vscode here, so tests run it.
  */
-import { readFile } from 'node:fs/promises';
 import { type ParseError, findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { ValidateFunction } from 'ajv';
 import type { Report } from '../../core/report/report';
 import { createAjv } from '../../core/schema/ajv';
+import { readBoundedText } from '../../core/text/boundedRead';
+import { tooDeepJson, tooDeepMessage } from '../../core/text/jsonDepth';
 import reportSchema from '../../schemas/report.schema.json';
 
 export class ReportFileError extends Error {
@@ -44,20 +45,22 @@ function position(text: string, offset: number): { line: number; column: number 
 }
 
 export async function readReportFile(path: string): Promise<Report> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'an error';
-    throw new ReportFileError(path, 1, 1, `cannot read the report file (${code === 'ENOENT' ? 'it does not exist' : code})`);
-  }
-  return parseReport(text, path);
+  // Bounded like every read (a symlink to /dev/zero, a FIFO or a huge file is refused, not read).
+  const read = await readBoundedText(path, 'report');
+  if (!read.ok) throw new ReportFileError(path, 1, 1, `cannot read the report file (${read.code === 'ENOENT' ? 'it does not exist' : read.reason})`);
+  return parseReport(read.text, path);
 }
 
 /** Parses and checks a report's text; `path` names it in errors. */
 export function parseReport(text: string, path: string): Report {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const shift = text.length - body.length;
+  // A report nested past the cap would overflow the stack in the schema check and the view.
+  const deep = tooDeepJson(body);
+  if (deep !== undefined) {
+    const at = position(body, deep);
+    throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report, but it has ${tooDeepMessage()}`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(body);
