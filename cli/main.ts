@@ -26,6 +26,7 @@ import { checkSelection } from './selectionCheck';
 import { printable } from '../core/text/printable';
 import { watchRunSignals } from './exitCleanup';
 import { maskStderr } from './maskedStderr';
+import { configureReadLimits } from '../core/text/boundedRead';
 
 /**
  * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
@@ -45,6 +46,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  // The file caps a user may raise (docs/limits.md): the user's own environment, never the workspace's.
+  for (const problem of configureReadLimits(process.env)) process.stderr.write(`evallens: warning: ${problem}\n`);
   switch (command.kind) {
     case 'help':
       process.stdout.write(`${command.command === undefined ? GENERAL_HELP : commandHelp(command.command)}\n`);

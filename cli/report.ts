@@ -22,6 +22,7 @@ import reportSchema from '../schemas/report.schema.json';
 import type { Command } from './args';
 import { displayPath, formatProblem } from './problems';
 import { createReporter, runVerdict, writeReportJson } from './reporters/index';
+import { parseJson } from '../core/text/jsonDepth';
 
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 /** Largest report.json read back whole. */
@@ -130,7 +131,7 @@ async function readReportJson(file: string): Promise<Report> {
   if (!read.ok) throw new ReportInputError(`${file}:1:1: cannot read the report: ${read.reason}`);
   let value: unknown;
   try {
-    value = JSON.parse(read.text);
+    value = parseJson(read.text);
   } catch (e) {
     // By position and kind: V8's message quotes the text, and a report.json may be a link to any file.
     throw new ReportInputError(`${file}:1:1: expected an EvalLens report (JSON), but it does not parse (${jsonParseError(read.text, e)})`);

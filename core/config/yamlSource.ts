@@ -2,13 +2,16 @@ import { isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, visit, type Ali
 import type { Problem } from '../problem';
 import { LineIndex, type SourceRange } from '../text/position';
 import type { YamlChunkCache, YamlParseOptions } from './chunkedParse';
-import { expandEnv } from './envExpand';
 import { isUntrustedEnv, notReadReason } from './untrustedEnv';
 import { rememberSecret } from '../text/secretMask';
+import { expandEnv, MAX_EXPANDED_CHARS } from './envExpand';
 import { MAX_FLOW_NESTING, tooDeepFlowNesting } from './flowNesting';
 
 /** How many alias expansions a document may make (yaml's `maxAliasCount`): enough for any config, not for an alias bomb. */
 const MAX_ALIAS_COUNT = 100;
+
+/** How many characters `${VAR}` expansion may add to one document in all (each string: MAX_EXPANDED_CHARS). */
+const MAX_EXPANDED_DOCUMENT_CHARS = 16 * 1024 * 1024;
 
 /**
  * Whether a text may contain a YAML alias: an alias (`*name`) starts a node, so its `*` comes first in
@@ -86,10 +89,24 @@ export class YamlSource {
     const problems: Problem[] = [];
     // Without trust nothing is read: each `${VAR}` is said to be unread, not unset.
     const untrusted = isUntrustedEnv(env);
+    // What expansion may add to the whole document: each string has its own cap, and so do all of them together.
+    let budget = MAX_EXPANDED_DOCUMENT_CHARS;
+    let stopped = false;
     const visitor = {
       Scalar: (_key: unknown, node: Scalar) => {
         if (typeof node.value !== 'string') return;
-        const { value, unresolved, used } = expandEnv(node.value, env);
+        const limit = Math.min(MAX_EXPANDED_CHARS, node.value.length + budget);
+        const { value, unresolved, used, tooLong } = expandEnv(node.value, env, limit);
+        if (tooLong !== undefined) {
+          const start = (node.range?.[0] ?? 0) + (node.type === Scalar.PLAIN ? tooLong : 0);
+          const message = limit === MAX_EXPANDED_CHARS
+            ? `expanding the \`\${…}\` variables here makes a string of more than ${MAX_EXPANDED_CHARS} characters; expected at most ${MAX_EXPANDED_CHARS} (the value is not used)`
+            : `expanding the \`\${…}\` variables of this file makes more than ${MAX_EXPANDED_DOCUMENT_CHARS} characters in all; expected at most ${MAX_EXPANDED_DOCUMENT_CHARS} (the value is not used)`;
+          problems.push({ code: 'expansion-too-long', severity: 'error', message, range: this.range(start, start + 2) });
+          stopped = true;
+          return visit.BREAK;
+        }
+        budget -= Math.max(0, value.length - node.value.length);
         node.value = value;
         for (const u of used) {
           this.expandedValues.add(u);
@@ -105,10 +122,11 @@ export class YamlSource {
             range: plain ? this.range(start + u.index, start + u.index + u.length) : this.nodeRange(node),
           });
         }
+        return undefined;
       },
     };
     if (this.expanding === undefined) visit(this.doc, visitor);
-    else for (const node of this.expanding) visit(node, visitor);
+    else for (const node of this.expanding) if (!stopped) visit(node, visitor);
     return problems;
   }
 

@@ -34,6 +34,20 @@ interface Substitution {
   readonly valueEnd: number;
 }
 
+/** Expanding the placeholder at `offset` (of the text given) would pass `limit` characters. */
+export class ExpansionTooLong extends Error {
+  constructor(
+    readonly variable: string,
+    readonly offset: number,
+    readonly limit: number,
+  ) {
+    super(`expanding \${${variable}} here makes the text longer than ${limit} characters; expected at most ${limit} (a value repeated too often)`);
+  }
+}
+
+/** The longest an evalset element may be once its `${NAME}`s are expanded: the JSON reader's limit on one case (MAX_CASE_CHARS). */
+const MAX_EXPANDED_ELEMENT_CHARS = 64 * 1024 * 1024;
+
 /** `${NAME}`, NAME a shell-style variable name. Other `${…}` text is not a placeholder and stays. */
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -44,7 +58,7 @@ const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * are not expanded again. A variable that is not set (an empty value is set) is a DatasetError naming
  * it and its line and column, and nothing of the file is read.
  */
-export function expandEnvironment(text: string, file: string, lines: LineIndex, env: NodeJS.ProcessEnv = process.env): ExpandedText {
+export function expandEnvironment(text: string, file: string, lines: LineIndex, env: NodeJS.ProcessEnv = process.env, limit = MAX_EXPANDED_ELEMENT_CHARS): ExpandedText {
   const substitutions: Substitution[] = [];
   let expanded = '';
   let last = 0;
@@ -61,6 +75,8 @@ export function expandEnvironment(text: string, file: string, lines: LineIndex, 
         range,
       );
     }
+    // Counted before the string is built: a value repeated many times would pass what a string can hold.
+    if (expanded.length + (start - last) + value.length > limit) throw new ExpansionTooLong(name, start, limit);
     expanded += text.slice(last, start);
     substitutions.push({ name, start, end, valueStart: expanded.length, valueEnd: expanded.length + value.length });
     expanded += value;

@@ -24,7 +24,14 @@ export async function* readCsv(source: DatasetSource): AsyncGenerator<DatasetRec
   let header: CsvColumn[] | undefined;
   let index = 0;
   try {
-    for await (const { record, text, start } of reader.rows) {
+    for await (const { record, text, start, malformed } of reader.rows) {
+      if (malformed !== undefined) {
+        const where = `line ${malformed.at.line + 1}, column ${malformed.at.column + 1}`;
+        const message = `the row at line ${start.line + 1} is not valid CSV: ${malformed.what}, at ${where}`;
+        if (header === undefined) throw new DatasetError(file, `dataset ${displayPath(file)}: the header ${message.slice('the '.length)}`, { file, start: malformed.at, end: malformed.at });
+        yield readError(ids, { range: { file, start: malformed.at, end: positionIn(text, text.length, start) }, index: index++, positionalId: positionalId('line', start.line + 1) }, message);
+        continue;
+      }
       if (header === undefined) header = headerColumns(file, record, declared);
       else yield rowRecord(file, header, record, text, start, index++, ids);
     }

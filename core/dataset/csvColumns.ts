@@ -2,6 +2,7 @@ import type { Json } from '../case';
 import { DatasetError, displayPath } from './datasetError';
 import { describeJsonParseError } from './jsonSyntax';
 import type { ColumnType } from './source';
+import { parseJson } from '../text/jsonDepth';
 
 /** Columns that are case fields; every other column goes into `metadata` under its name. */
 export const CASE_COLUMNS: ReadonlySet<string> = new Set(['id', 'input', 'output', 'expected', 'context']);
@@ -56,7 +57,7 @@ export function readCell(raw: string, type: ColumnType): CellValue {
     }
     case 'json':
       try {
-        return { ok: true, value: JSON.parse(raw) as Json };
+        return { ok: true, value: parseJson(raw) as Json };
       } catch (error) {
         const { offset, what } = describeJsonParseError(raw, error);
         return { ok: false, problem: `is not valid JSON: ${what} at character ${offset + 1} of the cell` };

@@ -43,6 +43,13 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
   for await (const event of scanJsonDataset(source, { listKey: listKey ?? 'cases', maxItemChars: MAX_CASE_CHARS })) {
     if (event.kind === 'item' || event.kind === 'value') {
       const parsed = parseElementText(event.text, event.start, file, evalset ? env : undefined);
+      if (!parsed.ok && parsed.skip === true && event.kind === 'item') {
+        // An element too deep or too long to use: it is an error, the ones after it are still read.
+        const at = parsed.at;
+        yield readError(ids, { range: rangeAt(file, at, parsed.length), index, positionalId: positionalId('case', index + 1) }, `the element at line ${at.line + 1}, column ${at.column + 1} cannot be read: ${parsed.what}`);
+        index += 1;
+        continue;
+      }
       if (!parsed.ok) {
         yield stop(parsed.at, parsed.what, parsed.length);
         return;

@@ -1,6 +1,7 @@
 import { parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { tooDeepJson, tooDeepMessage } from '../text/jsonDepth';
 import { LineIndex, type SourcePosition, type SourceRange } from '../text/position';
-import { expandEnvironment } from './agentEvalset';
+import { expandEnvironment, ExpansionTooLong, type ExpandedText } from './agentEvalset';
 import { unreadable } from './datasetError';
 import { characterAt, describeJsonParseError } from './jsonSyntax';
 import { JsonListScanner, type ScanEvent, type ScanOptions } from './jsonListScanner';
@@ -75,7 +76,8 @@ export async function probeJsonDataset(source: DatasetSource, env: NodeJS.Proces
 /** A parsed element, or where and why its text is not JSON (positions in the file). */
 export type ParsedText =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly at: SourcePosition; readonly what: string; readonly length: number };
+  /** `skip`: the text cannot be used (nested past MAX_JSON_DEPTH, or its expansion too long), but the next element can still be read. */
+  | { readonly ok: false; readonly at: SourcePosition; readonly what: string; readonly length: number; readonly skip?: true };
 
 /**
  * Parses one element's (or value's) text, with `${NAME}`s expanded first when `env` is given
@@ -84,8 +86,19 @@ export type ParsedText =
  * substituted value is never quoted: "the value of ${X} does not fit into the JSON there".
  */
 export function parseElementText(text: string, start: SourcePosition, file: string, env: NodeJS.ProcessEnv | undefined): ParsedText {
-  const expanded = env !== undefined && text.includes('${') ? expandEnvironment(text, file, new LineIndex(text), env) : undefined;
+  let expanded: ExpandedText | undefined;
+  try {
+    expanded = env !== undefined && text.includes('${') ? expandEnvironment(text, file, new LineIndex(text), env) : undefined;
+  } catch (error) {
+    if (!(error instanceof ExpansionTooLong)) throw error;
+    return { ok: false, at: positionIn(text, error.offset, start), what: error.message, length: 2, skip: true };
+  }
   const parsed = expanded?.text ?? text;
+  const deep = tooDeepJson(parsed);
+  if (deep !== undefined) {
+    const offset = expanded?.originalOffset(deep) ?? deep;
+    return { ok: false, at: positionIn(text, offset, start), what: `it has ${tooDeepMessage()}`, length: 1, skip: true };
+  }
   try {
     return { ok: true, value: JSON.parse(parsed) as unknown };
   } catch (error) {

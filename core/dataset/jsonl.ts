@@ -1,4 +1,5 @@
 import type { DatasetRecord } from '../case';
+import { tooDeepJson, tooDeepMessage } from '../text/jsonDepth';
 import { lineRange } from '../text/position';
 import { caseFromValue, readError, type CaseLocation } from './caseFromValue';
 import { CaseIdTracker, positionalId } from './caseIdTracker';
@@ -40,6 +41,10 @@ function jsonlRecord(file: string, { text, line, offset, overLength }: TextLine,
   };
   if (overLength !== undefined) {
     return readError(ids, at, `line ${line + 1} is ${overLength} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`);
+  }
+  const deep = tooDeepJson(text);
+  if (deep !== undefined) {
+    return readError(ids, { ...at, range: lineRange(file, offset, line, deep, 1) }, `line ${line + 1} has ${tooDeepMessage()} (at column ${deep + 1})`);
   }
   let value: unknown;
   try {

@@ -1,4 +1,5 @@
 import type { Json } from '../case';
+import { parseJson } from '../text/jsonDepth';
 
 /**
  * Reading a judge's answer. Judges are asked for one JSON object; they often wrap it in a Markdown
@@ -70,7 +71,7 @@ export const ANSWER_DETAIL_CHARS = 4000;
 function tryObject(text: string): JudgeObject | undefined {
   if (!text.startsWith('{')) return undefined;
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJson(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JudgeObject) : undefined;
   } catch {
     return undefined;

@@ -9,6 +9,7 @@ import { vertexGeminiProvider } from './providers/vertexGemini';
 import { parseRetryAfter, type AttemptOutcome } from './retry';
 import { readBodyCapped } from '../text/responseBody';
 import { maskSecretText, maskThenCut, readSecretEnv, rememberSecret } from '../text/secretMask';
+import { parseJson } from '../text/jsonDepth';
 
 /**
  * Most bytes of a judge's response read (answers and API errors are a few kilobytes): past it the
@@ -90,7 +91,7 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch {
     return { kind: 'failed', reason: `the judge's HTTP response is not JSON (${text.length} characters)` };
   }
@@ -129,7 +130,7 @@ function refusalHint(config: ModelConfig): string {
  */
 function apiError(text: string, secrets: readonly (string | undefined)[]): string {
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = parseJson(text);
     const error: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
     const message = (error as { error?: { message?: unknown } } | null)?.error?.message;
     if (typeof message === 'string' && message !== '') return `: ${maskThenCut(message, 200, secrets)}`;

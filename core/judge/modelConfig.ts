@@ -71,7 +71,10 @@ function parseModelSource(source: YamlSource, file: string, env: Readonly<Record
   if (hasErrors(syntax)) return { ok: false, problems: syntax };
   const expanded = source.expandEnvironment(env);
   const problems: Problem[] = [...syntax, ...expanded];
-  const root: unknown = source.doc.toJS({ maxAliasCount: 100 });
+  // The guarded reader: an alias that names nothing or an alias bomb is a problem at its place, not a throw.
+  const asData = source.toData();
+  if (asData.problems.length > 0) return { ok: false, problems: [...problems, ...asData.problems] };
+  const root: unknown = asData.value;
   const at = (path: readonly string[], message: string, code = 'schema'): Problem => ({ code, severity: 'error', message, range: source.valueRange(path) });
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     return { ok: false, problems: [...problems, at([], 'a model config is a mapping with `provider` and `model` (and usually `api_key_env`)')] };

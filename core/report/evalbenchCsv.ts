@@ -27,6 +27,12 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
   try {
     for await (const row of reader.rows) {
       const { text, start } = row;
+      if (row.malformed !== undefined) {
+        // Not RFC 4180 CSV (a stray or unclosed quote): this row only; the lines after it are read as rows.
+        yield { ok: false, line: row.malformed.at.line + 1, column: row.malformed.at.column + 1, message: `expected a CSV row, but ${row.malformed.what}` };
+        if (header === undefined) return;
+        continue;
+      }
       if (header === undefined) {
         header = row.record;
         continue;

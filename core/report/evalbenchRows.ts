@@ -6,6 +6,7 @@
 import type { Json } from '../case';
 import type { ScorerResult } from '../result';
 import { shownText } from './evalbenchMask';
+import { parseJson } from '../text/jsonDepth';
 
 /** Longest payload text kept per detail. */
 const MAX_DETAIL = 10_000;
@@ -100,7 +101,7 @@ function cellValue(cell: string | undefined, budget: ReadBudget): Json | undefin
   const text = shownText(cell, MAX_DETAIL);
   if (text === cell && /^[[{]/.test(cell.trim())) {
     try {
-      return JSON.parse(cell) as Json;
+      return parseJson(cell) as Json;
     } catch {
       // a truncated result list (`[…]...and 12 more items truncated`) stays text
     }

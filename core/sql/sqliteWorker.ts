@@ -80,6 +80,23 @@ export function epochNow(): number {
 /** Memory a worker's JavaScript heap may use by default (rows collected before they are sent back). */
 export const DEFAULT_HEAP_LIMIT_MB = 1024;
 
+/**
+ * The most one statement's result may hold: its rows, and its values' size (a BLOB counted as the
+ * hex text it becomes, a string as UTF-16). sql.js's build cannot lower SQLITE_LIMIT_LENGTH (no
+ * `sqlite3_limit`), so `SELECT zeroblob(300000000)` or a recursive CTE that never ends would fill
+ * memory or make a string longer than JavaScript allows: the result is cut off at these caps instead
+ * and the statement fails with a reason, like any SQL error.
+ */
+export const MAX_RESULT_ROWS = 1_000_000;
+export const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * SQLite's own memory while SQL under test runs (`PRAGMA hard_heap_limit`, which SQL can lower but
+ * never raise or lift): `printf('%.*c', 1e9, 'x')` is refused as out of memory instead of taking a
+ * gigabyte. The database file itself is not in SQLite's heap.
+ */
+export const SQLITE_HEAP_LIMIT_BYTES = 256 * 1024 * 1024;
+
 /** One worker thread running sql.js; messages arrive through `onReply`, in order. */
 export class SqliteWorker {
   private readonly worker: Worker;
@@ -162,6 +179,40 @@ function text(e) { return e && typeof e.message === 'string' ? e.message : Strin
 function now() { return BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000)); }
 function stage(part, index) { Atomics.store(clock, 1, BigInt(part)); Atomics.store(clock, 2, BigInt(index)); }
 
+const MAX_RESULT_ROWS = ${MAX_RESULT_ROWS};
+const SQLITE_HEAP_LIMIT_BYTES = ${SQLITE_HEAP_LIMIT_BYTES};
+const MAX_RESULT_BYTES = ${MAX_RESULT_BYTES};
+function valueSize(value) {
+  if (value instanceof Uint8Array) return value.byteLength * 2;
+  if (typeof value === 'string') return value.length * 2;
+  return 8;
+}
+// The statement's sqlite3_stmt pointer, found through the database's registry of its statements
+// (sql.js's names are minified); undefined when that is not found, and the size is then measured
+// after the row is copied out.
+let sqlite;
+ready.then((SQL) => { sqlite = SQL; }, () => undefined);
+function pointerOf(statement) {
+  for (const key of Object.keys(statement)) {
+    const pointer = statement[key];
+    if (typeof pointer !== 'number' || !Number.isInteger(pointer) || pointer <= 0) continue;
+    for (const registry of Object.values(statement.db)) {
+      if (registry !== null && typeof registry === 'object' && registry[pointer] === statement) return pointer;
+    }
+  }
+  return undefined;
+}
+// The bytes the current row's values take in SQLite before they are copied out (column_bytes: a BLOB's or text's length).
+function rowBytes(pointer) {
+  let total = 0;
+  const count = sqlite._sqlite3_data_count(pointer);
+  for (let i = 0; i < count; i++) total += sqlite._sqlite3_column_bytes(pointer, i) * 2;
+  return total;
+}
+function tooLarge(what) {
+  return new Error('the result is too large: ' + what + '; EvalLens keeps at most ' + MAX_RESULT_ROWS + ' rows and ' + MAX_RESULT_BYTES / 1048576 + ' MiB of values per statement');
+}
+
 // Runs every statement of sql; the rows of the last one that has result columns are the result.
 function execute(db, sql) {
   let last = { columns: [], rows: [] };
@@ -170,7 +221,16 @@ function execute(db, sql) {
     for (const statement of db.iterateStatements(sql)) {
       const columns = statement.getColumnNames();
       const rows = [];
-      while (statement.step()) rows.push(statement.get(null, { useBigInt: true }));
+      let size = 0;
+      const pointer = sqlite === undefined ? undefined : pointerOf(statement);
+      while (statement.step()) {
+        if (rows.length >= MAX_RESULT_ROWS) throw tooLarge('more than ' + MAX_RESULT_ROWS + ' rows');
+        if (pointer !== undefined && size + rowBytes(pointer) > MAX_RESULT_BYTES) throw tooLarge('its values pass ' + MAX_RESULT_BYTES / 1048576 + ' MiB at row ' + (rows.length + 1));
+        const row = statement.get(null, { useBigInt: true });
+        for (const value of row) size += valueSize(value);
+        if (size > MAX_RESULT_BYTES) throw tooLarge('its values pass ' + MAX_RESULT_BYTES / 1048576 + ' MiB at row ' + (rows.length + 1));
+        rows.push(row);
+      }
       if (columns.length > 0) last = { columns, rows };
       Atomics.store(clock, 0, now());
     }
@@ -188,7 +248,7 @@ function guarded(db, sql) {
     db.exec('RELEASE evallens_guard');
     return { ok: true, columns: result.columns, rows: result.rows };
   } catch (e) {
-    const error = text(e);
+    const error = text(e) === 'out of memory' ? 'out of memory: SQLite may use at most ' + SQLITE_HEAP_LIMIT_BYTES / 1048576 + ' MiB while SQL under test runs' : text(e);
     try { db.exec('ROLLBACK TO evallens_guard'); db.exec('RELEASE evallens_guard'); } catch (_) { /* the statement ended the transaction itself */ }
     return { ok: false, error };
   }
@@ -198,6 +258,7 @@ function run(SQL, id, plan) {
   let db;
   try {
     db = new SQL.Database(bytes);
+    db.exec('PRAGMA hard_heap_limit = ' + SQLITE_HEAP_LIMIT_BYTES);
     // A failing setup statement is rolled back and reported; the plan goes on, as EvalBench's does.
     for (let i = 0; i < plan.setup.length; i++) {
       stage(1, i);

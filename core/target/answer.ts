@@ -1,6 +1,7 @@
 import type { Json } from '../case';
 import { parseFieldPath, valueAt } from '../scorers/support/path';
 import type { TargetConfig } from './targetConfig';
+import { parseJson as parseJsonWithin } from '../text/jsonDepth';
 
 /** What a target answered, read: the case's output and, when `trace_path` found one, its trace. */
 export interface TargetAnswer {
@@ -35,7 +36,7 @@ function withoutTrailingNewline(text: string): string {
 
 function parseJson(text: string): { value: Json } | undefined {
   try {
-    return { value: JSON.parse(text) as Json };
+    return { value: parseJsonWithin(text) as Json };
   } catch {
     return undefined;
   }

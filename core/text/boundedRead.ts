@@ -28,6 +28,40 @@ export const READ_LIMITS = {
 
 export type ReadKind = keyof typeof READ_LIMITS;
 
+/**
+ * The caps a user may raise (docs/limits.md), by the environment variable that raises each. A file
+ * is read as one JavaScript string, so no cap goes past MAX_RAISED_BYTES (V8's longest string).
+ */
+export const RAISABLE_LIMITS = { wholeDataset: 'EVALLENS_MAX_DATASET_BYTES', report: 'EVALLENS_MAX_REPORT_BYTES' } as const;
+export const MAX_RAISED_BYTES = 500 * MiB;
+const raised: Partial<Record<ReadKind, number>> = {};
+
+/** The cap in force for a kind of file: READ_LIMITS, or what the host set from the environment. */
+export function readLimit(kind: ReadKind): number {
+  return raised[kind] ?? READ_LIMITS[kind];
+}
+
+/**
+ * Sets the raisable caps from the user's environment (the host calls this once, at start). Returns
+ * what is wrong with a value that is not a whole number of bytes between 1 and MAX_RAISED_BYTES;
+ * that cap then stays at its default.
+ */
+export function configureReadLimits(env: Readonly<Record<string, string | undefined>>): string[] {
+  const problems: string[] = [];
+  for (const [kind, name] of Object.entries(RAISABLE_LIMITS) as [ReadKind, string][]) {
+    const value = env[name];
+    delete raised[kind];
+    if (value === undefined || value.trim() === '') continue;
+    const bytes = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > MAX_RAISED_BYTES) {
+      problems.push(`${name} must be a whole number of bytes from 1 to ${MAX_RAISED_BYTES} (${MAX_RAISED_BYTES / MiB} MiB); the default cap of ${READ_LIMITS[kind]} bytes is used`);
+      continue;
+    }
+    raised[kind] = bytes;
+  }
+  return problems;
+}
+
 /** A read that did not happen, with why in words ("it is a character device, not a regular file"). */
 export interface ReadRefusal {
   readonly ok: false;
@@ -63,16 +97,21 @@ function kindOfNode(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; is
 }
 
 /** Checks what was opened (fstat of the descriptor, so the path cannot change in between). */
-function checkOpened(stats: Parameters<typeof kindOfNode>[0] & { isFile(): boolean; isDirectory(): boolean; size: number }, limit: number | undefined): ReadRefusal | undefined {
+function checkOpened(stats: Parameters<typeof kindOfNode>[0] & { isFile(): boolean; isDirectory(): boolean; size: number }, limit: number | undefined, kind?: ReadKind): ReadRefusal | undefined {
   // A folder keeps the words (and code) of the EISDIR a read of it would give.
   if (stats.isDirectory()) return { ok: false, code: 'EISDIR', reason: ERRNO_REASONS['EISDIR'] ?? '' };
   if (!stats.isFile()) return { ok: false, code: 'not-regular', reason: `expected a regular file, but it is ${kindOfNode(stats)}` };
-  if (limit !== undefined && stats.size > limit) return tooLarge(stats.size, limit);
+  if (limit !== undefined && stats.size > limit) {
+    const refusal = tooLarge(stats.size, limit);
+    const variable = kind === undefined ? undefined : (RAISABLE_LIMITS as Partial<Record<ReadKind, string>>)[kind];
+    return variable === undefined ? refusal : { ...refusal, reason: `${refusal.reason} (set ${variable} to read more, up to ${MAX_RAISED_BYTES} bytes)` };
+  }
   return undefined;
 }
 
 function tooLarge(size: number | string, limit: number): ReadRefusal {
-  return { ok: false, code: 'too-large', reason: `expected at most ${limit} bytes (${limit / MiB} MiB), but it has ${size}` };
+  const mib = limit % MiB === 0 ? ` (${limit / MiB} MiB)` : '';
+  return { ok: false, code: 'too-large', reason: `expected at most ${limit} bytes${mib}, but it has ${size}` };
 }
 
 function grew(): ReadRefusal {
@@ -81,7 +120,7 @@ function grew(): ReadRefusal {
 
 /** Reads a regular file of at most `READ_LIMITS[kind]` bytes as UTF-8 text, synchronously; never throws for I/O. */
 export function readBoundedTextSync(file: string, kind: ReadKind): { readonly ok: true; readonly text: string } | ReadRefusal {
-  const limit: number = READ_LIMITS[kind];
+  const limit = readLimit(kind);
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
@@ -90,7 +129,7 @@ export function readBoundedTextSync(file: string, kind: ReadKind): { readonly ok
   }
   try {
     const stats = fstatSync(fd);
-    const refused = checkOpened(stats, limit);
+    const refused = checkOpened(stats, limit, kind);
     if (refused !== undefined) return refused;
     // One byte more than fstat said, to notice a file that grows while it is read.
     const buffer = Buffer.alloc(stats.size + 1);
@@ -106,7 +145,7 @@ export function readBoundedTextSync(file: string, kind: ReadKind): { readonly ok
 }
 
 /** Reads a regular file of at most `READ_LIMITS[kind]` bytes; never throws for I/O. */
-export async function readBoundedBytes(file: string, kind: ReadKind, limit: number = READ_LIMITS[kind]): Promise<{ readonly ok: true; readonly bytes: Buffer } | ReadRefusal> {
+export async function readBoundedBytes(file: string, kind: ReadKind, limit: number = readLimit(kind)): Promise<{ readonly ok: true; readonly bytes: Buffer } | ReadRefusal> {
   let handle;
   try {
     handle = await open(file, OPEN_FLAGS);
@@ -115,7 +154,7 @@ export async function readBoundedBytes(file: string, kind: ReadKind, limit: numb
   }
   try {
     const stats = await handle.stat();
-    const refused = checkOpened(stats, limit);
+    const refused = checkOpened(stats, limit, kind);
     if (refused !== undefined) return refused;
     const buffer = Buffer.alloc(stats.size + 1);
     let filled = 0;
@@ -130,9 +169,15 @@ export async function readBoundedBytes(file: string, kind: ReadKind, limit: numb
 }
 
 /** Reads a regular file of at most `READ_LIMITS[kind]` bytes as UTF-8 text; never throws for I/O. */
-export async function readBoundedText(file: string, kind: ReadKind, limit: number = READ_LIMITS[kind]): Promise<{ readonly ok: true; readonly text: string } | ReadRefusal> {
+export async function readBoundedText(file: string, kind: ReadKind, limit: number = readLimit(kind)): Promise<{ readonly ok: true; readonly text: string } | ReadRefusal> {
   const read = await readBoundedBytes(file, kind, limit);
-  return read.ok ? { ok: true, text: read.bytes.toString('utf8') } : read;
+  if (!read.ok) return read;
+  // A file near 512 MiB can decode to more characters than a JavaScript string can hold.
+  try {
+    return { ok: true, text: read.bytes.toString('utf8') };
+  } catch {
+    return tooLarge(read.bytes.length, MAX_RAISED_BYTES);
+  }
 }
 
 /**

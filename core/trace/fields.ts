@@ -1,5 +1,6 @@
 import type { Json } from '../case';
 import { describeKind } from '../dataset/valueKinds';
+import { parseJson } from '../text/jsonDepth';
 
 /** A JSON object as recorded. */
 export type JsonObject = { readonly [key: string]: Json };
@@ -83,7 +84,7 @@ export function errorText(value: Json | undefined): string | undefined {
 /** JSON text as a value, or undefined when it does not parse. */
 export function parsedJson(text: string): Json | undefined {
   try {
-    return JSON.parse(text) as Json;
+    return parseJson(text) as Json;
   } catch {
     return undefined;
   }

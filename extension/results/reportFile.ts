@@ -8,6 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Report } from '../../core/report/report';
 import { createAjv } from '../../core/schema/ajv';
 import { readBoundedText } from '../../core/text/boundedRead';
+import { tooDeepJson, tooDeepMessage } from '../../core/text/jsonDepth';
 import reportSchema from '../../schemas/report.schema.json';
 
 export class ReportFileError extends Error {
@@ -44,8 +45,7 @@ function position(text: string, offset: number): { line: number; column: number 
 }
 
 export async function readReportFile(path: string): Promise<Report> {
-  // A regular file of at most READ_LIMITS.report bytes, as the CLI's `report` reads one: a report.json
-  // that is a symlink to /dev/zero, or a huge file, is refused instead of read until memory runs out.
+  // Bounded like every read (a symlink to /dev/zero, a FIFO or a huge file is refused, not read).
   const read = await readBoundedText(path, 'report');
   if (!read.ok) throw new ReportFileError(path, 1, 1, `cannot read the report file (${read.code === 'ENOENT' ? 'it does not exist' : read.reason})`);
   return parseReport(read.text, path);
@@ -55,6 +55,12 @@ export async function readReportFile(path: string): Promise<Report> {
 export function parseReport(text: string, path: string): Report {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const shift = text.length - body.length;
+  // A report nested past the cap would overflow the stack in the schema check and the view.
+  const deep = tooDeepJson(body);
+  if (deep !== undefined) {
+    const at = position(body, deep);
+    throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report, but it has ${tooDeepMessage()}`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(body);

@@ -4,6 +4,7 @@ import schema from '../../../schemas/scorers/exact_match.schema.json';
 import { canonicalJson } from '../support/canonicalJson';
 import { codePointLength, firstDifference, kindOf } from '../support/describe';
 import { prepared, type ScorerDefinition } from '../scorer';
+import { parseJson } from '../../text/jsonDepth';
 
 interface ExactMatchOptions {
   readonly mode: 'auto' | 'text' | 'json';
@@ -36,7 +37,7 @@ export const exactMatch: ScorerDefinition = {
         let subject: Json | undefined = output;
         if (options.mode === 'json' && typeof output === 'string') {
           try {
-            subject = JSON.parse(output) as Json;
+            subject = parseJson(output) as Json;
           } catch {
             return fail(`the output is a string of ${codePointLength(output)} characters that is not valid JSON`);
           }

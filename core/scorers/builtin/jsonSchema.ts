@@ -12,6 +12,7 @@ import { codePointLength, kindOf } from '../support/describe';
 import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags } from '../support/boundedRegex';
 import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
 import { readBoundedTextSync } from '../../text/boundedRead';
+import { parseJson } from '../../text/jsonDepth';
 
 interface JsonSchemaOptions {
   readonly schema?: { readonly [key: string]: Json };
@@ -57,7 +58,7 @@ export const jsonSchema: ScorerDefinition = {
         let parsed = false;
         if (options.parse_output && typeof output === 'string') {
           try {
-            subject = JSON.parse(output) as Json;
+            subject = parseJson(output) as Json;
             parsed = true;
           } catch {
             return fail(`the output is a string of ${codePointLength(output)} characters that is not valid JSON text (parse_output is on)`);
@@ -120,7 +121,7 @@ function loadSchema(
   const text = read.text;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (e) {
     return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) is not valid JSON: ${jsonParseError(text, e)}` } };
   }

@@ -10,6 +10,7 @@ import type { RowDict } from '../support/pythonEquality';
 import { evalRows, executionRows, runError } from '../support/sqlRows';
 import commonSchema from '../../../schemas/scorer-common.schema.json';
 import { refused, resolveOptionPath, type OptionIssue, type ScorerDefinition, type ScoringInput } from '../scorer';
+import { parseJson } from '../../text/jsonDepth';
 
 /** The failure prefix of EvalBench's python_scorer: every failure is score 0 with a `FAIL: …` reason. */
 const FAIL = 'FAIL: ';
@@ -152,7 +153,7 @@ function answerVerdict(stdout: string, details: { [key: string]: Json } | undefi
   const text = stdout.trim();
   let answer: unknown;
   try {
-    answer = JSON.parse(text);
+    answer = parseJson(text);
   } catch {
     return failed(text === '' ? 'the script printed nothing on stdout; it must print {"score": <0..100>, "reason": "…"}' : 'Failed to parse JSON from script output', withStdout(details, text));
   }

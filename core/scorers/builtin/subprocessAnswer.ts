@@ -2,6 +2,7 @@ import type { Json } from '../../case';
 import { jsonParseError } from '../../text/jsonError';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import { QUOTE_CHARS, truncate } from '../support/processText';
+import { parseJson } from '../../text/jsonDepth';
 
 const PREFIX = 'scorer error: ';
 
@@ -33,7 +34,7 @@ export function stdoutVerdict(text: string, noun: string, details: { [key: strin
   if (trimmed === '') return scorerError(`${noun} printed nothing on stdout; it must print {"score": <0..1>}`, details);
   let answer: unknown;
   try {
-    answer = JSON.parse(trimmed);
+    answer = parseJson(trimmed);
   } catch (e) {
     // Said by position and kind: the parser's message quotes the stdout, which may hold anything.
     return scorerError(`${noun}'s stdout is not valid JSON (${trimmed.length} characters; ${jsonParseError(trimmed, e)})`, details);

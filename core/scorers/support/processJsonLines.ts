@@ -4,6 +4,7 @@ import { endedHow, killGroup, spawnGroup, type ProcessCommand } from '../../proc
 import { LineSplitter } from './processLines';
 import type { RunLimit } from './processRun';
 import { quoteStderr, StreamTail } from './processText';
+import { parseJson } from '../../text/jsonDepth';
 
 /** Longest stdout line read from a persistent process; a longer one stops it. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -126,7 +127,7 @@ export class JsonLinesProcess {
     if (line.trim() === '') return;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = parseJson(line);
     } catch {
       // Said by size, never by its text: stdout may hold anything.
       this.stop(`printed a line on stdout that is not JSON (${line.length} characters; stdout carries only responses, one JSON object per line; write logs to stderr)`, line);

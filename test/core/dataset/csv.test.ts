@@ -103,13 +103,14 @@ describe('CSV reader', () => {
     assert.equal(located(records[3]).case.id, 'w4');
   });
 
-  it('makes an unclosed quote an error record at the quote that ends the reading', async () => {
+  it('makes an unclosed quote an error record at the quote; the lines after it are read as rows (issue 13, item 12)', async () => {
     const records = await read(fixture('unclosed-quote.csv'));
-    assert.equal(records.length, 2);
+    assert.equal(records.length, 3);
     assert.equal(located(records[0]).case.id, 'u1');
     const error = failed(records[1]);
     assert.deepEqual(error.range.start, { offset: 17, line: 2, column: 3 });
-    assert.equal(error.message, 'the quoted cell that starts at line 3, column 4 is never closed; the rest of the file is not read until this is fixed');
+    assert.equal(error.message, 'the row at line 3 is not valid CSV: a quoted cell is never closed (expected a closing `"` before the end of the file), at line 3, column 4');
+    assert.equal(located(records[2]).case.id, 'u3');
   });
 
   it('throws a DatasetError for a declared column that is not in the header', async () => {

@@ -168,12 +168,12 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     assert.deepEqual(report.scorers.find((s) => s.name === 'dataset_quality')?.scale, { kind: 'bounded', max: 100 });
   });
 
-  it('stops a file at a quote left open, naming where it opened, and keeps the rows before it', async () => {
+  it('makes a quote left open an error naming where it opened, and keeps the other rows', async () => {
     const folder = job('unclosed', { 'scores.csv': `${SCORES_HEADER}exact_match,100,,,1,SELECT 1,,,,j\nexact_match,100,,,2,"SELECT 2\n` });
     const { report, problems } = await readEvalBenchResults(folder, OPTIONS);
     assert.equal(report.results.length, 1);
     assert.deepEqual([problems[0]?.range.start.line, problems[0]?.range.start.column], [2, 20]);
-    assert.match(problems[0]?.message ?? '', /never is; the rest of the file is not read/);
+    assert.match(problems[0]?.message ?? '', /expected a CSV row, but a quoted cell is never closed/);
   });
 
   it('bounds the rows it reads', async () => {
