@@ -26,6 +26,7 @@ import { checkSelection } from './selectionCheck';
 import { printable } from '../core/text/printable';
 import { watchRunSignals } from './exitCleanup';
 import { maskStderr } from './maskedStderr';
+import { rememberCredentialEnvironment } from '../core/text/secretMask';
 import { configureReadLimits } from '../core/text/boundedRead';
 
 /**
@@ -46,6 +47,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  // Values of variables named like credentials (`*_API_KEY`, `*PASSWORD*`, …) are masked whether or not
+  // the run reads them, since a scorer, a target or a library may print one. An untrusted run starts
+  // nothing that could, and reads no variable a workspace may name, so it leaves them unread.
+  if (!('untrusted' in command && command.untrusted === true)) rememberCredentialEnvironment(process.env);
   // The file caps a user may raise (docs/limits.md): the user's own environment, never the workspace's.
   for (const problem of configureReadLimits(process.env)) process.stderr.write(`evallens: warning: ${problem}\n`);
   switch (command.kind) {
@@ -241,7 +246,7 @@ function say(line: string): void {
   process.stderr.write(`${printable(line)}\n`);
 }
 
-maskStderr(process.stderr, process.env);
+maskStderr(process.stderr);
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

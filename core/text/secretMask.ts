@@ -64,7 +64,8 @@ const NOT_CREDENTIALS = new Set(['PWD', 'OLDPWD']);
 
 /** Remembers the value of every variable of `env` whose name says it holds a credential. */
 export function rememberCredentialEnvironment(env: Readonly<Record<string, string | undefined>>): void {
-  for (const [name, value] of Object.entries(env)) if (!NOT_CREDENTIALS.has(name.toUpperCase()) && CREDENTIAL_NAME.test(name)) rememberSecret(value);
+  // Names first, then only those values: a variable whose name says nothing of credentials is never read.
+  for (const name of Object.keys(env)) if (!NOT_CREDENTIALS.has(name.toUpperCase()) && CREDENTIAL_NAME.test(name)) rememberSecret(env[name]);
 }
 
 /** `env[name]`, remembered as a secret: the one way a credential or `${VAR}` value is read. */
