@@ -37,7 +37,7 @@ describe('python_scorer (in a run)', () => {
   });
 
   it('python3: each misbehaviour fails its own case with score 0 and a FAIL reason; a score of 3 fails as a score; the other cases pass with 100', async () => {
-    const { results, byCase } = await runInTemp(`scorers:\n  python_scorer: {script_path: "${SCRIPT}", timeout_ms: 2000}\n${casesYaml(BEHAVIOURS)}`, { env: NO_UV, concurrency: 2 });
+    const { results, byCase } = await runInTemp(`scorers:\n  python_scorer: {script_path: "${SCRIPT}", timeout_ms: 8000}\n${casesYaml(BEHAVIOURS)}`, { env: NO_UV, concurrency: 2 });
     assert.equal(results.length, BEHAVIOURS.length);
     assert.ok(results.every((r) => r.scorer === 'evalbench_case'), 'results report under the script name');
     for (const result of results.filter((r) => r.caseId.startsWith('ok-'))) {
@@ -50,7 +50,7 @@ describe('python_scorer (in a run)', () => {
       return result?.reason ?? '';
     };
     assert.match(failed('crash-1'), /^FAIL: the script exited with code 1\. Stderr: Traceback \(most recent call last\):[^]*RuntimeError: boom on purpose$/u);
-    assert.equal(failed('hang-3'), "FAIL: the script did not finish within 1800 ms (just under the scorer's time limit) and was stopped");
+    assert.equal(failed('hang-3'), "FAIL: the script did not finish within 7200 ms (just under the scorer's time limit) and was stopped");
     assert.equal(failed('garbage-5'), 'FAIL: Failed to parse JSON from script output');
     assert.equal(byCase.get('garbage-5')?.details?.['stdout'], 'this is not json');
     assert.equal(failed('huge-7'), 'FAIL: the script wrote more than 1048576 bytes to stdout');

@@ -19,7 +19,7 @@ const RESTARTS = 'it was stopped and a new one takes the next case';
 describe('subprocess, mode: persistent, with scripts that misbehave on purpose (in a run)', () => {
   for (const { language, server, quits } of LANGUAGES) {
     it(`${language}: each misbehaviour fails its own case with its reason, the process is replaced, the other cases pass`, async () => {
-      const { results } = await runInTemp(`scorers:\n  subprocess: {cmd: "${server}", mode: persistent, processes: 1, cmd_timeout_ms: 1500}\n${casesYaml(BEHAVIOURS)}`);
+      const { results } = await runInTemp(`scorers:\n  subprocess: {cmd: "${server}", mode: persistent, processes: 1, cmd_timeout_ms: 6000}\n${casesYaml(BEHAVIOURS)}`);
       assert.equal(results.length, BEHAVIOURS.length);
       const ordered = BEHAVIOURS.map((_, i) => results.find((r) => r.caseId.endsWith(`-${i}`)));
       const pids: number[] = [];
@@ -35,7 +35,7 @@ describe('subprocess, mode: persistent, with scripts that misbehave on purpose (
       };
       assert.match(reasonOf(1), /^scorer error: the scorer process exited with code 1 while scoring this case; stderr: "[^]*boom on purpose[^]*"; a new one takes the next case$/u);
       assert.equal(reasonOf(3), 'scorer error: the scorer process exited with code 0 while scoring this case and wrote nothing to stderr; a new one takes the next case');
-      assert.equal(reasonOf(5), `scorer error: the scorer process did not answer within 1500 ms (cmd_timeout_ms); ${RESTARTS}`);
+      assert.equal(reasonOf(5), `scorer error: the scorer process did not answer within 6000 ms (cmd_timeout_ms); ${RESTARTS}`);
       assert.equal(reasonOf(7), `scorer error: the scorer process printed a line on stdout that is not JSON (16 characters; stdout carries only responses, one JSON object per line; write logs to stderr); ${RESTARTS}`);
       assert.equal(ordered[7]?.details?.['stdout_line'], 'this is not json');
       assert.equal(reasonOf(9), `scorer error: the scorer process printed a line longer than 1048576 bytes on stdout; ${RESTARTS}`);
