@@ -21,6 +21,7 @@ import { RunStore } from './runStore';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
+import { printCaseData } from './caseData';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
 import { printable } from '../core/text/printable';
@@ -58,6 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'validate': {
       const env = environmentOf(command);
       if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])], env);
+      if (command.caseData !== undefined) return printCaseData(command.config, command.caseData, env);
       const config = loadConfig(command.config, env);
       if (config === undefined || !(await inputsLoad(config, env, { readCases: true }))) return EXIT.usage;
       process.stdout.write(`${printable(command.config)}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);

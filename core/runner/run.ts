@@ -64,7 +64,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   const counts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
   const startedAt = clock().toISOString();
   const runStarted = now();
-  options.onEvent({ type: 'run/start', runId: options.runId, configFile: config.file, startedAt, scorers, numTrials: trials });
+  options.onEvent({ type: 'run/start', runId: options.runId, configFile: config.file, startedAt, scorers, numTrials: trials, jobThreshold: config.jobThreshold });
 
   const iterator = records[Symbol.asyncIterator]();
   const missingCredentials = { results: 0, reasons: new Set<string>() };

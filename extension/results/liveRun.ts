@@ -20,16 +20,15 @@ export class LiveRun {
   /** `result` events of cases not ended yet; case/end repeats every result, so they are sent only if it has not come by the next flush. */
   private held = new Map<string, RunEvent[]>();
   private aggregator: Aggregator | undefined;
+  /** The config's `pass_criteria.threshold`, from run/start; without it (an older CLI) the view shows no live job score. */
+  private jobThreshold: number | undefined;
 
-  /** `jobThreshold` is the config's `pass_criteria.threshold` when known; without it the view shows no live job score. */
-  constructor(
-    readonly configFile: string,
-    private readonly jobThreshold: number | undefined,
-  ) {}
+  constructor(readonly configFile: string) {}
 
   push(event: RunEvent): void {
     switch (event.type) {
       case 'run/start':
+        this.jobThreshold = event.jobThreshold;
         this.aggregator = new Aggregator(event.scorers, this.jobThreshold ?? 0);
         this.kept.push(event);
         break;
