@@ -8,7 +8,7 @@
  *     // One panel; a second call shows the same panel (and takes the newer `reveal`).
  *     // `target` is { configFile, caseId, location?: { file, line, column } } (1-based), from
  *     // the report or the run's case/start; open `location` when present, else find the case.
- *   panel.showReport(await readReportFile(path));   // a finished run, e.g. a report.json from CI
+ *   panel.showReport(await readReportFile(cliPath, path));   // a finished run, e.g. a report.json from CI (read by the CLI)
  *   panel.startRun(configFile);                     // clears the view for a live run of this config
  *   panel.pushEvent(event);                         // each RunEvent of that run, as it comes
  *   panel.pushCases(configFile, cases);             // optional: case data already in memory
@@ -37,7 +37,7 @@ import { panelHtml } from './panelHtml';
 import { RESULTS_VIEW_TYPE } from './panelSerializer';
 import { reportMessages } from './reportMessages';
 
-export { readReportFile, ReportFileError } from './reportFile';
+export { readReportFile } from './reportFile';
 export type { RevealTarget } from '../../protocol/webview';
 
 export { RESULTS_VIEW_TYPE };
