@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { EvalCase } from '../core/case';
 import { loadRunConfig } from '../core/config/loadRunConfig';
 import { caseRecords } from '../core/runner/records';
-import { jsonPrintable } from '../core/text/printable';
+import { jsonPrintable } from '../shared/text/printable';
 import { traceOf } from '../core/trace/traceOf';
 import type { CaseLookup } from '../protocol/caseData';
 import type { CaseData } from '../protocol/webview';

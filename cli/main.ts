@@ -24,7 +24,7 @@ import { printCaseLists } from './caseList';
 import { printCaseData } from './caseData';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
-import { printable } from '../core/text/printable';
+import { printable } from '../shared/text/printable';
 import { watchRunSignals } from './exitCleanup';
 import { maskStderr } from './maskedStderr';
 import { configureReadLimits } from '../core/text/boundedRead';
@@ -238,7 +238,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   }
 }
 
-/** A line to stderr with whatever it quotes from the workspace or the command line made inert (core/text/printable.ts). */
+/** A line to stderr with whatever it quotes from the workspace or the command line made inert (shared/text/printable.ts). */
 function say(line: string): void {
   process.stderr.write(`${printable(line)}\n`);
 }

@@ -1,4 +1,4 @@
-import { maskSecretText, rememberCredentialEnvironment } from '../core/text/secretMask';
+import { maskSecretText, rememberCredentialEnvironment } from '../shared/text/secretMask';
 
 /**
  * The CLI's stderr carries words from everywhere (config problems, an engine's error, a library's

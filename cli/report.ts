@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { printable } from '../core/text/printable';
+import { printable } from '../shared/text/printable';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem';
 import { EvalBenchResultsError, isEvalBenchResults, readEvalBenchResults } from '../core/report/evalbenchResults';

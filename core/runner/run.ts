@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import type { DatasetRecord } from '../case';
 import { MAX_CONCURRENCY, MAX_TRIALS, type RunConfig } from '../config/runConfig';
 import type { ScorerResult } from '../result';
-import { Aggregator } from '../aggregate/aggregator';
+import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { JobTest, ScorerAggregate } from '../report/report';
 import { caseSelector, type CaseSelection } from '../dataset/caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
-import { maskJson, maskSecretText, secretSet } from '../text/secretMask';
+import { maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
 import { scoreCase } from './scoreCase';
 import { trialStats } from './trials';
 

@@ -4,7 +4,7 @@
  * sent again, and folds results into the engine's own aggregates so live pass rates and the job
  * score are the numbers the CLI prints. No vscode here, so tests drive it directly.
  */
-import { Aggregator } from '../../core/aggregate/aggregator';
+import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { RunEvent } from '../../core/runner/events';
 import type { HostToWebview, LiveAggregates } from '../../protocol/webview';
 
