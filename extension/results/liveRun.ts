@@ -1,8 +1,9 @@
 /**
  * The host's record of a run in progress, for the results view: it batches events into few
  * messages (a run of 100,000 results must not post 100,000), keeps what a reloaded view needs to be
- * sent again, and folds results into the engine's own aggregates so live pass rates and the job
- * score are the numbers the CLI prints. No vscode here, so tests drive it directly.
+ * sent again, and folds results with the engine's own aggregator (shared/) so live pass rates and the
+ * job score are the numbers the CLI prints; the job threshold comes in run/start. No vscode here, so
+ * tests drive it directly.
  */
 import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { RunEvent } from '../../core/runner/events';
