@@ -1,6 +1,7 @@
 // ESLint (flat config): typescript-eslint's recommended rules, and the dependency rule of DESIGN.md
 // enforced per folder with no-restricted-imports. Imports point toward core, never away from it and
-// never sideways. test/lint/boundaries.test.ts proves every restriction below fires.
+// never sideways; shared/ (pure helpers the engine and the hosts both run) sits under core and takes
+// only its types. test/lint/boundaries.test.ts proves every restriction below fires.
 import { builtinModules } from 'node:module';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -19,6 +20,8 @@ const restrict = {
   server: { group: ['vscode-languageserver*', 'vscode-languageserver*/**'], message: 'Only server/ imports vscode-languageserver*.' },
   test: { ...folder('test'), message: 'Nothing imports test/; tests import the code, not the other way round.' },
   folder: (name, why) => ({ ...folder(name), message: `${why} (the dependency rule, DESIGN.md).` }),
+  /** core/ for types only: what the engine does stays in the engine's processes (the CLI, the server). */
+  coreTypes: (self, why) => ({ ...folder('core'), allowTypeImports: true, message: `${self}/ imports only types from core/ (use \`import type\`); ${why}` }),
 };
 
 /** The rule's options for one folder: what it may not import. */
@@ -68,12 +71,35 @@ export default defineConfig([
     }),
   },
 
-  // protocol: typed contracts over core's types; nothing but core.
+  // shared: pure helpers the engine and the hosts both run (escaping, masking, process marking, the
+  // aggregator). Below core: it takes core's types only, and nothing from any other folder.
+  {
+    files: [`shared/${CODE}`],
+    rules: boundaries({
+      paths: [restrict.vscode],
+      patterns: [
+        restrict.client,
+        restrict.server,
+        restrict.test,
+        ...['protocol', ...HOSTS].map((name) => restrict.folder(name, `shared/ may not import ${name}/: core and every host import shared, never the other way round`)),
+        restrict.coreTypes('shared', 'helpers that need engine code belong in core.'),
+      ],
+    }),
+  },
+
+  // protocol: typed contracts over core's types; core's types and shared/ only. The extension and the
+  // results view load protocol/, so a value from core here would run the engine in the editor.
   {
     files: [`protocol/${CODE}`],
     rules: boundaries({
       paths: [restrict.vscode],
-      patterns: [restrict.client, restrict.server, restrict.test, ...HOSTS.map((name) => restrict.folder(name, `protocol/ may import only core/, not ${name}/`))],
+      patterns: [
+        restrict.client,
+        restrict.server,
+        restrict.test,
+        ...HOSTS.map((name) => restrict.folder(name, `protocol/ may import only core/ and shared/, not ${name}/`)),
+        restrict.coreTypes('protocol', 'the extension and the view load protocol/ and run no engine code; values go in shared/.'),
+      ],
     }),
   },
 
@@ -83,10 +109,18 @@ export default defineConfig([
     rules: boundaries({ paths: [restrict.vscode], patterns: [restrict.client, restrict.test, ...siblings('server')] }),
   },
 
-  // extension: VS Code host. The only folder that imports vscode / vscode-languageclient.
+  // extension: VS Code host. The only folder that imports vscode / vscode-languageclient. It runs no
+  // engine code: it gets configs' cases, case data, plans, runs and reports from the CLI and the server.
   {
     files: [`extension/${CODE}`],
-    rules: boundaries({ patterns: [restrict.server, restrict.test, ...siblings('extension')] }),
+    rules: boundaries({
+      patterns: [
+        restrict.server,
+        restrict.test,
+        ...siblings('extension'),
+        restrict.coreTypes('extension', 'the extension host never runs the engine: ask the CLI or the language server (values both need go in shared/).'),
+      ],
+    }),
   },
 
   // webview: browser code. No Node, no editor API, and only types from core (values come via protocol/).
@@ -100,7 +134,7 @@ export default defineConfig([
         restrict.server,
         restrict.test,
         ...siblings('webview'),
-        { ...folder('core'), allowTypeImports: true, message: 'webview/ imports only types from core/ (use `import type`); values it needs come through protocol/.' },
+        restrict.coreTypes('webview', 'values it needs come through protocol/ or shared/.'),
       ],
     }),
   },

@@ -29,9 +29,10 @@ export type Command =
   | { readonly kind: 'plan'; readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string; readonly trials?: number; readonly json: boolean; readonly untrusted?: boolean }
   /**
    * `listCases` (--cases): print the cases of `config` and of `moreConfigs`, one JSON line per config.
+   * `caseData` (--case-data <id>): print that case's fields as one JSON line (protocol/caseData.ts).
    * `untrusted`: read the configs as an untrusted run does (no environment variable is read).
    */
-  | { readonly kind: 'validate'; readonly config: string; readonly listCases?: boolean; readonly moreConfigs?: readonly string[]; readonly untrusted?: boolean }
+  | { readonly kind: 'validate'; readonly config: string; readonly listCases?: boolean; readonly moreConfigs?: readonly string[]; readonly caseData?: string; readonly untrusted?: boolean }
   | {
       readonly kind: 'run';
       readonly config: string;
@@ -53,7 +54,7 @@ export class UsageError extends Error {
 /** The options each command accepts (their long names); any other is refused naming the command. */
 const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
   run: ['help', 'reporter', 'out', 'case', 'filter', 'concurrency', 'trials', 'runs-dir', 'color', 'no-color', 'untrusted'],
-  validate: ['help', 'cases', 'untrusted'],
+  validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
 };
@@ -68,6 +69,7 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   trials: 'a number',
   'runs-dir': 'a folder',
   'report-file': 'a file path',
+  'case-data': 'a case id',
 };
 
 const OPTIONS = {
@@ -86,6 +88,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   cases: { type: 'boolean' },
   'report-file': { type: 'string' },
+  'case-data': { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -154,7 +157,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const untrusted = values.untrusted === true ? { untrusted: true } : {};
   if (verb === 'validate' && values.cases === true) return { kind: 'validate', config, listCases: true, moreConfigs: rest, ...untrusted };
   if (rest.length > 0) throw new UsageError(`unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``);
-  if (verb === 'validate') return { kind: 'validate', config, ...untrusted };
+  if (verb === 'validate') return { kind: 'validate', config, ...(values['case-data'] === undefined ? {} : { caseData: values['case-data'] }), ...untrusted };
   if (verb === 'plan') {
     const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
     return { kind: 'plan', config, caseIds: values.case ?? [], ...(values.filter === undefined ? {} : { filter: values.filter }), ...(trials === undefined ? {} : { trials }), json: values.json === true, ...untrusted };

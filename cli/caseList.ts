@@ -9,7 +9,7 @@ import { loadRunConfig } from '../core/config/loadRunConfig';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
 import type { SourceRange } from '../core/text/position';
-import { jsonPrintable } from '../core/text/printable';
+import { jsonPrintable } from '../shared/text/printable';
 import type { CaseList, ListedCase } from '../protocol/caseList';
 import { databaseReaches } from './preparers';
 

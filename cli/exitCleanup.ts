@@ -1,4 +1,4 @@
-import { endRunProcesses } from '../core/process/runProcesses';
+import { endRunProcesses } from '../shared/process/runProcesses';
 
 /** Exit codes of a run ended by a signal: 130 for Ctrl-C / SIGTERM (cancelled), 129 for SIGHUP. */
 const CANCELLED = 130;
@@ -14,7 +14,7 @@ let exitHookInstalled = false;
  *   does losing the IPC channel of a parent that forked this CLI (the editor's extension host died).
  * - Whenever this process exits — a normal end, a second signal, an internal error — an 'exit'
  *   handler ends, synchronously and with SIGKILL, every process the run started (every group, every
- *   descendant seen, every process carrying the run's marker: core/process/runProcesses.ts). It is
+ *   descendant seen, every process carrying the run's marker: shared/process/runProcesses.ts). It is
  *   synchronous because nothing can be awaited once `process.exit` is called.
  *
  * `end()` (when the run is over) removes the signal handlers and ends what the run's commands left

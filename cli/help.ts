@@ -59,12 +59,14 @@ ${EXIT_CODES}`;
 
 const VALIDATE_HELP = `Usage: evallens validate <config.eval.yaml> [options]
        evallens validate <config.eval.yaml>… --cases
+       evallens validate <config.eval.yaml> --case-data <id>
 
 Checks a config as a run would, without running anything: its schema, its dataset (every case read)
 and its database configs (never connected to). Problems are printed as file:line:col.
 
 Options:
   --cases              print each config's cases (ids, lines) as one JSON line per config
+  --case-data <id>     print that case's fields (input, output, expected, trace) as one JSON line
   --untrusted          read the config as an untrusted run does: no environment variable is read
   -h, --help           this text
 

@@ -21,12 +21,13 @@ import { RunStore } from './runStore';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
+import { printCaseData } from './caseData';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
-import { printable } from '../core/text/printable';
+import { printable } from '../shared/text/printable';
 import { watchRunSignals } from './exitCleanup';
 import { maskStderr } from './maskedStderr';
-import { rememberCredentialEnvironment } from '../core/text/secretMask';
+import { rememberCredentialEnvironment } from '../shared/text/secretMask';
 import { configureReadLimits } from '../core/text/boundedRead';
 
 /**
@@ -63,6 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'validate': {
       const env = environmentOf(command);
       if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])], env);
+      if (command.caseData !== undefined) return printCaseData(command.config, command.caseData, env);
       const config = loadConfig(command.config, env);
       if (config === undefined || !(await inputsLoad(config, env, { readCases: true }))) return EXIT.usage;
       process.stdout.write(`${printable(command.config)}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
@@ -241,7 +243,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   }
 }
 
-/** A line to stderr with whatever it quotes from the workspace or the command line made inert (core/text/printable.ts). */
+/** A line to stderr with whatever it quotes from the workspace or the command line made inert (shared/text/printable.ts). */
 function say(line: string): void {
   process.stderr.write(`${printable(line)}\n`);
 }

@@ -1,7 +1,7 @@
 import type { RunConfig } from '../core/config/runConfig';
 import { describePlan, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { caseRecords } from '../core/runner/records';
-import { jsonPrintable, printable } from '../core/text/printable';
+import { jsonPrintable, printable } from '../shared/text/printable';
 import type { Command } from './args';
 import { databaseReaches } from './preparers';
 

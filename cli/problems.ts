@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Problem } from '../core/problem';
-import { printable } from '../core/text/printable';
+import { printable } from '../shared/text/printable';
 
 /**
  * `file:line:col: error: message [code]`, 1-based, with the path relative to the working directory.

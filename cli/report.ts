@@ -4,28 +4,23 @@
  * written as report.json (into the runs folder, or `--report-file`) so the results view can open
  * it; an EvalLens run folder or report.json is shown again as it is. Nothing is re-scored.
  */
-import { jsonParseError } from '../core/text/jsonError';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { readBoundedText } from '../core/text/boundedRead';
-import { printable } from '../core/text/printable';
+import { printable } from '../shared/text/printable';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem';
 import { EvalBenchResultsError, isEvalBenchResults, readEvalBenchResults } from '../core/report/evalbenchResults';
 import type { ImportedResults, Report, ReportSource } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import type { RunEvent } from '../core/runner/events';
-import { createAjv } from '../core/schema/ajv';
 import packageJson from '../package.json';
-import reportSchema from '../schemas/report.schema.json';
 import type { Command } from './args';
 import { displayPath, formatProblem } from './problems';
 import { createReporter, runVerdict, writeReportJson } from './reporters/index';
-import { parseJson } from '../core/text/jsonDepth';
+import { readReportFile, ReportFileError } from './reportJson';
 
 const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
-/** Largest report.json read back whole. */
 
 type ReportCommand = Extract<Command, { kind: 'report' }>;
 
@@ -104,17 +99,14 @@ export async function runAsReport(command: Extract<Command, { kind: 'run' }>, st
 
 /** An EvalBench results folder or CSV file, an EvalLens run folder, or a report.json. */
 async function load(path: string): Promise<{ report: Report; problems: readonly Problem[]; file?: string }> {
-  let isFile: boolean;
-  try {
-    isFile = (await stat(path)).isFile();
-  } catch {
-    throw new ReportInputError(`${path}:1:1: expected a results folder or a report.json, but it does not exist`);
-  }
-  if (isFile && path.endsWith('.json')) return { report: await readReportJson(path), problems: [], file: path };
-  if (!isFile) {
+  const info = await stat(path).catch(() => undefined);
+  // A report.json is read bounded whatever it is (a missing file, a link to /dev/zero and a FIFO are refused by name).
+  if (/\.json$/i.test(path) && info?.isDirectory() !== true) return { report: await readReport(path), problems: [], file: path };
+  if (info === undefined) throw new ReportInputError(`${path}:1:1: expected a results folder or a report.json, but it does not exist`);
+  if (!info.isFile()) {
     const runReport = join(path, 'report.json');
     const found = await stat(runReport).then((s) => s.isFile(), () => false);
-    if (found) return { report: await readReportJson(runReport), problems: [], file: runReport };
+    if (found) return { report: await readReport(runReport), problems: [], file: runReport };
   }
   if (!(await isEvalBenchResults(path))) {
     throw new ReportInputError(
@@ -124,24 +116,14 @@ async function load(path: string): Promise<{ report: Report; problems: readonly 
   return readEvalBenchResults(path, { toolVersion: packageJson.version });
 }
 
-let validate: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
-
-async function readReportJson(file: string): Promise<Report> {
-  const read = await readBoundedText(file, 'report');
-  if (!read.ok) throw new ReportInputError(`${file}:1:1: cannot read the report: ${read.reason}`);
-  let value: unknown;
+/** A report.json, checked against the report schema; its problems (file:line:col) are usage errors. */
+async function readReport(file: string): Promise<Report> {
   try {
-    value = parseJson(read.text);
+    return await readReportFile(file);
   } catch (e) {
-    // By position and kind: V8's message quotes the text, and a report.json may be a link to any file.
-    throw new ReportInputError(`${file}:1:1: expected an EvalLens report (JSON), but it does not parse (${jsonParseError(read.text, e)})`);
+    if (e instanceof ReportFileError) throw new ReportInputError(e.message);
+    throw e;
   }
-  validate ??= createAjv({ useDefaults: false }).compile(reportSchema);
-  if (!validate(value)) {
-    const first = validate.errors?.[0];
-    throw new ReportInputError(`${file}:1:1: expected an EvalLens report (schemas/report.schema.json), but at ${first?.instancePath === '' || first === undefined ? 'the top level' : first.instancePath} the value ${first?.message ?? 'does not fit'}`);
-  }
-  return value as Report;
 }
 
 function sourceOf(report: Report): ReportSource {

@@ -137,7 +137,7 @@ export class ResultsViewBridge implements vscode.Disposable {
   private async showReportFile(path: string, complain: boolean): Promise<void> {
     try {
       const { readReportFile } = await loadPanelModule();
-      const report = await readReportFile(path);
+      const report = await readReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path);
       (await this.panel()).showReport(report);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -4,7 +4,7 @@
  * here; the event types are core's.
  */
 import type { RunEvent } from '../core/runner/events';
-import { LineDecoder, type DecodedLine } from '../core/text/lineDecoder';
+import { LineDecoder, type DecodedLine } from './lineDecoder';
 
 export type {
   CaseEndEvent,
@@ -70,7 +70,7 @@ export class RunEventDecodeError extends Error {
  * Feeds one chunk (text, or bytes as read from a stream) and returns the events of the lines it
  * completed, in order. A partial last line waits in `state` for the next chunk; call
  * `finishEvents` when the stream ends. Blank lines are skipped; `\r\n` endings are accepted.
- * Work is linear in the stream (core/text/lineDecoder.ts). A line over the cap is skipped and
+ * Work is linear in the stream (protocol/lineDecoder.ts). A line over the cap is skipped and
  * recorded in `state.overLong`. A line that is not a run event throws RunEventDecodeError; the stream
  * is broken from there on.
  */

@@ -33,7 +33,7 @@ export interface CaseData {
   readonly traceProblem?: string;
 }
 
-/** Scorer aggregates of a run in progress, computed by the host with the engine's own aggregator. */
+/** Scorer aggregates of a run in progress, computed by the host with the aggregator the engine uses (shared/aggregate/aggregator.ts). */
 export interface LiveAggregates {
   readonly scorers: readonly ScorerAggregate[];
   readonly job?: JobTest;

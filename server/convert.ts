@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver';
 import type { Problem, ProblemSeverity } from '../core/problem';
 import type { SourceRange } from '../core/text/position';
-import { printable } from '../core/text/printable';
+import { printable } from '../shared/text/printable';
 
 export const DIAGNOSTIC_SOURCE = 'evallens';
 

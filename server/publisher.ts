@@ -10,7 +10,7 @@ import type { AnalysisCache } from './analysis/analysisCache';
 import { configDiagnostics } from './features/diagnostics';
 import { diagnoseDataset } from './features/datasetDiagnostics';
 import { tooLargeDiagnostic } from './analysis/documentSize';
-import { maskSecretText } from '../core/text/secretMask';
+import { maskSecretText } from '../shared/text/secretMask';
 
 /** How long one slice of idle-time preparation may take. */
 const PREPARE_SLICE_MS = 5;

@@ -18,7 +18,7 @@ import { definitionAt } from './features/definition';
 import { hoverAt, toHover } from './features/hover';
 import { documentSymbols } from './features/symbols';
 import { dirname } from 'node:path';
-import { maskSecretText } from '../core/text/secretMask';
+import { maskSecretText } from '../shared/text/secretMask';
 
 /** A top-level key that makes a config EvalBench's, found in the text (completion parses nothing). */
 const EVALBENCH_CONTENT = new RegExp(`^(?:${FAMILY_KEYS.join('|')})[ \\t]*:`, 'm');

@@ -20,7 +20,7 @@ import type { Environment, FileExists } from './analysis/configAnalysis';
 import { documentFile } from './convert';
 import { DiagnosticsPublisher } from './publisher';
 import { registerRequests } from './requests';
-import { rememberCredentialEnvironment } from '../core/text/secretMask';
+import { rememberCredentialEnvironment } from '../shared/text/secretMask';
 
 export interface ServerOptions {
   /** The environment `${VAR}` and `!ENV` references resolve against, read once at the process boundary. */

@@ -1,7 +1,7 @@
 import type { ReportSource, ScorerAggregate } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
-import { printable } from '../../core/text/printable';
+import { printable } from '../../shared/text/printable';
 import { TickBatch } from '../tickBatch';
 import { CaseOrder } from './caseOrder';
 import { Output } from './output';

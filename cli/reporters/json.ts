@@ -3,7 +3,7 @@ import { RESULT_STATUSES, type ScorerResult } from '../../core/result';
 import type { RunEvent } from '../../core/runner/events';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { jsonPrintable } from '../../core/text/printable';
+import { jsonPrintable } from '../../shared/text/printable';
 import { Output, writeChunk } from './output';
 import type { Reporter, ReporterOptions } from './reporter';
 import { runVerdict, verdictField } from './verdict';

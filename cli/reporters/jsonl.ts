@@ -1,7 +1,7 @@
 import type { ReportSource } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
 import { encodeEvent } from '../../protocol/runEvents';
-import { jsonPrintable } from '../../core/text/printable';
+import { jsonPrintable } from '../../shared/text/printable';
 import { Output } from './output';
 import type { Reporter, ReporterOptions } from './reporter';
 

@@ -1,6 +1,6 @@
 import type { Report } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
-import { printable } from '../../core/text/printable';
+import { printable } from '../../shared/text/printable';
 
 /** Distinct reasons kept: a run of a million skipped cases keeps a bounded tally. */
 const MAX_REASONS = 50;

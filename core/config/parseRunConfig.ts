@@ -15,7 +15,7 @@ import { readScorers } from './scorerEntries';
 import { passCriteriaProblems } from './thresholdScale';
 import { readTarget, targetKnownKeys } from '../target/readTarget';
 import { YamlSource } from './yamlSource';
-import { maskProblems } from '../text/secretMask';
+import { maskProblems } from '../../shared/text/secretMask';
 import type { SourceRange } from '../text/position';
 
 export interface ParseOptions {

@@ -3,7 +3,7 @@ import type { Problem } from '../problem';
 import { LineIndex, type SourceRange } from '../text/position';
 import type { YamlChunkCache, YamlParseOptions } from './chunkedParse';
 import { isUntrustedEnv, notReadReason } from './untrustedEnv';
-import { rememberSecret } from '../text/secretMask';
+import { rememberSecret } from '../../shared/text/secretMask';
 import { expandEnv, MAX_EXPANDED_CHARS } from './envExpand';
 import { MAX_FLOW_NESTING, tooDeepFlowNesting } from './flowNesting';
 

@@ -2,7 +2,7 @@ import type { Node } from 'jsonc-parser';
 import type { LineIndex } from '../text/position';
 import { DatasetError, displayPath } from './datasetError';
 import { isPlainObject } from './valueKinds';
-import { readSecretEnv } from '../text/secretMask';
+import { readSecretEnv } from '../../shared/text/secretMask';
 
 /**
  * EvalBench agentic evalsets (`agent-format`, `gemini-cli-format`): a JSON object `{"scenarios": [...]}`.

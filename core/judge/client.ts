@@ -8,7 +8,7 @@ import { vertexClaudeProvider } from './providers/vertexClaude';
 import { vertexGeminiProvider } from './providers/vertexGemini';
 import { parseRetryAfter, type AttemptOutcome } from './retry';
 import { readBodyCapped } from '../text/responseBody';
-import { maskSecretText, maskThenCut, readSecretEnv, rememberSecret } from '../text/secretMask';
+import { maskSecretText, maskThenCut, readSecretEnv, rememberSecret } from '../../shared/text/secretMask';
 import { parseJson } from '../text/jsonDepth';
 
 /**

@@ -3,7 +3,7 @@ import type { Problem } from '../problem';
 import { endpointProblem } from './endpointSafety';
 import type { LoadedModelConfig, ModelConfig, ProviderName } from './modelConfig';
 import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, schemaDefault, vertexBaseUrl } from './modelDefaults';
-import { readSecretEnv } from '../text/secretMask';
+import { readSecretEnv } from '../../shared/text/secretMask';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Data = Readonly<Record<string, unknown>>;

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import schema from '../../schemas/model-config.schema.json';
 import { readConfigFile } from '../config/readConfigFile';
 import { schemaProblems } from '../config/schemaMessages';
-import { maskProblems, readSecretEnv } from '../text/secretMask';
+import { maskProblems, readSecretEnv } from '../../shared/text/secretMask';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithStdioTuple, type StdioPipe } from 'node:child_process';
-import { groupEnded, groupStarted, hostRunToken, markedEnv } from './runProcesses';
+import { groupEnded, groupStarted, hostRunToken, markedEnv } from '../../shared/process/runProcesses';
 
 /** What to start: `sh -c <cmd>` for a shell command, or a program with its arguments (no shell). */
 export type ProcessCommand = { readonly shell: string } | { readonly file: string; readonly args: readonly string[] };

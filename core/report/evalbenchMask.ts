@@ -4,7 +4,7 @@
  * too), and outputs can quote tokens. Masking comes before truncating, so a cut never leaves half a
  * secret showing.
  */
-import { maskSecretText } from '../text/secretMask';
+import { maskSecretText } from '../../shared/text/secretMask';
 
 export const MASK = '****';
 

@@ -8,7 +8,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Aggregator } from '../aggregate/aggregator';
+import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { Problem } from '../problem';
 import type { ScorerResult } from '../result';
 import type { ScorerInfo } from '../runner/events';

@@ -12,7 +12,7 @@
  * reads the whole text.
  */
 import type { Json } from '../case';
-import { maskSecretText } from '../text/secretMask';
+import { maskSecretText } from '../../shared/text/secretMask';
 
 /** The characters kept of one string in `details`. */
 export const MAX_DETAIL_TEXT_CHARS = 64 * 1024;

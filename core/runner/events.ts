@@ -31,6 +31,11 @@ export interface RunStartEvent {
   readonly startedAt: string;
   readonly scorers: readonly ScorerInfo[];
   readonly numTrials: number;
+  /**
+   * The config's job threshold (`pass_criteria.threshold`), so a consumer of the stream (the
+   * extension's live job score) needs no config of its own. Absent from streams of older CLIs.
+   */
+  readonly jobThreshold?: number;
 }
 
 export interface CaseStartEvent {

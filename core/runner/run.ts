@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import type { DatasetRecord } from '../case';
 import { MAX_CONCURRENCY, MAX_TRIALS, type RunConfig } from '../config/runConfig';
 import type { ScorerResult } from '../result';
-import { Aggregator } from '../aggregate/aggregator';
+import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { JobTest, ScorerAggregate } from '../report/report';
 import { caseSelector, type CaseSelection } from '../dataset/caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
-import { maskJson, maskSecretText, secretSet } from '../text/secretMask';
+import { maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
 import { scoreCase } from './scoreCase';
 import { trialStats } from './trials';
 
@@ -64,7 +64,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   const counts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
   const startedAt = clock().toISOString();
   const runStarted = now();
-  options.onEvent({ type: 'run/start', runId: options.runId, configFile: config.file, startedAt, scorers, numTrials: trials });
+  options.onEvent({ type: 'run/start', runId: options.runId, configFile: config.file, startedAt, scorers, numTrials: trials, jobThreshold: config.jobThreshold });
 
   const iterator = records[Symbol.asyncIterator]();
   const missingCredentials = { results: 0, reasons: new Set<string>() };

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isScalar } from 'yaml';
 import { readConfigFile } from '../config/readConfigFile';
 import { closestNames, didYouMean } from '../config/closest';
-import { maskProblems, readSecretEnv } from '../text/secretMask';
+import { maskProblems, readSecretEnv } from '../../shared/text/secretMask';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 

@@ -7,7 +7,7 @@ import { databaseNameFor, locationOf, type DatabaseConfig, type DatabaseLocation
 import { nl2sqlPreparer } from './nl2sqlPreparer';
 import { missingSetup, setupFolderOf } from './setupFolder';
 import type { SqlEngine } from './sqlResult';
-import { maskSecretText, readSecretEnv } from '../text/secretMask';
+import { maskSecretText, readSecretEnv } from '../../shared/text/secretMask';
 
 /**
  * The NL2SQL preparer of a run with several databases, as EvalBench runs them: each case on the

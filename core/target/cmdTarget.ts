@@ -1,5 +1,5 @@
 import { killGroup, PIPE_GRACE_MS, spawnGroup } from '../process/processGroup';
-import { dropCutStart, maskThenCutTail } from '../text/secretMask';
+import { dropCutStart, maskThenCutTail } from '../../shared/text/secretMask';
 
 /** Most bytes of stdout a command target may write: an answer larger than this is an error. */
 export const STDOUT_CAP_BYTES = 10 * 1024 * 1024;

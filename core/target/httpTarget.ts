@@ -1,6 +1,6 @@
 import type { EvalCase } from '../case';
 import { readBodyCapped } from '../text/responseBody';
-import { maskThenCut } from '../text/secretMask';
+import { maskThenCut } from '../../shared/text/secretMask';
 import type { HttpTargetConfig } from './targetConfig';
 import { casePayload, parseTemplate, renderJson, renderText, type TemplatePart, type TemplateScope } from './template';
 

@@ -1,6 +1,6 @@
 import type { EvalCase, Json } from '../case';
 import { parseFieldPath, valueAt } from '../scorers/support/path';
-import { readSecretEnv } from '../text/secretMask';
+import { readSecretEnv } from '../../shared/text/secretMask';
 
 /** The case fields a target sees, on stdin or in templates. Expected values are not among them. */
 export const CASE_FIELDS = ['id', 'input', 'context', 'metadata'] as const;

@@ -1,45 +1,36 @@
 /**
  * Case data for the detail pane. Reports and run events carry no inputs or outputs (they can be
- * large, and payload stays out of reports), so the host reads the one case the view shows from the
- * config's dataset, as the runner reads it, when asked. Cases the extension already holds can be
- * given up front (`add`). A small cache keeps recent cases; the dataset is streamed, never held.
- * No vscode here, so tests run it on real files.
+ * large, and payload stays out of reports), so the one case the view shows is read on request from
+ * the config's dataset by the CLI (`evallens validate <config> --case-data <id>`), in a child process:
+ * loading a config checks its patterns synchronously, which must not block the editor. Cases the
+ * extension already holds can be given up front (`add`). A small cache keeps recent cases.
+ * No vscode here, so tests run it on real files with the built CLI.
  */
-import type { EvalCase } from '../../core/case';
-import { loadRunConfig } from '../../core/config/loadRunConfig';
-import { caseRecords } from '../../core/runner/records';
-import { traceOf } from '../../core/trace/traceOf';
+import { fork } from 'node:child_process';
+import { dirname } from 'node:path';
+import { type CaseLookup, parseCaseLookup } from '../../protocol/caseData';
 import type { CaseData } from '../../protocol/webview';
 
-export type CaseLookup = { readonly ok: true; readonly data: CaseData } | { readonly ok: false; readonly reason: string };
+export type { CaseLookup } from '../../protocol/caseData';
 
 const CACHE_SIZE = 64;
-
-export function caseData(evalCase: EvalCase): CaseData {
-  const trace = evalCase.trace === undefined || evalCase.trace === null ? undefined : traceOf(evalCase);
-  return {
-    id: evalCase.id,
-    ...(evalCase.input === undefined ? {} : { input: evalCase.input }),
-    ...(evalCase.output === undefined ? {} : { output: evalCase.output }),
-    ...(evalCase.expected === undefined ? {} : { expected: evalCase.expected }),
-    ...(evalCase.context === undefined ? {} : { context: evalCase.context }),
-    ...(evalCase.metadata === undefined ? {} : { metadata: evalCase.metadata }),
-    ...(evalCase.trials === undefined ? {} : { trials: evalCase.trials }),
-    ...(evalCase.trace === undefined ? {} : { trace: evalCase.trace }),
-    ...(trace === undefined ? {} : trace.ok ? { traceSteps: trace.trace.steps } : { traceProblem: trace.reason }),
-  };
-}
+/** A lookup that takes longer is no answer (a huge dataset, a stalled file system). */
+const LOOKUP_TIMEOUT_MS = 120_000;
 
 export class CaseDataSource {
   /** Insertion-ordered: the first key is the least recently used. */
   private readonly cache = new Map<string, CaseData>();
   private readonly given = new Map<string, CaseData>();
 
-  constructor(private readonly env: Readonly<Record<string, string | undefined>> = process.env) {}
+  constructor(
+    private readonly cliPath: string,
+    /** Asked at each lookup: in Restricted Mode the CLI reads the config as an untrusted run does (`--untrusted`). */
+    private readonly trusted: () => boolean,
+  ) {}
 
-  /** Cases the caller already has (e.g. the Test Explorer read them): served without reading the dataset. */
-  add(configFile: string, cases: Iterable<EvalCase>): void {
-    for (const c of cases) this.given.set(key(configFile, c.id), caseData(c));
+  /** Cases the caller already has: served without reading the dataset. */
+  add(configFile: string, cases: Iterable<CaseData>): void {
+    for (const c of cases) this.given.set(key(configFile, c.id), c);
   }
 
   forget(): void {
@@ -54,7 +45,7 @@ export class CaseDataSource {
       this.remember(k, known);
       return { ok: true, data: known };
     }
-    const found = await this.read(configFile, caseId);
+    const found = await readCase(this.cliPath, configFile, caseId, !this.trusted());
     if (found.ok) this.remember(k, found.data);
     return found;
   }
@@ -67,28 +58,30 @@ export class CaseDataSource {
       if (oldest.done !== true) this.cache.delete(oldest.value);
     }
   }
+}
 
-  private async read(configFile: string, caseId: string): Promise<CaseLookup> {
-    const loaded = loadRunConfig(configFile, this.env);
-    if (loaded.config === undefined) {
-      const problem = loaded.problems.find((p) => p.severity === 'error') ?? loaded.problems[0];
-      const where = problem === undefined ? configFile : `${problem.range.file}:${problem.range.start.line + 1}:${problem.range.start.column + 1}`;
-      return { ok: false, reason: `the run config could not be loaded (${where}: ${problem?.message ?? 'unknown problem'})` };
-    }
-    try {
-      for await (const record of caseRecords(loaded.config)) {
-        if (record.ok && record.value.case.id === caseId) return { ok: true, data: caseData(record.value.case) };
-        if (!record.ok && record.error.id === caseId) {
-          const at = record.error.range;
-          return { ok: false, reason: `the dataset record at ${at.file}:${at.start.line + 1}:${at.start.column + 1} could not be read: ${record.error.message}` };
-        }
-      }
-    } catch (error) {
-      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
-    }
-    const where = loaded.config.dataset?.path ?? configFile;
-    return { ok: false, reason: `no case "${caseId}" in ${where} now (the dataset may have changed since the run)` };
-  }
+/** One case from the CLI; never rejects (a CLI that fails or is too old gives a reason). */
+export function readCase(cliPath: string, configFile: string, caseId: string, untrusted: boolean, timeoutMs = LOOKUP_TIMEOUT_MS): Promise<CaseLookup> {
+  return new Promise((resolve) => {
+    // `--case-data=<id>`: an id that starts with "-" is still the option's value.
+    const args = ['validate', configFile, `--case-data=${caseId}`, ...(untrusted ? ['--untrusted'] : [])];
+    // The CLI's own folder as cwd: it always exists (a report from CI names configs that may not).
+    const child = fork(cliPath, args, { cwd: dirname(cliPath), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const stdout: Buffer[] = [];
+    let stderr = '';
+    let startError: string | undefined;
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
+    child.on('error', (e) => (startError = `the EvalLens CLI could not be started: ${e.message}`));
+    child.on('close', (code, signal) => {
+      const answer = parseCaseLookup(Buffer.concat(stdout).toString('utf8').trim());
+      if (answer !== undefined) return resolve(answer);
+      const line = stderr.split('\n').find((l) => l.trim() !== '');
+      const why = startError ?? (signal !== null ? `reading the case was stopped (${signal})` : `reading the case failed (exit code ${String(code)})${line === undefined ? '' : `: ${line.trim()}`}`);
+      resolve({ ok: false, reason: why });
+    });
+  });
 }
 
 function key(configFile: string, caseId: string): string {

@@ -1,10 +1,11 @@
 /**
  * The host's record of a run in progress, for the results view: it batches events into few
  * messages (a run of 100,000 results must not post 100,000), keeps what a reloaded view needs to be
- * sent again, and folds results into the engine's own aggregates so live pass rates and the job
- * score are the numbers the CLI prints. No vscode here, so tests drive it directly.
+ * sent again, and folds results with the engine's own aggregator (shared/) so live pass rates and the
+ * job score are the numbers the CLI prints; the job threshold comes in run/start. No vscode here, so
+ * tests drive it directly.
  */
-import { Aggregator } from '../../core/aggregate/aggregator';
+import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { RunEvent } from '../../core/runner/events';
 import type { HostToWebview, LiveAggregates } from '../../protocol/webview';
 
@@ -20,16 +21,15 @@ export class LiveRun {
   /** `result` events of cases not ended yet; case/end repeats every result, so they are sent only if it has not come by the next flush. */
   private held = new Map<string, RunEvent[]>();
   private aggregator: Aggregator | undefined;
+  /** The config's `pass_criteria.threshold`, from run/start; without it (an older CLI) the view shows no live job score. */
+  private jobThreshold: number | undefined;
 
-  /** `jobThreshold` is the config's `pass_criteria.threshold` when known; without it the view shows no live job score. */
-  constructor(
-    readonly configFile: string,
-    private readonly jobThreshold: number | undefined,
-  ) {}
+  constructor(readonly configFile: string) {}
 
   push(event: RunEvent): void {
     switch (event.type) {
       case 'run/start':
+        this.jobThreshold = event.jobThreshold;
         this.aggregator = new Aggregator(event.scorers, this.jobThreshold ?? 0);
         this.kept.push(event);
         break;

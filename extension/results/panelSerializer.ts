@@ -37,7 +37,7 @@ async function restorePanel(webviewPanel: vscode.WebviewPanel, state: unknown, e
   hooks.restored?.(panel);
   const source = savedSourceOf(state);
   if (source === undefined) return;
-  const found = await findSavedRun(source, runsDirectoriesFor(source.configFile));
+  const found = await findSavedRun(source, runsDirectoriesFor(source.configFile), vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath);
   // Something else may have been shown in the panel while the report was read; that wins.
   if (ResultsPanel.currentPanel !== panel || panel.isShowingSomething) return;
   if (found.found) panel.showReport(found.report);

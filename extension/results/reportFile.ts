@@ -1,90 +1,62 @@
 /**
- * Reads a `report.json` (the CLI's, from this machine or from CI) for the results view. Every
- * failure is an Error naming the file, line and column, and saying what was expected and what was
- * seen, without quoting the file's text (reports hold outputs). No vscode here, so tests run it.
+ * A `report.json` (the CLI's, from this machine or from CI) for the results view, read and checked by
+ * the CLI in a child process (`evallens report <file> --reporter json`): the schema check of a large
+ * report, and a hostile one, never runs on the editor's thread. The CLI prints the checked report on
+ * stdout, or says what is wrong at file:line:col on stderr (cli/reportJson.ts). No vscode here.
  */
-import { type ParseError, findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
-import type { ValidateFunction } from 'ajv';
+import { fork } from 'node:child_process';
+import { dirname } from 'node:path';
 import type { Report } from '../../core/report/report';
-import { createAjv } from '../../core/schema/ajv';
-import { readBoundedText } from '../../core/text/boundedRead';
-import { tooDeepJson, tooDeepMessage } from '../../core/text/jsonDepth';
-import reportSchema from '../../schemas/report.schema.json';
 
-export class ReportFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly column: number,
-    detail: string,
-  ) {
-    super(`${file}:${line}:${column}: ${detail}`);
-    this.name = 'ReportFileError';
-  }
+/** The most stdout taken from the CLI: above the largest report it reads (EVALLENS_MAX_REPORT_BYTES may raise that to here). */
+const MAX_REPORT_CHARS = 1024 * 1024 * 1024;
+const READ_TIMEOUT_MS = 120_000;
+
+export function reportFileArgs(path: string): string[] {
+  return ['report', path, '--reporter', 'json', '--no-color'];
 }
 
-let validator: ValidateFunction | undefined;
-
-function validate(value: unknown): ValidateFunction {
-  validator ??= createAjv({ useDefaults: false }).compile(reportSchema);
-  validator(value);
-  return validator;
+/** The report, or an Error whose message is the CLI's (file:line:col: what was expected, what was seen). */
+export function readReportFile(cliPath: string, path: string, timeoutMs = READ_TIMEOUT_MS): Promise<Report> {
+  return new Promise((resolve, reject) => {
+    // The CLI's own folder as cwd: it always exists.
+    const child = fork(cliPath, reportFileArgs(path), { cwd: dirname(cliPath), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const stdout: Buffer[] = [];
+    let size = 0;
+    let stderr = '';
+    let failure: string | undefined;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REPORT_CHARS) stdout.push(chunk);
+      else if (failure === undefined) {
+        failure = `${path}:1:1: the report is larger than ${MAX_REPORT_CHARS} bytes`;
+        child.kill();
+      }
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      // Only the start matters (the first error line).
+      if (stderr.length < 64 * 1024) stderr += text;
+    });
+    child.on('error', (e) => (failure ??= `the EvalLens CLI could not be started: ${e.message}`));
+    child.on('close', (code, signal) => {
+      if (failure !== undefined) return reject(new Error(failure));
+      if (signal !== null) return reject(new Error(`reading ${path} was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`));
+      // 0 and 1 (a run that failed, or one that scored nothing) both print the report; 2 is a report that could not be read.
+      if (code === 0 || code === 1) {
+        try {
+          return resolve(JSON.parse(Buffer.concat(stdout).toString('utf8')) as Report);
+        } catch {
+          return reject(new Error(`${path}:1:1: the EvalLens CLI did not print the report (an older CLI?)`));
+        }
+      }
+      reject(new Error(firstError(stderr) ?? `reading ${path} failed (the EvalLens CLI exited with ${String(code)})`));
+    });
+  });
 }
 
-/** 1-based line and column of an offset (UTF-16 units, as editors count). */
-function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-export async function readReportFile(path: string): Promise<Report> {
-  // Bounded like every read (a symlink to /dev/zero, a FIFO or a huge file is refused, not read).
-  const read = await readBoundedText(path, 'report');
-  if (!read.ok) throw new ReportFileError(path, 1, 1, `cannot read the report file (${read.code === 'ENOENT' ? 'it does not exist' : read.reason})`);
-  return parseReport(read.text, path);
-}
-
-/** Parses and checks a report's text; `path` names it in errors. */
-export function parseReport(text: string, path: string): Report {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const shift = text.length - body.length;
-  // A report nested past the cap would overflow the stack in the schema check and the view.
-  const deep = tooDeepJson(body);
-  if (deep !== undefined) {
-    const at = position(body, deep);
-    throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report, but it has ${tooDeepMessage()}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    throw syntaxError(body, path, shift);
-  }
-  const check = validate(value);
-  const first = check.errors?.[0];
-  if (first === undefined) return value as Report;
-  const segments = first.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-  const node = findNodeAtLocation(parseTree(body) ?? { type: 'null', offset: 0, length: 0 }, segments);
-  const at = position(body, node?.offset ?? 0);
-  const where = first.instancePath === '' ? 'the top level' : first.instancePath;
-  const more = (check.errors?.length ?? 1) > 1 ? ` (and ${(check.errors?.length ?? 1) - 1} more problems)` : '';
-  throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report (schemas/report.schema.json), but at ${where} the value ${first.message ?? 'does not fit'}${more}`);
-}
-
-/** JSON.parse says little and quotes the text; jsonc-parser gives the first error's offset and kind. */
-function syntaxError(body: string, path: string, shift: number): ReportFileError {
-  const errors: ParseError[] = [];
-  parse(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors[0];
-  const at = position(body, first?.offset ?? 0);
-  // "CommaExpected" → "comma expected"
-  const what = first === undefined ? 'text that is not JSON' : `a JSON syntax error (${printParseErrorCode(first.error).replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase()})`;
-  return new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected a JSON report, saw ${what}`);
+/** The CLI's first line that is not a warning, without its `evallens: ` prefix. */
+function firstError(text: string): string | undefined {
+  const line = text.split('\n').find((l) => l.trim() !== '' && !l.startsWith('evallens: warning:'));
+  return line?.replace(/^evallens: /, '');
 }

@@ -8,10 +8,10 @@
  *     // One panel; a second call shows the same panel (and takes the newer `reveal`).
  *     // `target` is { configFile, caseId, location?: { file, line, column } } (1-based), from
  *     // the report or the run's case/start; open `location` when present, else find the case.
- *   panel.showReport(await readReportFile(path));   // a finished run, e.g. a report.json from CI
+ *   panel.showReport(await readReportFile(cliPath, path));   // a finished run, e.g. a report.json from CI (read by the CLI)
  *   panel.startRun(configFile);                     // clears the view for a live run of this config
  *   panel.pushEvent(event);                         // each RunEvent of that run, as it comes
- *   panel.pushCases(configFile, cases);             // optional: EvalCases already in memory
+ *   panel.pushCases(configFile, cases);             // optional: case data already in memory
  *   ResultsPanel.currentPanel;                      // the open panel, or undefined (opens nothing)
  *   panel.onDidDispose(() => …);                    // the panel's tab closed
  *   panel.showNotice(text);                         // nothing to show, and why (e.g. a restored run that is gone)
@@ -23,15 +23,13 @@
  * says `webview/ready` with our PROTOCOL_VERSION; the panel does not keep its context while hidden,
  * so each time it is shown again the view says ready and gets the run again (its filters, sort and
  * selection it restores itself from its webview state). Case data for the detail pane is read on
- * request from the config's dataset (caseDataSource.ts).
+ * request from the config's dataset by the CLI (caseDataSource.ts); the live job score's threshold
+ * comes in the run's run/start event. The host loads no config itself.
  */
 import * as vscode from 'vscode';
-import { loadRunConfig } from '../../core/config/loadRunConfig';
-import { untrustedEnv } from '../../core/config/untrustedEnv';
-import type { EvalCase } from '../../core/case';
 import type { Report } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
-import { type HostToWebview, isWebviewToHost, PROTOCOL_VERSION, type RevealTarget, type WebviewToHost } from '../../protocol/webview';
+import { type CaseData, type HostToWebview, isWebviewToHost, PROTOCOL_VERSION, type RevealTarget, type WebviewToHost } from '../../protocol/webview';
 import { CaseDataSource } from './caseDataSource';
 import { importedCaseData } from './importedCaseData';
 import { LiveRun } from './liveRun';
@@ -39,7 +37,7 @@ import { panelHtml } from './panelHtml';
 import { RESULTS_VIEW_TYPE } from './panelSerializer';
 import { reportMessages } from './reportMessages';
 
-export { readReportFile, ReportFileError } from './reportFile';
+export { readReportFile } from './reportFile';
 export type { RevealTarget } from '../../protocol/webview';
 
 export { RESULTS_VIEW_TYPE };
@@ -63,8 +61,7 @@ export class ResultsPanel implements vscode.Disposable {
   /** Fires once when the panel closes (its tab was closed, or dispose was called). */
   readonly onDidDispose: vscode.Event<void> = this.disposed.event;
   private readonly disposables: vscode.Disposable[] = [];
-  // In Restricted Mode the configs and datasets shown are read without the environment (their ${VAR}s are not read).
-  private readonly cases = new CaseDataSource(environment());
+  private readonly cases: CaseDataSource;
   private shown: Shown = { kind: 'none' };
   private ready = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -108,6 +105,8 @@ export class ResultsPanel implements vscode.Disposable {
     dist: vscode.Uri,
     private reveal: (target: RevealTarget) => void,
   ) {
+    // The CLI reads the case; in Restricted Mode as an untrusted run does (no ${VAR} of the config is read).
+    this.cases = new CaseDataSource(vscode.Uri.joinPath(dist, 'cli.js').fsPath, () => vscode.workspace.isTrusted);
     const webview = panel.webview;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
@@ -143,7 +142,7 @@ export class ResultsPanel implements vscode.Disposable {
 
   startRun(configFile: string): void {
     this.stopFlushing();
-    this.shown = { kind: 'live', run: new LiveRun(configFile, jobThresholdOf(configFile)) };
+    this.shown = { kind: 'live', run: new LiveRun(configFile) };
     this.cases.forget();
     if (this.ready) this.post({ type: 'view/clear' });
   }
@@ -159,7 +158,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
-  pushCases(configFile: string, cases: Iterable<EvalCase>): void {
+  pushCases(configFile: string, cases: Iterable<CaseData>): void {
     this.cases.add(configFile, cases);
   }
 
@@ -243,18 +242,4 @@ export class ResultsPanel implements vscode.Disposable {
 
 function webviewOptions(dist: vscode.Uri): vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [dist] };
-}
-
-/** The environment a config's `${VAR}`s are read from: none in Restricted Mode. */
-function environment(): Readonly<Record<string, string | undefined>> {
-  return vscode.workspace.isTrusted ? process.env : untrustedEnv();
-}
-
-/** The config's job threshold, for the live job score; undefined when the config does not load now. */
-function jobThresholdOf(configFile: string): number | undefined {
-  try {
-    return loadRunConfig(configFile, environment()).config?.jobThreshold;
-  } catch {
-    return undefined;
-  }
 }

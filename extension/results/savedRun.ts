@@ -1,7 +1,7 @@
 /**
  * After a window reload: which run the results view showed (kept in the view's own state, see
  * `PersistedView.source` in webview/model/actions.ts), and finding it again as the report.json in its
- * run folder, `<runs directory>/<run id>/report.json`, as the CLI writes it (cli/runStore.ts). A run
+ * run folder, `<runs directory>/<run id>/report.json`, as the CLI writes it (cli/runStore.ts), read back by the CLI. A run
  * that cannot be shown becomes a notice that says why and what to do. No vscode here, so tests run it.
  */
 import { stat } from 'node:fs/promises';
@@ -30,8 +30,8 @@ export function savedSourceOf(state: unknown): SavedSource | undefined {
   return { runId, configFile, kind, complete };
 }
 
-/** Looks for the source's report.json in each runs directory, in order; the first that exists is read. */
-export async function findSavedRun(source: SavedSource, runsDirs: readonly string[]): Promise<SavedRun> {
+/** Looks for the source's report.json in each runs directory, in order; the first that exists is read (by the CLI at `cliPath`). */
+export async function findSavedRun(source: SavedSource, runsDirs: readonly string[], cliPath: string): Promise<SavedRun> {
   const folders = [...new Set(runsDirs)].map((dir) => join(dir, source.runId));
   const where = folders.length === 1 ? (folders[0] ?? '') : folders.join(', ');
   for (const folder of folders) {
@@ -39,7 +39,7 @@ export async function findSavedRun(source: SavedSource, runsDirs: readonly strin
     if (!(await isFile(file))) continue;
     let report: Report;
     try {
-      report = await readReportFile(file);
+      report = await readReportFile(cliPath, file);
     } catch (error) {
       return { found: false, notice: `The report of run ${source.runId} could not be shown again: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -10,7 +10,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { killProcessTree } from './processTree';
-import { markedEnv, newRunToken } from '../../core/process/runProcesses';
+import { markedEnv, newRunToken } from '../../shared/process/runProcesses';
 import { createDecodeState, decodeEvents, finishEvents, overLongMessage, RunEventDecodeError, type RunEvent } from '../../protocol/runEvents';
 
 export interface CliRunHandlers {
@@ -43,7 +43,7 @@ export interface CliRun {
 }
 
 export function startCliRun(cliPath: string, args: readonly string[], cwd: string, handlers: CliRunHandlers): CliRun {
-  // The run's marker (core/process/runProcesses.ts): the CLI and everything it starts inherit it, so
+  // The run's marker (shared/process/runProcesses.ts): the CLI and everything it starts inherit it, so
   // a cancel finds even a process that left the tree with `setsid` and was reparented.
   const token = newRunToken();
   const child = fork(cliPath, [...args], {

@@ -1,11 +1,11 @@
 /**
  * What the extension shows from the CLI and from itself (the EvalLens output channel, a test run's
- * output, error messages) passes the one masking rule of the engine (core/text/secretMask.ts): the
+ * output, error messages) passes the one masking rule of the engine (shared/text/secretMask.ts): the
  * CLI masks what it prints, and this is the gate for everything else — a Node error the CLI could not
  * mask, a spawn failure, the language server's log, a setting's value. No vscode here, so it is tested
  * on its own.
  */
-import { maskSecretText, rememberCredentialEnvironment } from '../../core/text/secretMask';
+import { maskSecretText, rememberCredentialEnvironment } from '../../shared/text/secretMask';
 
 /** Remembers the credentials of the extension host's environment (the CLI and the server inherit it). */
 export function rememberHostCredentials(env: Readonly<Record<string, string | undefined>>): void {

@@ -4,11 +4,11 @@
  * of the CLI does not reach. So the tree is walked by parent pid and each process is killed.
  * Linux reads /proc; macOS and others ask `ps`; Windows has `taskkill /T`. A process that left the
  * tree (`setsid`, then its parent died) is not below the CLI any more: on Linux, every process whose
- * environment carries the run's marker (`marker`, core/process/runProcesses.ts) is ended as well.
+ * environment carries the run's marker (`marker`, shared/process/runProcesses.ts) is ended as well.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { sweepMarked } from '../../core/process/runProcesses';
+import { sweepMarked } from '../../shared/process/runProcesses';
 
 /** Kills `pid` (when given) and its tree, then every process carrying `marker` (when given). */
 export function killProcessTree(pid: number | undefined, marker?: string): void {

@@ -15,7 +15,7 @@ import { freeByDiscovery, saveRefusal } from './onSavePolicy';
 import { RunEventMapper, type MappedRun } from './runEventMapper';
 import { terminalText } from './resultText';
 import { testRunSink } from './testRunSink';
-import { printable } from '../../core/text/printable';
+import { printable } from '../../shared/text/printable';
 import type { EvalTestTree } from './testTree';
 
 /** Who else hears about a run: the results view, the status bar, the last results. */

@@ -1,7 +1,7 @@
 /** How a result reads in one line: its mark and its score. Shared by messages, lenses and hovers. */
 import type { ResultStatus } from '../../core/result';
 import type { CaseStatus } from '../../protocol/runEvents';
-import { printable } from '../../core/text/printable';
+import { printable } from '../../shared/text/printable';
 
 const RESULT_MARKS: Readonly<Record<ResultStatus, string>> = {
   pass: '✓',

@@ -1,6 +1,6 @@
 /** The status bar's words for a finished run. Pure; statusBar.ts shows them. */
 import type { RunSummary } from '../../protocol/runEvents';
-import { printable } from '../../core/text/printable';
+import { printable } from '../../shared/text/printable';
 
 export interface SummaryText {
   readonly text: string;

@@ -1,7 +1,7 @@
 /** The vscode side of RunEventMapper: case events become TestRun states on the tree's items. */
 import * as vscode from 'vscode';
 import type { SourceRange } from '../../core/text/position';
-import { printable } from '../../core/text/printable';
+import { printable } from '../../shared/text/printable';
 import { terminalText } from './resultText';
 import type { CaseMessage, MessageLocation, TestRunSink } from './runEventMapper';
 import type { EvalTestTree } from './testTree';

@@ -7,7 +7,7 @@ import { maskedText } from '../runner/maskedText';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { SourceRange } from '../../core/text/position';
-import { printable } from '../../core/text/printable';
+import { printable } from '../../shared/text/printable';
 import type { DiscoveredConfig } from './caseDiscovery';
 import type { CaseIndex } from './caseIndex';
 import { caseTestId } from './testIds';

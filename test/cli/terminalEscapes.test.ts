@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { jsonPrintable } from '../../core/text/printable';
+import { jsonPrintable } from '../../shared/text/printable';
 import { ensureBuilt, runCli, type CliRun } from '../support/cli';
 
 /** Raw characters that must not be printed: C0 but tab and LF, DEL, C1, bidi controls, invisible format characters. */

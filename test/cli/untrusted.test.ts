@@ -153,6 +153,10 @@ describe("evallens --untrusted and a run config's ${VAR}s", () => {
     const listed = await cli(['validate', 'run.yaml', '--cases', '--untrusted'], dir);
     assert.deepEqual(listed.reads, []);
     assert.match((JSON.parse(listed.stdout.trim()) as { problem: string }).problem, /^3:23: `\$\{PLANTED_USER\}` was not read/);
+    // The case the results view's detail pane asks for is read the same way.
+    const detail = await cli(['validate', 'run.yaml', '--case-data', 'a', '--untrusted'], dir);
+    assert.deepEqual(detail.reads, []);
+    assert.match((JSON.parse(detail.stdout.trim()) as { reason: string }).reason, /run\.yaml:3:23: `\$\{PLANTED_USER\}` was not read/);
     // A fallback is the workspace's own value: used, and the variable still not read.
     writeFileSync(join(dir, 'run.yaml'), 'dataset: ${PLANTED_PATH:-cases.jsonl}\nscorers:\n  exact_match: {}\n');
     const run = await cli(['run', 'run.yaml', '--untrusted'], dir);

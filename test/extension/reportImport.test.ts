@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importReport, reportImportArgs } from '../../extension/runner/reportImport';
-import { parseReport } from '../../extension/results/reportFile';
+import { parseReport } from '../../cli/reportJson';
 import { CLI, ensureBuilt, ROOT } from '../support/cli';
 
 const JOB = join(ROOT, 'test', 'fixtures', 'evalbench', 'results', '5d0c7a8e-3b1f-4c2a-9e6d-7f8a1b2c3d4e');

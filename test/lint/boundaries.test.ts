@@ -1,6 +1,7 @@
 /**
  * The dependency rule (DESIGN.md) as lint: each restriction in eslint.config.mjs is shown to fire on
- * a small snippet in the folder it guards, and the imports each folder may make are shown to pass.
+ * a small snippet in the folder it guards, and the imports each folder may make are shown to pass;
+ * the real extension/, protocol/ and webview/ are shown to import no value from core/.
  */
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
@@ -42,7 +43,7 @@ before(() => {
   eslint = new ESLint({ cwd: ROOT, overrideConfigFile: join(ROOT, 'eslint.config.mjs') });
 });
 
-describe('core/ depends on nothing else in the repo', () => {
+describe('core/ depends on nothing in the repo but shared/', () => {
   const file = 'core/config/example.ts';
 
   it('may not import vscode, the language client or the language server', async () => {
@@ -74,8 +75,43 @@ describe('protocol/ imports only core/', () => {
     await assertForbidden('protocol/example.ts', "import { NotificationType } from 'vscode-languageserver';");
   });
 
-  it('may import core', async () => {
-    await assertAllowed('protocol/example.ts', "import type { Report } from '../core/report/report';\nimport { hasErrors } from '../core/problem';");
+  it('may import core\'s types and shared/, but no value from core (the extension and the view load protocol/)', async () => {
+    await assertAllowed('protocol/example.ts', "import type { Report } from '../core/report/report';\nexport type { RunEvent } from '../core/runner/events';\nimport { printable } from '../shared/text/printable';");
+    await assertForbidden('protocol/example.ts', "import { hasErrors } from '../core/problem';", /protocol\/ imports only types from core/);
+  });
+});
+
+describe('shared/ sits under core: pure helpers the engine and the hosts both run', () => {
+  const file = 'shared/text/example.ts';
+
+  it('takes only types from core, and nothing from protocol/, a host, test/ or an editor library', async () => {
+    await assertAllowed(file, "import type { Json } from '../../core/case';\nimport { randomBytes } from 'node:crypto';\nimport { scan } from './detectors';");
+    await assertForbidden(file, "import { hasErrors } from '../../core/problem';", /shared\/ imports only types from core/);
+    await assertForbidden(file, "import { encodeEvent } from '../../protocol/runEvents';", /shared\/ may not import protocol/);
+    for (const code of Object.values(SIBLINGS)) await assertForbidden(file, code.replace("'../", "'../../"), /shared\/ may not import/);
+    await assertForbidden(file, "import * as vscode from 'vscode';", /Only extension/);
+  });
+
+  it('is imported by core and by every host', async () => {
+    await assertAllowed('core/runner/example.ts', "import { Aggregator } from '../../shared/aggregate/aggregator';");
+    for (const host of Object.keys(SIBLINGS)) await assertAllowed(`${host}/example.ts`, "import { printable } from '../shared/text/printable';");
+  });
+});
+
+describe('the extension host never runs the engine', () => {
+  it('extension/ imports only types from core/, at any depth, by import or re-export', async () => {
+    await assertForbidden('extension/results/example.ts', "import { loadRunConfig } from '../../core/config/loadRunConfig';", /extension\/ imports only types from core.*never runs the engine/);
+    await assertForbidden('extension/example.ts', "import { Aggregator } from '../core/aggregate/aggregator';", /extension\/ imports only types from core/);
+    await assertForbidden('extension/example.ts', "export { caseRecords } from '../core/runner/records';", /extension\/ imports only types from core/);
+    await assertForbidden('extension/example.ts', "import { type EvalCase, caseRecords } from '../core/runner/records';", /extension\/ imports only types from core/);
+    await assertAllowed('extension/results/example.ts', "import type { Report } from '../../core/report/report';\nexport type { RunEvent } from '../../core/runner/events';");
+  });
+
+  it('no file of extension/, protocol/ or webview/ imports a value from core/ (the real tree, as lint sees it)', async () => {
+    const results = await eslint.lintFiles(['extension/**/*.ts', 'protocol/**/*.ts', 'webview/**/*.ts']);
+    assert.ok(results.length > 30, `linted only ${results.length} files`);
+    const found = results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${r.filePath}:${m.line}: ${m.message}`));
+    assert.deepEqual(found, []);
   });
 });
 

@@ -43,7 +43,7 @@ describe('100,000 results', () => {
 
   it('a live run of 100,000 results reaches the view in a few hundred messages, and folds to the same table', () => {
     const events = eventsOf(CASES);
-    const live = new LiveRun('/work/evals/support.eval.yaml', 0.5);
+    const live = new LiveRun('/work/evals/support.eval.yaml');
     let state = initialState();
     let messages = 0;
     // Flush every 997 events: the host flushes on a 50 ms timer, whatever arrived in between.

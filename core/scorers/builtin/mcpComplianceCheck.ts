@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/mcp_compliance_check.schema.json';
 import { isJsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
 import { prepared, type ScorerDefinition } from '../scorer';
-import { maskThenCut } from '../../text/secretMask';
+import { maskThenCut } from '../../../shared/text/secretMask';
 
 /** EvalBench's default weight of each finding severity. */
 const DEFAULT_WEIGHTS: { readonly [severity: string]: number } = { P0: 10, P1: 3, P2: 1 };

@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/mcp_token_cost.schema.json';
 import { isJsonObject, type JsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
 import { prepared, type ScorerDefinition } from '../scorer';
-import { maskThenCut } from '../../text/secretMask';
+import { maskThenCut } from '../../../shared/text/secretMask';
 
 /** How much of a recorded probe error a reason repeats. */
 const PROBE_ERROR_SHOWN = 200;

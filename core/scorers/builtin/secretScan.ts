@@ -2,7 +2,7 @@ import type { Json } from '../../case';
 import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/secret_scan.schema.json';
 import { codePointLength, textOutput } from '../support/describe';
-import { scanForSecrets, type SecretDetectorName, type SecretFinding } from '../support/secretDetectors';
+import { scanForSecrets, type SecretDetectorName, type SecretFinding } from '../../../shared/text/secretDetectors';
 import { prepared, type ScorerDefinition } from '../scorer';
 
 interface SecretScanOptions {

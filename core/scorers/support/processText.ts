@@ -1,5 +1,5 @@
 import type { Json } from '../../case';
-import { dropCutStart, maskSecretText } from '../../text/secretMask';
+import { dropCutStart, maskSecretText } from '../../../shared/text/secretMask';
 
 /** Most characters of stderr or of a script's reason that a verdict quotes. */
 export const QUOTE_CHARS = 500;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ScorerVerdict } from '../../../core/result';
 import { secretScan } from '../../../core/scorers/builtin/secretScan';
-import { SECRET_DETECTORS, scanForSecrets } from '../../../core/scorers/support/secretDetectors';
+import { SECRET_DETECTORS, scanForSecrets } from '../../../shared/text/secretDetectors';
 import { schemaErrors, score } from '../../support/scoring';
 
 // Fixtures are made-up tokens in the public formats, assembled from parts so this file holds no

@@ -24,7 +24,7 @@ import { databasePreparer } from '../../../core/sql/databasePreparer';
 import { runCommandTarget } from '../../../core/target/cmdTarget';
 import { parseTemplate, valueOf } from '../../../core/target/template';
 import { LineIndex } from '../../../core/text/position';
-import { maskSecretText, rememberCredentialEnvironment } from '../../../core/text/secretMask';
+import { maskSecretText, rememberCredentialEnvironment } from '../../../shared/text/secretMask';
 import { MaskedLines, maskedChannel } from '../../../extension/runner/maskedText';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-env-values-'));

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StreamTail } from '../../../core/scorers/support/processText';
-import { maskJson, maskThenCut, maskThenCutTail, rememberSecret } from '../../../core/text/secretMask';
+import { maskJson, maskThenCut, maskThenCutTail, rememberSecret } from '../../../shared/text/secretMask';
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;

@@ -16,7 +16,7 @@ import { caseRecords } from '../../../core/runner/records';
 import { runEval } from '../../../core/runner/run';
 import { scoreCase } from '../../../core/runner/scoreCase';
 import { stdoutVerdict } from '../../../core/scorers/builtin/subprocessAnswer';
-import { maskThenCut } from '../../../core/text/secretMask';
+import { maskThenCut } from '../../../shared/text/secretMask';
 import { startFakeLlmServer, type FakeLlmServer } from '../../support/fakeOpenAiServer';
 import { loadConfig, runWithTarget } from '../target/targetRun';
 

@@ -16,7 +16,7 @@ const eventCount = (messages: readonly HostToWebview[]): number => messages.redu
 
 describe('live run batching (host)', () => {
   it('sends few messages of bounded size, and drops result events whose case/end came in the same batch', () => {
-    const live = new LiveRun('/c.eval.yaml', 0.5);
+    const live = new LiveRun('/c.eval.yaml');
     const events = eventsOf(5000);
     for (const event of events) live.push(event);
     const messages = live.flush();
@@ -26,7 +26,7 @@ describe('live run batching (host)', () => {
   });
 
   it('sends the results of a case still running, so a slow case shows progress', () => {
-    const live = new LiveRun('/c.eval.yaml', undefined);
+    const live = new LiveRun('/c.eval.yaml');
     const events = eventsOf(1);
     for (const event of events.slice(0, 4)) live.push(event); // run/start, case/start, two results
     const state = live.flush().reduce(reduce, initialState());
@@ -35,7 +35,7 @@ describe('live run batching (host)', () => {
   });
 
   it('replays the whole run to a view that (re)started, ending in the same table as the live view', () => {
-    const live = new LiveRun('/c.eval.yaml', 0.5);
+    const live = new LiveRun('/c.eval.yaml');
     const events = eventsOf(300);
     let seen = initialState();
     for (const [i, event] of events.entries()) {
@@ -68,7 +68,7 @@ describe('live run batching (host)', () => {
       assert.ok(cli.code === 0 || cli.code === 1, cli.stderr);
       const state = createDecodeState();
       const events = [...decodeEvents(cli.stdout, state), ...finishEvents(state)];
-      const live = new LiveRun(config, 0.7);
+      const live = new LiveRun(config);
       for (const event of events) live.push(event);
       const view = live.flush().reduce(reduce, initialState());
       const [runFolder] = readdirSync(runsDir);

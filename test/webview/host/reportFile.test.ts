@@ -2,13 +2,24 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { readReportFile, ReportFileError } from '../../../extension/results/reportFile';
-import { ROOT } from '../../support/cli';
+import { after, before, describe, it } from 'node:test';
+import { readReportFile as readThroughCli } from '../../../extension/results/reportFile';
+import { CLI, ensureBuilt, ROOT } from '../../support/cli';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'reports', 'three-cases.report.json');
 const dir = mkdtempSync(join(tmpdir(), 'evallens-report-'));
+before(() => ensureBuilt());
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The extension's reader: the built CLI reads and checks the report. */
+const readReportFile = (path: string) => readThroughCli(CLI, path);
+
+/** A refusal: its message, and the line and column it names (after the path). */
+interface Refusal {
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
+}
 
 function write(name: string, text: string): string {
   const path = join(dir, name);
@@ -16,17 +27,19 @@ function write(name: string, text: string): string {
   return path;
 }
 
-async function failure(path: string): Promise<ReportFileError> {
+async function failure(path: string): Promise<Refusal> {
   try {
     await readReportFile(path);
   } catch (error) {
-    assert.ok(error instanceof ReportFileError, String(error));
-    return error;
+    assert.ok(error instanceof Error, String(error));
+    const at = new RegExp(`^${path}:(\\d+):(\\d+): `).exec(error.message);
+    assert.ok(at !== null, `the message names ${path}:line:col: ${error.message}`);
+    return { message: error.message, line: Number(at[1]), column: Number(at[2]) };
   }
   assert.fail('expected the report to be refused');
 }
 
-describe('readReportFile', () => {
+describe('readReportFile (through the CLI)', () => {
   it('reads a report written in CI (a path of another machine in configFile)', async () => {
     const report = await readReportFile(FIXTURE);
     assert.equal(report.configFile, '/home/ci/project/evals/support.eval.yaml');

@@ -2,17 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { findSavedRun, type SavedSource, savedSourceOf } from '../../../extension/results/savedRun';
 import { persistedView, reduce } from '../../../webview/model/reducer';
 import { initialState } from '../../../webview/model/viewState';
-import { ROOT } from '../../support/cli';
+import { CLI, ensureBuilt, ROOT } from '../../support/cli';
 import { reportOf } from '../support/runs';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'reports', 'three-cases.report.json');
 const RUN_ID = '20250102-030405-abc123';
 const CONFIG = '/home/ci/project/evals/support.eval.yaml';
 const dir = mkdtempSync(join(tmpdir(), 'evallens-saved-run-'));
+before(() => ensureBuilt());
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A runs directory with the given files in the run's folder. */
@@ -46,7 +47,7 @@ describe('findSavedRun', () => {
   it('finds the report.json in the run folder of the first runs directory that has it', async () => {
     const empty = join(dir, 'no-runs-here');
     const runs = runsDir('runs-a', { 'report.json': readFileSync(FIXTURE, 'utf8') });
-    const found = await findSavedRun(reportSource, [empty, runs]);
+    const found = await findSavedRun(reportSource, [empty, runs], CLI);
     assert.equal(found.found, true);
     assert.ok(found.found);
     assert.equal(found.file, join(runs, RUN_ID, 'report.json'));
@@ -55,7 +56,7 @@ describe('findSavedRun', () => {
 
   it('says the report is gone, where it looked and what to do instead', async () => {
     const runs = join(dir, 'runs-empty');
-    const found = await findSavedRun(reportSource, [runs]);
+    const found = await findSavedRun(reportSource, [runs], CLI);
     assert.deepEqual(found, {
       found: false,
       notice: `No report of run ${RUN_ID} (${CONFIG}) in ${join(runs, RUN_ID)}, so it cannot be shown again (a report opened from another folder is not reopened after a reload). Open it with “EvalLens: Open Report File…”, or run the config again.`,
@@ -64,7 +65,7 @@ describe('findSavedRun', () => {
 
   it('says a live run ended with the window, and where the results of its finished cases are', async () => {
     const runs = runsDir('runs-live', { 'results.jsonl': '{}\n' }, 'live-1');
-    const found = await findSavedRun({ runId: 'live-1', configFile: CONFIG, kind: 'live', complete: false }, [runs]);
+    const found = await findSavedRun({ runId: 'live-1', configFile: CONFIG, kind: 'live', complete: false }, [runs], CLI);
     assert.equal(found.found, false);
     assert.ok(!found.found);
     assert.match(found.notice, /^Run live-1 of .* was in progress when the window closed and ended with it, before writing its report/);
@@ -73,13 +74,13 @@ describe('findSavedRun', () => {
 
   it('shows a live run’s report when the run got to write it', async () => {
     const runs = runsDir('runs-live-done', { 'report.json': readFileSync(FIXTURE, 'utf8') });
-    const found = await findSavedRun({ ...reportSource, kind: 'live', complete: false }, [runs]);
+    const found = await findSavedRun({ ...reportSource, kind: 'live', complete: false }, [runs], CLI);
     assert.equal(found.found, true);
   });
 
   it('names file, line and column of a report that no longer reads, without quoting it', async () => {
     const runs = runsDir('runs-broken', { 'report.json': '{\n  "runId": "secret output text"\n' });
-    const found = await findSavedRun(reportSource, [runs]);
+    const found = await findSavedRun(reportSource, [runs], CLI);
     assert.ok(!found.found);
     assert.ok(found.notice.includes(`${join(runs, RUN_ID, 'report.json')}:`), found.notice);
     assert.ok(!found.notice.includes('secret output text'), found.notice);
@@ -87,7 +88,7 @@ describe('findSavedRun', () => {
 
   it('refuses a report.json of another run in the run’s folder', async () => {
     const runs = runsDir('runs-other', { 'report.json': readFileSync(FIXTURE, 'utf8') }, 'another-run');
-    const found = await findSavedRun({ ...reportSource, runId: 'another-run' }, [runs]);
+    const found = await findSavedRun({ ...reportSource, runId: 'another-run' }, [runs], CLI);
     assert.ok(!found.found);
     assert.match(found.notice, /expected the report of run another-run, found run 20250102-030405-abc123/);
   });

@@ -88,7 +88,7 @@ export function reportOf(cases: number, runId = 'run-1'): Report {
 
 /** The live events of the same run: result events, then case/end repeating them (as the runner emits). */
 export function eventsOf(cases: number, runId = 'run-1'): RunEvent[] {
-  const events: RunEvent[] = [{ type: 'run/start', runId, configFile: CONFIG, startedAt: '2026-01-01T00:00:00.000Z', scorers: SCORERS, numTrials: 1 }];
+  const events: RunEvent[] = [{ type: 'run/start', runId, configFile: CONFIG, startedAt: '2026-01-01T00:00:00.000Z', scorers: SCORERS, numTrials: 1, jobThreshold: 0.5 }];
   const summary = { passed: 0, failed: 0, errored: 0, skipped: 0, total: cases };
   for (let i = 0; i < cases; i++) {
     const rs = resultsOf(i);

@@ -4,9 +4,9 @@
  * query values, and every span secret_scan's detectors flag are replaced. Masking comes BEFORE any
  * cut, so a cut never leaves part of a secret showing.
  */
-import type { Json } from '../case';
-import type { Problem } from '../problem';
-import { SECRET_DETECTORS, scanForSecrets } from '../scorers/support/secretDetectors';
+import type { Json } from '../../core/case';
+import type { Problem } from '../../core/problem';
+import { SECRET_DETECTORS, scanForSecrets } from './secretDetectors';
 
 export const CREDENTIAL_MASK = '<credential>';
 

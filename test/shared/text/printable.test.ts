@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonPrintable, printable } from '../../../core/text/printable';
+import { jsonPrintable, printable } from '../../../shared/text/printable';
 
 /** What must never reach a terminal raw: C0 (but tab/LF where lines are kept), DEL, C1, bidi and other format characters. */
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff]/u;

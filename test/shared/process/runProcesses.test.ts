@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { spawnGroup } from '../../../core/process/processGroup';
-import { endRunProcesses, hostRunToken, markedEnv, newRunToken, RUN_TOKEN_VAR, sweepMarked, trackedPids } from '../../../core/process/runProcesses';
+import { endRunProcesses, hostRunToken, markedEnv, newRunToken, RUN_TOKEN_VAR, sweepMarked, trackedPids } from '../../../shared/process/runProcesses';
 import { runOnce } from '../../../core/scorers/support/processRun';
 import { runCommandTarget } from '../../../core/target/cmdTarget';
 import { waitFor } from '../../support/cli';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Aggregator } from '../../../core/aggregate/aggregator';
+import { Aggregator } from '../../../shared/aggregate/aggregator';
 import type { ResultStatus, ScorerResult } from '../../../core/result';
 import type { ScorerInfo } from '../../../core/runner/events';
 

@@ -1,0 +1,91 @@
+/**
+ * Reads a `report.json` (the CLI's, from this machine or from CI) for `evallens report`, and so for
+ * the results view, which asks the CLI for it (extension/results/reportFile.ts) rather than checking
+ * it on the editor's thread. Every failure is an Error naming the file, line and column, and saying
+ * what was expected and what was seen, without quoting the file's text (reports hold outputs).
+ */
+import { type ParseError, findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { ValidateFunction } from 'ajv';
+import type { Report } from '../core/report/report';
+import { createAjv } from '../core/schema/ajv';
+import { readBoundedText } from '../core/text/boundedRead';
+import { tooDeepJson, tooDeepMessage } from '../core/text/jsonDepth';
+import reportSchema from '../schemas/report.schema.json';
+
+export class ReportFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+    detail: string,
+  ) {
+    super(`${file}:${line}:${column}: ${detail}`);
+    this.name = 'ReportFileError';
+  }
+}
+
+let validator: ValidateFunction | undefined;
+
+function validate(value: unknown): ValidateFunction {
+  validator ??= createAjv({ useDefaults: false }).compile(reportSchema);
+  validator(value);
+  return validator;
+}
+
+/** 1-based line and column of an offset (UTF-16 units, as editors count). */
+function position(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+export async function readReportFile(path: string): Promise<Report> {
+  // Bounded like every read (a symlink to /dev/zero, a FIFO or a huge file is refused, not read).
+  const read = await readBoundedText(path, 'report');
+  if (!read.ok) throw new ReportFileError(path, 1, 1, `cannot read the report file (${read.code === 'ENOENT' ? 'it does not exist' : read.reason})`);
+  return parseReport(read.text, path);
+}
+
+/** Parses and checks a report's text; `path` names it in errors. */
+export function parseReport(text: string, path: string): Report {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const shift = text.length - body.length;
+  // A report nested past the cap would overflow the stack in the schema check and the view.
+  const deep = tooDeepJson(body);
+  if (deep !== undefined) {
+    const at = position(body, deep);
+    throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report, but it has ${tooDeepMessage()}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw syntaxError(body, path, shift);
+  }
+  const check = validate(value);
+  const first = check.errors?.[0];
+  if (first === undefined) return value as Report;
+  const segments = first.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const node = findNodeAtLocation(parseTree(body) ?? { type: 'null', offset: 0, length: 0 }, segments);
+  const at = position(body, node?.offset ?? 0);
+  const where = first.instancePath === '' ? 'the top level' : first.instancePath;
+  const more = (check.errors?.length ?? 1) > 1 ? ` (and ${(check.errors?.length ?? 1) - 1} more problems)` : '';
+  throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report (schemas/report.schema.json), but at ${where} the value ${first.message ?? 'does not fit'}${more}`);
+}
+
+/** JSON.parse says little and quotes the text; jsonc-parser gives the first error's offset and kind. */
+function syntaxError(body: string, path: string, shift: number): ReportFileError {
+  const errors: ParseError[] = [];
+  parse(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  const at = position(body, first?.offset ?? 0);
+  // "CommaExpected" → "comma expected"
+  const what = first === undefined ? 'text that is not JSON' : `a JSON syntax error (${printParseErrorCode(first.error).replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase()})`;
+  return new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected a JSON report, saw ${what}`);
+}

@@ -1,0 +1,31 @@
+/**
+ * `evallens validate <config> --case-data <id>` prints one case's fields as one JSON line (this
+ * shape), so the results view's detail pane can show a case's input, output and trace without the
+ * editor loading the config itself. The extension reads it with `parseCaseLookup`.
+ */
+import type { CaseData } from './webview';
+
+export type CaseLookup = { readonly ok: true; readonly data: CaseData } | { readonly ok: false; readonly reason: string };
+
+type Fields = { readonly [key: string]: unknown };
+
+function fieldsOf(value: unknown): Fields | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+}
+
+/** Reads the printed lookup; undefined when the text is not one (an older CLI, a crash). */
+export function parseCaseLookup(text: string): CaseLookup | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const v = fieldsOf(value);
+  if (v === undefined) return undefined;
+  if (v['ok'] === false) return typeof v['reason'] === 'string' ? { ok: false, reason: v['reason'] } : undefined;
+  const data = fieldsOf(v['data']);
+  // The view renders each field as text or a tree and never as HTML; only the id is relied on here.
+  if (v['ok'] !== true || data === undefined || typeof data['id'] !== 'string') return undefined;
+  return { ok: true, data: data as unknown as CaseData };
+}
