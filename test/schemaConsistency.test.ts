@@ -8,7 +8,8 @@
  * - `schema`, `unknown-key`, `missing-required`, `unknown-scorer`: a value of the wrong type, range,
  *   pattern or enum, a key not allowed, a required key absent, a scorer key that does not exist;
  * - `missing-dataset`: an EvalLens config names neither `dataset` nor `cases` (a `required` choice);
- * - `conflicting-options` when it comes from the schema (two options of one `oneOf` given together).
+ * - `conflicting-options` when it comes from the schema (two options of one `oneOf` given together:
+ *   "… takes "a" or "b", not both"), not from a scorer's `create`.
  *
  * Not schema-shaped, so left out of the engine's side: whatever depends on more than the data —
  * files (`missing-file`, `not-regular`), the environment (`unresolved-variable`, `${VAR}` values),
@@ -17,6 +18,8 @@
  * rules across keys the schema does not model: a threshold outside its scorer's scale
  * (`threshold-off-scale`), a scorer that needs `num_trials` ≥ 2 (`needs-trials`), duplicate scorer
  * names or case ids, pass criteria that cannot apply, and the target's request checks (`target`).
+ * One rule a schema could say is still only the engine's: skills_trajectory's `enforce_order` with
+ * `allow_extra_skills` (its `create` refuses the pair, with a message the editor shows on the key).
  * Warnings and notices are no verdict on either side.
  *
  * The configs: every `*.eval.yaml` and every YAML document the language server takes for a run config
@@ -33,6 +36,7 @@ import { stringify } from 'yaml';
 import type { ConfigFamily } from '../core/config/configFamily';
 import { scorerSetFor } from '../core/config/evalbenchCompat';
 import { parseRunConfig } from '../core/config/parseRunConfig';
+import type { Problem } from '../core/problem';
 import { YamlSource } from '../core/config/yamlSource';
 import { documentKind } from '../server/analysis/documentKind';
 
@@ -65,6 +69,11 @@ function runConfigs(dir: string): string[] {
   return yamlFiles(dir).filter((file) => documentKind(`file://${file}`, 'yaml', readFileSync(file, 'utf8'), false) === 'config');
 }
 
+/** A conflict the options' schema found (schemaMessages words a `oneOf` so), not one a scorer's `create` found. */
+function isSchemaConflict(problem: Problem): boolean {
+  return problem.code === 'conflicting-options' && / takes .+, not both$/.test(problem.message);
+}
+
 export interface Verdicts {
   readonly schema: string[];
   readonly engine: string[];
@@ -78,7 +87,7 @@ export function verdicts(text: string, file: string): Verdicts {
   const schema = validate(data) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
   // Every file exists and every variable is set: neither is the schema's business.
   const parsed = parseRunConfig(text, file, new Proxy({}, { get: () => 'x' }), { fileExists: () => true });
-  const engine = parsed.problems.filter((p) => p.severity === 'error' && SCHEMA_SHAPED.has(p.code)).map((p) => `${p.code}: ${p.message}`);
+  const engine = parsed.problems.filter((p) => p.severity === 'error' && (SCHEMA_SHAPED.has(p.code) || isSchemaConflict(p))).map((p) => `${p.code}: ${p.message}`);
   return { schema, engine };
 }
 
@@ -121,6 +130,7 @@ const CASES: readonly { readonly name: string; readonly text: string; readonly v
   { name: 'an EvalBench scorer family EvalLens does not run', text: 'dataset_config: d.json\nscorers:\n  mcp_foo: {a: 1}\n', verdict: 'accept' },
   { name: 'an EvalBench scorer family EvalLens does not run, in the list form', text: 'dataset_config: d.json\nscorers:\n  - type: dbt_x\n    a: 1\n', verdict: 'accept' },
   { name: 'an EvalBench scorer EvalLens does not run, in an EvalLens config', text: 'dataset: d.jsonl\nscorers:\n  mcp_foo: {}\n', verdict: 'refuse' },
+  { name: 'two options of one oneOf given together', text: 'dataset: d.jsonl\nscorers:\n  regex: {pattern: a, patterns: [b]}\n', verdict: 'refuse' },
   { name: 'a list entry without type', text: 'dataset: d.jsonl\nscorers:\n  - name: a\n', verdict: 'refuse' },
   { name: 'an unknown scorer key', text: 'dataset_config: d.json\nscorers:\n  llmrater_x: {}\n', verdict: 'refuse' },
 ];
