@@ -25,9 +25,17 @@ for (const file of scorerFiles) {
   defs[`scorer_${key}`] = strip(schema);
 }
 
-const options = (key, extra = {}) => ({
+// The scorers an EvalBench config means by the same key (its `exact_match` compares SQL results):
+// their options replace the EvalLens scorer's in that family, as the engine's registry does.
+const variantsDir = join(schemasDir, 'scorers', 'evalbench');
+const evalbenchVariants = readdirSync(variantsDir).filter((f) => f.endsWith('.schema.json')).sort().map((f) => f.replace(/\.schema\.json$/, ''));
+for (const key of evalbenchVariants) defs[`scorer_evalbench_${key}`] = strip(readJson(join(variantsDir, `${key}.schema.json`)));
+const evalbenchKeys = [...keys, ...evalbenchVariants.filter((k) => !keys.includes(k))];
+const evalbenchDef = (key) => (evalbenchVariants.includes(key) ? `scorer_evalbench_${key}` : `scorer_${key}`);
+
+const options = (key, extra = {}, def = `scorer_${key}`) => ({
   type: 'object',
-  allOf: [{ $ref: '#/$defs/scorer_common' }, { $ref: `#/$defs/scorer_${key}` }],
+  allOf: [{ $ref: '#/$defs/scorer_common' }, { $ref: `#/$defs/${def}` }],
   ...extra,
   unevaluatedProperties: false,
 });
@@ -62,21 +70,30 @@ const notRunScorers = Object.entries(evalbench.scorersNotRun).filter(([key]) => 
 const notRunPattern = `^(${evalbench.scorerPrefixesNotRun.join('|')})`;
 const notRunDescription = (what) => `EvalBench's scorer: it ${what}. EvalLens does not run it: in an EvalBench config the key is accepted with an information notice and left out of the run.`;
 // In an EvalBench config, its scorers EvalLens does not run are accepted (with any options) as well.
+// In an EvalBench config, its scorers EvalLens does not run are accepted (with any options) as well,
+// and `scorers` may be empty (EvalBench runs such configs for other work, e.g. seeding databases).
+const evalbenchScorerEntry = (k) => ({ description: defs[evalbenchDef(k)].description, anyOf: [{ type: 'null' }, options(k, {}, evalbenchDef(k))] });
 defs.scorer_map_evalbench = {
-  ...defs.scorer_map,
-  properties: { ...defs.scorer_map.properties, ...Object.fromEntries(notRunScorers.map(([k, what]) => [k, { description: notRunDescription(what) }])) },
+  type: 'object',
+  properties: { ...Object.fromEntries(evalbenchKeys.map((k) => [k, evalbenchScorerEntry(k)])), ...Object.fromEntries(notRunScorers.map(([k, what]) => [k, { description: notRunDescription(what) }])) },
   patternProperties: { [notRunPattern]: { description: `EvalBench's ${evalbench.scorerPrefixesNotRun.join(', ')} scorers: EvalLens does not run them; in an EvalBench config each key is accepted with an information notice and left out of the run.` } },
+  additionalProperties: false,
 };
 defs.scorer_list_evalbench = {
-  ...defs.scorer_list,
+  type: 'array',
   items: {
-    ...defs.scorer_list.items,
-    properties: { type: { anyOf: [{ enum: keys }, { enum: notRunScorers.map(([k]) => k) }, { type: 'string', pattern: notRunPattern }], description: 'The scorer key.' } },
+    type: 'object',
+    required: ['type'],
+    properties: { type: { anyOf: [{ enum: evalbenchKeys }, { enum: notRunScorers.map(([k]) => k) }, { type: 'string', pattern: notRunPattern }], description: 'The scorer key.' } },
+    allOf: evalbenchKeys.map((k) => ({
+      if: { properties: { type: { const: k } }, required: ['type'] },
+      then: options(k, { properties: { type: { const: k } } }, evalbenchDef(k)),
+    })),
   },
 };
 defs.scorers_evalbench = {
-  description: `${defs.scorers.description} In an EvalBench config, EvalBench's scorers that EvalLens does not run are accepted too (an information notice each).`,
-  anyOf: [{ $ref: '#/$defs/scorer_map_evalbench' }, { $ref: '#/$defs/scorer_list_evalbench' }],
+  description: `${defs.scorers.description} In an EvalBench config, the keys mean EvalBench's scorers (its \`exact_match\` compares SQL execution results), EvalBench's scorers that EvalLens does not run are accepted too (an information notice each), and \`scorers\` may be empty or left out (a warning: nothing is scored).`,
+  anyOf: [{ type: 'null' }, { $ref: '#/$defs/scorer_map_evalbench' }, { $ref: '#/$defs/scorer_list_evalbench' }],
 };
 
 /** The published schema of an EvalBench key: its own, or one made from its entry of the table. */
@@ -101,7 +118,9 @@ const isEvalbench = { anyOf: evalbench.familyKeys.map((key) => ({ properties: { 
 delete composed.additionalProperties;
 composed.if = isEvalbench;
 composed.then = { additionalProperties: true };
-composed.allOf = [{ if: isEvalbench, then: { properties: { scorers: { $ref: '#/$defs/scorers_evalbench' } } }, else: { properties: { scorers: { $ref: '#/$defs/scorers' } } } }];
+// An EvalLens config needs its scorers and its cases (`dataset` or inline `cases`), as the engine says.
+const evallensRequired = { required: ['scorers'], anyOf: ['dataset', 'cases'].map((key) => ({ properties: { [key]: true }, required: [key] })) };
+composed.allOf = [{ if: isEvalbench, then: { properties: { scorers: { $ref: '#/$defs/scorers_evalbench' } } }, else: { properties: { scorers: { $ref: '#/$defs/scorers' } }, ...evallensRequired } }];
 composed.unevaluatedProperties = false;
 const text = `${JSON.stringify(composed, null, 2)}\n`;
 if (process.argv.includes('--check')) {

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Connection, Range, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Span } from '../core/config/yamlOutline';
-import { FAMILY_KEYS } from '../core/config/evalbenchKeys';
+import { configFamily } from '../core/config/configFamily';
 import { scorerSetFor } from '../core/config/evalbenchCompat';
 import type { AnalysisCache } from './analysis/analysisCache';
 import type { FileExists } from './analysis/configAnalysis';
@@ -19,9 +19,6 @@ import { hoverAt, toHover } from './features/hover';
 import { documentSymbols } from './features/symbols';
 import { dirname } from 'node:path';
 import { maskSecretText } from '../shared/text/secretMask';
-
-/** A top-level key that makes a config EvalBench's, found in the text (completion parses nothing). */
-const EVALBENCH_CONTENT = new RegExp(`^(?:${FAMILY_KEYS.join('|')})[ \\t]*:`, 'm');
 
 export function registerRequests(connection: Connection, documents: TextDocuments<TextDocument>, cache: AnalysisCache, fileExists: FileExists): void {
   const guarded =
@@ -44,7 +41,8 @@ export function registerRequests(connection: Connection, documents: TextDocument
       if (cache.kindOf(document) !== 'config' || cache.overLimit(document, 'config') !== undefined) return [];
       // Completion reads the text around the cursor, not an analysis: it stays fast while typing.
       const text = document.getText();
-      const family = EVALBENCH_CONTENT.test(text) ? 'evalbench' : 'evallens';
+      // Completion parses nothing: the family is read off the text's top-level keys.
+      const family = configFamily(text);
       return completions({
         text,
         offset: document.offsetAt(params.position),

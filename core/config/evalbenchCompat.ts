@@ -7,7 +7,8 @@ import { BUILTIN_SCORERS, ScorerRegistry } from '../scorers/registry';
 import type { ScorerDefinition } from '../scorers/scorer';
 import type { SqlCleanUp } from '../sql/sanitizeSql';
 import type { SourceRange } from '../text/position';
-import { EVALBENCH_DATASET_FORMATS, FAMILY_KEYS } from './evalbenchKeys';
+import type { ConfigFamily } from './configFamily';
+import { EVALBENCH_DATASET_FORMATS } from './evalbenchKeys';
 import { evalbenchScorerWork, isEvalbenchScorerNotRun } from './evalbenchNotices';
 import { DEFAULT_TRUNCATE_EXECUTION_OUTPUTS, type DatabaseConfigRef, type RunConfig } from './runConfig';
 import type { YamlSource } from './yamlSource';
@@ -20,18 +21,6 @@ import type { YamlSource } from './yamlSource';
  * those it accepts without running them (generators, orchestrators, BigQuery and GCS reporting, and
  * scorers it does not implement), each of which gets one information notice on its key.
  */
-
-export type ConfigFamily = 'evalbench' | 'evallens';
-
-/** `evalbench` when the config has one of EvalBench's own keys (`dataset_config`, `database_configs`, `orchestrator`), else `evallens`. */
-export function configFamily(data: Readonly<Record<string, unknown>>): ConfigFamily {
-  return familyOfKeys(Object.keys(data).filter((key) => data[key] !== undefined));
-}
-
-/** The family of a config by its top-level keys (the language server asks before the YAML is data). */
-export function familyOfKeys(keys: readonly string[]): ConfigFamily {
-  return keys.some((key) => FAMILY_KEYS.includes(key)) ? 'evalbench' : 'evallens';
-}
 
 export { isEvalbenchScorerNotRun } from './evalbenchNotices';
 

@@ -5,7 +5,8 @@ import runConfigSchema from '../../schemas/run-config.schema.json';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
 import type { ScorerRegistry } from '../scorers/registry';
-import { acceptEvalbenchScorers, configFamily, evalbenchDatasetSource, isUnreadDatasetFormat, readEvalbenchSettings, resolveConfigPath, scorerSetFor } from './evalbenchCompat';
+import { configFamily } from './configFamily';
+import { acceptEvalbenchScorers, evalbenchDatasetSource, isUnreadDatasetFormat, readEvalbenchSettings, resolveConfigPath, scorerSetFor } from './evalbenchCompat';
 import { evalbenchKeyNotices, unusedValuePaths, withoutUnusedVariables } from './evalbenchNotices';
 import { DEFAULT_JOB_THRESHOLD, DEFAULT_TIMEOUT_MS, type DatasetSource, type InlineCase, type RunConfig } from './runConfig';
 import { pointerSegments, schemaProblems } from './schemaMessages';
@@ -114,11 +115,15 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
     ...(options.entryCache === undefined ? {} : { entryCache: options.entryCache }),
   });
   problems.push(...(family === 'evalbench' ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, { registry, instances: scorers.instances.length }) : scorers.problems));
-  if ((data['scorers'] === undefined || data['scorers'] === null) && family === 'evalbench') {
+  // `scorers: {}` and `scorers: []` name no scorer either (the schema's `minProperties`/`minItems`).
+  const noScorers = isEmptyScorers(data['scorers']);
+  const emptyScorers = noScorers && data['scorers'] !== undefined && data['scorers'] !== null;
+  const noScorersWhere = emptyScorers ? { what: '`scorers` names no scorer', range: source.valueRange(['scorers']) } : { what: 'the config has no `scorers:`', range: source.valueRange([]) };
+  if (noScorers && family === 'evalbench') {
     // EvalBench runs such configs for their other work (its seed configs build databases): nothing to score, not a mistake.
-    problems.push({ code: 'no-scorer-runs', severity: 'warning', message: 'the config has no `scorers:`, so a run scores nothing (EvalBench uses such configs for other work, e.g. seeding databases); add scorers to evaluate', range: source.valueRange([]), suggestions: ['scorers'] });
-  } else if (data['scorers'] === undefined || data['scorers'] === null) {
-    problems.push({ code: 'missing-required', severity: 'error', message: 'the config has no `scorers:`; add at least one scorer (e.g. `scorers: {exact_match: {}}`)', range: source.valueRange([]), suggestions: ['scorers'] });
+    problems.push({ code: 'no-scorer-runs', severity: 'warning', message: `${noScorersWhere.what}, so a run scores nothing (EvalBench uses such configs for other work, e.g. seeding databases); add scorers to evaluate`, range: noScorersWhere.range, suggestions: ['scorers'] });
+  } else if (noScorers) {
+    problems.push({ code: 'missing-required', severity: 'error', message: `${noScorersWhere.what}; add at least one scorer (e.g. \`scorers: {exact_match: {}}\`)`, range: noScorersWhere.range, suggestions: ['scorers'] });
   }
   // Whether a job score exists is known only when every scorer entry loaded.
   problems.push(...passCriteriaProblems(source, data, hasErrors(scorers.problems) ? undefined : scorers.instances));
@@ -234,4 +239,10 @@ function knownKeysOf(path: readonly (string | number)[]): readonly string[] {
 
 function within(inner: SourceRange, outer: SourceRange): boolean {
   return inner.file === outer.file && inner.start.offset >= outer.start.offset && inner.start.offset <= outer.end.offset;
+}
+
+function isEmptyScorers(scorers: unknown): boolean {
+  if (scorers === undefined || scorers === null) return true;
+  if (Array.isArray(scorers)) return scorers.length === 0;
+  return typeof scorers === 'object' && Object.keys(scorers).length === 0;
 }

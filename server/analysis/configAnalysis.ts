@@ -6,7 +6,8 @@
 import { dirname } from 'node:path';
 import type { YamlChunkCache } from '../../core/config/chunkedParse';
 import type { ScorerEntryCache } from '../../core/config/entryCache';
-import { familyOfKeys, scorerSetFor, type ConfigFamily } from '../../core/config/evalbenchCompat';
+import { configFamily, type ConfigFamily } from '../../core/config/configFamily';
+import { scorerSetFor } from '../../core/config/evalbenchCompat';
 import { parseRunConfig } from '../../core/config/parseRunConfig';
 import { outlineOf, type OutlineNode } from '../../core/config/yamlOutline';
 import { YamlSource } from '../../core/config/yamlSource';
@@ -43,7 +44,7 @@ export interface ConfigAnalysis {
 
 export function analyzeConfig(text: string, file: string, env: Environment, fileExists?: FileExists, caches?: ParseCaches): ConfigAnalysis {
   const source = new YamlSource(text, file, caches?.chunks);
-  const family: ConfigFamily = familyOfKeys(source.topLevelKeys());
+  const family: ConfigFamily = configFamily(source.topLevelKeys());
   const referencedFiles = new Set<string>();
   const asking = fileExists === undefined ? {} : { fileExists: (path: string) => (referencedFiles.add(path), fileExists(path)) };
   const parsed = parseRunConfig(text, file, env, { source, ...asking, ...(caches === undefined ? {} : { entryCache: caches.entries }) });

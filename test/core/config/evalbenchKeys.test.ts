@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import runConfigSchema from '../../../schemas/run-config.schema.json';
-import { configFamily } from '../../../core/config/evalbenchCompat';
+import { configFamily } from '../../../core/config/configFamily';
 import { EVALBENCH_KEYS, evalbenchKey, FAMILY_KEYS } from '../../../core/config/evalbenchKeys';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import { YamlSource } from '../../../core/config/yamlSource';

@@ -14,6 +14,9 @@ const files = [
   ...readdirSync(join(SCHEMAS, 'scorers'))
     .filter((f) => f.endsWith('.schema.json'))
     .map((f) => join('scorers', f)),
+  ...readdirSync(join(SCHEMAS, 'scorers', 'evalbench'))
+    .filter((f) => f.endsWith('.schema.json'))
+    .map((f) => join('scorers', 'evalbench', f)),
 ];
 
 describe('EvalLens schemas', () => {
