@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DidCloseTextDocumentNotification, DocumentSymbolRequest, type FileSystemWatcher } from 'vscode-languageserver/node';
 import { literalGlob, watchersFor } from '../../server/watchedFiles';
+import { waitFor } from '../support/cli';
 import { ensureServerBuilt, type ServerHandle, within, withServer } from '../support/lspClient';
 
 const WATCHING = { workspace: { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } } };
@@ -27,16 +28,6 @@ function watchedPaths(server: ServerHandle): string[] {
   });
 }
 
-/** Polls (bounded) until `check` holds. */
-async function eventually(what: string, check: () => boolean): Promise<void> {
-  await within(
-    (async () => {
-      while (!check()) await new Promise((r) => setTimeout(r, 10));
-    })(),
-    what,
-  );
-}
-
 describe('what the server watches', () => {
   let dir = '';
   before(() => {
@@ -50,7 +41,7 @@ describe('what the server watches', () => {
     await withServer(async (server) => {
       writeFileSync(join(dir, 'cases.jsonl'), '{"id":"a","output":"x"}\n');
       await server.openAndWait(uriOf('named.eval.yaml'), 'dataset: cases.jsonl\nscorers:\n  exact_match: {}\n');
-      await eventually('a watcher registration naming cases.jsonl', () => watchedPaths(server).includes(join(dir, 'cases.jsonl')));
+      await waitFor(() => watchedPaths(server).includes(join(dir, 'cases.jsonl')), 'a watcher registration naming cases.jsonl');
       const watched = watchedPaths(server);
       assert.ok(!watched.includes(join(dir, 'notes.txt')));
       assert.ok(watched.every((file) => file.startsWith(dir)), JSON.stringify(watched));
@@ -58,14 +49,14 @@ describe('what the server watches', () => {
       // Closed, the config's files are no longer watched.
       const id = server.registrations.at(-1)?.registrations.at(-1)?.id;
       await server.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: uriOf('named.eval.yaml') } });
-      await eventually('the watcher registration withdrawn', () => server.unregistrations.some((u) => u.id === id));
+      await waitFor(() => server.unregistrations.some((u) => u.id === id), 'the watcher registration withdrawn');
     }, WATCHING);
   });
 
   it('watches a dataset in a folder not made yet from the nearest folder that exists', async () => {
     await withServer(async (server) => {
       await server.openAndWait(uriOf('later.eval.yaml'), 'dataset: data/later.jsonl\nscorers:\n  exact_match: {}\n');
-      await eventually('a watcher registration naming data/later.jsonl', () => watchedPaths(server).includes(join(dir, 'data', 'later.jsonl')));
+      await waitFor(() => watchedPaths(server).includes(join(dir, 'data', 'later.jsonl')), 'a watcher registration naming data/later.jsonl');
       const latest = server.registrations.at(-1)?.registrations.at(-1)?.registerOptions as { watchers: FileSystemWatcher[] };
       assert.ok(latest.watchers.some((w) => typeof w.globPattern !== 'string' && w.globPattern.pattern === 'data/later.jsonl' && w.globPattern.baseUri === pathToFileURL(dir).href));
     }, WATCHING);
