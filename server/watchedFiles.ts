@@ -5,7 +5,7 @@
  * then never sent. vscode-eslint likewise watches only the files its checks depend on.
  */
 import { statSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { basename, dirname, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, type Connection, type Disposable, type FileSystemWatcher } from 'vscode-languageserver';
 
@@ -18,15 +18,17 @@ export function literalGlob(text: string): string {
 }
 
 /**
- * One watcher per file. With relative patterns (LSP 3.17) the base is the nearest folder that exists,
- * so a file in a folder not yet made is still seen when it appears; without, the absolute path as a glob.
+ * One watcher per file. A file whose folder exists gets a relative pattern on that folder (LSP 3.17;
+ * the editor watches just that folder, in the workspace or not). Otherwise, and for a client without
+ * relative patterns, the absolute path as a glob, which the editor matches against the changes its
+ * workspace watcher already sees: a folder not made yet is not watched from some ancestor, which could
+ * be the root of the disk.
  */
 export function watchersFor(files: readonly string[], relativePatterns: boolean, isDirectory: (path: string) => boolean): FileSystemWatcher[] {
   return files.slice(0, MAX_WATCHED_FILES).map((file) => {
-    if (!relativePatterns) return { globPattern: file.split(sep).map(literalGlob).join('/') };
-    let base = dirname(file);
-    while (!isDirectory(base) && dirname(base) !== base) base = dirname(base);
-    return { globPattern: { baseUri: pathToFileURL(base).href, pattern: relative(base, file).split(sep).map(literalGlob).join('/') } };
+    const folder = dirname(file);
+    if (!relativePatterns || !isDirectory(folder)) return { globPattern: file.split(sep).map(literalGlob).join('/') };
+    return { globPattern: { baseUri: pathToFileURL(folder).href, pattern: literalGlob(basename(file)) } };
   });
 }
 

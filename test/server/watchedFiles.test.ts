@@ -16,14 +16,15 @@ import { ensureServerBuilt, type ServerHandle, within, withServer } from '../sup
 
 const WATCHING = { workspace: { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } } };
 
-/** The files the latest registration watches, as absolute paths (every pattern names one file literally). */
+/** The files the latest registration watches, as absolute paths (every pattern names one file literally; the test paths have no glob characters). */
 function watchedPaths(server: ServerHandle): string[] {
   const watchers = server.registrations.flatMap((r) => r.registrations).filter((r) => r.method === 'workspace/didChangeWatchedFiles');
   const latest = watchers.at(-1)?.registerOptions as { watchers: FileSystemWatcher[] } | undefined;
   return (latest?.watchers ?? []).map(({ globPattern }) => {
-    assert.ok(typeof globPattern !== 'string', `expected a relative pattern, got ${globPattern}`);
+    const pattern = typeof globPattern === 'string' ? globPattern : globPattern.pattern;
+    assert.doesNotMatch(pattern, /\*|\?/, 'a watcher names one file, not a wildcard');
+    if (typeof globPattern === 'string') return globPattern;
     const base = typeof globPattern.baseUri === 'string' ? globPattern.baseUri : globPattern.baseUri.uri;
-    assert.doesNotMatch(globPattern.pattern, /\*|\?/, 'a watcher names one file, not a wildcard');
     return join(fileURLToPath(base), globPattern.pattern);
   });
 }
@@ -53,12 +54,12 @@ describe('what the server watches', () => {
     }, WATCHING);
   });
 
-  it('watches a dataset in a folder not made yet from the nearest folder that exists', async () => {
+  it('watches a dataset in a folder not made yet by its absolute path, not from an ancestor folder', async () => {
     await withServer(async (server) => {
       await server.openAndWait(uriOf('later.eval.yaml'), 'dataset: data/later.jsonl\nscorers:\n  exact_match: {}\n');
-      await waitFor(() => watchedPaths(server).includes(join(dir, 'data', 'later.jsonl')), 'a watcher registration naming data/later.jsonl');
-      const latest = server.registrations.at(-1)?.registrations.at(-1)?.registerOptions as { watchers: FileSystemWatcher[] };
-      assert.ok(latest.watchers.some((w) => typeof w.globPattern !== 'string' && w.globPattern.pattern === 'data/later.jsonl' && w.globPattern.baseUri === pathToFileURL(dir).href));
+      const wanted = join(dir, 'data', 'later.jsonl');
+      const patterns = () => server.registrations.flatMap((r) => r.registrations).flatMap((r) => (r.registerOptions as { watchers: FileSystemWatcher[] }).watchers.map((w) => w.globPattern));
+      await waitFor(() => patterns().includes(wanted), 'a watcher registration naming data/later.jsonl by its path');
     }, WATCHING);
   });
 
@@ -87,12 +88,9 @@ describe('what the server watches', () => {
 
 describe('watchersFor', () => {
   const files = [join('/w', 'a[1].jsonl'), join('/w', 'x', 'b.csv')];
-  it('names each file literally, relative to the nearest folder that exists', () => {
+  it('names each file literally, relative to its folder when that exists, else by its absolute path', () => {
     const watchers = watchersFor(files, true, (path) => path === join('/w'));
-    assert.deepEqual(watchers, [
-      { globPattern: { baseUri: pathToFileURL('/w').href, pattern: 'a[[]1].jsonl' } },
-      { globPattern: { baseUri: pathToFileURL('/w').href, pattern: 'x/b.csv' } },
-    ]);
+    assert.deepEqual(watchers, [{ globPattern: { baseUri: pathToFileURL('/w').href, pattern: 'a[[]1].jsonl' } }, { globPattern: '/w/x/b.csv' }]);
   });
   it('falls back to absolute globs for a client without relative patterns', () => {
     assert.deepEqual(watchersFor(files, false, () => true), [{ globPattern: '/w/a[[]1].jsonl' }, { globPattern: '/w/x/b.csv' }]);
