@@ -43,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // Cases are listed by the CLI in a child process, on first use, not here.
   const index = new CaseIndex(new BatchedDiscovery(cliPath, context.extensionPath, () => vscode.workspace.isTrusted).discover);
   const lastResults = new LastResults();
-  const tree = new EvalTestTree(index, output);
+  const tree = new EvalTestTree(index, output, vscode);
   const status = new LastRunStatus();
   const results = new ResultsViewBridge(context.extensionUri, index, currentSettings, output);
   const runner = new EvalTestRunner({

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
-  DidChangeWatchedFilesNotification,
   type Connection,
   type InitializeParams,
   type InitializeResult,
@@ -20,6 +19,7 @@ import type { Environment, FileExists } from './analysis/configAnalysis';
 import { documentFile } from './convert';
 import { DiagnosticsPublisher } from './publisher';
 import { registerRequests } from './requests';
+import { NamedFileWatch } from './watchedFiles';
 import { rememberCredentialEnvironment } from '../shared/text/secretMask';
 
 export interface ServerOptions {
@@ -27,21 +27,23 @@ export interface ServerOptions {
   readonly env: Environment;
 }
 
-/** The files a config can name, watched so that their diagnostics follow the disk. */
-const WATCHED = '**/*';
-
 export function startServer(connection: Connection, options: ServerOptions = { env: process.env }): void {
   const documents = new TextDocuments(TextDocument);
   // A file the person has open but not yet saved counts as existing.
   const fileExists: FileExists = (path) => documents.get(pathToFileURL(path).href) !== undefined || existsSync(path);
   // A value of a variable named like a credential is masked in every diagnostic, whether or not a config reads it.
   rememberCredentialEnvironment(options.env);
-  const cache = new AnalysisCache(options.env, fileExists);
+  // The files the open configs name are watched (and nothing else), so that their diagnostics follow the disk.
+  let watch: NamedFileWatch | undefined;
+  const cache = new AnalysisCache(options.env, fileExists, () => watch?.schedule());
   const publisher = new DiagnosticsPublisher(connection, documents, cache);
   let watchDynamically = false;
+  let relativePatterns = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    watchDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    const watching = params.capabilities.workspace?.didChangeWatchedFiles;
+    watchDynamically = watching?.dynamicRegistration === true;
+    relativePatterns = watching?.relativePatternSupport === true;
     cache.prepareForFirstCheck();
     return {
       capabilities: {
@@ -57,7 +59,9 @@ export function startServer(connection: Connection, options: ServerOptions = { e
   });
 
   connection.onInitialized(() => {
-    if (watchDynamically) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: WATCHED }] });
+    if (!watchDynamically) return;
+    watch = new NamedFileWatch(connection, relativePatterns, () => cache.namedFiles());
+    watch.schedule();
   });
 
   /** Re-checks the open configs that name any of `files` (a file changed, appeared, or was opened or closed). */
@@ -83,7 +87,10 @@ export function startServer(connection: Connection, options: ServerOptions = { e
   });
 
   registerRequests(connection, documents, cache, fileExists);
-  connection.onShutdown(() => publisher.dispose());
+  connection.onShutdown(() => {
+    publisher.dispose();
+    watch?.dispose();
+  });
 
   documents.listen(connection);
   connection.listen();

@@ -7,11 +7,11 @@ import * as vscode from 'vscode';
 import type { CaseEndEvent, RunEvent } from '../../protocol/runEvents';
 import { runArgs } from '../runner/cliArgs';
 import { startCliRun } from '../runner/cliProcess';
-import { fetchPlan } from '../runner/plan';
+import { fetchPlan, type RunPlan } from '../runner/plan';
 import { MaskedLines } from '../runner/maskedText';
 import type { EvalLensSettings } from '../settings';
 import type { DiscoveredConfig } from './caseDiscovery';
-import { freeByDiscovery, saveRefusal } from './onSavePolicy';
+import { freeByDiscovery, runDecision } from './runDecision';
 import { RunEventMapper, type MappedRun } from './runEventMapper';
 import { terminalText } from './resultText';
 import { testRunSink } from './testRunSink';
@@ -129,36 +129,35 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
 }
 
 /**
- * Whether to run: a run started by a save runs only a free plan (no target, no judge calls, nothing
- * reaching the network, no server database) unless the person opted in in a trusted workspace
- * (onSavePolicy.ts); any other run asks first when its judge calls
- * exceed `evallens.confirmJudgeCallsAbove`. A CLI without `plan` falls back to discovery's view.
+ * Whether to run, as runDecision.ts decides: a save runs only what spends nothing (unless opted in,
+ * in a trusted workspace); a run needing more judge calls than `evallens.confirmJudgeCallsAbove` asks
+ * first. The plan is asked for only when discovery does not already show the config is free; a CLI
+ * without `plan` leaves discovery's view to decide.
  */
 async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd: string, say: (text: string) => void): Promise<boolean> {
   const name = vscode.workspace.asRelativePath(request.configFile);
   const trusted = vscode.workspace.isTrusted;
-  // Nothing in the config can spend or reach the network: no plan to ask for.
   const discovered = context.discovered;
-  if (freeByDiscovery(discovered)) return true;
-  const planRequest = { configFile: request.configFile, caseIds: request.caseIds ?? [], untrusted: !trusted, ...(request.trials === undefined ? {} : { trials: request.trials }) };
-  const answer = await fetchPlan(context.cliPath, planRequest, cwd);
-  if (!answer.ok) context.output.debug(`No run plan for ${name}: ${answer.reason}.`);
-  const refusal = saveRefusal({ fromSave: request.fromSave, costlyScorersOnSave: context.settings.runCostlyScorersOnSave, trusted }, discovered, answer.ok ? answer.plan : undefined);
-  if (refusal !== undefined) {
-    say(`${name} was not run on save: ${refusal}.`);
+  let plan: RunPlan | undefined;
+  if (!freeByDiscovery(discovered)) {
+    const planRequest = { configFile: request.configFile, caseIds: request.caseIds ?? [], untrusted: !trusted, ...(request.trials === undefined ? {} : { trials: request.trials }) };
+    const answer = await fetchPlan(context.cliPath, planRequest, cwd);
+    if (answer.ok) plan = answer.plan;
+    else context.output.debug(`No run plan for ${name}: ${answer.reason}.`);
+  }
+  const { settings } = context;
+  const decision = runDecision(
+    { configName: name, fromSave: request.fromSave, trusted, costlyScorersOnSave: settings.runCostlyScorersOnSave, confirmJudgeCallsAbove: settings.confirmJudgeCallsAbove },
+    discovered,
+    plan,
+  );
+  if (decision.kind === 'run') return true;
+  if (decision.kind === 'refuse') {
+    say(decision.message);
     return false;
   }
-  // Without trust no judge is called: nothing to confirm.
-  if (!answer.ok || !trusted) return true;
-  const plan = answer.plan;
-  if (request.fromSave || plan.judgeCalls <= context.settings.confirmJudgeCallsAbove) return true;
-  const judges = plan.scorers.filter((s) => s.judgeCalls > 0).map((s) => `${s.name}: ${s.judgeCalls}`);
-  const choice = await vscode.window.showWarningMessage(
-    `This run of ${name} makes ${plan.judgeCalls} LLM judge calls (${plan.cases} cases × ${plan.trials} trial${plan.trials === 1 ? '' : 's'}; ${judges.join(', ')}).`,
-    { modal: true, detail: `Runs that need more than ${context.settings.confirmJudgeCallsAbove} judge calls ask first (evallens.confirmJudgeCallsAbove).` },
-    'Run',
-  );
-  if (choice !== 'Run') say(`${name} was not run: ${plan.judgeCalls} judge calls were not confirmed.`);
+  const choice = await vscode.window.showWarningMessage(decision.question, { modal: true, detail: decision.detail }, 'Run');
+  if (choice !== 'Run') say(decision.declined);
   return choice === 'Run';
 }
 

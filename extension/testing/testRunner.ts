@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { EvalLensSettings } from '../settings';
 import type { CaseIndex } from './caseIndex';
 import { runConfig, type RunObservers } from './configRun';
-import { parseCaseTestId } from './testIds';
+import { targetsOf, type Targets } from './runTargets';
 import type { EvalTestTree } from './testTree';
 
 export interface TestRunnerDeps {
@@ -18,9 +18,6 @@ export interface TestRunnerDeps {
   readonly settings: () => EvalLensSettings;
   readonly observers: RunObservers;
 }
-
-/** Per config: the case ids to run, or undefined for all of them. */
-type Targets = Map<string, Set<string> | undefined>;
 
 const MAX_TRIALS = 1000;
 
@@ -81,7 +78,7 @@ export class EvalTestRunner implements vscode.Disposable {
   }
 
   private async handle(request: vscode.TestRunRequest, token: vscode.CancellationToken, trials?: number): Promise<void> {
-    const targets = await this.targetsOf(request);
+    const targets = await targetsOf(request, this.deps.tree, (uri) => vscode.Uri.parse(uri).fsPath);
     if (request.continuous === true) return this.watch(targets, token);
     await this.runTargets(targets, request, token, trials, false);
   }
@@ -124,42 +121,6 @@ export class EvalTestRunner implements vscode.Disposable {
     } finally {
       listener.dispose();
     }
-  }
-
-  /** Which configs and cases a request covers, minus what it excludes. No `include` means every config. */
-  private async targetsOf(request: vscode.TestRunRequest): Promise<Targets> {
-    const { tree } = this.deps;
-    let include = request.include;
-    if (include === undefined) {
-      await tree.discoverConfigs();
-      const all: vscode.TestItem[] = [];
-      tree.controller.items.forEach((item) => all.push(item));
-      include = all;
-    }
-    const excluded = new Set((request.exclude ?? []).map((item) => item.id));
-    const targets: Targets = new Map();
-    for (const item of include) {
-      if (excluded.has(item.id)) continue;
-      const parsed = parseCaseTestId(item.id);
-      if (parsed === undefined) {
-        const configFile = item.uri?.fsPath;
-        if (configFile === undefined) continue;
-        await tree.readConfig(configFile);
-        const children: string[] = [];
-        let anyExcluded = false;
-        item.children.forEach((child) => {
-          if (excluded.has(child.id)) anyExcluded = true;
-          else children.push(parseCaseTestId(child.id)?.caseId ?? '');
-        });
-        targets.set(configFile, anyExcluded ? new Set(children) : undefined);
-      } else {
-        const configFile = item.parent?.uri?.fsPath ?? vscode.Uri.parse(parsed.configUri).fsPath;
-        const existing = targets.get(configFile);
-        if (targets.has(configFile) && existing === undefined) continue;
-        targets.set(configFile, (existing ?? new Set()).add(parsed.caseId));
-      }
-    }
-    return targets;
   }
 
   private requestFor(targets: Targets, continuous: boolean): vscode.TestRunRequest {

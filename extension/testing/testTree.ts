@@ -2,15 +2,27 @@
  * The Test Explorer tree: config → cases. Lazy: configs are found (findFiles) when the Testing view
  * first asks, and a config's cases are read when it is expanded or run. Kept current by watchers on
  * the configs and on the datasets they name. Data stays in the CaseIndex; the items only mirror it.
+ * VS Code's API comes in as a parameter (the extension passes `vscode`), so that tests can pass a
+ * fake (test/support/fakeTestController.ts), as playwright-vscode does.
  */
 import { maskedText } from '../runner/maskedText';
 import { basename, dirname } from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { SourceRange } from '../../core/text/position';
 import { printable } from '../../shared/text/printable';
 import type { DiscoveredConfig } from './caseDiscovery';
 import type { CaseIndex } from './caseIndex';
 import { caseTestId } from './testIds';
+
+/** The part of VS Code's API the tree uses. */
+export interface TestTreeApi {
+  readonly tests: { createTestController(id: string, label: string): vscode.TestController };
+  readonly workspace: Pick<typeof vscode.workspace, 'createFileSystemWatcher' | 'findFiles' | 'asRelativePath'>;
+  readonly Uri: { file(path: string): vscode.Uri };
+  readonly RelativePattern: new (base: vscode.Uri, pattern: string) => vscode.RelativePattern;
+  readonly Range: new (startLine: number, startCharacter: number, endLine: number, endCharacter: number) => vscode.Range;
+  readonly Disposable: { from(...disposables: { dispose(): unknown }[]): vscode.Disposable };
+}
 
 export const CONFIG_GLOB = '**/*.eval.{yaml,yml}';
 /** Read every config's cases right after discovery only in workspaces this small; larger ones read on expand. */
@@ -24,9 +36,10 @@ export class EvalTestTree implements vscode.Disposable {
 
   constructor(
     private readonly index: CaseIndex,
-    private readonly output: vscode.LogOutputChannel,
+    private readonly output: Pick<vscode.LogOutputChannel, 'info' | 'error'>,
+    private readonly api: TestTreeApi,
   ) {
-    this.controller = vscode.tests.createTestController('evallens', 'EvalLens');
+    this.controller = this.api.tests.createTestController('evallens', 'EvalLens');
     this.disposables.push(this.controller);
     this.controller.resolveHandler = async (item) => {
       if (item === undefined) await this.discoverConfigs();
@@ -39,7 +52,7 @@ export class EvalTestTree implements vscode.Disposable {
     };
     this.disposables.push(this.index.onDidChange((config) => ('removed' in config ? this.removeConfig(config.configFile) : this.showConfig(config))));
 
-    const watcher = vscode.workspace.createFileSystemWatcher(CONFIG_GLOB);
+    const watcher = this.api.workspace.createFileSystemWatcher(CONFIG_GLOB);
     this.disposables.push(
       watcher,
       watcher.onDidCreate((uri) => {
@@ -58,7 +71,7 @@ export class EvalTestTree implements vscode.Disposable {
   discoverConfigs(): Promise<void> {
     this.roots ??= (async () => {
       const started = performance.now();
-      const uris = await vscode.workspace.findFiles(CONFIG_GLOB, '**/node_modules/**');
+      const uris = await this.api.workspace.findFiles(CONFIG_GLOB, '**/node_modules/**');
       for (const uri of uris) this.addConfigItem(uri.fsPath);
       this.output.info(`Found ${uris.length} eval config${uris.length === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms.`);
       // Together, so one CLI process lists them all.
@@ -68,7 +81,7 @@ export class EvalTestTree implements vscode.Disposable {
   }
 
   configItem(configFile: string): vscode.TestItem | undefined {
-    return this.controller.items.get(vscode.Uri.file(configFile).toString());
+    return this.controller.items.get(this.api.Uri.file(configFile).toString());
   }
 
   /** The case's item; created from the run's own event when the tree does not have it yet. */
@@ -98,10 +111,10 @@ export class EvalTestTree implements vscode.Disposable {
 
   private addConfigItem(configFile: string): vscode.TestItem {
     this.index.add(configFile);
-    const uri = vscode.Uri.file(configFile);
+    const uri = this.api.Uri.file(configFile);
     const existing = this.controller.items.get(uri.toString());
     if (existing !== undefined) return existing;
-    const item = this.controller.createTestItem(uri.toString(), printable(vscode.workspace.asRelativePath(uri)), uri);
+    const item = this.controller.createTestItem(uri.toString(), printable(this.api.workspace.asRelativePath(uri)), uri);
     item.canResolveChildren = true;
     this.controller.items.add(item);
     return item;
@@ -110,7 +123,7 @@ export class EvalTestTree implements vscode.Disposable {
   private showConfig(config: DiscoveredConfig): void {
     const parent = this.addConfigItem(config.configFile);
     parent.canResolveChildren = false;
-    parent.error = config.problem === undefined ? undefined : printable(maskedText(`${vscode.workspace.asRelativePath(config.configFile)}:${config.problem}`));
+    parent.error = config.problem === undefined ? undefined : printable(maskedText(`${this.api.workspace.asRelativePath(config.configFile)}:${config.problem}`));
     const items = new Map<string, vscode.TestItem>();
     config.cases.forEach((c, i) => {
       const item = this.createCaseItem(parent, c.id, c.range, i);
@@ -122,14 +135,14 @@ export class EvalTestTree implements vscode.Disposable {
   }
 
   private removeConfig(configFile: string): void {
-    this.controller.items.delete(vscode.Uri.file(configFile).toString());
+    this.controller.items.delete(this.api.Uri.file(configFile).toString());
     this.syncDatasetWatchers();
   }
 
   private createCaseItem(parent: vscode.TestItem, caseId: string, range: SourceRange, position: number): vscode.TestItem {
     // The id stays exact; the label shown is escaped (no bidi control reorders the tree).
-    const item = this.controller.createTestItem(caseTestId(parent.id, caseId), printable(caseId), vscode.Uri.file(range.file));
-    item.range = new vscode.Range(range.start.line, range.start.column, range.end.line, range.end.column);
+    const item = this.controller.createTestItem(caseTestId(parent.id, caseId), printable(caseId), this.api.Uri.file(range.file));
+    item.range = new this.api.Range(range.start.line, range.start.column, range.end.line, range.end.column);
     // Dataset order, not the alphabetical order of labels.
     item.sortText = String(position).padStart(10, '0');
     return item;
@@ -149,11 +162,11 @@ export class EvalTestTree implements vscode.Disposable {
     }
     for (const file of wanted) {
       if (this.datasetWatchers.has(file)) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dirname(file)), basename(file)));
+      const watcher = this.api.workspace.createFileSystemWatcher(new this.api.RelativePattern(this.api.Uri.file(dirname(file)), basename(file)));
       const reread = () => {
         for (const configFile of this.index.configsReading(file)) if (configFile !== file) void this.readConfig(configFile, true);
       };
-      this.datasetWatchers.set(file, vscode.Disposable.from(watcher, watcher.onDidChange(reread), watcher.onDidCreate(reread), watcher.onDidDelete(reread)));
+      this.datasetWatchers.set(file, this.api.Disposable.from(watcher, watcher.onDidChange(reread), watcher.onDidCreate(reread), watcher.onDidDelete(reread)));
     }
   }
 

@@ -21,12 +21,19 @@ interface Cached {
 
 export class AnalysisCache {
   private readonly configs = new Map<string, Cached>();
+  /**
+   * The files each config named at its last analysis, by URI. Kept when an analysis is dropped for a
+   * re-check (forgetReferencing), so what is watched does not flicker; dropped when the config is closed.
+   */
+  private readonly named = new Map<string, ReadonlySet<string>>();
   /** Parsed pieces and scorer-entry outcomes shared by every config of this server (bounded). */
   private readonly parseCaches: ParseCaches = { chunks: new YamlChunkCache(), entries: new ScorerEntryCache() };
 
   constructor(
     private readonly env: Environment,
     private readonly fileExists: FileExists,
+    /** Called when the files some config names may have changed (see namedFiles). */
+    private readonly onNamedFilesChanged: () => void = () => undefined,
   ) {}
 
   /**
@@ -61,6 +68,8 @@ export class AnalysisCache {
     const onDisk = document.uri.startsWith('file:');
     const analysis = analyzeConfig(document.getText(), documentFile(document.uri), this.env, onDisk ? this.fileExists : undefined, this.parseCaches);
     this.configs.set(document.uri, { version: document.version, analysis });
+    this.named.set(document.uri, namedBy(analysis));
+    this.onNamedFilesChanged();
     return analysis;
   }
 
@@ -79,6 +88,14 @@ export class AnalysisCache {
 
   forget(uri: string): void {
     this.configs.delete(uri);
+    if (this.named.delete(uri)) this.onNamedFilesChanged();
+  }
+
+  /** Every file an analysed config names: a change to one of them (and to nothing else) re-checks configs. */
+  namedFiles(): Set<string> {
+    const files = new Set<string>();
+    for (const set of this.named.values()) for (const file of set) files.add(file);
+    return files;
   }
 
   /** The dataset source an analysed config gives for the document at `uri`, if one names it. */
@@ -101,4 +118,9 @@ export class AnalysisCache {
     }
     return uris;
   }
+}
+
+function namedBy(analysis: ConfigAnalysis): ReadonlySet<string> {
+  const dataset = analysis.datasetSource?.path;
+  return dataset === undefined || analysis.referencedFiles.has(dataset) ? analysis.referencedFiles : new Set([...analysis.referencedFiles, dataset]);
 }

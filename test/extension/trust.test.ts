@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { planArgs } from '../../extension/runner/cliArgs';
 import { fetchPlan, parsePlan, planIsFree } from '../../extension/runner/plan';
 import { discoverCases, type DiscoveredConfig } from '../../extension/testing/caseDiscovery';
-import { freeByDiscovery, saveRefusal } from '../../extension/testing/onSavePolicy';
+import { freeByDiscovery, runDecision, type RunContext } from '../../extension/testing/runDecision';
 import { CLI, ensureBuilt, ROOT } from '../support/cli';
 import { messageOf, withServer } from '../support/lspClient';
 import { pathToFileURL } from 'node:url';
@@ -43,14 +43,16 @@ describe('a config with a server database is not free', () => {
     const answer = await fetchPlan(CLI, { configFile: join(dir, 'server.yaml'), caseIds: [], untrusted: true }, dir);
     assert.ok(answer.ok, answer.ok ? '' : answer.reason);
     assert.equal(planIsFree(answer.plan), false);
+    const context = (fromSave: boolean, costlyScorersOnSave: boolean, trusted: boolean): RunContext => ({ configName: 'server.yaml', fromSave, costlyScorersOnSave, trusted, confirmJudgeCallsAbove: 50 });
+    const refused = (why: string) => ({ kind: 'refuse', message: `server.yaml was not run on save: ${why}.` });
     // Restricted Mode: never on save, even with costlyScorersOnSave (a user setting still counts there).
-    assert.equal(saveRefusal({ fromSave: true, costlyScorersOnSave: true, trusted: false }, discovered, answer.plan), 'it connects to a server database (Restricted Mode: trust the workspace to run it on save)');
-    assert.equal(saveRefusal({ fromSave: true, costlyScorersOnSave: true, trusted: false }, discovered, undefined), 'it reaches the network: LLM judges or a server database (Restricted Mode: trust the workspace to run it on save)');
+    assert.deepEqual(runDecision(context(true, true, false), discovered, answer.plan), refused('it connects to a server database (Restricted Mode: trust the workspace to run it on save)'));
+    assert.deepEqual(runDecision(context(true, true, false), discovered, undefined), refused('it reaches the network: LLM judges or a server database (Restricted Mode: trust the workspace to run it on save)'));
     // Trusted: like costly scorers, only when opted in.
-    assert.equal(saveRefusal({ fromSave: true, costlyScorersOnSave: false, trusted: true }, discovered, answer.plan), 'it connects to a server database (set evallens.run.costlyScorersOnSave to run it on save)');
-    assert.equal(saveRefusal({ fromSave: true, costlyScorersOnSave: true, trusted: true }, discovered, answer.plan), undefined);
+    assert.deepEqual(runDecision(context(true, false, true), discovered, answer.plan), refused('it connects to a server database (set evallens.run.costlyScorersOnSave to run it on save)'));
+    assert.deepEqual(runDecision(context(true, true, true), discovered, answer.plan), { kind: 'run' });
     // A run the person starts is not a save.
-    assert.equal(saveRefusal({ fromSave: false, costlyScorersOnSave: false, trusted: false }, discovered, answer.plan), undefined);
+    assert.deepEqual(runDecision(context(false, false, false), discovered, answer.plan), { kind: 'run' });
   });
 
   it('a plan that says reaches: network is not free; an older plan without the field reads as before', () => {
@@ -67,7 +69,7 @@ describe('a config with a server database is not free', () => {
     writeFileSync(join(dir, 'free.eval.yaml'), 'cases: [{id: a, output: x, expected: x}]\nscorers:\n  exact_match: {}\n');
     const discovered = await discover('free.eval.yaml', true);
     assert.equal(freeByDiscovery(discovered), true);
-    assert.equal(saveRefusal({ fromSave: true, costlyScorersOnSave: false, trusted: false }, discovered, undefined), undefined);
+    assert.deepEqual(runDecision({ configName: 'free.eval.yaml', fromSave: true, costlyScorersOnSave: false, trusted: false, confirmJudgeCallsAbove: 50 }, discovered, undefined), { kind: 'run' });
   });
 });
 

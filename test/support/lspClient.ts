@@ -23,6 +23,8 @@ import {
   PublishDiagnosticsNotification,
   RegistrationRequest,
   type RegistrationParams,
+  UnregistrationRequest,
+  type Unregistration,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
@@ -59,6 +61,10 @@ export interface ServerHandle {
   readonly init: InitializeResult;
   /** Registrations the server asked the client for (client/registerCapability). */
   readonly registrations: RegistrationParams[];
+  /** Registrations the server withdrew (client/unregisterCapability). */
+  readonly unregistrations: Unregistration[];
+  /** Every publishDiagnostics so far, in the order they arrived. */
+  readonly published: PublishDiagnosticsParams[];
   /** The next publishDiagnostics for `uri` after this call (register before sending what triggers it). */
   nextDiagnostics(uri: string): Promise<PublishDiagnosticsParams>;
   /** Opens a document and waits for its first diagnostics. */
@@ -77,7 +83,9 @@ export async function withServer(body: (server: ServerHandle) => Promise<void>, 
 
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiters = new Map<string, ((params: PublishDiagnosticsParams) => void)[]>();
+  const published: PublishDiagnosticsParams[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    published.push(params);
     const pending = waiters.get(params.uri) ?? [];
     waiters.delete(params.uri);
     for (const resolveWaiter of pending) resolveWaiter(params);
@@ -85,6 +93,10 @@ export async function withServer(body: (server: ServerHandle) => Promise<void>, 
   const registrations: RegistrationParams[] = [];
   connection.onRequest(RegistrationRequest.type, (params) => {
     registrations.push(params);
+  });
+  const unregistrations: Unregistration[] = [];
+  connection.onRequest(UnregistrationRequest.type, (params) => {
+    unregistrations.push(...params.unregisterations);
   });
   connection.listen();
 
@@ -106,6 +118,8 @@ export async function withServer(body: (server: ServerHandle) => Promise<void>, 
       connection,
       init,
       registrations,
+      published,
+      unregistrations,
       nextDiagnostics,
       open,
       openAndWait: async (uri, text, languageId) => {
