@@ -1,19 +1,12 @@
 import { readChoice, readText } from '../../../judge/answerParser';
 import { error, fail, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/analytics_scorer.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { defineScorer, prepared, refused } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
 import { setMatchCompare } from '../sql/setMatch';
 import { askJudge, judgeFor, promptText, withJudgeNotices } from './judgeSupport';
 import { withExplanation } from './llmrater';
 import { rowsText } from './sqlRowsText';
-
-interface AnalyticsOptions {
-  readonly model_config: string;
-  readonly max_rows: number;
-  readonly query_label: string;
-  readonly threshold?: number;
-}
 
 /**
  * EvalBench's `analytics_scorer` (Conversational Analytics data results rater): a failed golden query
@@ -21,17 +14,15 @@ interface AnalyticsOptions {
  * match as sets 100 without a judge call; else the judge grades the generated query and rows against
  * the golden ones with an 11-check rubric, PASS 100 or FAIL 0.
  */
-export const analyticsScorer: ScorerDefinition = {
-  key: 'analytics_scorer',
+export const analyticsScorer = defineScorer('analytics_scorer', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   needs: ['sql'],
   reaches: 'network',
   judgeCalls: () => 1,
   schema,
-  create(raw, context) {
-    const options = raw as unknown as AnalyticsOptions;
-    const made = judgeFor('analytics_scorer', options, context);
+  create(options, context) {
+    const made = judgeFor(options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return withJudgeNotices(made, prepared({
@@ -62,4 +53,4 @@ export const analyticsScorer: ScorerDefinition = {
       },
     }));
   },
-};
+});

@@ -2,16 +2,10 @@ import type { Json } from '../../../case';
 import { readCount, readText } from '../../../judge/answerParser';
 import { error, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/behavioral_metrics.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { defineScorer, prepared, refused } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf, goalOf } from './conversation';
 import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
-
-interface BehavioralOptions {
-  readonly model_config: string;
-  readonly include_tool_calls: boolean;
-  readonly threshold?: number;
-}
 
 /** EvalBench's penalties: 50 per hallucination, 20 per unnecessary clarification, from 100, never below 0. */
 export const HALLUCINATION_PENALTY = 50;
@@ -23,17 +17,15 @@ export const CLARIFICATION_PENALTY = 20;
  * EvalLens asks for JSON and answers `error` when a count is missing, so a judge that rambles is not
  * scored as flawless.
  */
-export const behavioralMetrics: ScorerDefinition = {
-  key: 'behavioral_metrics',
+export const behavioralMetrics = defineScorer('behavioral_metrics', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   needs: ['output'],
   reaches: 'network',
   judgeCalls: () => 1,
   schema,
-  create(raw, context) {
-    const options = raw as unknown as BehavioralOptions;
-    const made = judgeFor('behavioral_metrics', options, context);
+  create(options, context) {
+    const made = judgeFor(options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return withJudgeNotices(made, prepared({
@@ -55,4 +47,4 @@ export const behavioralMetrics: ScorerDefinition = {
       },
     }));
   },
-};
+});

@@ -2,33 +2,25 @@ import type { Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { error, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/goal_completion.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { defineScorer, prepared, refused } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf, goalOf } from './conversation';
 import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
-
-interface GoalCompletionOptions {
-  readonly model_config: string;
-  readonly include_tool_calls: boolean;
-  readonly threshold?: number;
-}
 
 /**
  * EvalBench's `goal_completion`: one judge call on the goal (the conversation plan) and the
  * conversation; 100 for PASS, 0 for FAIL (as the seed documents it). The sub-goals the judge
  * checked go to `details`.
  */
-export const goalCompletion: ScorerDefinition = {
-  key: 'goal_completion',
+export const goalCompletion = defineScorer('goal_completion', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   needs: ['output'],
   reaches: 'network',
   judgeCalls: () => 1,
   schema,
-  create(raw, context) {
-    const options = raw as unknown as GoalCompletionOptions;
-    const made = judgeFor('goal_completion', options, context);
+  create(options, context) {
+    const made = judgeFor(options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return withJudgeNotices(made, prepared({
@@ -55,4 +47,4 @@ export const goalCompletion: ScorerDefinition = {
       },
     }));
   },
-};
+});

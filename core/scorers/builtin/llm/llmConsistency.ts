@@ -2,7 +2,7 @@ import type { Json } from '../../../case';
 import { readBoolean, readText } from '../../../judge/answerParser';
 import { error } from '../../../result';
 import schema from '../../../../schemas/scorers/llm_consistency.schema.json';
-import { refused, type ScorerDefinition, type TrialInput, type Prepared } from '../../scorer';
+import { defineScorer, type Prepared, refused, type TrialInput } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
 import { askJudge, judgeFor, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
@@ -16,8 +16,7 @@ const ROWS_SHOWN = 50;
  * they agree in substance: 100 consistent, 0 not. Needs `num_trials` of at least 2 (the runner says so
  * otherwise); its result has trial 0.
  */
-export const llmConsistency: ScorerDefinition = {
-  key: 'llm_consistency',
+export const llmConsistency = defineScorer('llm_consistency', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   needs: ['output'],
@@ -25,9 +24,8 @@ export const llmConsistency: ScorerDefinition = {
   reaches: 'network',
   judgeCalls: () => 1,
   schema,
-  create(raw, context): Prepared {
-    const options = raw as unknown as { readonly model_config: string; readonly threshold?: number };
-    const made = judgeFor('llm_consistency', options, context);
+  create(options, context): Prepared {
+    const made = judgeFor(options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return {
@@ -54,7 +52,7 @@ export const llmConsistency: ScorerDefinition = {
       },
     };
   },
-};
+});
 
 function trialText(trial: TrialInput): string {
   const lines = [`Run ${trial.trial}:`];

@@ -2,17 +2,11 @@ import type { Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/llmrater.schema.json';
-import { prepared, refused, type OptionIssue, type Prepared, type ScorerDefinition } from '../../scorer';
+import { defineScorer, type OptionIssue, type Prepared, prepared, refused } from '../../scorer';
 import { bothRan, executionRows, percentVerdict } from '../../support/sqlRows';
 import { setMatchCompare } from '../sql/setMatch';
 import { askJudge, judgeFor, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
-
-interface LlmraterOptions {
-  readonly model_config: string;
-  readonly hybrid_ground_truth: boolean;
-  readonly threshold?: number;
-}
 
 /** EvalBench shows the judge at most this many distinct rows per side. */
 const ROWS_SHOWN = 50;
@@ -26,17 +20,15 @@ const SQL_VERDICTS = ['EQUIVALENT', 'NOT_EQUIVALENT'] as const;
  * (100 for EQUIVALENT). EvalBench looks for those words anywhere in free text; EvalLens asks for a
  * JSON verdict, so a rambling answer is an error rather than a guess.
  */
-export const llmrater: ScorerDefinition = {
-  key: 'llmrater',
+export const llmrater = defineScorer('llmrater', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   needs: ['sql'],
   reaches: 'network',
   judgeCalls: () => 1,
   schema,
-  create(raw, context) {
-    const options = raw as unknown as LlmraterOptions;
-    const made = judgeFor('llmrater', options, context);
+  create(options, context) {
+    const made = judgeFor(options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     const notices = [...made.notices, ...(options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [])];
@@ -79,7 +71,7 @@ export const llmrater: ScorerDefinition = {
       },
     }), notices);
   },
-};
+});
 
 function withNotices(made: Prepared, notices: readonly OptionIssue[]): Prepared {
   return made.ok && notices.length > 0 ? { ...made, notices } : made;

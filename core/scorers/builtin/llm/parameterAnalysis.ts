@@ -2,7 +2,7 @@ import type { Json } from '../../../case';
 import { readText } from '../../../judge/answerParser';
 import { error, pass, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/parameter_analysis.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { defineScorer, prepared, refused } from '../../scorer';
 import { goalOf, toolCallsOf } from './conversation';
 import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
 
@@ -11,17 +11,15 @@ import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
  * gives feedback per call. It always scores 100 when the judge answers; the feedback is the point
  * and goes to `details`. A trace with no tool calls has nothing to review (`unsupported`, no call).
  */
-export const parameterAnalysis: ScorerDefinition = {
-  key: 'parameter_analysis',
+export const parameterAnalysis = defineScorer('parameter_analysis', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   needs: ['trace'],
   reaches: 'network',
   judgeCalls: () => 1,
   schema,
-  create(raw, context) {
-    const options = raw as unknown as { readonly model_config: string; readonly threshold?: number };
-    const made = judgeFor('parameter_analysis', options, context);
+  create(options, context) {
+    const made = judgeFor(options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     return withJudgeNotices(made, prepared({
@@ -43,4 +41,4 @@ export const parameterAnalysis: ScorerDefinition = {
       },
     }));
   },
-};
+});

@@ -6,7 +6,7 @@ import { error, inconclusive, unsupported } from '../../../result';
 import { traceOf } from '../../../trace/traceOf';
 import type { SkillStep } from '../../../trace/trace';
 import schema from '../../../../schemas/scorers/skills_best_practices.schema.json';
-import { prepared, refused, resolveOptionPath, type ScorerDefinition } from '../../scorer';
+import { defineScorer, prepared, refused, resolveOptionPath } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
 import { readBoundedText } from '../../../text/boundedRead';
@@ -20,17 +20,15 @@ const CATEGORIES = ['metadata_quality', 'conciseness', 'progressive_disclosure',
  * of 20), one call per skill; the score is the mean. A SKILL.md that is not found scores 0 for its
  * skill, as in EvalBench. No activated skill is `inconclusive` (EvalBench: 100, with no judging).
  */
-export const skillsBestPractices: ScorerDefinition = {
-  key: 'skills_best_practices',
+export const skillsBestPractices = defineScorer('skills_best_practices', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   needs: ['trace'],
   reaches: 'network',
   judgeCalls: (_options, evalCase) => (evalCase === undefined ? 1 : activatedSkills(evalCase).length),
   schema,
-  create(raw, context) {
-    const options = raw as unknown as { readonly model_config: string; readonly skills_dir?: string; readonly threshold?: number };
-    const made = judgeFor('skills_best_practices', options, context);
+  create(options, context) {
+    const made = judgeFor(options, context);
     if (!made.ok) return refused(made.issue);
     const judge = made.judge;
     const exists = context.fileExists ?? existsSync;
@@ -76,7 +74,7 @@ export const skillsBestPractices: ScorerDefinition = {
       },
     }));
   },
-};
+});
 
 /** The distinct skills the trace activated, in the order first activated. */
 function activatedSkills(evalCase: EvalCase): string[] {
