@@ -92,16 +92,12 @@ export type ScorerReach = 'workspace-code' | 'network';
  */
 export type ScoreScale = { readonly kind: 'bounded'; readonly max: number } | { readonly kind: 'count'; readonly unit: string };
 
-/** Which case fields a scorer needs; a missing `expected` is an error, never a pass or fail. */
-export type ScorerNeed = 'output' | 'expected' | 'trace' | 'sql';
-
 export interface ScorerDefinition {
   /** The key that selects the scorer in `scorers:`; also the schema's file name. */
   readonly key: string;
   /** Where its semantics come from (shown in docs and hovers). */
   readonly origin: 'EvalBook' | 'EvalBench' | 'EvalCore' | 'judgeval' | 'EvalLens';
   readonly scale: ScoreScale;
-  readonly needs: readonly ScorerNeed[];
   /** The scorer's options schema (`schemas/scorers/<key>.schema.json`). */
   readonly schema: { readonly [key: string]: unknown };
   /**

@@ -13,7 +13,6 @@ import { defineScorer, prepared } from '../scorer';
 export const citationSupport = defineScorer('citation_support', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'trace'],
   schema,
   create() {
     return prepared({

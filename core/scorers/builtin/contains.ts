@@ -9,7 +9,6 @@ import { defineScorer, prepared } from '../scorer';
 export const contains = defineScorer('contains', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options) {
     return prepared({

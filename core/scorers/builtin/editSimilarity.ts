@@ -20,7 +20,6 @@ export const EDIT_SIMILARITY_MAX_CODE_POINTS = 100_000;
 export const editSimilarity = defineScorer('edit_similarity', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'expected'],
   defaultThreshold: EDIT_SIMILARITY_DEFAULT_THRESHOLD,
   schema,
   create(options) {

@@ -11,7 +11,6 @@ type ExactMatchOptions = OptionsOf<'exact_match'>;
 export const exactMatch = defineScorer('exact_match', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'expected'],
   schema,
   create(options) {
     const normalize = textNormalizer(options);

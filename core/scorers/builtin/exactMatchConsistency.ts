@@ -21,7 +21,6 @@ type Cell = { score: PairScore; how: How; basis?: Basis };
 export const exactMatchConsistency = defineScorer('exact_match_consistency', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
   acrossTrials: true,
   create() {

@@ -30,7 +30,6 @@ type ListRead = { readonly ok: true; readonly tools: readonly string[]; readonly
 export const executionOrder = defineScorer('execution_order', {
   origin: 'judgeval',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['expected', 'trace'],
   defaultThreshold: EXECUTION_ORDER_DEFAULT_THRESHOLD,
   schema,
   create(options) {

@@ -35,7 +35,6 @@ const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'default']);
 export const jsonSchema = defineScorer('json_schema', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options, context) {
     const loaded = loadSchema(options, context.configDir);

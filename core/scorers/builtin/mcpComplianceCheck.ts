@@ -21,7 +21,6 @@ const PROBE_ERROR_SHOWN = 200;
 export const mcpComplianceCheck = defineScorer('mcp_compliance_check', {
   origin: 'EvalBench',
   scale: { kind: 'count', unit: 'weighted findings' },
-  needs: ['output'],
   schema,
   create(options) {
     const configured = isJsonObject(options['severity_weights']) ? options['severity_weights'] : {};

@@ -18,7 +18,6 @@ const PROBE_ERROR_SHOWN = 200;
 export const mcpTokenCost = defineScorer('mcp_token_cost', {
   origin: 'EvalBench',
   scale: { kind: 'count', unit: 'tokens' },
-  needs: ['output'],
   schema,
   create() {
     return prepared({

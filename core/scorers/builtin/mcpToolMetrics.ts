@@ -18,7 +18,6 @@ const CHARS_PER_TOKEN = 4;
 export const mcpToolMetrics = defineScorer('mcp_tool_metrics', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
   create(options) {
     const configured = options['token_budget'];

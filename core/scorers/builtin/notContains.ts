@@ -8,7 +8,6 @@ import { defineScorer, prepared } from '../scorer';
 export const notContains = defineScorer('not_contains', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options) {
     return prepared({

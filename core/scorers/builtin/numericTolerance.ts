@@ -12,7 +12,6 @@ type NumericToleranceOptions = OptionsOf<'numeric_tolerance'>;
 export const numericTolerance = defineScorer('numeric_tolerance', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'expected'],
   schema,
   create(options) {
     const rule = describeTolerance(options);

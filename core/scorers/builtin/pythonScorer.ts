@@ -29,7 +29,6 @@ const ENGINE_KEYS: ReadonlySet<string> = new Set([...Object.keys(commonSchema.pr
 export const pythonScorer = defineScorer('python_scorer', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: [],
   reaches: 'workspace-code',
   schema,
   reportsAs: (options) => scorerName(options),

@@ -18,7 +18,6 @@ interface Outcome {
 export const regex = defineScorer('regex', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options) {
     const single = options.pattern !== undefined;

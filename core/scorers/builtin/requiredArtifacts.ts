@@ -45,7 +45,6 @@ const SOURCE_NAMES: { readonly [source in Source]: string } = {
 export const requiredArtifacts = defineScorer('required_artifacts', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options) {
     const required = options.artifacts.map((a) => (a.sha256 === undefined ? a : { ...a, sha256: a.sha256.toLowerCase() }));

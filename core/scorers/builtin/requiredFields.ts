@@ -29,7 +29,6 @@ const NAMED_IN_REASON = 5;
 export const requiredFields = defineScorer('required_fields', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options) {
     const issues: OptionIssue[] = [];

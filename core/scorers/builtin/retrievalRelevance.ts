@@ -22,7 +22,6 @@ const METRIC_NAMES: { readonly [m in Metric]: string } = { precision: 'precision
 export const retrievalRelevance = defineScorer('retrieval_relevance', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['expected', 'trace'],
   defaultThreshold: RETRIEVAL_RELEVANCE_DEFAULT_THRESHOLD,
   schema,
   create(options) {

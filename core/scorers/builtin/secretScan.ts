@@ -14,7 +14,6 @@ const NAMED_IN_REASON = 5;
 export const secretScan = defineScorer('secret_scan', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options) {
     const detectors = options.detectors;

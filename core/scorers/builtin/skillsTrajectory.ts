@@ -17,7 +17,6 @@ const NOUNS: NameNouns = { one: 'skill', many: 'skills', done: 'activated', even
 export const skillsTrajectory = defineScorer('skills_trajectory', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['trace'],
   schema,
   create(options) {
     if (options.enforce_order && options.allow_extra_skills) {

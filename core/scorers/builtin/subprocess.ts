@@ -30,7 +30,6 @@ export function defaultProcesses(): number {
 export const subprocess = defineScorer('subprocess', {
   origin: 'EvalCore',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   reaches: 'workspace-code',
   schema,
   create(options, context) {

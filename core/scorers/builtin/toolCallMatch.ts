@@ -53,7 +53,6 @@ const NAMED_IN_REASON = 3;
 export const toolCallMatch = defineScorer('tool_call_match', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['trace'],
   schema,
   create(options) {
     const issues: OptionIssue[] = [];

@@ -24,7 +24,6 @@ const NAMED_IN_REASON = 3;
 export const trajectory = defineScorer('trajectory', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['trace'],
   schema,
   create(options) {
     const required = options.required_steps ?? [];

@@ -20,7 +20,6 @@ const TOOL_NOUNS: NameNouns = { one: 'tool', many: 'tools', done: 'called', even
 export const trajectoryMatcher = defineScorer('trajectory_matcher', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['trace'],
   schema,
   create(options) {
     return prepared({

@@ -48,7 +48,6 @@ export function turnCounter<S extends keyof ScorerOptionsBySchema>(spec: TurnCou
   return defineScorer(spec.key, {
     origin: 'EvalBench',
     scale: { kind: 'count', unit: spec.unit },
-    needs: ['trace'],
     schema: spec.schema,
     create(options) {
       const fold = spec.fold(options);

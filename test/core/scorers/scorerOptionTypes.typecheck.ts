@@ -10,7 +10,6 @@ const schema = { type: 'object' };
 export const readsDeclaredOptions = defineScorer('contains', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
   create(options) {
     const sensitive: boolean = options.case_sensitive;
@@ -29,4 +28,4 @@ export const readsDeclaredOptions = defineScorer('contains', {
 export const key: 'contains' = contains.key;
 
 // @ts-expect-error -- a schema name with no schemas/scorers/<name>.schema.json
-export const unknownSchema = defineScorer('contains_text', { origin: 'EvalBook', scale: { kind: 'bounded', max: 1 }, needs: [], schema, create: () => prepared({ score: () => ({ status: 'pass', reason: '', score: 1 }) }) });
+export const unknownSchema = defineScorer('contains_text', { origin: 'EvalBook', scale: { kind: 'bounded', max: 1 }, schema, create: () => prepared({ score: () => ({ status: 'pass', reason: '', score: 1 }) }) });

@@ -2,10 +2,11 @@ import type { EvalCase, Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { error, unsupported, type ScorerVerdictPart } from '../../../result';
 import schema from '../../../../schemas/scorers/binary_rubric_scorer.schema.json';
-import { defineScorer, prepared, refused } from '../../scorer';
+import { prepared } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf } from './conversation';
-import { askJudge, judgeFor, promptText, withJudgeNotices } from './judgeSupport';
+import { askJudge, promptText } from './judgeSupport';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /**
  * EvalBench's `binary_rubric_scorer`: one judge call per item of the scenario's `binary_rubric`
@@ -13,11 +14,7 @@ import { askJudge, judgeFor, promptText, withJudgeNotices } from './judgeSupport
  * enumerates them): PASS 100, FAIL 0. A case with no rubric is one unindexed `unsupported` result
  * with no call: EvalBench scores it 100, but nothing was judged.
  */
-export const binaryRubricScorer = defineScorer('binary_rubric_scorer', {
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
-  reaches: 'network',
+export const binaryRubricScorer = defineJudgeScorer('binary_rubric_scorer', {
   itemized: true,
   judgeCalls: (_options, evalCase) => {
     if (evalCase === undefined) return 1;
@@ -25,11 +22,8 @@ export const binaryRubricScorer = defineScorer('binary_rubric_scorer', {
     return rubric.ok ? rubric.items.length : 0;
   },
   schema,
-  create(options, context) {
-    const made = judgeFor(options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    return withJudgeNotices(made, prepared({
+  prepare(judge, options) {
+    return prepared({
       async score(input, signal) {
         const rubric = rubricOf(input.case);
         if (!rubric.ok) return rubric.verdict;
@@ -56,7 +50,7 @@ export const binaryRubricScorer = defineScorer('binary_rubric_scorer', {
         const passed = parts.filter((p) => p.status === 'pass').length;
         return { status: passed === parts.length ? 'pass' : 'fail', reason: `${passed} of ${parts.length} rubric items passed`, parts };
       },
-    }));
+    });
   },
 });
 

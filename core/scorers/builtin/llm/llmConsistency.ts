@@ -2,10 +2,11 @@ import type { Json } from '../../../case';
 import { readBoolean, readText } from '../../../judge/answerParser';
 import { error } from '../../../result';
 import schema from '../../../../schemas/scorers/llm_consistency.schema.json';
-import { defineScorer, type Prepared, refused, type TrialInput } from '../../scorer';
+import { type Prepared, type TrialInput } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
-import { askJudge, judgeFor, promptText } from './judgeSupport';
+import { askJudge, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** Rows of each executed trial shown to the judge. */
 const ROWS_SHOWN = 50;
@@ -16,21 +17,12 @@ const ROWS_SHOWN = 50;
  * they agree in substance: 100 consistent, 0 not. Needs `num_trials` of at least 2 (the runner says so
  * otherwise); its result has trial 0.
  */
-export const llmConsistency = defineScorer('llm_consistency', {
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
+export const llmConsistency = defineJudgeScorer('llm_consistency', {
   acrossTrials: true,
-  reaches: 'network',
-  judgeCalls: () => 1,
   schema,
-  create(options, context): Prepared {
-    const made = judgeFor(options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
+  prepare(judge): Prepared {
     return {
       ok: true,
-      ...(made.notices.length === 0 ? {} : { notices: made.notices }),
       scorer: { score: () => error('llm_consistency compares trials with each other; it scores no single trial') },
       acrossTrials: {
         async scoreTrials(trials, signal) {

@@ -2,11 +2,12 @@ import type { Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/llmrater.schema.json';
-import { defineScorer, type OptionIssue, type Prepared, prepared, refused } from '../../scorer';
+import { type OptionIssue, type Prepared, prepared } from '../../scorer';
 import { bothRan, executionRows, percentVerdict } from '../../support/sqlRows';
 import { setMatchCompare } from '../sql/setMatch';
-import { askJudge, judgeFor, promptText } from './judgeSupport';
+import { askJudge, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** EvalBench shows the judge at most this many distinct rows per side. */
 const ROWS_SHOWN = 50;
@@ -20,18 +21,10 @@ const SQL_VERDICTS = ['EQUIVALENT', 'NOT_EQUIVALENT'] as const;
  * (100 for EQUIVALENT). EvalBench looks for those words anywhere in free text; EvalLens asks for a
  * JSON verdict, so a rambling answer is an error rather than a guess.
  */
-export const llmrater = defineScorer('llmrater', {
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
-  reaches: 'network',
-  judgeCalls: () => 1,
+export const llmrater = defineJudgeScorer('llmrater', {
   schema,
-  create(options, context) {
-    const made = judgeFor(options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    const notices = [...made.notices, ...(options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [])];
+  prepare(judge, options) {
+    const notices: OptionIssue[] = [...(options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [])];
     return withNotices(prepared({
       async score(input, signal) {
         if (input.case.sql === undefined) return unsupported('the case was not executed, so there are no query results to compare: the run config has no database_configs, or the case has no golden SQL');

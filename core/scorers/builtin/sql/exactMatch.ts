@@ -15,7 +15,6 @@ import { defineScorer, prepared } from '../../scorer';
 export const sqlExactMatch = defineScorer('evalbench/exact_match', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
   create(options) {
     const limit = options.truncate_execution_outputs;

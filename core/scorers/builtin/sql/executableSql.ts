@@ -10,7 +10,6 @@ import { defineScorer, prepared } from '../../scorer';
 export const executableSql = defineScorer('executable_sql', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
   create() {
     return prepared({

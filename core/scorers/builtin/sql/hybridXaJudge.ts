@@ -12,7 +12,6 @@ import { defineScorer, prepared } from '../../scorer';
 export const hybridXaJudge = defineScorer('hybrid_xa_judge', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
   create(options) {
     return prepared({

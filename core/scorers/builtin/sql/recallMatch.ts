@@ -46,7 +46,6 @@ export function recallFigures(golden: readonly RowDict[], generated: readonly Ro
 export const recallMatch = defineScorer('recall_match', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
   create(options) {
     return prepared({

@@ -38,7 +38,6 @@ export function cleanQuery(query: string): string {
 export const regexpMatcher = defineScorer('regexp_matcher', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
   create(options) {
     const issues: OptionIssue[] = [];

@@ -32,7 +32,6 @@ export function returnsSql(text: string): { readonly sql: boolean; readonly line
 export const returnedSql = defineScorer('returned_sql', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
   create() {
     return prepared({

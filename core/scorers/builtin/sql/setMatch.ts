@@ -45,7 +45,6 @@ export function setMatchCompare(
 export const setMatch = defineScorer('set_match', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
   create(options) {
     return prepared({
