@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import commonSchema from '../schemas/scorer-common.schema.json';
 import runConfigSchema from '../schemas/run-config.schema.json';
 import { evalbenchScorers } from '../core/config/evalbenchCompat';
+import { isBooleanVerdict } from '../core/scorers/negation';
 import { BUILTIN_SCORERS } from '../core/scorers/registry';
 import type { ScorerDefinition } from '../core/scorers/scorer';
 
@@ -63,7 +64,7 @@ function scorerSection(d: ScorerDefinition, heading = `## \`${d.key}\``): string
   const lines = [
     heading,
     '',
-    `*${d.origin} · score ${scale(d)}${d.defaultThreshold === undefined ? '' : ` · default threshold ${d.defaultThreshold}`} · needs ${d.needs.join(', ') || 'nothing'}*`,
+    `*${d.origin} · score ${scale(d)}${d.defaultThreshold === undefined ? '' : ` · default threshold ${d.defaultThreshold}`}${isBooleanVerdict(d) ? ` · negate with \`not-${d.key}\`` : ''}*`,
     '',
     schema.markdownDescription ?? schema.description ?? '',
     '',
@@ -88,6 +89,10 @@ emit(
     '## Options every scorer takes',
     '',
     optionTable(commonSchema.properties as Record<string, PropertySchema>),
+    '',
+    '## Negation: `not-<key>`',
+    '',
+    `A scorer whose verdict is a yes or no on 0–1 (${scorers.filter(isBooleanVerdict).map((d) => `\`${d.key}\``).join(', ')}) can be negated by writing its key with \`not-\` (as in promptfoo) or \`not_\` in front: \`not-regex: {pattern: "^ERROR"}\`. The negation takes the scorer's options, passes where the scorer fails and fails where it passes, with score 1 − score, and its reason says so before the scorer's own. A verdict that is not a pass or fail (\`error\`, \`unsupported\`, \`timeout\`, \`skipped\`, \`inconclusive\`) stays as it is. \`not_contains\` is a scorer of its own (none of the values appears); \`not-contains\` is the negation of \`contains\` (with \`match: all\`, not every value appears). Results report under the key as written.`,
     '',
     ...scorers.map((d) => scorerSection(d)),
     '# In EvalBench run configs',

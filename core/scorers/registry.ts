@@ -43,6 +43,7 @@ import { llmConsistency } from './builtin/llm/llmConsistency';
 import { llmrater } from './builtin/llm/llmrater';
 import { parameterAnalysis } from './builtin/llm/parameterAnalysis';
 import { skillsBestPractices } from './builtin/llm/skillsBestPractices';
+import { negationOf } from './negation';
 import type { ScorerDefinition } from './scorer';
 
 /** Every built-in scorer. A new scorer is one file in `builtin/`, one schema, one line here. */
@@ -103,13 +104,20 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
 
 export class ScorerRegistry {
   private readonly byKey = new Map<string, ScorerDefinition>();
+  /** Negations made on first use, one per key, so a key always selects the same definition. */
+  private readonly negations = new Map<string, ScorerDefinition>();
 
   constructor(definitions: readonly ScorerDefinition[] = BUILTIN_SCORERS) {
     for (const d of definitions) this.byKey.set(d.key, d);
   }
 
+  /** The scorer a key selects: a registered one, else the negation a `not-` / `not_` key names (negation.ts). */
   get(key: string): ScorerDefinition | undefined {
-    return this.byKey.get(key);
+    const found = this.byKey.get(key) ?? this.negations.get(key);
+    if (found !== undefined) return found;
+    const negation = negationOf(key, (base) => this.byKey.get(base));
+    if (negation !== undefined) this.negations.set(key, negation);
+    return negation;
   }
 
   keys(): string[] {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { EvalCase, Json } from '../case';
 import type { ScorerVerdict } from '../result';
+import type { ScorerOptionsBySchema } from './options.generated';
 
 /** What one scorer sees of one case, after `output_path` / `expected_path` have been applied. */
 export interface ScoringInput {
@@ -91,16 +92,12 @@ export type ScorerReach = 'workspace-code' | 'network';
  */
 export type ScoreScale = { readonly kind: 'bounded'; readonly max: number } | { readonly kind: 'count'; readonly unit: string };
 
-/** Which case fields a scorer needs; a missing `expected` is an error, never a pass or fail. */
-export type ScorerNeed = 'output' | 'expected' | 'trace' | 'sql';
-
 export interface ScorerDefinition {
   /** The key that selects the scorer in `scorers:`; also the schema's file name. */
   readonly key: string;
   /** Where its semantics come from (shown in docs and hovers). */
   readonly origin: 'EvalBook' | 'EvalBench' | 'EvalCore' | 'judgeval' | 'EvalLens';
   readonly scale: ScoreScale;
-  readonly needs: readonly ScorerNeed[];
   /** The scorer's options schema (`schemas/scorers/<key>.schema.json`). */
   readonly schema: { readonly [key: string]: unknown };
   /**
@@ -128,6 +125,38 @@ export interface ScorerDefinition {
    * are reported as issues here, when the config loads.
    */
   create(options: { readonly [key: string]: Json }, context: ScorerContext): Prepared;
+}
+
+/** A scorer's options as its schema types them (core/scorers/options.generated.ts), by schema name. */
+export type OptionsOf<S extends keyof ScorerOptionsBySchema> = ScorerOptionsBySchema[S];
+
+/** The key a schema name selects: its file name (`evalbench/exact_match` is EvalBench's `exact_match`). */
+type KeyOf<S extends string> = S extends `${string}/${infer Key}` ? KeyOf<Key> : S;
+
+/** A scorer definition written against its options' type; `defineScorer` makes it a ScorerDefinition. */
+export interface TypedScorerDefinition<Options> extends Omit<ScorerDefinition, 'key' | 'create' | 'reportsAs' | 'judgeCalls'> {
+  readonly reportsAs?: (options: Options) => string | undefined;
+  readonly judgeCalls?: (options: Options, evalCase?: EvalCase) => number;
+  create(options: Options, context: ScorerContext): Prepared;
+}
+
+/**
+ * A scorer whose options are typed from its schema (`schemas/scorers/<schemaName>.schema.json`): an
+ * option renamed or retyped in the schema fails the type check wherever the scorer reads the old one.
+ * Its key is the schema's file name. The one cast is here: the validator has checked the options
+ * against that schema, defaults filled in, before `create` sees them.
+ */
+export function defineScorer<S extends keyof ScorerOptionsBySchema>(schemaName: S, definition: TypedScorerDefinition<OptionsOf<S>>): ScorerDefinition & { readonly key: KeyOf<S> } {
+  type Options = OptionsOf<S>;
+  const typed = (options: { readonly [key: string]: Json }): Options => options as unknown as Options;
+  const { reportsAs, judgeCalls, create, ...rest } = definition;
+  return {
+    ...rest,
+    key: (schemaName.split('/').pop() ?? schemaName) as KeyOf<S>,
+    ...(reportsAs === undefined ? {} : { reportsAs: (options) => reportsAs(typed(options)) }),
+    ...(judgeCalls === undefined ? {} : { judgeCalls: (options, evalCase) => judgeCalls(typed(options), evalCase) }),
+    create: (options, context) => create(typed(options), context),
+  };
 }
 
 export function prepared(scorer: Scorer): Prepared {

@@ -4,23 +4,17 @@ import schema from '../../../schemas/scorers/citation_support.schema.json';
 import { kindOf } from '../support/describe';
 import { retrievedIds } from '../support/retrievedIds';
 import { count, formatRatio, noRetrieval, readTrace } from '../support/traceSteps';
-import { unitThreshold } from '../support/unitThreshold';
-import { prepared, refused, type ScorerDefinition } from '../scorer';
+import { defineScorer, prepared } from '../scorer';
 
 /**
  * The share of the document ids the answer cites that were retrieved for it. Passes only when every
  * cited id was retrieved (score 1); a configured threshold takes over the pass decision.
  */
-export const citationSupport: ScorerDefinition = {
-  key: 'citation_support',
+export const citationSupport = defineScorer('citation_support', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'trace'],
   schema,
-  create(raw) {
-    // No default pass mark (the verdict decides at 1), but a configured one must fit the 0–1 scale.
-    const mark = unitThreshold(raw, 1, 'citation_support');
-    if (!mark.ok) return refused(mark.issue);
+  create() {
     return prepared({
       score({ case: evalCase, output }) {
         const read = readTrace(evalCase);
@@ -58,7 +52,7 @@ export const citationSupport: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /**
  * The cited ids: the trace's recorded citations, else the output's `citations` list. No citation

@@ -3,24 +3,14 @@ import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/contains.schema.json';
 import { textOutput } from '../support/describe';
 import { describeText, findNeedles, nameNeedles, resolveNeedles, type NeedleHit } from '../support/textNeedles';
-import { prepared, type ScorerDefinition } from '../scorer';
-
-interface ContainsOptions {
-  readonly values?: readonly string[];
-  readonly value?: string;
-  readonly match: 'all' | 'any';
-  readonly case_sensitive: boolean;
-}
+import { defineScorer, prepared } from '../scorer';
 
 /** Passes when the output text contains every (`match: all`) or any (`match: any`) of the values. */
-export const contains: ScorerDefinition = {
-  key: 'contains',
+export const contains = defineScorer('contains', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const options = raw as unknown as ContainsOptions;
+  create(options) {
     return prepared({
       score({ output: given, expected }) {
         const resolved = resolveNeedles(options, expected);
@@ -54,7 +44,7 @@ export const contains: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function detailsOf(present: readonly NeedleHit[], missing: readonly NeedleHit[], from: 'options' | 'expected'): { [key: string]: Json } {
   return {

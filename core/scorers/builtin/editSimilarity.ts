@@ -2,7 +2,7 @@ import { error, fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/edit_similarity.schema.json';
 import { kindOf, textOutput } from '../support/describe';
 import { codePointCount, interruptibleLevenshtein, normalizedSimilarity, type EditDistance } from '../support/levenshtein';
-import { prepared, refused, type ScorerDefinition } from '../scorer';
+import { defineScorer, prepared, refused } from '../scorer';
 
 /** The pass mark when the config gives no `threshold`. */
 export const EDIT_SIMILARITY_DEFAULT_THRESHOLD = 0.8;
@@ -13,25 +13,16 @@ export const EDIT_SIMILARITY_DEFAULT_THRESHOLD = 0.8;
  */
 export const EDIT_SIMILARITY_MAX_CODE_POINTS = 100_000;
 
-interface EditSimilarityOptions {
-  readonly value?: string;
-  readonly threshold?: number;
-  readonly lower_is_better: boolean;
-}
-
 /**
  * Normalized Levenshtein similarity `1 − distance / max(length)` over code points (1 for two empty
  * texts); passes when it reaches the threshold (at most the threshold with `lower_is_better`).
  */
-export const editSimilarity: ScorerDefinition = {
-  key: 'edit_similarity',
+export const editSimilarity = defineScorer('edit_similarity', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'expected'],
   defaultThreshold: EDIT_SIMILARITY_DEFAULT_THRESHOLD,
   schema,
-  create(raw) {
-    const options = raw as unknown as EditSimilarityOptions;
+  create(options) {
     const threshold = options.threshold ?? EDIT_SIMILARITY_DEFAULT_THRESHOLD;
     if (threshold < 0 || threshold > 1) {
       return refused({ path: ['threshold'], message: `the threshold must lie between 0 and 1: edit_similarity scores a similarity from 0 to 1` });
@@ -54,7 +45,7 @@ export const editSimilarity: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /** The verdict on a computed distance: similarity against the threshold, the texts in `details` when it fails. */
 function verdictOf(result: EditDistance, output: string, expected: string, threshold: number, lowerIsBetter: boolean): ScorerVerdict {

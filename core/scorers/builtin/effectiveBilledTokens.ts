@@ -1,13 +1,6 @@
 import schema from '../../../schemas/scorers/effective_billed_tokens.schema.json';
 import { formatFigure, turnCounter } from '../support/turnCounters';
 
-interface Weights {
-  readonly input_weight: number;
-  readonly cached_weight: number;
-  readonly cache_write_weight: number;
-  readonly output_weight: number;
-}
-
 /**
  * EvalBench's `effective_billed_tokens`: input × input_weight + cached × cached_weight + cache
  * creation × cache_write_weight + candidates (output) × output_weight, summed over the turns. The
@@ -19,8 +12,7 @@ export const effectiveBilledTokens = turnCounter({
   schema,
   figure: 'token counts',
   describe: (total) => `${formatFigure(total)} weighted tokens`,
-  fold: (options) => {
-    const w = options as unknown as Weights;
+  fold: (w) => {
     return {
       add: (turn) => {
         const t = turn.tokens;

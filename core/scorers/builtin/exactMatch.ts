@@ -3,26 +3,16 @@ import { error, fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/exact_match.schema.json';
 import { canonicalJson } from '../support/canonicalJson';
 import { codePointLength, firstDifference, kindOf } from '../support/describe';
-import { prepared, type ScorerDefinition } from '../scorer';
+import { defineScorer, type OptionsOf, prepared } from '../scorer';
 import { parseJson } from '../../text/jsonDepth';
 
-interface ExactMatchOptions {
-  readonly mode: 'auto' | 'text' | 'json';
-  readonly trim: boolean;
-  readonly collapse_whitespace: boolean;
-  readonly ignore_case: boolean;
-  readonly unicode_nfc: boolean;
-  readonly value?: Json;
-}
+type ExactMatchOptions = OptionsOf<'exact_match'>;
 
-export const exactMatch: ScorerDefinition = {
-  key: 'exact_match',
+export const exactMatch = defineScorer('exact_match', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'expected'],
   schema,
-  create(raw) {
-    const options = raw as unknown as ExactMatchOptions;
+  create(options) {
     const normalize = textNormalizer(options);
     return prepared({
       score({ output, expected: caseExpected }) {
@@ -57,7 +47,7 @@ export const exactMatch: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function compareTexts(actual: string, expected: string) {
   const at = firstDifference(actual, expected);

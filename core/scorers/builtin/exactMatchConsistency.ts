@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/exact_match_consistency.schema.json
 import { canonicalJson } from '../support/canonicalJson';
 import { pyRowListsEqual, type RowDict } from '../support/pythonEquality';
 import { evalRows, executionRows, runError } from '../support/sqlRows';
-import { preparedAcrossTrials, type ScorerDefinition, type TrialInput } from '../scorer';
+import { defineScorer, preparedAcrossTrials, type TrialInput } from '../scorer';
 
 type PairScore = 0 | 100;
 type How = 'compared' | 'filled';
@@ -18,11 +18,9 @@ type Cell = { score: PairScore; how: How; basis?: Basis };
  * executed (NL2SQL: the case carries `sql`) compare their SQL results as EvalBench does; other
  * trials compare their outputs as canonical JSON.
  */
-export const exactMatchConsistency: ScorerDefinition = {
-  key: 'exact_match_consistency',
+export const exactMatchConsistency = defineScorer('exact_match_consistency', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
   acrossTrials: true,
   create() {
@@ -57,7 +55,7 @@ export const exactMatchConsistency: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 type Comparer = (i: number, j: number) => { score: PairScore; basis?: Basis };
 

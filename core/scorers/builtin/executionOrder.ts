@@ -4,18 +4,11 @@ import schema from '../../../schemas/scorers/execution_order.schema.json';
 import { kindOf } from '../support/describe';
 import { longestCommonSubsequence } from '../support/longestCommonSubsequence';
 import { callsInStartOrder, count, formatRatio, readSteps } from '../support/traceSteps';
-import { meets, unitThreshold } from '../support/unitThreshold';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { meets, passMarkOf } from '../support/unitThreshold';
+import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
 
 type Source = 'auto' | 'trace' | 'output';
 type Mode = 'exact' | 'ordering' | 'set';
-
-interface ExecutionOrderOptions {
-  readonly should_exact_match: boolean;
-  readonly should_consider_ordering: boolean;
-  readonly strict_mode: boolean;
-  readonly source: Source;
-}
 
 /** judgeval's default pass mark. */
 export const EXECUTION_ORDER_DEFAULT_THRESHOLD = 0.5;
@@ -34,20 +27,16 @@ type ListRead = { readonly ok: true; readonly tools: readonly string[]; readonly
  * equality, by longest common subsequence over the expected length, or (default) by the distinct
  * expected tools that were called over the expected length (duplicates kept in the denominator).
  */
-export const executionOrder: ScorerDefinition = {
-  key: 'execution_order',
+export const executionOrder = defineScorer('execution_order', {
   origin: 'judgeval',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['expected', 'trace'],
   defaultThreshold: EXECUTION_ORDER_DEFAULT_THRESHOLD,
   schema,
-  create(raw) {
-    const options = raw as unknown as ExecutionOrderOptions;
-    const mark = unitThreshold(raw, EXECUTION_ORDER_DEFAULT_THRESHOLD, 'execution_order');
-    if (!mark.ok) return refused(mark.issue);
+  create(options) {
+    const mark = passMarkOf(options, EXECUTION_ORDER_DEFAULT_THRESHOLD);
     const issues: OptionIssue[] = [];
     if (options.strict_mode) {
-      const given = raw['threshold'];
+      const given = options.threshold;
       if (typeof given === 'number' && given !== 1) issues.push({ path: ['threshold'], message: `strict_mode forces the threshold to 1; a threshold of ${given} contradicts it (remove it or set it to 1)` });
       if (mark.lowerIsBetter) issues.push({ path: ['lower_is_better'], message: 'strict_mode forces the threshold to 1 with higher scores better; lower_is_better contradicts it' });
     }
@@ -109,7 +98,7 @@ export const executionOrder: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /** The expected tool names: `expected` as a list, or its `tools` field. A wrong label is an error. */
 function expectedTools(expected: Json | undefined): ListRead {

@@ -10,15 +10,11 @@ import schema from '../../../schemas/scorers/json_schema.schema.json';
 import { draft2020MetaErrors } from '../../schema/draft2020Meta';
 import { codePointLength, kindOf } from '../support/describe';
 import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags } from '../support/boundedRegex';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
 import { readBoundedTextSync } from '../../text/boundedRead';
 import { parseJson } from '../../text/jsonDepth';
 
-interface JsonSchemaOptions {
-  readonly schema?: { readonly [key: string]: Json };
-  readonly schema_path?: string;
-  readonly parse_output: boolean;
-}
+type JsonSchemaOptions = OptionsOf<'json_schema'>;
 
 type Segment = string | number;
 type JsonObject = { readonly [key: string]: Json };
@@ -36,14 +32,11 @@ const DETAIL_ERRORS = 50;
 const DATA_KEYWORDS = new Set(['const', 'enum', 'examples', 'default']);
 
 /** Passes when the output is valid against a JSON Schema (draft 2020-12, compiled once at load). */
-export const jsonSchema: ScorerDefinition = {
-  key: 'json_schema',
+export const jsonSchema = defineScorer('json_schema', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
-  create(raw, context) {
-    const options = raw as unknown as JsonSchemaOptions;
+  create(options, context) {
     const loaded = loadSchema(options, context.configDir);
     if (!loaded.ok) return refused(loaded.issue);
     const compiled = compileUserSchemaOnce(loaded.schema, loaded.at);
@@ -92,7 +85,7 @@ export const jsonSchema: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Loading and compiling the user's schema (config load)

@@ -3,7 +3,7 @@ import { error, measured, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/mcp_compliance_check.schema.json';
 import { isJsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
-import { prepared, type ScorerDefinition } from '../scorer';
+import { defineScorer, prepared } from '../scorer';
 import { maskThenCut } from '../../../shared/text/secretMask';
 
 /** EvalBench's default weight of each finding severity. */
@@ -18,11 +18,9 @@ const PROBE_ERROR_SHOWN = 200;
  * `severity_counts` (weights P0 10, P1 3, P2 1 unless `severity_weights` overrides them; a severity
  * without a weight counts 0). Lower is better. A row with a `probe_error` scores 0.
  */
-export const mcpComplianceCheck: ScorerDefinition = {
-  key: 'mcp_compliance_check',
+export const mcpComplianceCheck = defineScorer('mcp_compliance_check', {
   origin: 'EvalBench',
   scale: { kind: 'count', unit: 'weighted findings' },
-  needs: ['output'],
   schema,
   create(options) {
     const configured = isJsonObject(options['severity_weights']) ? options['severity_weights'] : {};
@@ -54,7 +52,7 @@ export const mcpComplianceCheck: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /** Python's truthiness of a JSON value: null, false, 0, "", [] and {} are false. */
 function truthy(value: Json | undefined): boolean {

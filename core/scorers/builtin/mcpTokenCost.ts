@@ -3,7 +3,7 @@ import { error, measured, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/mcp_token_cost.schema.json';
 import { isJsonObject, type JsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
-import { prepared, type ScorerDefinition } from '../scorer';
+import { defineScorer, prepared } from '../scorer';
 import { maskThenCut } from '../../../shared/text/secretMask';
 
 /** How much of a recorded probe error a reason repeats. */
@@ -15,11 +15,9 @@ const PROBE_ERROR_SHOWN = 200;
  * len(tool schema as YAML) // 4); the endpoint's aggregate row (`is_aggregate`) scores
  * `avg_approx_tokens`; a row with a `probe_error` scores 0. A missing figure is 0.
  */
-export const mcpTokenCost: ScorerDefinition = {
-  key: 'mcp_token_cost',
+export const mcpTokenCost = defineScorer('mcp_token_cost', {
   origin: 'EvalBench',
   scale: { kind: 'count', unit: 'tokens' },
-  needs: ['output'],
   schema,
   create() {
     return prepared({
@@ -46,7 +44,7 @@ export const mcpTokenCost: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /** `row.get(field, 0)`: a recorded null stays null. */
 function fieldOr(row: JsonObject, field: string): Json {

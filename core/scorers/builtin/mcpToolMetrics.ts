@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/mcp_tool_metrics.schema.json';
 import { isJsonObject } from '../../trace/fields';
 import { toolListing, wireLength } from '../support/mcpToolListing';
 import { pythonRound, pythonRound2 } from '../support/pythonRound';
-import { prepared, type ScorerDefinition } from '../scorer';
+import { defineScorer, prepared } from '../scorer';
 
 /** EvalBench's estimate of how many characters make one token. */
 const CHARS_PER_TOKEN = 4;
@@ -15,11 +15,9 @@ const CHARS_PER_TOKEN = 4;
  * JSON) / 4); with a positive token budget, token_budget_used_percent = round(estimated / budget ×
  * 100, 2). Scores 100 (pass) within budget (≤ 100 %, or no budget) and 0 (fail) over it.
  */
-export const mcpToolMetrics: ScorerDefinition = {
-  key: 'mcp_tool_metrics',
+export const mcpToolMetrics = defineScorer('mcp_tool_metrics', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
   create(options) {
     const configured = options['token_budget'];
@@ -42,7 +40,7 @@ export const mcpToolMetrics: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /**
  * The case's own budget (EvalBench: the endpoint's `token_budget`, which wins over the scorer's);

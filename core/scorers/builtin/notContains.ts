@@ -2,23 +2,14 @@ import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/not_contains.schema.json';
 import { textOutput } from '../support/describe';
 import { describeText, findNeedles, nameNeedles, resolveNeedles } from '../support/textNeedles';
-import { prepared, type ScorerDefinition } from '../scorer';
-
-interface NotContainsOptions {
-  readonly values?: readonly string[];
-  readonly value?: string;
-  readonly case_sensitive: boolean;
-}
+import { defineScorer, prepared } from '../scorer';
 
 /** Passes when none of the values appears in the output text. */
-export const notContains: ScorerDefinition = {
-  key: 'not_contains',
+export const notContains = defineScorer('not_contains', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const options = raw as unknown as NotContainsOptions;
+  create(options) {
     return prepared({
       score({ output: given, expected }) {
         const resolved = resolveNeedles(options, expected);
@@ -43,4 +34,4 @@ export const notContains: ScorerDefinition = {
       },
     });
   },
-};
+});

@@ -1,26 +1,19 @@
 import { error, fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/numeric_tolerance.schema.json';
 import { kindOf } from '../support/describe';
-import { prepared, type ScorerDefinition } from '../scorer';
+import { defineScorer, type OptionsOf, prepared } from '../scorer';
 
-interface NumericToleranceOptions {
-  readonly absolute?: number;
-  readonly relative?: number;
-  readonly value?: number;
-}
+type NumericToleranceOptions = OptionsOf<'numeric_tolerance'>;
 
 /**
  * Passes when `|output − expected| <= max(absolute, relative × |expected|)` (of the tolerances given),
  * inclusive, with a difference that exceeds the bound only by binary rounding counted as at the bound.
  */
-export const numericTolerance: ScorerDefinition = {
-  key: 'numeric_tolerance',
+export const numericTolerance = defineScorer('numeric_tolerance', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output', 'expected'],
   schema,
-  create(raw) {
-    const options = raw as unknown as NumericToleranceOptions;
+  create(options) {
     const rule = describeTolerance(options);
     return prepared({
       score({ output, expected: caseExpected }) {
@@ -40,7 +33,7 @@ export const numericTolerance: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /** The tolerance options as reasons name them (config, not payload). */
 function describeTolerance(options: NumericToleranceOptions): string {

@@ -9,7 +9,7 @@ import { QUOTE_CHARS, stderrDetails, truncate } from '../support/processText';
 import type { RowDict } from '../support/pythonEquality';
 import { evalRows, executionRows, runError } from '../support/sqlRows';
 import commonSchema from '../../../schemas/scorer-common.schema.json';
-import { refused, resolveOptionPath, type OptionIssue, type ScorerDefinition, type ScoringInput } from '../scorer';
+import { defineScorer, type OptionIssue, refused, resolveOptionPath, type ScoringInput } from '../scorer';
 import { parseJson } from '../../text/jsonDepth';
 
 /** The failure prefix of EvalBench's python_scorer: every failure is score 0 with a `FAIL: …` reason. */
@@ -26,11 +26,9 @@ const ENGINE_KEYS: ReadonlySet<string> = new Set([...Object.keys(commonSchema.pr
  * at exactly 100 (EvalBench counts only 100 as correct) unless a `threshold` is set. Every failure
  * is score 0 with a reason starting `FAIL: `, as EvalBench gives it.
  */
-export const pythonScorer: ScorerDefinition = {
-  key: 'python_scorer',
+export const pythonScorer = defineScorer('python_scorer', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: [],
   reaches: 'workspace-code',
   schema,
   reportsAs: (options) => scorerName(options),
@@ -77,7 +75,7 @@ export const pythonScorer: ScorerDefinition = {
       },
     };
   },
-};
+});
 
 /** EvalBench's name rule: `scorer_name` (trimmed), else the script's base name without its extension. */
 export function scorerName(options: { readonly [key: string]: Json }): string | undefined {

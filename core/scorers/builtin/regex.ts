@@ -4,19 +4,9 @@ import schema from '../../../schemas/scorers/regex.schema.json';
 import { codePointLength, textOutput } from '../support/describe';
 import { prepareBoundedRegex, type BoundedMatch, type BoundedRegex, type RegexGuard } from '../support/boundedRegex';
 import { describeText } from '../support/textNeedles';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
 
 type Mode = 'match' | 'full_match' | 'no_match';
-
-interface RegexOptions {
-  readonly pattern?: string;
-  readonly patterns?: readonly string[];
-  readonly flags: string;
-  readonly mode: Mode;
-  readonly match_all: boolean;
-  readonly match_timeout_ms: number;
-  readonly max_input_chars: number;
-}
 
 interface Outcome {
   readonly number: number;
@@ -25,14 +15,11 @@ interface Outcome {
 }
 
 /** Passes when the output matches the pattern(s): found anywhere, matching all of it, or not found. */
-export const regex: ScorerDefinition = {
-  key: 'regex',
+export const regex = defineScorer('regex', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const options = raw as unknown as RegexOptions;
+  create(options) {
     const single = options.pattern !== undefined;
     const sources = options.patterns ?? (options.pattern === undefined ? [] : [options.pattern]);
     const issues: OptionIssue[] = [];
@@ -91,7 +78,7 @@ export const regex: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function describeOutcome(result: BoundedMatch, mode: Mode, name: string, seen: string, output: string): string {
   if (result.status === 'matched') {

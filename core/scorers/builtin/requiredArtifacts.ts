@@ -2,16 +2,12 @@ import type { Json } from '../../case';
 import { error, fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/required_artifacts.schema.json';
 import { kindOf } from '../support/describe';
-import { prepared, type ScorerDefinition } from '../scorer';
+import { defineScorer, prepared } from '../scorer';
 
 interface RequiredArtifact {
   readonly kind: string;
   readonly name: string;
   readonly sha256?: string;
-}
-
-interface RequiredArtifactsOptions {
-  readonly artifacts: readonly RequiredArtifact[];
 }
 
 /** Where a case reports artifacts, in the order they are searched. */
@@ -46,14 +42,11 @@ const SOURCE_NAMES: { readonly [source in Source]: string } = {
  * Passes when the case reports every required artifact (by kind and name, with a matching sha256 when
  * the requirement gives one). It reads what the case reports and fetches nothing.
  */
-export const requiredArtifacts: ScorerDefinition = {
-  key: 'required_artifacts',
+export const requiredArtifacts = defineScorer('required_artifacts', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const options = raw as unknown as RequiredArtifactsOptions;
+  create(options) {
     const required = options.artifacts.map((a) => (a.sha256 === undefined ? a : { ...a, sha256: a.sha256.toLowerCase() }));
     return prepared({
       score({ output, case: evalCase }) {
@@ -108,7 +101,7 @@ export const requiredArtifacts: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function fieldOf(value: Json | undefined, key: string): Json | undefined {
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return undefined;

@@ -3,13 +3,9 @@ import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/required_fields.schema.json';
 import { kindOf, typeName } from '../support/describe';
 import { parseFieldPath, valueAt } from '../support/path';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
 
 type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null' | 'any';
-
-interface RequiredFieldsOptions {
-  readonly fields: readonly { readonly path: string; readonly type: FieldType | readonly FieldType[] }[];
-}
 
 interface CompiledField {
   readonly path: string;
@@ -30,14 +26,11 @@ const NAMED_IN_REASON = 5;
  * Passes when the output object has every listed field with one of its declared types. Binary: one
  * unsatisfied field fails the case; `details.satisfied` / `details.total` give the fraction.
  */
-export const requiredFields: ScorerDefinition = {
-  key: 'required_fields',
+export const requiredFields = defineScorer('required_fields', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const options = raw as unknown as RequiredFieldsOptions;
+  create(options) {
     const issues: OptionIssue[] = [];
     const fields: CompiledField[] = [];
     options.fields.forEach((field, index) => {
@@ -71,7 +64,7 @@ export const requiredFields: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function satisfies(value: Json | undefined, type: FieldType): boolean {
   if (value === undefined) return false;

@@ -4,16 +4,10 @@ import schema from '../../../schemas/scorers/retrieval_relevance.schema.json';
 import { kindOf } from '../support/describe';
 import { retrievedIds } from '../support/retrievedIds';
 import { count, formatRatio, noRetrieval, readTrace } from '../support/traceSteps';
-import { meets, unitThreshold } from '../support/unitThreshold';
-import { prepared, refused, type ScorerDefinition } from '../scorer';
+import { meets, passMarkOf } from '../support/unitThreshold';
+import { defineScorer, prepared } from '../scorer';
 
 type Metric = 'precision' | 'recall' | 'f1';
-
-interface RetrievalRelevanceOptions {
-  readonly k?: number;
-  readonly metric: Metric;
-  readonly expected_path?: string;
-}
 
 /** The pass mark when the config gives no `threshold`. */
 export const RETRIEVAL_RELEVANCE_DEFAULT_THRESHOLD = 0.5;
@@ -25,17 +19,13 @@ const METRIC_NAMES: { readonly [m in Metric]: string } = { precision: 'precision
  * relevant ids; passes when the chosen metric reaches the threshold (default 0.5). Undefined metrics
  * (nothing retrieved, nothing labelled) are inconclusive, never 0.
  */
-export const retrievalRelevance: ScorerDefinition = {
-  key: 'retrieval_relevance',
+export const retrievalRelevance = defineScorer('retrieval_relevance', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['expected', 'trace'],
   defaultThreshold: RETRIEVAL_RELEVANCE_DEFAULT_THRESHOLD,
   schema,
-  create(raw) {
-    const options = raw as unknown as RetrievalRelevanceOptions;
-    const mark = unitThreshold(raw, RETRIEVAL_RELEVANCE_DEFAULT_THRESHOLD, 'retrieval_relevance');
-    if (!mark.ok) return refused(mark.issue);
+  create(options) {
+    const mark = passMarkOf(options, RETRIEVAL_RELEVANCE_DEFAULT_THRESHOLD);
     const { threshold } = mark;
     const metric = options.metric;
     const at = options.k === undefined ? '' : `@${options.k}`;
@@ -99,7 +89,7 @@ export const retrievalRelevance: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /**
  * The labelled relevant ids: the expected value when it is a list, else its `relevant_ids` field.

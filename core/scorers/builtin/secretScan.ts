@@ -2,13 +2,8 @@ import type { Json } from '../../case';
 import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/secret_scan.schema.json';
 import { codePointLength, textOutput } from '../support/describe';
-import { scanForSecrets, type SecretDetectorName, type SecretFinding } from '../../../shared/text/secretDetectors';
-import { prepared, type ScorerDefinition } from '../scorer';
-
-interface SecretScanOptions {
-  readonly detectors: readonly SecretDetectorName[];
-  readonly allow_documentation_examples: boolean;
-}
+import { scanForSecrets, type SecretFinding } from '../../../shared/text/secretDetectors';
+import { defineScorer, prepared } from '../scorer';
 
 const NAMED_IN_REASON = 5;
 
@@ -16,14 +11,11 @@ const NAMED_IN_REASON = 5;
  * Passes when none of the chosen credential detectors match the output text. Findings name the
  * detector, the position and the length, never the matched text.
  */
-export const secretScan: ScorerDefinition = {
-  key: 'secret_scan',
+export const secretScan = defineScorer('secret_scan', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const options = raw as unknown as SecretScanOptions;
+  create(options) {
     const detectors = options.detectors;
     const allowDocumentationExamples = options.allow_documentation_examples;
     return prepared({
@@ -52,7 +44,7 @@ export const secretScan: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function describeFinding(f: SecretFinding): string {
   return `${f.detector} at line ${f.line}, column ${f.column} (offset ${f.offset}, length ${f.length})`;

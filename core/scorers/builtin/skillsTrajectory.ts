@@ -3,16 +3,8 @@ import { pass, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/skills_trajectory.schema.json';
 import type { SkillStep } from '../../trace/trace';
 import { traceOf } from '../../trace/traceOf';
-import { prepared, refused, type ScorerDefinition } from '../scorer';
-import { thresholdOnPercentScale } from '../support/unitThreshold';
+import { defineScorer, prepared, refused } from '../scorer';
 import { compareNameLists, expectedNames, type NameNouns } from './trajectoryMatcher';
-
-interface SkillsTrajectoryOptions {
-  readonly enforce_order: boolean;
-  readonly allow_extra_skills: boolean;
-  readonly ignore_prefix: string;
-  readonly threshold?: number;
-}
 
 const NOUNS: NameNouns = { one: 'skill', many: 'skills', done: 'activated', event: 'skill activation', list: 'skills' };
 
@@ -22,14 +14,11 @@ const NOUNS: NameNouns = { one: 'skill', many: 'skills', done: 'activated', even
  * `allow_extra_skills` (the two cannot be combined). Score 0–100; passes at exactly 100 unless a
  * threshold is configured.
  */
-export const skillsTrajectory: ScorerDefinition = {
-  key: 'skills_trajectory',
+export const skillsTrajectory = defineScorer('skills_trajectory', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['trace'],
   schema,
-  create(raw) {
-    const options = raw as unknown as SkillsTrajectoryOptions;
+  create(options) {
     if (options.enforce_order && options.allow_extra_skills) {
       return refused({
         path: ['allow_extra_skills'],
@@ -37,8 +26,6 @@ export const skillsTrajectory: ScorerDefinition = {
         message: 'allow_extra_skills cannot be combined with enforce_order: an ordered comparison has no notion of extra skills (EvalBench refuses this too)',
       });
     }
-    const issue = thresholdOnPercentScale(options.threshold, 'skills_trajectory');
-    if (issue !== undefined) return refused(issue);
     const prefix = options.ignore_prefix;
     return prepared({
       score({ case: evalCase, expected: given }, signal) {
@@ -65,4 +52,4 @@ export const skillsTrajectory: ScorerDefinition = {
       },
     });
   },
-};
+});

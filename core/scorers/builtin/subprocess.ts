@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/subprocess.schema.json';
 import { runOnce, type RunLimit } from '../support/processRun';
 import { quoteStderr, stderrDetails } from '../support/processText';
 import { endedHow } from '../../process/processGroup';
-import { prepared, refused, type ScorerDefinition } from '../scorer';
+import { defineScorer, prepared, refused } from '../scorer';
 import { scorerError, stdoutVerdict } from './subprocessAnswer';
 import { persistentScorer } from './subprocessPersistent';
 import { payload } from './subprocessPayload';
@@ -12,13 +12,6 @@ import { payload } from './subprocessPayload';
 export { STREAM_CAP_BYTES } from '../support/processRun';
 export { QUOTE_CHARS } from '../support/processText';
 export { payload } from './subprocessPayload';
-
-interface SubprocessOptions {
-  readonly cmd: string;
-  readonly cmd_timeout_ms?: number;
-  readonly mode: 'per_case' | 'persistent';
-  readonly processes?: number;
-}
 
 /** Persistent processes when `processes` is not given: one per core, at most 4. */
 export function defaultProcesses(): number {
@@ -34,15 +27,12 @@ export function defaultProcesses(): number {
  * `mode: persistent` (EvalLens's, not EvalCore's) keeps a pool of processes that each serve many
  * cases over JSON lines (subprocessPersistent.ts); the answer rules are the same.
  */
-export const subprocess: ScorerDefinition = {
-  key: 'subprocess',
+export const subprocess = defineScorer('subprocess', {
   origin: 'EvalCore',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['output'],
   reaches: 'workspace-code',
   schema,
-  create(raw, context) {
-    const options = raw as unknown as SubprocessOptions;
+  create(options, context) {
     if (options.mode === 'per_case' && options.processes !== undefined) {
       return refused({ path: ['processes'], message: '`processes` sizes the pool of `mode: persistent`; with one process per case (`mode: per_case`, the default) it has no effect. Add `mode: persistent` or remove it' });
     }
@@ -60,7 +50,7 @@ export const subprocess: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 async function runCommand(cmd: string, cwd: string, stdin: string, limit: RunLimit, signal: AbortSignal): Promise<ScorerVerdict> {
   const outcome = await runOnce({ shell: cmd }, cwd, stdin, limit, signal, 'the command');

@@ -6,7 +6,7 @@ import { kindOf, typeName } from '../support/describe';
 import { prepareBoundedRegex, type BoundedRegex } from '../support/boundedRegex';
 import { parseFieldPath, valueAt } from '../support/path';
 import { callsInStartOrder, count, readSteps, type PlacedCall } from '../support/traceSteps';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
 
 type RuleName = 'equals' | 'not_equals' | 'matches' | 'one_of' | 'min' | 'max' | 'present' | 'absent' | 'type';
 type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
@@ -17,15 +17,6 @@ interface ParamOption {
   readonly rule: RuleName;
   readonly value?: Json;
   readonly flags?: string;
-}
-
-interface ToolCallMatchOptions {
-  readonly tool: string;
-  readonly params: readonly ParamOption[];
-  readonly occurrence: Occurrence;
-  readonly forbid_other_tools: boolean;
-  readonly forbidden_tools?: readonly string[];
-  readonly match_timeout_ms: number;
 }
 
 /** What one rule says about one call's arguments. `why` names kinds and config, never argument values. */
@@ -59,14 +50,11 @@ const NAMED_IN_REASON = 3;
  * Passes when the named tool was called with arguments that satisfy every `params` rule, for any
  * call, every call or exactly one call (`occurrence`), and no forbidden tool was called. Binary.
  */
-export const toolCallMatch: ScorerDefinition = {
-  key: 'tool_call_match',
+export const toolCallMatch = defineScorer('tool_call_match', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['trace'],
   schema,
-  create(raw) {
-    const options = raw as unknown as ToolCallMatchOptions;
+  create(options) {
     const issues: OptionIssue[] = [];
     const rules: CompiledRule[] = [];
     options.params.forEach((param, index) => {
@@ -131,7 +119,7 @@ export const toolCallMatch: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function compileRule(param: ParamOption, timeoutMs: number): { ok: true; test: CompiledRule['test'] } | { ok: false; message: string } {
   const value = param.value ?? null;

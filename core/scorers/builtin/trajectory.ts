@@ -3,17 +3,11 @@ import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/trajectory.schema.json';
 import type { HandoffStep } from '../../trace/trace';
 import { callsInStartOrder, count, readSteps, type PlacedCall } from '../support/traceSteps';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../scorer';
+import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
 
 interface Handoff {
   readonly to: string;
   readonly from?: string;
-}
-
-interface TrajectoryOptions {
-  readonly required_steps?: readonly string[];
-  readonly forbidden_tools?: readonly string[];
-  readonly handoffs?: readonly Handoff[];
 }
 
 /** Why a required step is not satisfied, seen from where the previous required step was. */
@@ -27,14 +21,11 @@ const NAMED_IN_REASON = 3;
  * successful tool calls), no forbidden tool was called, and every declared handoff was recorded.
  * Binary; the reason names each rule that failed.
  */
-export const trajectory: ScorerDefinition = {
-  key: 'trajectory',
+export const trajectory = defineScorer('trajectory', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
-  needs: ['trace'],
   schema,
-  create(raw) {
-    const options = raw as unknown as TrajectoryOptions;
+  create(options) {
     const required = options.required_steps ?? [];
     const forbidden = new Set(options.forbidden_tools ?? []);
     const handoffs = options.handoffs ?? [];
@@ -85,7 +76,7 @@ export const trajectory: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /**
  * Greedy in-order matching: required step i is satisfied by the first successful call of its tool

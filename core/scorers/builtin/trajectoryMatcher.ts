@@ -1,4 +1,3 @@
-import { thresholdOnPercentScale } from '../support/unitThreshold';
 import type { Json } from '../../case';
 import { error, fail, pass, unsupported, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/trajectory_matcher.schema.json';
@@ -7,13 +6,7 @@ import { looksCanonicalMcp } from '../../trace/toolNames';
 import { traceOf } from '../../trace/traceOf';
 import { kindOf } from '../support/describe';
 import { coverage, interruptibleListEditDistance, jaccard, setOverlap } from '../support/listDistance';
-import { prepared, refused, type ScorerDefinition } from '../scorer';
-
-interface TrajectoryMatcherOptions {
-  readonly enforce_order: boolean;
-  readonly filter_native_tools: boolean;
-  readonly threshold?: number;
-}
+import { defineScorer, prepared } from '../scorer';
 
 /** How this scorer's reasons name tool names. */
 const TOOL_NOUNS: NameNouns = { one: 'tool', many: 'tools', done: 'called', event: 'tool call', list: 'trajectory' };
@@ -24,16 +17,11 @@ const TOOL_NOUNS: NameNouns = { one: 'tool', many: 'tools', done: 'called', even
  * `filter_native_tools` (default) only canonical MCP names (`<server>__<tool>`) count, on both sides.
  * Score 0–100; the case passes at exactly 100 unless a threshold is configured.
  */
-export const trajectoryMatcher: ScorerDefinition = {
-  key: 'trajectory_matcher',
+export const trajectoryMatcher = defineScorer('trajectory_matcher', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['trace'],
   schema,
-  create(raw) {
-    const options = raw as unknown as TrajectoryMatcherOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'trajectory_matcher');
-    if (issue !== undefined) return refused(issue);
+  create(options) {
     return prepared({
       score({ case: evalCase, expected: given }, signal) {
         const expected = expectedNames(given, 'trajectory', TOOL_NOUNS);
@@ -60,7 +48,7 @@ export const trajectoryMatcher: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 /** How reasons name the items of a list scorer: "tool"/"tools" that were "called". */
 export interface NameNouns {

@@ -2,7 +2,8 @@ import type { Json } from '../../case';
 import { error, measured, unsupported } from '../../result';
 import type { Trace, TurnFigures } from '../../trace/trace';
 import { traceOf } from '../../trace/traceOf';
-import { prepared, type ScorerDefinition } from '../scorer';
+import type { ScorerOptionsBySchema } from '../options.generated';
+import { defineScorer, prepared, type OptionsOf } from '../scorer';
 
 /** The unit of an EvalBench counter's score. */
 export type CounterUnit = 'turns' | 'steps' | 'ms' | 'tokens' | 'weighted tokens';
@@ -22,8 +23,9 @@ export interface TurnFold {
   readonly details?: { readonly [key: string]: Json };
 }
 
-export interface TurnCounterSpec {
-  readonly key: string;
+export interface TurnCounterSpec<S extends keyof ScorerOptionsBySchema> {
+  /** The counter's schema name, which is also its key. */
+  readonly key: S;
   readonly unit: CounterUnit;
   readonly schema: { readonly [key: string]: unknown };
   /** What a turn records for this counter, for reasons: "tool call counts", "token counts". */
@@ -31,7 +33,7 @@ export interface TurnCounterSpec {
   /** How the total reads in a reason: "3 tool calls", "1200 ms". */
   readonly describe: (total: number) => string;
   /** The fold, from the validated options. */
-  readonly fold: (options: { readonly [key: string]: Json }) => TurnFold;
+  readonly fold: (options: OptionsOf<S>) => TurnFold;
 }
 
 /** Thrown by a fold for a turn EvalBench's scorer would fail on; its message is the reason. */
@@ -42,12 +44,10 @@ export class CounterError extends Error {}
  * is `measured` (no pass or fail of its own; a configured threshold decides it in the runner). A case
  * without a trace, or whose trace records no turns, is `unsupported`; an empty list of turns sums to 0.
  */
-export function turnCounter(spec: TurnCounterSpec): ScorerDefinition {
-  return {
-    key: spec.key,
+export function turnCounter<S extends keyof ScorerOptionsBySchema>(spec: TurnCounterSpec<S>) {
+  return defineScorer(spec.key, {
     origin: 'EvalBench',
     scale: { kind: 'count', unit: spec.unit },
-    needs: ['trace'],
     schema: spec.schema,
     create(options) {
       const fold = spec.fold(options);
@@ -97,7 +97,7 @@ export function turnCounter(spec: TurnCounterSpec): ScorerDefinition {
         },
       });
     },
-  };
+  });
 }
 
 /** "1 turn", "3 turns". */

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import type { Problem } from '../../../core/problem';
+import { BUILTIN_SCORERS } from '../../../core/scorers/registry';
 
 const FILE = '/tmp/threshold-scale/config.eval.yaml';
 
@@ -72,5 +73,20 @@ describe('pass_criteria.threshold', () => {
     const problem = only(problems('pass_criteria:\n  threshold: 70\nscorers:\n  exact_match: {threshold: 1}\n'), 'threshold-off-scale');
     assert.deepEqual([problem.range.start.line, problem.range.start.column], [2, 13]);
     assert.match(problem.message, /0 to 1/);
+  });
+});
+
+describe('the scale check is the one place a threshold is checked (issue 14, item 4)', () => {
+  it('refuses a threshold past the scale of every built-in scorer, once, saying its scale', () => {
+    for (const definition of BUILTIN_SCORERS) {
+      const { key, scale } = definition;
+      const examples = definition.schema['examples'];
+      const example = Array.isArray(examples) && typeof examples[0] === 'object' ? (examples[0] as object) : {};
+      const threshold = scale.kind === 'count' ? -1 : scale.max + 1;
+      const found = problems(`scorers:\n  ${key}: ${JSON.stringify({ ...example, threshold })}\n`).filter((p) => p.code === 'threshold-off-scale' || p.code === 'invalid-option');
+      assert.equal(found.length, 1, `${key}: ${JSON.stringify(found)}`);
+      const expected = scale.kind === 'count' ? `${key}: the threshold must be 0 or more` : `${key}: the threshold must lie between 0 and ${scale.max}: ${key} scores from 0 to ${scale.max}`;
+      assert.ok(found[0]?.message.startsWith(expected), `${key}: ${found[0]?.message}`);
+    }
   });
 });

@@ -43,7 +43,7 @@ function gatedScorer(): { definition: ScorerDefinition; release: (id: string) =>
 
 /** A scorer of these tests, with no options, that scores as `score` says. */
 function fixtureScorer(key: string, score: Scorer['score']): ScorerDefinition {
-  return { key, origin: 'EvalLens', scale: { kind: 'bounded', max: 1 }, needs: [], schema: { type: 'object' }, create: () => prepared({ score }) };
+  return { key, origin: 'EvalLens', scale: { kind: 'bounded', max: 1 }, schema: { type: 'object' }, create: () => prepared({ score }) };
 }
 
 const neverAnswers = fixtureScorer('never_answers', (_input, signal) => new Promise<ScorerVerdict>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))));

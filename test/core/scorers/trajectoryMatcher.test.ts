@@ -5,7 +5,8 @@ import { trajectoryMatcher } from '../../../core/scorers/builtin/trajectoryMatch
 import { looksCanonicalMcp } from '../../../core/trace/toolNames';
 import { coverage, jaccard, listEditDistance, listEditSimilarity, setOverlap } from '../../../core/scorers/support/listDistance';
 import { longestCommonSubsequenceLength as longestCommonSubsequence } from '../../../core/scorers/support/longestCommonSubsequence';
-import { refusal, score } from '../../support/scoring';
+import { score } from '../../support/scoring';
+import { thresholdOffScale } from '../../../core/config/thresholdScale';
 
 /** A trace in the native format with one tool_call step per name. */
 function calls(...names: string[]): Json {
@@ -153,8 +154,7 @@ describe('trajectory_matcher', () => {
   });
 
   it('refuses a threshold off the 0–100 scale and accepts one on it', () => {
-    const issues = refusal(trajectoryMatcher, { threshold: 101 });
-    assert.deepEqual(issues[0]?.path, ['threshold']);
+    assert.match(thresholdOffScale(trajectoryMatcher, 101) ?? '', /between 0 and 100/);
     assert.equal(trajectoryMatcher.create({ threshold: 80, enforce_order: false, filter_native_tools: true }, { configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
   });
 

@@ -1,19 +1,13 @@
 import { readChoice, readText } from '../../../judge/answerParser';
 import { error, fail, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/analytics_scorer.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { prepared } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
 import { setMatchCompare } from '../sql/setMatch';
-import { askJudge, judgeFor, promptText, withJudgeNotices } from './judgeSupport';
+import { askJudge, promptText } from './judgeSupport';
 import { withExplanation } from './llmrater';
 import { rowsText } from './sqlRowsText';
-
-interface AnalyticsOptions {
-  readonly model_config: string;
-  readonly max_rows: number;
-  readonly query_label: string;
-  readonly threshold?: number;
-}
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /**
  * EvalBench's `analytics_scorer` (Conversational Analytics data results rater): a failed golden query
@@ -21,20 +15,10 @@ interface AnalyticsOptions {
  * match as sets 100 without a judge call; else the judge grades the generated query and rows against
  * the golden ones with an 11-check rubric, PASS 100 or FAIL 0.
  */
-export const analyticsScorer: ScorerDefinition = {
-  key: 'analytics_scorer',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
-  reaches: 'network',
-  judgeCalls: () => 1,
+export const analyticsScorer = defineJudgeScorer('analytics_scorer', {
   schema,
-  create(raw, context) {
-    const options = raw as unknown as AnalyticsOptions;
-    const made = judgeFor('analytics_scorer', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    return withJudgeNotices(made, prepared({
+  prepare(judge, options) {
+    return prepared({
       async score(input, signal) {
         const sql = input.case.sql;
         if (sql === undefined) return unsupported('the case was not executed, so there are no query results to grade: the run config has no database_configs, or the case has no golden SQL');
@@ -60,6 +44,6 @@ export const analyticsScorer: ScorerDefinition = {
         if (Array.isArray(failed)) details['failed_checks'] = failed;
         return percentVerdict(verdict.value === 'PASS' ? 100 : 0, `the judge graded the data ${verdict.value} against the rubric`, details);
       },
-    }));
+    });
   },
-};
+});

@@ -2,16 +2,11 @@ import type { Json } from '../../../case';
 import { readCount, readText } from '../../../judge/answerParser';
 import { error, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/behavioral_metrics.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { prepared } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf, goalOf } from './conversation';
-import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
-
-interface BehavioralOptions {
-  readonly model_config: string;
-  readonly include_tool_calls: boolean;
-  readonly threshold?: number;
-}
+import { askJudge } from './judgeSupport';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** EvalBench's penalties: 50 per hallucination, 20 per unnecessary clarification, from 100, never below 0. */
 export const HALLUCINATION_PENALTY = 50;
@@ -23,20 +18,10 @@ export const CLARIFICATION_PENALTY = 20;
  * EvalLens asks for JSON and answers `error` when a count is missing, so a judge that rambles is not
  * scored as flawless.
  */
-export const behavioralMetrics: ScorerDefinition = {
-  key: 'behavioral_metrics',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
-  reaches: 'network',
-  judgeCalls: () => 1,
+export const behavioralMetrics = defineJudgeScorer('behavioral_metrics', {
   schema,
-  create(raw, context) {
-    const options = raw as unknown as BehavioralOptions;
-    const made = judgeFor('behavioral_metrics', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    return withJudgeNotices(made, prepared({
+  prepare(judge, options) {
+    return prepared({
       async score(input, signal) {
         const conversation = conversationOf(input.case, input.output, options.include_tool_calls);
         if (conversation === undefined) return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
@@ -53,6 +38,6 @@ export const behavioralMetrics: ScorerDefinition = {
         const counts = `${hallucinations.value} hallucination${hallucinations.value === 1 ? '' : 's'} and ${clarifications.value} unnecessary clarification${clarifications.value === 1 ? '' : 's'}`;
         return percentVerdict(score, `the judge found ${counts}: 100 − ${HALLUCINATION_PENALTY}×${hallucinations.value} − ${CLARIFICATION_PENALTY}×${clarifications.value} = ${score}`, details);
       },
-    }));
+    });
   },
-};
+});

@@ -2,16 +2,11 @@ import type { EvalCase, Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { error, unsupported, type ScorerVerdictPart } from '../../../result';
 import schema from '../../../../schemas/scorers/binary_rubric_scorer.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { prepared } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf } from './conversation';
-import { askJudge, judgeFor, promptText, withJudgeNotices } from './judgeSupport';
-
-interface BinaryRubricOptions {
-  readonly model_config: string;
-  readonly include_tool_calls: boolean;
-  readonly threshold?: number;
-}
+import { askJudge, promptText } from './judgeSupport';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /**
  * EvalBench's `binary_rubric_scorer`: one judge call per item of the scenario's `binary_rubric`
@@ -19,12 +14,7 @@ interface BinaryRubricOptions {
  * enumerates them): PASS 100, FAIL 0. A case with no rubric is one unindexed `unsupported` result
  * with no call: EvalBench scores it 100, but nothing was judged.
  */
-export const binaryRubricScorer: ScorerDefinition = {
-  key: 'binary_rubric_scorer',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
-  reaches: 'network',
+export const binaryRubricScorer = defineJudgeScorer('binary_rubric_scorer', {
   itemized: true,
   judgeCalls: (_options, evalCase) => {
     if (evalCase === undefined) return 1;
@@ -32,12 +22,8 @@ export const binaryRubricScorer: ScorerDefinition = {
     return rubric.ok ? rubric.items.length : 0;
   },
   schema,
-  create(raw, context) {
-    const options = raw as unknown as BinaryRubricOptions;
-    const made = judgeFor('binary_rubric_scorer', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    return withJudgeNotices(made, prepared({
+  prepare(judge, options) {
+    return prepared({
       async score(input, signal) {
         const rubric = rubricOf(input.case);
         if (!rubric.ok) return rubric.verdict;
@@ -64,9 +50,9 @@ export const binaryRubricScorer: ScorerDefinition = {
         const passed = parts.filter((p) => p.status === 'pass').length;
         return { status: passed === parts.length ? 'pass' : 'fail', reason: `${passed} of ${parts.length} rubric items passed`, parts };
       },
-    }));
+    });
   },
-};
+});
 
 /** The case's rubric: a non-empty list of criteria (strings; any other item as its JSON text). */
 function rubricOf(evalCase: EvalCase): { readonly ok: true; readonly items: readonly string[] } | { readonly ok: false; readonly verdict: ReturnType<typeof unsupported> } {

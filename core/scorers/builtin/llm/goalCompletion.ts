@@ -2,36 +2,21 @@ import type { Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { error, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/goal_completion.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { prepared } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { conversationOf, goalOf } from './conversation';
-import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
-
-interface GoalCompletionOptions {
-  readonly model_config: string;
-  readonly include_tool_calls: boolean;
-  readonly threshold?: number;
-}
+import { askJudge } from './judgeSupport';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /**
  * EvalBench's `goal_completion`: one judge call on the goal (the conversation plan) and the
  * conversation; 100 for PASS, 0 for FAIL (as the seed documents it). The sub-goals the judge
  * checked go to `details`.
  */
-export const goalCompletion: ScorerDefinition = {
-  key: 'goal_completion',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
-  reaches: 'network',
-  judgeCalls: () => 1,
+export const goalCompletion = defineJudgeScorer('goal_completion', {
   schema,
-  create(raw, context) {
-    const options = raw as unknown as GoalCompletionOptions;
-    const made = judgeFor('goal_completion', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    return withJudgeNotices(made, prepared({
+  prepare(judge, options) {
+    return prepared({
       async score(input, signal) {
         const goal = goalOf(input.case);
         if (goal === undefined) return unsupported('the case has no conversation_plan (in its metadata) and no input, so there is no goal to judge against');
@@ -53,6 +38,6 @@ export const goalCompletion: ScorerDefinition = {
         if (summary !== undefined) details['judge_reason'] = summary;
         return percentVerdict(verdict.value === 'PASS' ? 100 : 0, verdict.value === 'PASS' ? `the judge found the goal accomplished${counted}` : `the judge found the goal not accomplished${counted}`, details);
       },
-    }));
+    });
   },
-};
+});

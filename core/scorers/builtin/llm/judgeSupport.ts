@@ -6,7 +6,6 @@ import { loadModelConfig, problemLine } from '../../../judge/modelConfig';
 import { renderPrompt } from '../../../judge/prompts';
 import { error, type ScorerVerdict } from '../../../result';
 import { resolveOptionPath, type OptionIssue, type Prepared, type ScorerContext } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
 
 /**
  * What every LLM-judge scorer shares: its `model_config` file read and checked when the config loads
@@ -14,17 +13,14 @@ import { thresholdOnPercentScale } from '../../support/unitThreshold';
  * one judge call that renders a prompt from `prompts/`, asks, and reads one JSON object back.
  */
 /**
- * The judge a judge scorer's options name, after the checks every judge scorer makes: a threshold on
- * EvalBench's 0–100 scale, a model config that exists and loads. No connection is made here (the
- * language server calls this on every edit).
+ * The judge a judge scorer's options name, after the checks every judge scorer makes: a model config
+ * that exists and loads (a threshold off the judge's 0–100 scale is refused at load, before this).
+ * No connection is made here (the language server calls this on every edit).
  */
 export function judgeFor(
-  key: string,
   options: { readonly model_config: string; readonly threshold?: number | undefined },
   context: ScorerContext,
 ): { readonly ok: true; readonly judge: Judge; readonly notices: readonly OptionIssue[] } | { readonly ok: false; readonly issue: OptionIssue } {
-  const thresholdIssue = thresholdOnPercentScale(options.threshold, key);
-  if (thresholdIssue !== undefined) return { ok: false, issue: thresholdIssue };
   const modelConfigPath = options.model_config;
   const file = isAbsolute(modelConfigPath) ? modelConfigPath : resolveOptionPath(context, modelConfigPath);
   if (context.fileExists !== undefined && !context.fileExists(file)) {

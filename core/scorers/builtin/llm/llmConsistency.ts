@@ -2,10 +2,11 @@ import type { Json } from '../../../case';
 import { readBoolean, readText } from '../../../judge/answerParser';
 import { error } from '../../../result';
 import schema from '../../../../schemas/scorers/llm_consistency.schema.json';
-import { refused, type ScorerDefinition, type TrialInput, type Prepared } from '../../scorer';
+import { type Prepared, type TrialInput } from '../../scorer';
 import { executionRows, percentVerdict, runError } from '../../support/sqlRows';
-import { askJudge, judgeFor, promptText } from './judgeSupport';
+import { askJudge, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** Rows of each executed trial shown to the judge. */
 const ROWS_SHOWN = 50;
@@ -16,23 +17,12 @@ const ROWS_SHOWN = 50;
  * they agree in substance: 100 consistent, 0 not. Needs `num_trials` of at least 2 (the runner says so
  * otherwise); its result has trial 0.
  */
-export const llmConsistency: ScorerDefinition = {
-  key: 'llm_consistency',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
+export const llmConsistency = defineJudgeScorer('llm_consistency', {
   acrossTrials: true,
-  reaches: 'network',
-  judgeCalls: () => 1,
   schema,
-  create(raw, context): Prepared {
-    const options = raw as unknown as { readonly model_config: string; readonly threshold?: number };
-    const made = judgeFor('llm_consistency', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
+  prepare(judge): Prepared {
     return {
       ok: true,
-      ...(made.notices.length === 0 ? {} : { notices: made.notices }),
       scorer: { score: () => error('llm_consistency compares trials with each other; it scores no single trial') },
       acrossTrials: {
         async scoreTrials(trials, signal) {
@@ -54,7 +44,7 @@ export const llmConsistency: ScorerDefinition = {
       },
     };
   },
-};
+});
 
 function trialText(trial: TrialInput): string {
   const lines = [`Run ${trial.trial}:`];

@@ -2,17 +2,12 @@ import type { Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/llmrater.schema.json';
-import { prepared, refused, type OptionIssue, type Prepared, type ScorerDefinition } from '../../scorer';
+import { type OptionIssue, type Prepared, prepared } from '../../scorer';
 import { bothRan, executionRows, percentVerdict } from '../../support/sqlRows';
 import { setMatchCompare } from '../sql/setMatch';
-import { askJudge, judgeFor, promptText } from './judgeSupport';
+import { askJudge, promptText } from './judgeSupport';
 import { rowsText } from './sqlRowsText';
-
-interface LlmraterOptions {
-  readonly model_config: string;
-  readonly hybrid_ground_truth: boolean;
-  readonly threshold?: number;
-}
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** EvalBench shows the judge at most this many distinct rows per side. */
 const ROWS_SHOWN = 50;
@@ -26,20 +21,10 @@ const SQL_VERDICTS = ['EQUIVALENT', 'NOT_EQUIVALENT'] as const;
  * (100 for EQUIVALENT). EvalBench looks for those words anywhere in free text; EvalLens asks for a
  * JSON verdict, so a rambling answer is an error rather than a guess.
  */
-export const llmrater: ScorerDefinition = {
-  key: 'llmrater',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
-  reaches: 'network',
-  judgeCalls: () => 1,
+export const llmrater = defineJudgeScorer('llmrater', {
   schema,
-  create(raw, context) {
-    const options = raw as unknown as LlmraterOptions;
-    const made = judgeFor('llmrater', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    const notices = [...made.notices, ...(options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [])];
+  prepare(judge, options) {
+    const notices: OptionIssue[] = [...(options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [])];
     return withNotices(prepared({
       async score(input, signal) {
         if (input.case.sql === undefined) return unsupported('the case was not executed, so there are no query results to compare: the run config has no database_configs, or the case has no golden SQL');
@@ -79,7 +64,7 @@ export const llmrater: ScorerDefinition = {
       },
     }), notices);
   },
-};
+});
 
 function withNotices(made: Prepared, notices: readonly OptionIssue[]): Prepared {
   return made.ok && notices.length > 0 ? { ...made, notices } : made;

@@ -2,29 +2,20 @@ import type { Json } from '../../../case';
 import { readText } from '../../../judge/answerParser';
 import { error, pass, unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/parameter_analysis.schema.json';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
+import { prepared } from '../../scorer';
 import { goalOf, toolCallsOf } from './conversation';
-import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
+import { askJudge } from './judgeSupport';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /**
  * EvalBench's `parameter_analysis`: one judge call reviews the arguments of every tool call and
  * gives feedback per call. It always scores 100 when the judge answers; the feedback is the point
  * and goes to `details`. A trace with no tool calls has nothing to review (`unsupported`, no call).
  */
-export const parameterAnalysis: ScorerDefinition = {
-  key: 'parameter_analysis',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['trace'],
-  reaches: 'network',
-  judgeCalls: () => 1,
+export const parameterAnalysis = defineJudgeScorer('parameter_analysis', {
   schema,
-  create(raw, context) {
-    const options = raw as unknown as { readonly model_config: string; readonly threshold?: number };
-    const made = judgeFor('parameter_analysis', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
-    return withJudgeNotices(made, prepared({
+  prepare(judge) {
+    return prepared({
       async score(input, signal) {
         const calls = toolCallsOf(input.case);
         if ('reason' in calls) return unsupported(calls.reason);
@@ -41,6 +32,6 @@ export const parameterAnalysis: ScorerDefinition = {
         const note = unrecorded > 0 ? `; ${unrecorded} call${unrecorded === 1 ? '' : 's'} had no recorded arguments` : '';
         return pass(`feedback on ${calls.calls} tool call${calls.calls === 1 ? '' : 's'} (${flagged} flagged questionable or wrong) in details; parameter_analysis always scores 100${note}`, 100, details);
       },
-    }));
+    });
   },
-};
+});

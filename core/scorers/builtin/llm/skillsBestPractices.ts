@@ -6,10 +6,11 @@ import { error, inconclusive, unsupported } from '../../../result';
 import { traceOf } from '../../../trace/traceOf';
 import type { SkillStep } from '../../../trace/trace';
 import schema from '../../../../schemas/scorers/skills_best_practices.schema.json';
-import { prepared, refused, resolveOptionPath, type ScorerDefinition } from '../../scorer';
+import { prepared, resolveOptionPath } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
-import { askJudge, judgeFor, withJudgeNotices } from './judgeSupport';
+import { askJudge } from './judgeSupport';
 import { readBoundedText } from '../../../text/boundedRead';
+import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** EvalBench's sandbox folders, looked for (in this order) when `skills_dir` is unset. */
 export const SANDBOX_SKILL_DIRS = ['.venv/fake_home_claude/.claude/skills', '.venv/fake_home_codex/.codex/skills', '.venv/fake_home/.gemini/skills'] as const;
@@ -20,19 +21,10 @@ const CATEGORIES = ['metadata_quality', 'conciseness', 'progressive_disclosure',
  * of 20), one call per skill; the score is the mean. A SKILL.md that is not found scores 0 for its
  * skill, as in EvalBench. No activated skill is `inconclusive` (EvalBench: 100, with no judging).
  */
-export const skillsBestPractices: ScorerDefinition = {
-  key: 'skills_best_practices',
-  origin: 'EvalBench',
-  scale: { kind: 'bounded', max: 100 },
-  needs: ['trace'],
-  reaches: 'network',
+export const skillsBestPractices = defineJudgeScorer('skills_best_practices', {
   judgeCalls: (_options, evalCase) => (evalCase === undefined ? 1 : activatedSkills(evalCase).length),
   schema,
-  create(raw, context) {
-    const options = raw as unknown as { readonly model_config: string; readonly skills_dir?: string; readonly threshold?: number };
-    const made = judgeFor('skills_best_practices', options, context);
-    if (!made.ok) return refused(made.issue);
-    const judge = made.judge;
+  prepare(judge, options, context) {
     const exists = context.fileExists ?? existsSync;
     // EvalBench's sandbox folders are under the folder it runs in (its repository root), as other paths are.
     const skillsDir =
@@ -44,8 +36,7 @@ export const skillsBestPractices: ScorerDefinition = {
     // No skills folder yet (EvalBench makes its sandbox during the agent run): the config loads, and a
     // case that activated a skill is unsupported with the reason, rather than 0 for every skill.
     const noSkillsDir = `no skills folder: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists, and skills_dir is not set; set skills_dir to the folder that holds <skill>/SKILL.md`;
-    const judgeNotices = skillsDir === undefined ? { notices: [...made.notices, { path: [], message: `${noSkillsDir} (until then, cases that activated a skill are unsupported)` }] } : made;
-    return withJudgeNotices(judgeNotices, prepared({
+    const made = prepared({
       async score(input, signal) {
         const lookup = traceOf(input.case);
         if (!lookup.ok) return unsupported(lookup.reason);
@@ -74,9 +65,11 @@ export const skillsBestPractices: ScorerDefinition = {
         const note = missing.length === 0 ? '' : `; no SKILL.md found for ${missing.join(', ')} in ${skillsDir} (scored 0)`;
         return percentVerdict(Math.round(mean * 100) / 100, `mean best-practices score over ${perSkill.length} skill${perSkill.length === 1 ? '' : 's'}${note}`, { judge_model: judge.config.model, skills: perSkill });
       },
-    }));
+    });
+    // Said after the model config's notices (defineJudgeScorer puts those first).
+    return skillsDir === undefined ? { ...made, notices: [{ path: [], message: `${noSkillsDir} (until then, cases that activated a skill are unsupported)` }] } : made;
   },
-};
+});
 
 /** The distinct skills the trace activated, in the order first activated. */
 function activatedSkills(evalCase: EvalCase): string[] {

@@ -1,13 +1,7 @@
 import type { Json } from '../../../case';
 import schema from '../../../../schemas/scorers/evalbench/exact_match.schema.json';
 import { bothRan, compareRowLists, evalRows, executionRows, percentVerdict, setupErrorDetails, shownEvalResults, shownResult } from '../../support/sqlRows';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
-
-interface SqlExactMatchOptions {
-  readonly truncate_execution_outputs: number;
-  readonly threshold?: number;
-}
+import { defineScorer, prepared } from '../../scorer';
 
 /**
  * EvalBench's `exact_match` on NL2SQL execution results: 0 when either query failed; otherwise,
@@ -18,16 +12,11 @@ interface SqlExactMatchOptions {
  * Its key collides with EvalBook's `exact_match` (text and JSON); run configs of EvalBench's shape
  * get this one.
  */
-export const sqlExactMatch: ScorerDefinition = {
-  key: 'exact_match',
+export const sqlExactMatch = defineScorer('evalbench/exact_match', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
-  create(raw) {
-    const options = raw as unknown as SqlExactMatchOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'exact_match');
-    if (issue !== undefined) return refused(issue);
+  create(options) {
     const limit = options.truncate_execution_outputs;
     return prepared({
       score({ case: evalCase }) {
@@ -50,7 +39,7 @@ export const sqlExactMatch: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function withPosition(details: { [key: string]: Json }, row: number | undefined): { [key: string]: Json } {
   return row === undefined ? details : { ...details, first_differing_row: row };

@@ -1,22 +1,17 @@
 import schema from '../../../../schemas/scorers/executable_sql.schema.json';
 import { executionOf, percentVerdict, runError, setupErrorDetails } from '../../support/sqlRows';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
+import { defineScorer, prepared } from '../../scorer';
 
 /**
  * EvalBench's `executable_sql`: 100 when the generated query ran without error, else 0. The error
  * is EvalBench's `generated_error`, which also holds a failure of the eval queries run after the
  * generated query (they share its transaction).
  */
-export const executableSql: ScorerDefinition = {
-  key: 'executable_sql',
+export const executableSql = defineScorer('executable_sql', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
-  create(raw) {
-    const issue = thresholdOnPercentScale(typeof raw['threshold'] === 'number' ? raw['threshold'] : undefined, 'executable_sql');
-    if (issue !== undefined) return refused(issue);
+  create() {
     return prepared({
       score({ case: evalCase }) {
         const execution = executionOf(evalCase);
@@ -31,4 +26,4 @@ export const executableSql: ScorerDefinition = {
       },
     });
   },
-};
+});

@@ -2,29 +2,18 @@ import type { Json } from '../../../case';
 import schema from '../../../../schemas/scorers/hybrid_xa_judge.schema.json';
 import { hybridXaCompare, type XaCell } from '../../support/hybridXa';
 import { bothRan, executionRows, percentVerdict, plural, shownResult } from '../../support/sqlRows';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
-
-interface HybridXaOptions {
-  readonly truncate_execution_outputs: number;
-  readonly threshold?: number;
-}
+import { defineScorer, prepared } from '../../scorer';
 
 /**
  * EvalBench's `hybrid_xa_judge.py` (cross-database execution accuracy), as a scorer: the generated
  * query's rows against the golden query's, normalized cell by cell (see support/hybridXa.ts), column
  * names ignored, rows sorted. 100 when they match, else 0; 0 when either query failed.
  */
-export const hybridXaJudge: ScorerDefinition = {
-  key: 'hybrid_xa_judge',
+export const hybridXaJudge = defineScorer('hybrid_xa_judge', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
-  create(raw) {
-    const options = raw as unknown as HybridXaOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'hybrid_xa_judge');
-    if (issue !== undefined) return refused(issue);
+  create(options) {
     return prepared({
       score({ case: evalCase }) {
         const ran = bothRan(evalCase, 'the judge scores 0');
@@ -61,4 +50,4 @@ export const hybridXaJudge: ScorerDefinition = {
       },
     });
   },
-};
+});

@@ -2,14 +2,7 @@ import type { Json } from '../../../case';
 import schema from '../../../../schemas/scorers/recall_match.schema.json';
 import { pyDictKey, pyRowListsEqual, type RowDict } from '../../support/pythonEquality';
 import { executionOf, executionRows, percent, percentVerdict, plural, runError, shownResult } from '../../support/sqlRows';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
-
-interface RecallMatchOptions {
-  readonly score_type: 'recall' | 'precision';
-  readonly truncate_execution_outputs: number;
-  readonly threshold?: number;
-}
+import { defineScorer, prepared } from '../../scorer';
 
 /** EvalBench's precision and recall of two row lists (its current formula, names and all). */
 export interface RecallFigures {
@@ -50,16 +43,11 @@ export function recallFigures(golden: readonly RowDict[], generated: readonly Ro
  * EvalBench's `recall_match`: `score_type` (recall by default) × 100. Query errors are not checked,
  * as in EvalBench: a failed query has no rows.
  */
-export const recallMatch: ScorerDefinition = {
-  key: 'recall_match',
+export const recallMatch = defineScorer('recall_match', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
-  create(raw) {
-    const options = raw as unknown as RecallMatchOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'recall_match');
-    if (issue !== undefined) return refused(issue);
+  create(options) {
     return prepared({
       score({ case: evalCase }) {
         const execution = executionOf(evalCase);
@@ -95,4 +83,4 @@ export const recallMatch: ScorerDefinition = {
       },
     });
   },
-};
+});

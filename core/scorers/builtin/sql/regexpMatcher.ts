@@ -5,18 +5,8 @@ import { prepareBoundedRegex, type BoundedMatch, type BoundedRegex } from '../..
 import { codePointLength } from '../../support/describe';
 import { PY_WHITESPACE_CLASS, pyStrip } from '../../support/pythonEquality';
 import { generatedSqlOf, percentVerdict, plural } from '../../support/sqlRows';
-import { prepared, refused, type OptionIssue, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
+import { defineScorer, type OptionIssue, prepared, refused } from '../../scorer';
 import { translatePythonPattern } from './pythonRegex';
-
-interface RegexpMatcherOptions {
-  readonly regexp_string_list: readonly string[];
-  readonly invert_results: boolean;
-  readonly match_all_patterns: boolean;
-  readonly match_whole_query: boolean;
-  readonly match_timeout_ms: number;
-  readonly threshold?: number;
-}
 
 interface Outcome {
   readonly number: number;
@@ -45,17 +35,12 @@ export function cleanQuery(query: string): string {
  * Any match scores 100 (all of them with match_all_patterns); with match_whole_query a pattern
  * counts only when its first match is the whole cleaned query; invert_results gives 100 − score.
  */
-export const regexpMatcher: ScorerDefinition = {
-  key: 'regexp_matcher',
+export const regexpMatcher = defineScorer('regexp_matcher', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const options = raw as unknown as RegexpMatcherOptions;
+  create(options) {
     const issues: OptionIssue[] = [];
-    const threshold = thresholdOnPercentScale(options.threshold, 'regexp_matcher');
-    if (threshold !== undefined) issues.push(threshold);
     const compiled: BoundedRegex[] = [];
     const translated: Json[] = [];
     options.regexp_string_list.forEach((pattern, i) => {
@@ -130,7 +115,7 @@ export const regexpMatcher: ScorerDefinition = {
       },
     });
   },
-};
+});
 
 function describe(outcome: Outcome, name: string, query: string, whole: boolean): string {
   const r = outcome.result;

@@ -1,8 +1,7 @@
 import schema from '../../../../schemas/scorers/returned_sql.schema.json';
 import { pySplitLines, pyStrip } from '../../support/pythonEquality';
 import { generatedSqlOf, percentVerdict } from '../../support/sqlRows';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
+import { defineScorer, prepared } from '../../scorer';
 
 /** Removes `/* … *\/` blocks (the shortest from each opener, as a non-greedy DOTALL regex does); an unclosed opener stays. */
 function withoutBlockComments(text: string): string {
@@ -30,15 +29,11 @@ export function returnsSql(text: string): { readonly sql: boolean; readonly line
 }
 
 /** EvalBench's `returned_sql`: 100 when the generated text holds something besides comments and blank lines. */
-export const returnedSql: ScorerDefinition = {
-  key: 'returned_sql',
+export const returnedSql = defineScorer('returned_sql', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['output'],
   schema,
-  create(raw) {
-    const issue = thresholdOnPercentScale(typeof raw['threshold'] === 'number' ? raw['threshold'] : undefined, 'returned_sql');
-    if (issue !== undefined) return refused(issue);
+  create() {
     return prepared({
       score(input) {
         const sql = generatedSqlOf(input);
@@ -52,4 +47,4 @@ export const returnedSql: ScorerDefinition = {
       },
     });
   },
-};
+});

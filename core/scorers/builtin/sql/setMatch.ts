@@ -2,13 +2,7 @@ import type { Json } from '../../../case';
 import schema from '../../../../schemas/scorers/set_match.schema.json';
 import { pyDictKey, pyTupleKey, type RowDict } from '../../support/pythonEquality';
 import { bothRan, executionRows, percentVerdict, plural, setupErrorDetails, shownResult } from '../../support/sqlRows';
-import { prepared, refused, type ScorerDefinition } from '../../scorer';
-import { thresholdOnPercentScale } from '../../support/unitThreshold';
-
-interface SetMatchOptions {
-  readonly truncate_execution_outputs: number;
-  readonly threshold?: number;
-}
+import { defineScorer, prepared } from '../../scorer';
 
 export type SetMatchMode = 'flat' | 'document';
 
@@ -48,16 +42,11 @@ export function setMatchCompare(
 }
 
 /** EvalBench's `set_match` (BIRD execution accuracy): 0 when either query failed, else 100 when the results match as sets. */
-export const setMatch: ScorerDefinition = {
-  key: 'set_match',
+export const setMatch = defineScorer('set_match', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
-  needs: ['sql'],
   schema,
-  create(raw) {
-    const options = raw as unknown as SetMatchOptions;
-    const issue = thresholdOnPercentScale(options.threshold, 'set_match');
-    if (issue !== undefined) return refused(issue);
+  create(options) {
     return prepared({
       score({ case: evalCase }) {
         const ran = bothRan(evalCase, "EvalBench's set_match scores 0 when either query errs");
@@ -87,4 +76,4 @@ export const setMatch: ScorerDefinition = {
       },
     });
   },
-};
+});
