@@ -28,7 +28,7 @@ const NODE_KINDS: readonly NodeKind[] = ['zero', 'fifo', 'folder', 'oversize'];
 const EXPECTED: Readonly<Record<NodeKind, RegExp>> = {
   zero: /expected a regular file, but it is a character device/,
   fifo: /expected a regular file, but it is a named pipe/,
-  folder: /it is a folder/,
+  folder: /is a folder/,
   oversize: /expected at most \d+ bytes \(\d+ MiB\), but it has \d+/,
 };
 
