@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import schema from '../../schemas/model-config.schema.json';
 import { readConfigFile } from '../config/readConfigFile';
 import { schemaProblems } from '../config/schemaMessages';
+import { displayLineColumn } from '../text/position';
 import { maskProblems, readSecretEnv } from '../text/secretMask';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
@@ -125,5 +126,5 @@ function parseModelSource(source: YamlSource, file: string, env: Readonly<Record
 
 /** A problem as one line that names the file, line and column (1-based, as a person reads them). */
 export function problemLine(problem: Problem): string {
-  return `${problem.range.file}:${problem.range.start.line + 1}:${problem.range.start.column + 1}: ${problem.message}`;
+  return `${problem.range.file}:${displayLineColumn(problem.range.start)}: ${problem.message}`;
 }
