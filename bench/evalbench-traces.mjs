@@ -28,7 +28,6 @@
 // process.hrtime around the spawn, peak RSS and CPU from GNU time. Exit 1 when a check failed.
 // No Math.random: a seeded sfc32 PRNG (bench/lib/random.mjs), so the files are the same on every run.
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -40,10 +39,10 @@ import { makeRng } from './lib/random.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, round, stat } from './lib/stats.mjs';
 import { failure, wholeNumber } from './lib/args.mjs';
+import { GNU_TIME, measure } from './lib/measure.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
-const GNU_TIME = '/usr/bin/time';
 const SEED = 20260610;
 const GENERATOR_HASH = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex').slice(0, 16);
 /** The issue's bounds. */
@@ -243,34 +242,12 @@ async function generate() {
   return truth;
 }
 
-// --- Measuring -------------------------------------------------------------------------------------
-
-function measure(argv) {
-  const timeFile = join(OUT, `.time-${process.pid}.txt`);
-  rmSync(timeFile, { force: true });
-  return new Promise((resolveRun, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(GNU_TIME, ['-f', '%M %e %U %S', '-o', timeFile, ...argv], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => { if (stderr.length < 1 << 20) stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const timeLine = existsSync(timeFile) ? readFileSync(timeFile, 'utf8').trim().split('\n').pop() : '';
-      const [maxRssKb, , userS, sysS] = timeLine.split(/\s+/).map(Number);
-      rmSync(timeFile, { force: true });
-      if (code !== 0 && code !== 1) reject(new Error(`${argv.join(' ')} exited with ${code}\n--- stderr ---\n${stderr.slice(-4000)}`));
-      else resolveRun({ wallMs, peakRssMb: maxRssKb / 1024, cpuS: userS + sysS });
-    });
-  });
-}
-
 async function runFormat(format, truth) {
   const report = join(OUT, `report-${format.id}.json`);
   const runsDir = join(OUT, `runs-${format.id}`);
   rmSync(report, { force: true });
   rmSync(runsDir, { recursive: true, force: true });
-  const m = await measure([process.execPath, CLI, 'run', join(OUT, `${format.id}.eval.yaml`), '--reporter', 'json', '--out', report, '--runs-dir', runsDir]);
+  const m = await measure([process.execPath, CLI, 'run', join(OUT, `${format.id}.eval.yaml`), '--reporter', 'json', '--out', report, '--runs-dir', runsDir], { cwd: ROOT, scratch: OUT, okCodes: [0, 1] });
   const statuses = {};
   let results = 0;
   const { durationMs } = await readReport(report, {

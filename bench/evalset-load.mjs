@@ -11,8 +11,7 @@
 // Each run is a whole process; wall time is process.hrtime around the spawn, peak RSS from GNU time.
 // The plan's case count is checked against the evalset's (10,000 / 20,000 by default).
 
-import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,10 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from './lib/stats.mjs';
 import { failure, wholeNumber } from './lib/args.mjs';
+import { GNU_TIME, measure } from './lib/measure.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
-const GNU_TIME = '/usr/bin/time';
 const { values: args } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
@@ -69,26 +68,6 @@ function configFor(file) {
   return config;
 }
 
-function measure(argv) {
-  const timeFile = join(OUT, `.time-load-${process.pid}.txt`);
-  return new Promise((resolveRun, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(GNU_TIME, ['-f', '%M', '-o', timeFile, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { if (stdout.length < 1 << 16) stdout += d; });
-    child.stderr.on('data', (d) => { if (stderr.length < 1 << 16) stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const rssKb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
-      rmSync(timeFile, { force: true });
-      if (code !== 0) reject(new Error(`${argv.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`));
-      else resolveRun({ wallMs, peakRssMb: rssKb / 1024, stdout });
-    });
-  });
-}
-
 await writeDouble();
 const files = [EVALSET, DOUBLE];
 const rows = [];
@@ -97,7 +76,7 @@ for (const cli of CLIS) {
     const config = configFor(file);
     const runs = [];
     for (let r = 0; r < ROUNDS; r++) {
-      const run = await measure([process.execPath, cli, 'plan', config, '--json']);
+      const run = await measure([process.execPath, cli, 'plan', config, '--json'], { cwd: ROOT, scratch: OUT, okCodes: [0], keepStdout: true });
       const cases = JSON.parse(run.stdout.trim().split('\n').pop()).cases;
       runs.push({ ...run, cases });
     }

@@ -35,7 +35,7 @@
 //
 // No Math.random; nothing is downloaded.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -48,11 +48,11 @@ import { makeRng } from './lib/random.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, round, stat } from './lib/stats.mjs';
 import { failure, wholeNumber } from './lib/args.mjs';
+import { GNU_TIME, measure } from './lib/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
-const GNU_TIME = '/usr/bin/time';
 const SEED = 20261204;
 const EXAMPLE_DB = join(ROOT, 'examples', 'nl2sql', 'db', 'shop.sqlite');
 const EXAMPLE_SCHEMA = join(ROOT, 'examples', 'nl2sql', 'schema.sql');
@@ -556,28 +556,6 @@ function writeConfigs(items, truth) {
   }
 }
 
-// --- Measuring one process --------------------------------------------------------------------------
-
-function measure(argv) {
-  const timeFile = join(OUT, `.time-${process.pid}.txt`);
-  rmSync(timeFile, { force: true });
-  return new Promise((resolveRun, reject) => {
-    const started = process.hrtime.bigint();
-    // stdout to /dev/null: the console reporter stays on beside --out and prints every case.
-    const child = spawn(GNU_TIME, ['-f', '%M %e %U %S', '-o', timeFile, ...argv], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => { if (stderr.length < 1 << 20) stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const timeLine = existsSync(timeFile) ? readFileSync(timeFile, 'utf8').trim().split('\n').pop() : '';
-      const [maxRssKb, , userS, sysS] = timeLine.split(/\s+/).map(Number);
-      rmSync(timeFile, { force: true });
-      resolveRun({ wallMs, peakRssMb: maxRssKb / 1024, cpuS: userS + sysS, exitCode: code, stderr });
-    });
-  });
-}
-
 /** The kinds of process a round runs. */
 const KINDS = [
   { id: 'evallens-sqlite', dialect: 'sqlite', label: 'EvalLens, SQLite' },
@@ -607,7 +585,7 @@ async function runKind(kind, truth) {
     const runsDir = join(OUT, `runs-${kind.dialect}`);
     rmSync(report, { force: true });
     rmSync(runsDir, { recursive: true, force: true });
-    const m = await measure(argv);
+    const m = await measure(argv, { cwd: ROOT, scratch: OUT });
     const problems = [];
     // 0: every case passed; 1: some failed (expected: the data has misses); anything else is a failure.
     if (m.exitCode !== 0 && m.exitCode !== 1) problems.push(`exited with ${m.exitCode}: ${m.stderr.trim().split('\n').slice(-5).join(' | ')}`);
@@ -617,7 +595,7 @@ async function runKind(kind, truth) {
   }
   const out = join(OUT, `replay-${kind.id}.json`);
   rmSync(out, { force: true });
-  const m = await measure(argv);
+  const m = await measure(argv, { cwd: ROOT, scratch: OUT });
   const problems = [];
   if (m.exitCode !== 0) problems.push(`exited with ${m.exitCode}: ${m.stderr.trim().split('\n').slice(-5).join(' | ')}`);
   const r = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : undefined;

@@ -25,7 +25,6 @@
 // counts per assertion kind are read from the tool's own report and compared with the ground truth
 // computed by bench/generate.mjs. Writes DIR/results.md (also printed) and DIR/results.json.
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,12 +34,12 @@ import { generate, GENERATOR_HASH } from './generate.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, round, stat } from './lib/stats.mjs';
 import { failure, wholeNumber } from './lib/args.mjs';
+import { GNU_TIME, measure } from './lib/measure.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
 const PEER_DIR = join(HERE, '.peers', 'promptfoo');
 const PROMPTFOO_MAIN = join(PEER_DIR, 'node_modules', 'promptfoo', 'dist', 'src', 'main.js');
-const GNU_TIME = '/usr/bin/time';
 
 const TARGET_EVALS_PER_SEC = 100_000;
 const TARGET_RSS_MB = 200;
@@ -128,32 +127,6 @@ const machine = {
 
 // --- Measuring one process --------------------------------------------------------------------------
 
-/** Runs argv under GNU time; resolves with wall ms (hrtime around the spawn), peak RSS and output. */
-function measure(argv, { cwd, env, okCodes }) {
-  const timeFile = join(OUT, `.time-${process.pid}.txt`);
-  rmSync(timeFile, { force: true });
-  return new Promise((resolveRun, reject) => {
-    const started = process.hrtime.bigint();
-    // stdout goes to /dev/null for both tools (as hyperfine does): EvalLens's console reporter stays
-    // on beside --out and prints every case, promptfoo prints a summary; neither is what is measured.
-    const child = spawn(GNU_TIME, ['-f', '%M %e %U %S', '-o', timeFile, ...argv], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => { if (stderr.length < 1 << 20) stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const timeLine = existsSync(timeFile) ? readFileSync(timeFile, 'utf8').trim().split('\n').pop() : '';
-      const [maxRssKb, , userS, sysS] = timeLine.split(/\s+/).map(Number);
-      rmSync(timeFile, { force: true });
-      if (!okCodes.includes(code)) {
-        reject(new Error(`${argv.join(' ')} exited with ${code}\n--- stderr ---\n${stderr.slice(-4000)}`));
-        return;
-      }
-      resolveRun({ wallMs, peakRssMb: maxRssKb / 1024, cpuS: userS + sysS, exitCode: code, stderr });
-    });
-  });
-}
-
 // --- EvalLens ---------------------------------------------------------------------------------------
 
 async function runEvalLens(config, cases, label) {
@@ -164,7 +137,7 @@ async function runEvalLens(config, cases, label) {
   const argv = [process.execPath, CLI, 'run', join(OUT, config), '--reporter', 'json', '--out', report, '--runs-dir', runsDir];
   if (CONCURRENCY !== undefined) argv.push('--concurrency', String(CONCURRENCY));
   // Exit 0: every case passed; 1: some failed (expected here, the data has misses). 2 is a config error.
-  const m = await measure(argv, { cwd: ROOT, env: process.env, okCodes: [0, 1] });
+  const m = await measure(argv, { cwd: ROOT, scratch: OUT, okCodes: [0, 1] });
   const check = await checkEvalLensReport(report, cases);
   rmSync(runsDir, { recursive: true, force: true });
   return { tool: 'evallens', label, cases, ...pickMeasure(m), ...check };
@@ -212,7 +185,7 @@ async function runPromptfoo(cases, noWrite) {
     ...(noWrite ? ['--no-write'] : []),
   ];
   // Exit 0: all passed; 100: some assertions failed (expected here).
-  const m = await measure(argv, { cwd: OUT, env: ENV_PROMPTFOO, okCodes: [0, 100] });
+  const m = await measure(argv, { cwd: OUT, env: ENV_PROMPTFOO, scratch: OUT, okCodes: [0, 100] });
   const check = noWrite ? checkPromptfooMetrics(output, cases) : checkPromptfooOutput(output, cases);
   return { tool: noWrite ? 'promptfoo --no-write' : 'promptfoo', label, cases, ...pickMeasure(m), ...check };
 }

@@ -28,7 +28,6 @@
 //
 // No Math.random: a seeded sfc32 PRNG, so the same arguments give a byte-identical dataset.
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -40,10 +39,10 @@ import { makeRng } from './lib/random.mjs';
 import { readReport } from './lib/report.mjs';
 import { capture, round, stat } from './lib/stats.mjs';
 import { failure, wholeNumber } from './lib/args.mjs';
+import { GNU_TIME, measure } from './lib/measure.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
-const GNU_TIME = '/usr/bin/time';
 const SEED = 20261201;
 /** Changes whenever this file does, so a dataset made by an older generator is regenerated. */
 const GENERATOR_HASH = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex').slice(0, 16);
@@ -505,39 +504,12 @@ async function generate() {
   return truth;
 }
 
-// --- Measuring one process --------------------------------------------------------------------------
-
-function measure(argv) {
-  const timeFile = join(OUT, `.time-${process.pid}.txt`);
-  rmSync(timeFile, { force: true });
-  return new Promise((resolveRun, reject) => {
-    const started = process.hrtime.bigint();
-    // stdout to /dev/null: the console reporter stays on beside --out and prints every case.
-    const child = spawn(GNU_TIME, ['-f', '%M %e %U %S', '-o', timeFile, ...argv], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => { if (stderr.length < 1 << 20) stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const timeLine = existsSync(timeFile) ? readFileSync(timeFile, 'utf8').trim().split('\n').pop() : '';
-      const [maxRssKb, , userS, sysS] = timeLine.split(/\s+/).map(Number);
-      rmSync(timeFile, { force: true });
-      // 0: every case passed; 1: some failed (expected: the data has misses); 2: a config error.
-      if (code !== 0 && code !== 1) {
-        reject(new Error(`${argv.join(' ')} exited with ${code}\n--- stderr ---\n${stderr.slice(-4000)}`));
-        return;
-      }
-      resolveRun({ wallMs, peakRssMb: maxRssKb / 1024, cpuS: userS + sysS, exitCode: code });
-    });
-  });
-}
-
 async function runConfig(config, truth) {
   const report = join(OUT, `report-${config.id}.json`);
   const runsDir = join(OUT, `runs-${config.id}`);
   rmSync(report, { force: true });
   rmSync(runsDir, { recursive: true, force: true });
-  const m = await measure([process.execPath, CLI, 'run', join(OUT, config.file), '--reporter', 'json', '--out', report, '--runs-dir', runsDir]);
+  const m = await measure([process.execPath, CLI, 'run', join(OUT, config.file), '--reporter', 'json', '--out', report, '--runs-dir', runsDir], { cwd: ROOT, scratch: OUT, okCodes: [0, 1] });
   const check = await checkReport(report, config, truth);
   rmSync(runsDir, { recursive: true, force: true });
   return {

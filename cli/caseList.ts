@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import { loadRunConfig } from '../core/config/loadRunConfig';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
-import type { SourceRange } from '../core/text/position';
 import { jsonPrintable } from '../shared/text/printable';
+import { displayLineColumn, toDisplayRange, type SourceRange } from '../core/text/position';
 import type { CaseList, ListedCase } from '../protocol/caseList';
 import { databaseReaches } from './preparers';
 
@@ -57,14 +57,9 @@ export async function listCases(configFile: string, env: Env): Promise<CaseList>
 
 /** The list as printed: lines and columns 1-based, as everything the CLI prints (protocol/caseList.ts reads them back). */
 function printedList(list: CaseList): CaseList {
-  const human = (range: SourceRange): SourceRange => ({
-    file: range.file,
-    start: { ...range.start, line: range.start.line + 1, column: range.start.column + 1 },
-    end: { ...range.end, line: range.end.line + 1, column: range.end.column + 1 },
-  });
-  return { ...list, cases: list.cases.map((c) => ({ ...c, range: human(c.range) })) };
+  return { ...list, cases: list.cases.map((c) => ({ ...c, range: toDisplayRange(c.range) })) };
 }
 
 function where(range: SourceRange): string {
-  return `${range.start.line + 1}:${range.start.column + 1}: `;
+  return `${displayLineColumn(range.start)}: `;
 }

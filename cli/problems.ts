@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Problem } from '../core/problem';
 import { printable } from '../shared/text/printable';
+import { displayLineColumn } from '../core/text/position';
 
 /**
  * `file:line:col: error: message [code]`, 1-based, with the path relative to the working directory.
@@ -8,7 +9,7 @@ import { printable } from '../shared/text/printable';
  */
 export function formatProblem(problem: Problem, cwd: string): string {
   const { file, start } = problem.range;
-  return printable(`${displayPath(file, cwd)}:${start.line + 1}:${start.column + 1}: ${problem.severity}: ${problem.message} [${problem.code}]`);
+  return printable(`${displayPath(file, cwd)}:${displayLineColumn(start)}: ${problem.severity}: ${problem.message} [${problem.code}]`);
 }
 
 export function displayPath(file: string, cwd: string): string {

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Report, ReportCase, ReportSource } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import type { RunEvent } from '../core/runner/events';
+import { toDisplay } from '../core/text/position';
 import { writeReportJson } from './reporters/json';
 import { TickBatch } from './tickBatch';
 
@@ -57,7 +58,7 @@ export class RunStore {
       index: event.index,
       status: event.status,
       durationMs: event.durationMs,
-      location: { file: event.range.file, line: event.range.start.line + 1, column: event.range.start.column + 1 },
+      location: { file: event.range.file, ...toDisplay(event.range.start) },
       ...(event.trials === undefined ? {} : { trials: event.trials }),
     };
     // The case goes in before its results are added: a flush the add sets off writes both.

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../protocol/runEvents';
-import type { RevealTarget } from '../protocol/webview';
+import { fromDisplay, type RevealTarget } from '../protocol/webview';
 import type { ResultsPanel } from './results/resultsPanel';
 import { importReport } from './runner/reportImport';
 import type { EvalLensSettings } from './settings';
@@ -159,8 +159,7 @@ export class ResultsViewBridge implements vscode.Disposable {
     let column = 0;
     if (target.location !== undefined) {
       file = target.location.file;
-      line = target.location.line - 1;
-      column = target.location.column - 1;
+      ({ line, column } = fromDisplay(target.location));
     } else {
       const found = this.index.get(target.configFile)?.cases.find((c) => c.id === target.caseId);
       if (found !== undefined) {

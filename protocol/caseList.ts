@@ -3,7 +3,8 @@
  * editor can list them — with the engine's ids and lines — without loading the engine in its own
  * process. The extension's Test Explorer and CodeLens read it.
  */
-import type { SourceRange } from '../core/text/position';
+import { isObject } from '../core/isObject';
+import { fromDisplayRange, type SourceRange } from '../core/text/position';
 
 export interface ListedCase {
   readonly id: string;
@@ -29,7 +30,7 @@ export interface CaseList {
 type Fields = { readonly [key: string]: unknown };
 
 function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 function isPosition(value: unknown): boolean {
@@ -40,15 +41,6 @@ function isPosition(value: unknown): boolean {
 function isRange(value: unknown): value is SourceRange {
   const r = fieldsOf(value);
   return r !== undefined && typeof r['file'] === 'string' && isPosition(r['start']) && isPosition(r['end']);
-}
-
-/** A printed (1-based) range as core and editors count: from 0. */
-function zeroBased(range: SourceRange): SourceRange {
-  return {
-    file: range.file,
-    start: { ...range.start, line: range.start.line - 1, column: range.start.column - 1 },
-    end: { ...range.end, line: range.end.line - 1, column: range.end.column - 1 },
-  };
 }
 
 /** Reads the printed list; undefined when the text is not one (an older CLI, a crash). */
@@ -66,7 +58,7 @@ export function parseCaseList(text: string): CaseList | undefined {
     const c = fieldsOf(entry);
     if (c === undefined || typeof c['id'] !== 'string' || !isRange(c['range'])) return undefined;
     const readError = c['readError'];
-    cases.push({ id: c['id'], range: zeroBased(c['range']), ...(typeof readError === 'string' ? { readError } : {}) });
+    cases.push({ id: c['id'], range: fromDisplayRange(c['range']), ...(typeof readError === 'string' ? { readError } : {}) });
   }
   const datasetFile = v['datasetFile'];
   const problem = v['problem'];

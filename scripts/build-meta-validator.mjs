@@ -16,19 +16,10 @@ const root = new URL('..', import.meta.url).pathname;
 const target = join(root, 'core', 'schema', 'draft2020MetaValidator.generated.ts');
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
-// Keep in step with compileUserSchema in core/scorers/builtin/jsonSchema.ts (its regExp engine only
-// bounds the run time of patterns; the meta-schema's two patterns are linear, so plain RegExp is the same).
-const ajv = new Ajv2020({
-  strict: true,
-  strictTypes: false,
-  strictTuples: false,
-  strictRequired: false,
-  allowMatchingProperties: true,
-  allowUnionTypes: true,
-  allErrors: true,
-  validateFormats: true,
-  code: { source: true, esm: true },
-});
+// The options createUserSchemaAjv (core/schema/ajv.ts) compiles users' schemas with; its regExp engine only
+// bounds the run time of patterns (the meta-schema's two patterns are linear, so plain RegExp is the same).
+const userSchemaOptions = require('../core/schema/userSchemaAjvOptions.json');
+const ajv = new Ajv2020({ ...userSchemaOptions, code: { source: true, esm: true } });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
 const meta = ajv.getSchema(DRAFT_2020_12);

@@ -6,8 +6,8 @@ import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver';
 import type { Problem, ProblemSeverity } from '../core/problem';
-import type { SourceRange } from '../core/text/position';
 import { printable } from '../shared/text/printable';
+import { displayLineColumn, type SourceRange } from '../core/text/position';
 
 export const DIAGNOSTIC_SOURCE = 'evallens';
 
@@ -39,7 +39,7 @@ export function toDiagnostic(problem: Problem, file: string): Diagnostic {
   const message = diagnosticText(problem.message);
   if (problem.range.file === file) return { ...base, range: toRange(problem.range), message };
   const top: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const at = `${printable(problem.range.file)}:${problem.range.start.line + 1}:${problem.range.start.column + 1}`;
+  const at = `${printable(problem.range.file)}:${displayLineColumn(problem.range.start)}`;
   return {
     ...base,
     range: top,

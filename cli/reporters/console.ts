@@ -5,7 +5,8 @@ import { printable } from '../../shared/text/printable';
 import { TickBatch } from '../tickBatch';
 import { CaseOrder } from './caseOrder';
 import { Output } from './output';
-import { displayPath, humanStart } from './paths';
+import { toDisplay } from '../../core/text/position';
+import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';
 import { runVerdict } from './verdict';
@@ -86,7 +87,7 @@ export class ConsoleReporter implements Reporter {
       case 'failed':
         return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event.results)];
       case 'errored': {
-        const { line, column } = humanStart(event.range);
+        const { line, column } = toDisplay(event.range.start);
         const at = `${INDENT}at ${printable(displayPath(this.options.cwd, event.range.file))}:${line}:${column}`;
         return [`${this.paint('red', 'ERROR')} ${id} ${took}`, ...this.reasons(event.results), at];
       }

@@ -2,7 +2,8 @@ import type { ReportSource } from '../../core/report/report';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { csvNumber, csvRow, csvText } from './csvField';
 import { Output } from './output';
-import { displayPath, humanStart } from './paths';
+import { toDisplay } from '../../core/text/position';
+import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 
 export const CSV_HEADER = ['case_id', 'scorer', 'trial', 'status', 'score', 'passed', 'duration_ms', 'reason', 'file', 'line', 'column'] as const;
@@ -38,7 +39,7 @@ export class CsvReporter implements Reporter {
 
   private rows(event: CaseEndEvent): string {
     const file = csvText(displayPath(this.options.cwd, event.range.file));
-    const { line, column } = humanStart(event.range);
+    const { line, column } = toDisplay(event.range.start);
     return event.results
       .map((r) =>
         csvRow([

@@ -6,7 +6,8 @@ import type { ReportSource } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { Output, writeChunk } from './output';
-import { displayPath, humanStart } from './paths';
+import { toDisplay } from '../../core/text/position';
+import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';
 import { runVerdict, verdictField } from './verdict';
@@ -98,7 +99,7 @@ export class JunitReporter implements Reporter {
   private testcase(event: CaseEndEvent): string {
     this.counts.tests++;
     const file = displayPath(this.options.cwd, event.range.file);
-    const { line, column } = humanStart(event.range);
+    const { line, column } = toDisplay(event.range.start);
     const suite = this.suite ?? file;
     const open = `    <testcase classname="${xmlAttr(suite)}" name="${xmlAttr(event.caseId)}" time="${seconds(event.durationMs)}" file="${xmlAttr(file)}" line="${line}"`;
     if (event.status === 'passed') return `${open}/>\n`;

@@ -12,6 +12,7 @@ import { EVALBENCH_DATASET_FORMATS } from './evalbenchKeys';
 import { evalbenchScorerWork, isEvalbenchScorerNotRun } from './evalbenchNotices';
 import { DEFAULT_TRUNCATE_EXECUTION_OUTPUTS, type DatabaseConfigRef, type RunConfig } from './runConfig';
 import type { YamlSource } from './yamlSource';
+import { isObject } from '../isObject';
 
 /**
  * EvalBench run-config compatibility, in one place: which configs are EvalBench's, what their
@@ -88,11 +89,11 @@ export function acceptEvalbenchScorers(source: YamlSource, scorers: unknown, pro
 function scorerEntryKeys(source: YamlSource, scorers: unknown): { key: string; range: SourceRange }[] {
   if (Array.isArray(scorers)) {
     return scorers.flatMap((item: unknown, i) => {
-      const type = isRecord(item) ? item['type'] : undefined;
+      const type = isObject(item) ? item['type'] : undefined;
       return typeof type === 'string' ? [{ key: type, range: source.valueRange(['scorers', i, 'type']) }] : [];
     });
   }
-  if (isRecord(scorers)) return Object.keys(scorers).map((key) => ({ key, range: source.keyRange(['scorers', key]) }));
+  if (isObject(scorers)) return Object.keys(scorers).map((key) => ({ key, range: source.keyRange(['scorers', key]) }));
   return [];
 }
 
@@ -134,7 +135,7 @@ export interface CompatContext {
  */
 export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<string, unknown>>, context: CompatContext): { settings: EvalbenchSettings; problems: Problem[] } {
   const problems: Problem[] = [...missingModelConfigs(source, data, context)];
-  const reporting = isRecord(data['reporting']) ? data['reporting'] : {};
+  const reporting = isObject(data['reporting']) ? data['reporting'] : {};
 
   const format = data['dataset_format'];
   if (isUnreadDatasetFormat(format)) {
@@ -164,7 +165,7 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
   }
   const truncate = reporting['truncate_execution_outputs'];
   const csv = reporting['csv'];
-  const csvDirectory = isRecord(csv) && typeof csv['output_directory'] === 'string' ? csv['output_directory'] : 'results';
+  const csvDirectory = isObject(csv) && typeof csv['output_directory'] === 'string' ? csv['output_directory'] : 'results';
   const caseIds = caseIdFilter(data);
   const settings: EvalbenchSettings = {
     ...(databases === undefined ? {} : { databases }),
@@ -214,9 +215,9 @@ function readDatabaseConfigs(source: YamlSource, value: unknown, context: Compat
  */
 function databaseNamesOf(data: Readonly<Record<string, unknown>>): { databaseNames?: NonNullable<RunConfig['databaseNames']> } {
   const strings = (value: unknown): Record<string, string> =>
-    isRecord(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
-  const overrides = isRecord(data['db_name_overrides']) ? Object.fromEntries(Object.entries(data['db_name_overrides']).map(([dialect, names]) => [dialect, strings(names)])) : undefined;
-  const mappings = isRecord(data['db_name_mappings']) ? strings(data['db_name_mappings']) : undefined;
+    isObject(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+  const overrides = isObject(data['db_name_overrides']) ? Object.fromEntries(Object.entries(data['db_name_overrides']).map(([dialect, names]) => [dialect, strings(names)])) : undefined;
+  const mappings = isObject(data['db_name_mappings']) ? strings(data['db_name_mappings']) : undefined;
   if (overrides === undefined && mappings === undefined) return {};
   return { databaseNames: { ...(overrides === undefined ? {} : { overrides }), ...(mappings === undefined ? {} : { mappings }) } };
 }
@@ -284,8 +285,4 @@ export function evalbenchDatasetSource<T extends DatasetSource>(dataset: T, data
 function stringList<K extends string>(value: unknown, name: K): { [P in K]?: string[] } {
   if (!Array.isArray(value)) return {};
   return { [name]: value.filter((v): v is string => typeof v === 'string') } as { [P in K]?: string[] };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,6 +3,7 @@ import type { SourceRange } from '../text/position';
 import { closestNames, didYouMean } from './closest';
 import { evalbenchKey, REPORTERS_NOT_RUN, REPORTING_READ, SCORER_PREFIXES_NOT_RUN, SCORERS_NOT_RUN } from './evalbenchKeys';
 import type { YamlSource } from './yamlSource';
+import { isObject } from '../isObject';
 
 /**
  * What EvalLens says about the EvalBench keys of a config it does not honour, from the key table
@@ -38,10 +39,10 @@ export function evalbenchKeyNotices(source: YamlSource, data: Readonly<Record<st
     }
   }
   const reporting = data['reporting'];
-  if (isRecord(reporting)) {
+  if (isObject(reporting)) {
     for (const [key, value] of Object.entries(reporting)) {
       if (REPORTING_READ.has(key)) continue;
-      const what = REPORTERS_NOT_RUN[key] ?? (isRecord(value) && value['delegated'] === true ? 'remote reporting' : `${key} reporting`);
+      const what = REPORTERS_NOT_RUN[key] ?? (isObject(value) && value['delegated'] === true ? 'remote reporting' : `${key} reporting`);
       problems.push(notRun(`reporting.${key}`, what, source.keyRange(['reporting', key])));
     }
   }
@@ -74,12 +75,12 @@ export function unusedValuePaths(data: Readonly<Record<string, unknown>>, contex
     if (entry !== undefined ? entry.handling !== 'read' : context.isEvalbench && !context.knownKeys.includes(key)) paths.push([key]);
   }
   const reporting = data['reporting'];
-  if (isRecord(reporting)) paths.push(...Object.keys(reporting).filter((key) => !REPORTING_READ.has(key)).map((key) => ['reporting', key]));
+  if (isObject(reporting)) paths.push(...Object.keys(reporting).filter((key) => !REPORTING_READ.has(key)).map((key) => ['reporting', key]));
   const scorers = data['scorers'];
   if (context.isEvalbench) {
     const leftOut = (key: unknown) => typeof key === 'string' && !context.scorerRuns(key) && isEvalbenchScorerNotRun(key);
-    if (isRecord(scorers)) paths.push(...Object.keys(scorers).filter(leftOut).map((key) => ['scorers', key]));
-    if (Array.isArray(scorers)) scorers.forEach((item: unknown, i) => isRecord(item) && leftOut(item['type']) && paths.push(['scorers', i]));
+    if (isObject(scorers)) paths.push(...Object.keys(scorers).filter(leftOut).map((key) => ['scorers', key]));
+    if (Array.isArray(scorers)) scorers.forEach((item: unknown, i) => isObject(item) && leftOut(item['type']) && paths.push(['scorers', i]));
   }
   return paths;
 }
@@ -94,8 +95,4 @@ export function withoutUnusedVariables(problems: readonly Problem[], source: Yam
   const unused = paths.map((path) => source.valueRange(path));
   const inside = (range: SourceRange) => unused.some((outer) => outer.start.offset <= range.start.offset && range.end.offset <= outer.end.offset);
   return problems.filter((problem) => problem.code !== 'unresolved-variable' || !inside(problem.range));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,8 @@
 import type { Node } from 'jsonc-parser';
 import type { LineIndex } from '../text/position';
 import { DatasetError, displayPath } from './datasetError';
-import { isPlainObject } from './valueKinds';
 import { readSecretEnv } from '../../shared/text/secretMask';
+import { isObject } from '../isObject';
 
 /**
  * EvalBench agentic evalsets (`agent-format`, `gemini-cli-format`): a JSON object `{"scenarios": [...]}`.
@@ -118,7 +118,7 @@ const DROPPED = new Set(['env']);
  * A value that is not an object is returned as it is, for `caseFromValue` to report.
  */
 export function caseOfScenario(scenario: unknown): unknown {
-  if (!isPlainObject(scenario)) return scenario;
+  if (!isObject(scenario)) return scenario;
   const rest = Object.fromEntries(Object.entries(scenario).filter(([key]) => !MAPPED.has(key) && !DROPPED.has(key)));
   const expected = picked(scenario, { expected_trajectory: 'trajectory', expected_skills: 'skills' });
   const trace = picked(scenario, { conversation_history: 'conversation_history', accumulated_tools: 'accumulated_tools', accumulated_skills: 'accumulated_skills' });

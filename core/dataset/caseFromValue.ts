@@ -2,7 +2,8 @@ import type { DatasetRecord, EvalCase, Json } from '../case';
 import type { SourceRange } from '../text/position';
 import type { CaseIdTracker } from './caseIdTracker';
 import { caseSchemaViolations } from './caseValidator';
-import { describeKind, isPlainObject, type Vocabulary } from './valueKinds';
+import { describeKind, type Vocabulary } from './valueKinds';
+import { isObject } from '../isObject';
 
 /** Where a raw case value was found, and how messages should refer to it. */
 export interface CaseLocation {
@@ -29,7 +30,7 @@ type MutableCase = { -readonly [K in keyof EvalCase]: EvalCase[K] };
  */
 export function caseFromValue(value: unknown, at: CaseLocation, ids: CaseIdTracker): DatasetRecord {
   const vocabulary = at.vocabulary ?? 'json';
-  if (!isPlainObject(value)) {
+  if (!isObject(value)) {
     const expected = vocabulary === 'yaml' ? 'a mapping of fields' : 'a JSON object';
     return readError(ids, at, `a case must be ${expected}, ${at.subject ?? 'this case'} is ${describeKind(value, vocabulary)}`);
   }
@@ -71,7 +72,7 @@ function toEvalCase(id: string, value: { readonly [key: string]: unknown }): Eva
     else extras.push([key, field as Json]);
   }
   if (extras.length > 0) {
-    const own = isPlainObject(result.metadata) ? result.metadata : {};
+    const own = isObject(result.metadata) ? result.metadata : {};
     result.metadata = { ...Object.fromEntries(extras), ...own };
   }
   return result;

@@ -1,6 +1,7 @@
 import type { Json } from '../case';
 import type { Nl2sqlFormat, Nl2sqlSource } from './source';
-import { describeKind, isPlainObject } from './valueKinds';
+import { describeKind } from './valueKinds';
+import { isObject } from '../isObject';
 
 /** What one NL2SQL item becomes: a raw case for `caseFromValue`, nothing (a filter left it out), or a mistake. */
 export type ItemOutcome =
@@ -21,7 +22,7 @@ export const BIRD_DEFAULT_DIALECT = 'sqlite';
  * evalbench-standard-format; `question` with `SQL`, `db_id` or `question_id` makes it BIRD.
  */
 export function formatOfItem(item: unknown): Nl2sqlFormat | undefined {
-  if (!isPlainObject(item)) return undefined;
+  if (!isObject(item)) return undefined;
   if (Object.hasOwn(item, 'nl_prompt')) return 'evalbench-standard-format';
   if (Object.hasOwn(item, 'question') && ['SQL', 'db_id', 'question_id'].some((key) => Object.hasOwn(item, key))) return 'bird-standard-format';
   return undefined;
@@ -36,7 +37,7 @@ export function formatOfItem(item: unknown): Nl2sqlFormat | undefined {
  * dropped without its other fields being checked.
  */
 export function standardItem(item: unknown, options: Nl2sqlSource): ItemOutcome {
-  if (!isPlainObject(item)) return invalid(`an item must be a JSON object, not ${describeKind(item)}`);
+  if (!isObject(item)) return invalid(`an item must be a JSON object, not ${describeKind(item)}`);
   const id = idOf(item['id']);
   if (id === undefined) return invalid(`field "id" must be a string or a number, not ${describeKind(item['id'])}`);
   const fail = (message: string): ItemOutcome => invalid(message, id);
@@ -69,7 +70,7 @@ export function standardItem(item: unknown, options: Nl2sqlSource): ItemOutcome 
   const tags = item['tags'];
   if (tags !== undefined && !Array.isArray(tags)) return fail(`field "tags" must be an array, not ${describeKind(tags)}`);
   const other = item['other'];
-  if (other !== undefined && !isPlainObject(other)) return fail(`field "other" must be an object, not ${describeKind(other)}`);
+  if (other !== undefined && !isObject(other)) return fail(`field "other" must be an object, not ${describeKind(other)}`);
   const metadata: Fields = {
     tags: (tags ?? []) as Json[],
     other: Object.fromEntries(Object.entries(other ?? {}).map(([key, value]) => [key, pythonJsonDumps(value as Json)])),
@@ -86,12 +87,12 @@ export function standardItem(item: unknown, options: Nl2sqlSource): ItemOutcome 
  * becomes the tag. `output` as in `standardItem`.
  */
 export function birdItem(item: unknown, options: Nl2sqlSource, stem: string): ItemOutcome {
-  if (!isPlainObject(item)) return invalid(`an item must be a JSON object, not ${describeKind(item)}`);
+  if (!isObject(item)) return invalid(`an item must be a JSON object, not ${describeKind(item)}`);
   const rawId = Object.hasOwn(item, 'question_id') ? item['question_id'] : item['id'];
   const id = idOf(rawId);
   if (id === undefined) return invalid(`field "question_id" (or "id") must be a string or a number, not ${describeKind(rawId)}`);
   const fail = (message: string): ItemOutcome => invalid(message, id);
-  const other = isPlainObject(item['other']) ? item['other'] : {};
+  const other = isObject(item['other']) ? item['other'] : {};
   const question = item['question'] ?? other['question'];
   if (typeof question !== 'string') return fail(`field "question" must be a string, not ${describeKind(question)}`);
   const evidence = item['evidence'] ?? other['evidence'] ?? '';
@@ -107,7 +108,7 @@ export function birdItem(item: unknown, options: Nl2sqlSource, stem: string): It
     if (sql !== null && typeof sql !== 'string') return fail(`field "SQL" must be a string, not ${describeKind(sql)}`);
     dialect = options.dialects?.[0] ?? BIRD_DEFAULT_DIALECT;
     golden = sql === null || sql === '' ? [] : [sql];
-  } else if (isPlainObject(item['golden_sql'])) {
+  } else if (isObject(item['golden_sql'])) {
     const configured = options.dialects ?? [];
     dialect = configured.length > 0 ? chooseDialect(Object.keys(item['golden_sql']), configured) : Object.keys(item['golden_sql'])[0];
     if (dialect === undefined) return { kind: 'dropped' };
@@ -191,7 +192,7 @@ function dialectStatements(item: Item, field: string, dialect: string, rules: { 
   if (byDialect === undefined || (byDialect === null && !rules.required)) {
     return rules.required ? { ok: false, message: `the item has no "${field}"` } : { ok: true };
   }
-  if (!isPlainObject(byDialect)) return { ok: false, message: `field "${field}" must be an object of dialect → SQL statements, not ${describeKind(byDialect)}` };
+  if (!isObject(byDialect)) return { ok: false, message: `field "${field}" must be an object of dialect → SQL statements, not ${describeKind(byDialect)}` };
   const entry = byDialect[dialect];
   if (entry === undefined || entry === null) return { ok: true };
   if (typeof entry === 'string') return { ok: true, statements: [entry] };
@@ -211,7 +212,7 @@ function recorded(item: Item, id: string, dialect: string, fields: Fields): Item
   if (!Array.isArray(trials)) return invalid(`field "trials" must be an array, not ${describeKind(trials)}`, id);
   const read: Json[] = [];
   for (const [n, trial] of trials.entries()) {
-    if (!isPlainObject(trial)) return invalid(`trial ${n + 1} must be an object, not ${describeKind(trial)}`, id);
+    if (!isObject(trial)) return invalid(`trial ${n + 1} must be an object, not ${describeKind(trial)}`, id);
     const sql = generatedSql(trial['generated_sql'], dialect, `trials[${n}].generated_sql`);
     if (!sql.ok) return invalid(sql.message, id);
     const error = trial['error'];
@@ -225,7 +226,7 @@ function recorded(item: Item, id: string, dialect: string, fields: Fields): Item
 function generatedSql(value: unknown, dialect: string, field: string): { readonly ok: true; readonly sql?: string } | { readonly ok: false; readonly message: string } {
   if (value === undefined || value === null) return { ok: true };
   if (typeof value === 'string') return { ok: true, sql: value };
-  if (isPlainObject(value)) {
+  if (isObject(value)) {
     const sql = value[dialect];
     if (sql === undefined || sql === null) return { ok: true };
     if (typeof sql === 'string') return { ok: true, sql };

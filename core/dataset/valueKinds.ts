@@ -18,8 +18,3 @@ export function describeKind(value: unknown, vocabulary: Vocabulary = 'json'): s
       return `a ${typeof value}`;
   }
 }
-
-/** Plain objects (not arrays, not null): the only values a case can be. */
-export function isPlainObject(value: unknown): value is { readonly [key: string]: unknown } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
 import type { Json } from '../case';
 import { parseJson } from '../text/jsonDepth';
+import { isObject } from '../isObject';
 
 /**
  * Reading a judge's answer. Judges are asked for one JSON object; they often wrap it in a Markdown
@@ -72,7 +73,7 @@ function tryObject(text: string): JudgeObject | undefined {
   if (!text.startsWith('{')) return undefined;
   try {
     const value: unknown = parseJson(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JudgeObject) : undefined;
+    return isObject(value) ? (value as JudgeObject) : undefined;
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@ import { endpointProblem } from './endpointSafety';
 import type { LoadedModelConfig, ModelConfig, ProviderName } from './modelConfig';
 import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, schemaDefault, vertexBaseUrl } from './modelDefaults';
 import { readSecretEnv } from '../../shared/text/secretMask';
+import { isObject } from '../isObject';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Data = Readonly<Record<string, unknown>>;
@@ -173,7 +174,7 @@ function text(value: unknown): string | undefined {
 }
 
 function mapping(value: unknown): Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isObject(value) ? value : {};
 }
 
 function positiveInteger(value: unknown): number | undefined {

@@ -3,6 +3,7 @@ import schema from '../../schemas/model-config.schema.json';
 import { readConfigFile } from '../config/readConfigFile';
 import { schemaProblems } from '../config/schemaMessages';
 import { maskProblems, readSecretEnv } from '../../shared/text/secretMask';
+import { displayLineColumn } from '../text/position';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
@@ -125,5 +126,5 @@ function parseModelSource(source: YamlSource, file: string, env: Readonly<Record
 
 /** A problem as one line that names the file, line and column (1-based, as a person reads them). */
 export function problemLine(problem: Problem): string {
-  return `${problem.range.file}:${problem.range.start.line + 1}:${problem.range.start.column + 1}: ${problem.message}`;
+  return `${problem.range.file}:${displayLineColumn(problem.range.start)}: ${problem.message}`;
 }

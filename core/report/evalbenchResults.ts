@@ -12,6 +12,7 @@ import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { Problem } from '../problem';
 import type { ScorerResult } from '../result';
 import type { ScorerInfo } from '../runner/events';
+import { fromDisplay } from '../text/position';
 import { caseStatus } from '../runner/run';
 import { trialStats } from '../runner/trials';
 import { type CsvRow, evalBenchCsvRows } from './evalbenchCsv';
@@ -214,7 +215,7 @@ async function* rowsOf(file: string, budget: ReadBudget): AsyncGenerator<CsvRow>
 async function readJob(folder: string, ctx: JobContext): Promise<{ imported: ImportedJob; numTrials: number }> {
   const jobId = basename(folder);
   const bad = (file: string, line: number, column: number, message: string): void => {
-    const at = { offset: 0, line: line - 1, column: column - 1 };
+    const at = { offset: 0, ...fromDisplay({ line, column }) };
     ctx.problems.push({ code: 'evalbench-results', severity: 'error', message, range: { file, start: at, end: at } });
   };
   const present = async (name: string): Promise<string | undefined> => {

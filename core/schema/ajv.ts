@@ -1,5 +1,7 @@
+import type { Options } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import userSchemaOptions from './userSchemaAjvOptions.json';
 
 /**
  * One ajv instance per purpose, made once. `useDefaults` fills option defaults in so scorers never
@@ -17,5 +19,19 @@ export function createAjv(options: { useDefaults: boolean; verbose?: boolean; ow
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-evallens', schemaType: 'object' });
+  return ajv;
+}
+
+/**
+ * The ajv that compiles users' schemas (the json_schema scorer). Its options are in
+ * userSchemaAjvOptions.json, which scripts/build-meta-validator.mjs reads too, so the meta-schema
+ * validator generated at build time answers as this one would. `strict` refuses unknown keywords; the
+ * strict style checks stay off, as `{"required": ["a"]}` without `"type": "object"`, `required` in an
+ * `anyOf` branch and overlapping `properties` / `patternProperties` are all valid schemas.
+ */
+export function createUserSchemaAjv(extra: Options): Ajv2020 {
+  const ajv = new Ajv2020({ ...userSchemaOptions, ...extra });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   return ajv;
 }

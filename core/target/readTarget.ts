@@ -5,6 +5,7 @@ import { parseFieldPath } from '../scorers/support/path';
 import type { AnswerFormat, HttpMethod, TargetConfig } from './targetConfig';
 import { parseTemplate, templateStrings, type TemplatePart } from './template';
 import { isUntrustedEnv } from '../config/untrustedEnv';
+import { isObject } from '../isObject';
 
 /** The keys of `target:` and of `target.http:`, for "did you mean" on an unknown key. */
 export const TARGET_KEYS = ['cmd', 'http', 'format', 'output_path', 'trace_path', 'timeout_ms', 'replace_recorded'] as const;
@@ -33,7 +34,7 @@ export interface TargetContext {
  * with a body.
  */
 export function readTarget(source: YamlSource, value: unknown, context: TargetContext): { config?: TargetConfig; problems: Problem[] } {
-  if (!isRecord(value)) return { problems: [] };
+  if (!isObject(value)) return { problems: [] };
   const problems: Problem[] = [];
   const error = (path: readonly (string | number)[], message: string, code = 'target'): void => {
     problems.push({ code, severity: 'error', message, range: source.valueRange(['target', ...path]) });
@@ -57,7 +58,7 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
   const cmd = value['cmd'];
   const http = value['http'];
   if (typeof cmd === 'string' && http === undefined) return { config: { kind: 'cmd', cmd, cwd: context.dir, ...common }, problems };
-  if (!isRecord(http) || cmd !== undefined || typeof http['url'] !== 'string') return { problems };
+  if (!isObject(http) || cmd !== undefined || typeof http['url'] !== 'string') return { problems };
 
   const url = http['url'];
   const urlTemplate = parseTemplate(url, false);
@@ -65,7 +66,7 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
   else if (!isHttpUrl(urlTemplate.parts)) error(['http', 'url'], '`target.http.url` must be an absolute http:// or https:// URL (e.g. http://127.0.0.1:8080/chat)');
 
   const headers: { [name: string]: string } = {};
-  for (const [name, template] of Object.entries(isRecord(http['headers']) ? http['headers'] : {})) {
+  for (const [name, template] of Object.entries(isObject(http['headers']) ? http['headers'] : {})) {
     if (typeof template !== 'string') continue;
     headers[name] = template;
     if (!HEADER_NAME.test(name)) {
@@ -114,8 +115,4 @@ function isHttpUrl(parts: readonly TemplatePart[]): boolean {
 
 function isMethod(value: unknown): value is HttpMethod {
   return value === 'GET' || value === 'POST' || value === 'PUT' || value === 'PATCH' || value === 'DELETE';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,8 +1,9 @@
 import type { Json } from '../case';
-import { errorText, fieldOf, isJsonObject, type JsonObject } from './fields';
+import { errorText, fieldOf, type JsonObject } from './fields';
 import { canonicalToolName } from './toolNames';
 import { decodedArguments, toolCallStep } from './toolCallStep';
 import type { ToolCallStep } from './trace';
+import { isObject } from '../isObject';
 
 /**
  * The tool calls of one EvalBench agent reply, in every shape EvalBench has recorded them
@@ -41,7 +42,7 @@ const SUCCESS = new Set(['success', 'ok', 'completed', 'done']);
 function listedCalls(calls: readonly Json[], turn: number): ToolCallStep[] {
   const steps: ToolCallStep[] = [];
   for (const item of calls) {
-    if (!isJsonObject(item)) continue;
+    if (!isObject(item)) continue;
     const call = wrapped(item);
     const name = firstString(call, NAME_KEYS);
     if (name === undefined) continue;
@@ -73,7 +74,7 @@ function listedCalls(calls: readonly Json[], turn: number): ToolCallStep[] {
 function wrapped(item: JsonObject): JsonObject {
   for (const key of WRAPPERS) {
     const inner = fieldOf(item, key);
-    if (isJsonObject(inner)) return inner;
+    if (isObject(inner)) return inner;
   }
   return item;
 }
@@ -83,9 +84,9 @@ function byNameCalls(byName: JsonObject, turn: number): ToolCallStep[] {
   for (const name of Object.keys(byName)) {
     if (name === '') continue;
     const stat = fieldOf(byName, name);
-    const recorded = isJsonObject(stat) ? fieldOf(stat, 'parameters') : undefined;
+    const recorded = isObject(stat) ? fieldOf(stat, 'parameters') : undefined;
     const parameters = Array.isArray(recorded) ? (recorded as readonly Json[]) : [];
-    const count = isJsonObject(stat) ? fieldOf(stat, 'count') : undefined;
+    const count = isObject(stat) ? fieldOf(stat, 'count') : undefined;
     const calls = Math.max(1, typeof count === 'number' && Number.isInteger(count) ? count : parameters.length);
     for (let i = 0; i < calls; i += 1) steps.push(toolCallStep({ name, arguments: parameters[i], turn }));
   }

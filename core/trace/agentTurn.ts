@@ -1,7 +1,8 @@
 import type { Json } from '../case';
 import { readAgentToolCalls } from './agentToolCalls';
-import { defined, fieldOf, isJsonObject, type JsonObject } from './fields';
+import { defined, fieldOf, type JsonObject } from './fields';
 import type { SkillStep, TokenFigures, ToolCallStep, TurnFigures } from './trace';
+import { isObject } from '../isObject';
 
 /** What one EvalBench agent reply (the parsed `agent` JSON of a history turn) records. */
 export interface AgentTurn {
@@ -57,7 +58,7 @@ export function readAgentTurn(agent: JsonObject, turn: number): AgentTurn {
 /** Skill names (strings, or objects with a string `name`) as skill steps; other items are left out. */
 export function skillSteps(items: readonly Json[], turn?: number): SkillStep[] {
   return items.flatMap((item) => {
-    const name = typeof item === 'string' ? item : isJsonObject(item) ? fieldOf(item, 'name') : undefined;
+    const name = typeof item === 'string' ? item : isObject(item) ? fieldOf(item, 'name') : undefined;
     return typeof name === 'string' && name !== '' ? [defined<SkillStep>({ kind: 'skill', name, turn })] : [];
   });
 }
@@ -73,10 +74,10 @@ function skillsOfByName(byName: JsonObject, turn: number): SkillStep[] | undefin
   const names: string[] = [];
   for (const [tool, keys] of SKILL_TOOLS) {
     const stat = fieldOf(byName, tool);
-    const parameters = isJsonObject(stat) ? fieldOf(stat, 'parameters') : undefined;
+    const parameters = isObject(stat) ? fieldOf(stat, 'parameters') : undefined;
     if (!Array.isArray(parameters)) continue;
     for (const params of parameters as readonly Json[]) {
-      if (!isJsonObject(params)) continue;
+      if (!isObject(params)) continue;
       const name = keys.map((key) => fieldOf(params, key)).find((value) => typeof value === 'string' && value !== '');
       if (typeof name === 'string' && !names.includes(name)) names.push(name);
     }
@@ -94,7 +95,7 @@ function figuresOf(stats: JsonObject | undefined, tools: JsonObject | undefined,
   const tokens: { -readonly [K in keyof TokenFigures]: number | undefined } = {};
   let modelLatency: number | undefined;
   for (const model of Object.values(models ?? {})) {
-    if (!isJsonObject(model)) continue;
+    if (!isObject(model)) continue;
     const counts = objectAt(model, 'tokens');
     for (const [recorded, name] of TOKEN_NAMES) {
       const value = counts === undefined ? undefined : figure(fieldOf(counts, recorded));
@@ -116,7 +117,7 @@ function figuresOf(stats: JsonObject | undefined, tools: JsonObject | undefined,
 
 function objectAt(value: JsonObject, key: string): JsonObject | undefined {
   const field = fieldOf(value, key);
-  return isJsonObject(field) ? field : undefined;
+  return isObject(field) ? field : undefined;
 }
 
 /** A finite number; anything else adds nothing. */

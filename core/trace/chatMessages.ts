@@ -1,7 +1,8 @@
 import type { Json } from '../case';
-import { defined, fieldOf, isJsonObject, kind, optionalString, requiredString, TraceShapeError, type JsonObject } from './fields';
+import { defined, fieldOf, kind, optionalString, requiredString, TraceShapeError, type JsonObject } from './fields';
 import { decodedArguments, toolCallStep } from './toolCallStep';
 import type { MessageStep, ToolCallStep, Trace, TraceStep, TurnFigures } from './trace';
+import { isObject } from '../isObject';
 
 /**
  * An OpenAI-style chat transcript: messages with `role` and `content`; an assistant message's
@@ -21,7 +22,7 @@ export function chatTrace(messages: readonly Json[]): Trace {
   let users = 0;
   messages.forEach((message, index) => {
     const where = `trace message ${index + 1}`;
-    if (!isJsonObject(message)) throw new TraceShapeError(`${where} is ${kind(message)}, not an object`);
+    if (!isObject(message)) throw new TraceShapeError(`${where} is ${kind(message)}, not an object`);
     const role = requiredString(message, 'role', where);
     if (role === 'user') users += 1;
     const turn = Math.max(0, users - 1);
@@ -61,9 +62,9 @@ function toolCallsOf(message: JsonObject, where: string, turn: number): ToolCall
   if (!Array.isArray(calls)) throw new TraceShapeError(`${where} has \`tool_calls\` that is ${kind(calls)}, not a list`);
   return (calls as readonly Json[]).map((call, index) => {
     const at = `tool call ${index + 1} of ${where}`;
-    if (!isJsonObject(call)) throw new TraceShapeError(`${at} is ${kind(call)}, not an object`);
+    if (!isObject(call)) throw new TraceShapeError(`${at} is ${kind(call)}, not an object`);
     const fn = fieldOf(call, 'function');
-    if (!isJsonObject(fn)) throw new TraceShapeError(`${at} has ${fn === undefined ? 'no `function`' : `a \`function\` that is ${kind(fn)}`}; it needs {name, arguments}`);
+    if (!isObject(fn)) throw new TraceShapeError(`${at} has ${fn === undefined ? 'no `function`' : `a \`function\` that is ${kind(fn)}`}; it needs {name, arguments}`);
     const id = optionalString(call, 'id', at);
     return toolCallStep({ name: requiredString(fn, 'name', `the function of ${at}`), arguments: decodedArguments(fieldOf(fn, 'arguments')), id, turn });
   });

@@ -1,9 +1,10 @@
 import type { Json } from '../case';
 import { readAgentTurn, skillSteps } from './agentTurn';
-import { fieldOf, hasField, idList, isJsonObject, kind, parsedJson, TraceShapeError, type JsonObject } from './fields';
+import { fieldOf, hasField, idList, kind, parsedJson, TraceShapeError, type JsonObject } from './fields';
 import { toolCallStep } from './toolCallStep';
 import { canonicalToolName } from './toolNames';
 import type { Trace, TraceStep, TurnFigures } from './trace';
+import { isObject } from '../isObject';
 
 /**
  * An EvalBench conversation: `history` is the list of turns `{user, agent}` (or JSON text of it), and
@@ -32,8 +33,8 @@ export function historyTrace(history: Json | undefined, record?: JsonObject): Tr
   let callsRead = false;
   let skillsListed = false;
   (turns ?? []).forEach((entry, turn) => {
-    const agent = isJsonObject(entry) ? agentOf(fieldOf(entry, 'agent')) : undefined;
-    if (!isJsonObject(entry) || agent === undefined) {
+    const agent = isObject(entry) ? agentOf(fieldOf(entry, 'agent')) : undefined;
+    if (!isObject(entry) || agent === undefined) {
       skipped += 1;
       figures.push({});
       return;
@@ -73,7 +74,7 @@ function historyList(history: Json | undefined): readonly Json[] | undefined {
 /** The agent reply as an object: recorded as an object, or as JSON text of one. */
 function agentOf(agent: Json | undefined): JsonObject | undefined {
   const value = typeof agent === 'string' ? parsedJson(agent) : agent;
-  return isJsonObject(value) ? value : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 /** The record's `accumulated_tools`, as recorded; undefined when it has none. */

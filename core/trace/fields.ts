@@ -16,10 +16,6 @@ export class TraceShapeError extends Error {
   }
 }
 
-export function isJsonObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** An own field of a recorded object (a `__proto__` key is a plain key, never the prototype). */
 export function fieldOf(value: JsonObject, key: string): Json | undefined {
   return Object.hasOwn(value, key) ? value[key] : undefined;

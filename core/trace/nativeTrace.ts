@@ -1,7 +1,8 @@
 import type { Json } from '../case';
-import { defined, fieldOf, hasField, idList, isJsonObject, kind, optionalCount, optionalFigure, optionalString, requiredString, TraceShapeError, type JsonObject } from './fields';
+import { defined, fieldOf, hasField, idList, kind, optionalCount, optionalFigure, optionalString, requiredString, TraceShapeError, type JsonObject } from './fields';
 import { toolCallStep } from './toolCallStep';
 import type { HandoffStep, MessageStep, RetrievalStep, SkillStep, TokenFigures, Trace, TraceStep, TurnFigures } from './trace';
+import { isObject } from '../isObject';
 
 const STEP_TYPES = ['tool_call', 'message', 'handoff', 'retrieval', 'skill'] as const;
 
@@ -20,7 +21,7 @@ export function nativeTrace(trace: JsonObject): Trace {
 }
 
 function readStep(step: Json, where: string): TraceStep {
-  if (!isJsonObject(step)) throw new TraceShapeError(`${where} is ${kind(step)}, not an object`);
+  if (!isObject(step)) throw new TraceShapeError(`${where} is ${kind(step)}, not an object`);
   const type = fieldOf(step, 'type');
   const turn = optionalCount(step, 'turn', where);
   switch (type) {
@@ -81,7 +82,7 @@ function readTurns(trace: JsonObject): { turns: TurnFigures[]; hasTurns: boolean
 }
 
 function readTurn(turn: Json, where: string): TurnFigures {
-  if (!isJsonObject(turn)) throw new TraceShapeError(`${where} is ${kind(turn)}, not an object`);
+  if (!isObject(turn)) throw new TraceShapeError(`${where} is ${kind(turn)}, not an object`);
   const tokens = fieldOf(turn, 'tokens');
   return defined<TurnFigures>({
     tokens: tokens === undefined || tokens === null ? undefined : readTokens(tokens, `the \`tokens\` of ${where}`),
@@ -93,7 +94,7 @@ function readTurn(turn: Json, where: string): TurnFigures {
 
 /** Token figures under EvalBench's names; `output` is taken for `candidates` when that is absent. */
 function readTokens(tokens: Json, where: string): TokenFigures {
-  if (!isJsonObject(tokens)) throw new TraceShapeError(`${where} is ${kind(tokens)}, not an object`);
+  if (!isObject(tokens)) throw new TraceShapeError(`${where} is ${kind(tokens)}, not an object`);
   return defined<TokenFigures>({
     input: optionalFigure(tokens, 'input', where),
     prompt: optionalFigure(tokens, 'prompt', where),

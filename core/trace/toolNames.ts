@@ -1,5 +1,6 @@
 import type { Json } from '../case';
-import { isJsonObject, parsedJson } from './fields';
+import { parsedJson } from './fields';
+import { isObject } from '../isObject';
 
 /**
  * Tool names in EvalBench's canonical form: `<server>__<tool>` for an MCP tool, the bare name for a
@@ -58,7 +59,7 @@ function fromClaude(name: string): string {
 }
 
 function fromAgy(args: Json | undefined): CanonicalCall | undefined {
-  if (!isJsonObject(args)) return undefined;
+  if (!isObject(args)) return undefined;
   const server = unquoted(args['ServerName']);
   const tool = unquoted(args['ToolName']);
   if (server === undefined || tool === undefined) return undefined;

@@ -1,10 +1,11 @@
 import type { EvalCase, Json } from '../case';
 import { chatTrace } from './chatMessages';
 import { historyTrace } from './conversationHistory';
-import { fieldOf, hasField, idList, isJsonObject, kind, optionalFigure, TraceShapeError, type JsonObject } from './fields';
+import { fieldOf, hasField, idList, kind, optionalFigure, TraceShapeError, type JsonObject } from './fields';
 import { nativeTrace } from './nativeTrace';
 import { toolNameListTrace } from './toolNameList';
 import type { Trace } from './trace';
+import { isObject } from '../isObject';
 
 /** A case's trace in the engine's model, or why it has none a scorer could use. */
 export type TraceLookup = { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly reason: string };
@@ -50,7 +51,7 @@ function normalize(evalCase: EvalCase): TraceLookup {
  */
 function readTrace(raw: Json): Trace {
   if (Array.isArray(raw)) return readList(raw as readonly Json[]);
-  if (!isJsonObject(raw)) {
+  if (!isObject(raw)) {
     throw new TraceShapeError(`the trace is ${kind(raw)}; a trace is an object (with steps, messages or conversation_history) or a list (of tool names, chat messages or conversation turns)`);
   }
   return { ...readObject(raw), ...wrapperFigures(raw) };
@@ -73,9 +74,9 @@ function readObject(raw: JsonObject): Trace {
 function readList(raw: readonly Json[]): Trace {
   const first = raw[0];
   if (first === undefined || typeof first === 'string') return toolNameListTrace(raw);
-  if (isJsonObject(first) && hasField(first, 'role')) return chatTrace(raw);
-  if (isJsonObject(first) && (hasField(first, 'user') || hasField(first, 'agent'))) return historyTrace(raw);
-  const seen = isJsonObject(first) ? 'an object with neither `role` nor `user`/`agent`' : kind(first);
+  if (isObject(first) && hasField(first, 'role')) return chatTrace(raw);
+  if (isObject(first) && (hasField(first, 'user') || hasField(first, 'agent'))) return historyTrace(raw);
+  const seen = isObject(first) ? 'an object with neither `role` nor `user`/`agent`' : kind(first);
   throw new TraceShapeError(`the trace is a list whose first item is ${seen}; a trace list holds tool names, chat messages (with role) or conversation turns (with user and agent)`);
 }
 

@@ -8,6 +8,7 @@
 import runConfigSchema from '../../schemas/run-config.schema.json';
 import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { ScorerDefinition } from '../../core/scorers/scorer';
+import { isObject } from '../../core/isObject';
 
 export type JsonSchema = { readonly [key: string]: unknown };
 
@@ -19,7 +20,7 @@ export interface PropertyFact {
 const ROOT = runConfigSchema as unknown as JsonSchema;
 
 function asSchema(value: unknown): JsonSchema | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonSchema) : undefined;
+  return isObject(value) ? (value as JsonSchema) : undefined;
 }
 
 /** Follows a local `$ref` (`#/$defs/name`) of the run-config schema. */

@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import reportSchema from '../../schemas/report.schema.json';
-import { ensureBuilt, finished, ROOT, runCli, startCli, waitFor } from '../support/cli';
+import { ensureBuilt, finished, ROOT, runCli, startCli } from '../support/cli';
+import { waitFor } from '../support/waitFor';
 
 let work = '';
 

@@ -3,8 +3,9 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ensureBuilt, finished, ROOT, startCli, waitFor, type CliRun } from '../support/cli';
+import { ensureBuilt, finished, ROOT, startCli, type CliRun } from '../support/cli';
 import { killLeftovers, recordedPids, waitAllGone } from '../support/processes';
+import { waitFor } from '../support/waitFor';
 
 // Nothing a run started outlives it: per-case and persistent subprocess scorers, python_scorer and
 // command targets each start a process tree (test/fixtures/processes) with a child in their group

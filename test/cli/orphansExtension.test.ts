@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runArgs } from '../../extension/runner/cliArgs';
 import { startCliRun } from '../../extension/runner/cliProcess';
-import { CLI, ensureBuilt, ROOT, waitFor } from '../support/cli';
+import { CLI, ensureBuilt, ROOT } from '../support/cli';
 import { killLeftovers, recordedPids, waitAllGone } from '../support/processes';
+import { waitFor } from '../support/waitFor';
 
 // The extension's Stop: it SIGKILLs the CLI (whose own exit cleanup then cannot run) and its tree.
 // A scorer's grandchild that called setsid and whose parent exited (a daemon's double fork) is not

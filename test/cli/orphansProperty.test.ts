@@ -3,8 +3,9 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ensureBuilt, finished, ROOT, startCli, waitFor } from '../support/cli';
+import { ensureBuilt, finished, ROOT, startCli } from '../support/cli';
 import { killLeftovers, recordedPids, waitAllGone } from '../support/processes';
+import { waitFor } from '../support/waitFor';
 
 // Property: whatever tree of processes a scorer starts — any depth and breadth, any of them started
 // with setsid (a new session and group), ignoring SIGTERM, or exiting once its children started (so

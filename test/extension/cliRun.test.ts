@@ -12,8 +12,9 @@ import { runArgs } from '../../extension/runner/cliArgs';
 import { startCliRun } from '../../extension/runner/cliProcess';
 import { descendantPids } from '../../extension/runner/processTree';
 import { RunEventMapper } from '../../extension/testing/runEventMapper';
-import { CLI, ensureBuilt, ROOT, waitFor } from '../support/cli';
+import { CLI, ensureBuilt, ROOT } from '../support/cli';
 import { RecordingSink } from './recordingSink';
+import { waitFor } from '../support/waitFor';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures');
 let runsDir: string;

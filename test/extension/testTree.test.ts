@@ -13,7 +13,7 @@ import type { DiscoveredConfig } from '../../extension/testing/caseDiscovery';
 import { CaseIndex } from '../../extension/testing/caseIndex';
 import { targetsOf } from '../../extension/testing/runTargets';
 import { CONFIG_GLOB, EvalTestTree } from '../../extension/testing/testTree';
-import { waitFor } from '../support/cli';
+import { waitFor } from '../support/waitFor';
 import { fakeTestingApi, type FakeTestController, type FakeTestItem } from '../support/fakeTestController';
 
 const ROOT = '/work-space';

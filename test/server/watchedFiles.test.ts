@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DidCloseTextDocumentNotification, DocumentSymbolRequest, type FileSystemWatcher } from 'vscode-languageserver/node';
 import { literalGlob, watchersFor } from '../../server/watchedFiles';
-import { waitFor } from '../support/cli';
+import { waitFor } from '../support/waitFor';
 import { ensureServerBuilt, type ServerHandle, within, withServer } from '../support/lspClient';
 
 const WATCHING = { workspace: { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } } };

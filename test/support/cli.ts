@@ -49,11 +49,3 @@ export function finished(child: ChildProcess & { output: { stdout: string; stder
   });
 }
 
-/** Polls `condition` every 10 ms until it holds; rejects after `limitMs` naming what it waited for. */
-export async function waitFor(condition: () => boolean, what: string, limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${limitMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,7 +1,7 @@
 import type { ReportCase, ReportSource, ScorerAggregate } from '../../core/report/report';
 import type { ResultStatus, ScorerResult } from '../../core/result';
 import type { CaseEndEvent, CaseStatus, RunEvent, ScorerInfo } from '../../core/runner/events';
-import type { SourceRange } from '../../core/text/position';
+import { type SourceRange, toDisplay } from '../../core/text/position';
 
 /**
  * A small finished run, built by hand with fixed durations and timestamps so reporter output is the
@@ -101,7 +101,7 @@ export function sourceFrom(head: ReportSource['head'], events: readonly RunEvent
   return {
     head,
     async *cases(): AsyncIterable<ReportCase> {
-      for (const e of ends) yield { id: e.caseId, index: e.index, status: e.status, durationMs: e.durationMs, location: { file: e.range.file, line: e.range.start.line + 1, column: e.range.start.column + 1 } };
+      for (const e of ends) yield { id: e.caseId, index: e.index, status: e.status, durationMs: e.durationMs, location: { file: e.range.file, ...toDisplay(e.range.start) } };
     },
     async *results(): AsyncIterable<ScorerResult> {
       for (const e of ends) yield* e.results;

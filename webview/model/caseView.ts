@@ -5,7 +5,7 @@
  */
 import type { Json } from '../../core/case';
 import type { ScorerResult } from '../../core/result';
-import type { CaseData } from '../../protocol/webview';
+import { type CaseData, isObject } from '../../protocol/webview';
 import { type DiffOutcome, diffTexts } from './diff';
 
 /** A JSON value as a person reads it: a string as itself, anything else as indented JSON. */
@@ -32,10 +32,6 @@ export interface CaseFields {
   readonly trialError?: string;
   /** The trace is the recorded trial's own, not the case's (the host normalized only the case's). */
   readonly traceOfTrial?: true;
-}
-
-function isObject(value: Json | undefined): value is { readonly [key: string]: Json } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function field<T extends object>(key: string, value: Json | undefined): Partial<T> {

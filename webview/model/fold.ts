@@ -6,7 +6,7 @@
 import type { ScorerResult } from '../../core/result';
 import type { Report, ReportCase } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
-import type { LiveAggregates } from '../../protocol/webview';
+import { type LiveAggregates, toDisplay } from '../../protocol/webview';
 import { importedSummaryLine } from './importedSummary';
 import { type CaseEntry, type RunInfo, type ViewState, initialState } from './viewState';
 
@@ -105,14 +105,14 @@ export function foldEvents(state: ViewState, events: readonly RunEvent[], aggreg
           id: event.caseId,
           index: event.index,
           status: 'running',
-          location: { file: event.range.file, line: event.range.start.line + 1, column: event.range.start.column + 1 },
+          location: { file: event.range.file, ...toDisplay(event.range.start) },
         });
         break;
       case 'result':
         draft.upsert(event.result);
         break;
       case 'case/end': {
-        const location = draft.getCase(event.caseId)?.location ?? { file: event.range.file, line: event.range.start.line + 1, column: event.range.start.column + 1 };
+        const location = draft.getCase(event.caseId)?.location ?? { file: event.range.file, ...toDisplay(event.range.start) };
         const entry: CaseEntry = { id: event.caseId, index: event.index, status: event.status, durationMs: event.durationMs, location };
         draft.setCase(event.trials === undefined ? entry : { ...entry, trials: event.trials });
         for (const r of event.results) draft.upsert(r);

@@ -1,5 +1,6 @@
 import type { JudgePrompt } from '../client';
 import type { ModelConfig } from '../modelConfig';
+import { isObject } from '../../isObject';
 
 /** What a request carries to prove who asks: nothing (a local server), an API key, or a Google access token. */
 export type Credential = { readonly kind: 'none' } | { readonly kind: 'key'; readonly value: string } | { readonly kind: 'bearer'; readonly value: string };
@@ -27,7 +28,7 @@ export function userText(config: ModelConfig, prompt: JudgePrompt): string {
 
 export function field(value: unknown, key: string | number): unknown {
   if (typeof key === 'number') return Array.isArray(value) ? (value[key] as unknown) : undefined;
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  return isObject(value) ? value[key] : undefined;
 }
 
 /** Anthropic's content blocks (messages API and Vertex rawPredict): the text blocks joined. */

@@ -1,18 +1,18 @@
 import { jsonParseError } from '../../text/jsonError';
 import { resolve } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types';
-import addFormats from 'ajv-formats';
 import type { Json } from '../../case';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/json_schema.schema.json';
+import { createUserSchemaAjv } from '../../schema/ajv';
 import { draft2020MetaErrors } from '../../schema/draft2020Meta';
 import { codePointLength, kindOf } from '../support/describe';
 import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags } from '../support/boundedRegex';
 import { defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
 import { readBoundedTextSync } from '../../text/boundedRead';
 import { parseJson } from '../../text/jsonDepth';
+import { isObject } from '../../isObject';
 
 type JsonSchemaOptions = OptionsOf<'json_schema'>;
 
@@ -155,24 +155,12 @@ function compileUserSchema(userSchema: JsonObject, at: SchemaSource): { ok: true
   const issues = [...externalRefIssues(userSchema, at, issueAt), ...patternIssues(userSchema, at, issueAt)];
   if (issues.length > 0) return { ok: false, issues };
 
-  const ajv = new Ajv2020({
-    strict: true,
-    // Style checks, not unsupported keywords: `{"required": ["a"]}` without `"type": "object"`,
-    // `required` in an `anyOf` branch, overlapping `properties` / `patternProperties` are all valid.
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    allowMatchingProperties: true,
-    allowUnionTypes: true,
-    allErrors: true,
-    validateFormats: true,
+  const ajv = createUserSchemaAjv({
     // The meta-schema check runs below, with a validator generated at build time: ajv compiling the
     // meta-schema here was most of the cost of a json_schema entry on the language server's first check.
     validateSchema: false,
     code: { regExp: boundedRegExpEngine() },
   });
-  addFormats(ajv);
-  ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   try {
     const metaErrors = draft2020MetaErrors(userSchema);
     // ajv's own wording for a schema its meta-schema refuses ("schema is invalid: data/type must be …"),
@@ -349,10 +337,6 @@ function declaredPropertyNames(userSchema: JsonObject): Set<string> {
     return base;
   });
   return names;
-}
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function withoutFragment(uri: string): string {

@@ -1,10 +1,10 @@
 import type { Json } from '../../case';
 import { error, measured, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/mcp_compliance_check.schema.json';
-import { isJsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
 import { defineScorer, prepared } from '../scorer';
 import { maskThenCut } from '../../../shared/text/secretMask';
+import { isObject } from '../../isObject';
 
 /** EvalBench's default weight of each finding severity. */
 const DEFAULT_WEIGHTS: { readonly [severity: string]: number } = { P0: 10, P1: 3, P2: 1 };
@@ -23,7 +23,7 @@ export const mcpComplianceCheck = defineScorer('mcp_compliance_check', {
   scale: { kind: 'count', unit: 'weighted findings' },
   schema,
   create(options) {
-    const configured = isJsonObject(options['severity_weights']) ? options['severity_weights'] : {};
+    const configured = isObject(options['severity_weights']) ? options['severity_weights'] : {};
     // A Map, so a severity named `__proto__` is a plain key.
     const weights = new Map(Object.entries(DEFAULT_WEIGHTS));
     for (const [severity, weight] of Object.entries(configured)) if (typeof weight === 'number') weights.set(severity, weight);
@@ -31,7 +31,7 @@ export const mcpComplianceCheck = defineScorer('mcp_compliance_check', {
     return prepared({
       score({ output }) {
         if (output === undefined) return unsupported('the case records no MCP compliance row as its output');
-        if (!isJsonObject(output)) return unsupported('the output is not an MCP compliance row (an object with `severity_counts`)');
+        if (!isObject(output)) return unsupported('the output is not an MCP compliance row (an object with `severity_counts`)');
         const probeError = output['probe_error'];
         if (truthy(probeError)) {
           const text = typeof probeError === 'string' ? probeError : JSON.stringify(probeError);
@@ -40,7 +40,7 @@ export const mcpComplianceCheck = defineScorer('mcp_compliance_check', {
         }
         const recorded = output['severity_counts'];
         const counts = truthy(recorded) ? recorded : { P0: 0, P1: 0, P2: 0 };
-        if (!isJsonObject(counts)) return error('`severity_counts` is not an object of counts per severity; EvalBench\'s mcp_compliance_check fails on it');
+        if (!isObject(counts)) return error('`severity_counts` is not an object of counts per severity; EvalBench\'s mcp_compliance_check fails on it');
         let total = 0;
         for (const [severity, count] of Object.entries(counts)) {
           const n = typeof count === 'boolean' ? Number(count) : count;

@@ -1,10 +1,11 @@
 import type { Json } from '../../case';
 import { error, measured, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/mcp_token_cost.schema.json';
-import { isJsonObject, type JsonObject } from '../../trace/fields';
+import type { JsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
 import { defineScorer, prepared } from '../scorer';
 import { maskThenCut } from '../../../shared/text/secretMask';
+import { isObject } from '../../isObject';
 
 /** How much of a recorded probe error a reason repeats. */
 const PROBE_ERROR_SHOWN = 200;
@@ -23,7 +24,7 @@ export const mcpTokenCost = defineScorer('mcp_token_cost', {
     return prepared({
       score({ output }) {
         if (output === undefined) return unsupported('the case records no MCP compliance row as its output');
-        if (!isJsonObject(output)) return unsupported('the output is not an MCP compliance row (an object with `approx_tokens`, or `is_aggregate` and `avg_approx_tokens`)');
+        if (!isObject(output)) return unsupported('the output is not an MCP compliance row (an object with `approx_tokens`, or `is_aggregate` and `avg_approx_tokens`)');
         const probeError = output['probe_error'];
         if (truthy(probeError)) {
           const text = typeof probeError === 'string' ? probeError : JSON.stringify(probeError);

@@ -1,10 +1,10 @@
 import type { Json } from '../../case';
 import { error, fail, pass, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/mcp_tool_metrics.schema.json';
-import { isJsonObject } from '../../trace/fields';
 import { toolListing, wireLength } from '../support/mcpToolListing';
 import { pythonRound, pythonRound2 } from '../support/pythonRound';
 import { defineScorer, prepared } from '../scorer';
+import { isObject } from '../../isObject';
 
 /** EvalBench's estimate of how many characters make one token. */
 const CHARS_PER_TOKEN = 4;
@@ -47,7 +47,7 @@ export const mcpToolMetrics = defineScorer('mcp_tool_metrics', {
  * a null or absent one leaves the scorer's, as in EvalBench.
  */
 function budgetOf(metadata: Json | undefined): number | undefined {
-  if (!isJsonObject(metadata)) return undefined;
+  if (!isObject(metadata)) return undefined;
   const budget = metadata['token_budget'];
   return typeof budget === 'number' ? budget : undefined;
 }

@@ -11,6 +11,7 @@ import { evalRows, executionRows, runError } from '../support/sqlRows';
 import commonSchema from '../../../schemas/scorer-common.schema.json';
 import { defineScorer, type OptionIssue, refused, resolveOptionPath, type ScoringInput } from '../scorer';
 import { parseJson } from '../../text/jsonDepth';
+import { isObject } from '../../isObject';
 
 /** The failure prefix of EvalBench's python_scorer: every failure is score 0 with a `FAIL: …` reason. */
 const FAIL = 'FAIL: ';
@@ -172,10 +173,6 @@ function failed(message: string, details?: { readonly [key: string]: Json }): Sc
 
 function withStdout(details: { [key: string]: Json } | undefined, stdout: string): { [key: string]: Json } {
   return { ...details, stdout: truncate(stdout, QUOTE_CHARS) };
-}
-
-function isObject(value: unknown): value is { readonly [key: string]: Json } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

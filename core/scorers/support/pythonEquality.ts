@@ -1,4 +1,5 @@
 import type { Json } from '../../case';
+import { isObject } from '../../isObject';
 
 /**
  * Python's value semantics, as EvalBench's scorers rely on them, for values read from SQL results
@@ -36,9 +37,6 @@ function isList(value: Json): value is readonly Json[] {
   return Array.isArray(value);
 }
 
-function isDict(value: Json): value is { readonly [key: string]: Json } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** Python's `a == b` on two values. */
 export function pyEquals(a: Json, b: Json): boolean {
@@ -49,7 +47,7 @@ export function pyEquals(a: Json, b: Json): boolean {
     if (!isList(a) || !isList(b) || a.length !== b.length) return false;
     return a.every((item, i) => pyEquals(item, b[i] ?? null));
   }
-  if (!isDict(a) || !isDict(b)) return false;
+  if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((k) => Object.hasOwn(b, k) && pyEquals(a[k] ?? null, b[k] ?? null));
@@ -100,7 +98,7 @@ export function pyKey(value: Json): string {
   }
   if (typeof value === 'string') return `s${JSON.stringify(value)}`;
   if (isList(value)) return `(${value.map(pyKey).join(',')})`;
-  if (!isDict(value)) return 'N';
+  if (!isObject(value)) return 'N';
   const items = Object.keys(value).map((k): [string, Json] => [k, value[k] ?? null]);
   return dictKey(items);
 }

@@ -8,8 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { JUDGE_RESPONSE_CAP_BYTES } from '../../../core/judge/client';
 import { Judge } from '../../../core/judge/judge';
 import { parseModelConfig, type ModelConfig } from '../../../core/judge/modelConfig';
-import { waitFor } from '../../support/cli';
 import { LoopbackServer } from '../target/loopbackServer';
+import { waitFor } from '../../support/waitFor';
 
 function load(yaml: string): ModelConfig {
   const loaded = parseModelConfig(yaml, '/repo/model_configs/judge.yaml', {});

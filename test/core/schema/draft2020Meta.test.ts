@@ -7,18 +7,15 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import { createUserSchemaAjv } from '../../../core/schema/ajv';
 import { draft2020MetaErrors } from '../../../core/schema/draft2020Meta';
 
 const SCHEMAS = join(__dirname, '..', '..', '..', 'schemas');
 
 /** ajv as the json_schema scorer made it before the generated validator, meta-schema check included. */
 function runtimeAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowMatchingProperties: true, allowUnionTypes: true, allErrors: true, validateFormats: true });
-  addFormats(ajv);
-  ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
-  return ajv;
+  return createUserSchemaAjv({});
 }
 
 const own = [...readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')).map((f) => join(SCHEMAS, f)), ...readdirSync(join(SCHEMAS, 'scorers')).filter((f) => f.endsWith('.schema.json')).map((f) => join(SCHEMAS, 'scorers', f))].map(

@@ -13,6 +13,7 @@ import type { RunEvent } from '../../../core/runner/events';
 import { subprocess } from '../../../core/scorers/builtin/subprocess';
 import { OptionsValidators } from '../../../core/scorers/optionsValidator';
 import { schemaErrors, score } from '../../support/scoring';
+import { waitFor } from '../../support/waitFor';
 
 const validators = new OptionsValidators();
 const dirs: string[] = [];
@@ -53,14 +54,6 @@ function isDead(pid: number): boolean {
   } catch {
     return true;
   }
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 describe('subprocess', () => {
@@ -236,14 +229,14 @@ describe('subprocess', () => {
     const controller = new AbortController();
     const pending = run({ cmd: 'sleep 60 & echo $! > child.pid; wait' }, { output: 'o' }, dir, controller.signal);
     const pidFile = join(dir, 'child.pid');
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the child pid');
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the child pid', 10_000);
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     assert.equal(isDead(pid), false);
     controller.abort();
     const v = await pending;
     assert.deepEqual([v.status, v.score], ['fail', 0]);
     assert.match(v.reason, /^scorer error: the run stopped the command/);
-    await until(() => isDead(pid), 'the child to die');
+    await waitFor(() => isDead(pid), 'the child to die', 10_000);
   });
 
   it('ends the children a command leaves behind when it exits', async () => {
@@ -251,7 +244,7 @@ describe('subprocess', () => {
     const v = await run({ cmd: `sleep 60 >/dev/null 2>&1 & echo $! > left.pid; echo '{"score": 1}'` }, { output: 'o' }, dir);
     assert.equal(v.status, 'pass');
     const pid = Number(readFileSync(join(dir, 'left.pid'), 'utf8').trim());
-    await until(() => isDead(pid), 'the left-behind child to die');
+    await waitFor(() => isDead(pid), 'the left-behind child to die', 10_000);
   });
 
   it('answers at once when the signal is already aborted', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { ScorerResult } from '../../../core/result';
-import { casesYaml, isDead, load, pidIn, removeTempDirs, runInTemp, SCRIPTS, tempDir, until } from '../../fixtures/scorers/runInTemp';
+import { casesYaml, isDead, load, pidIn, removeTempDirs, runInTemp, SCRIPTS, tempDir } from '../../fixtures/scorers/runInTemp';
+import { waitFor } from '../../support/waitFor';
 
 after(removeTempDirs);
 
@@ -47,7 +48,7 @@ describe('subprocess, mode: persistent, with scripts that misbehave on purpose (
       assert.equal(rest[5], rest[6], 'a bad score is an answer: the process goes on');
       assert.ok(first !== undefined);
       // The run ended every process it started.
-      for (const pid of pids) await until(() => isDead(pid), `process ${pid} to end with the run`);
+      for (const pid of pids) await waitFor(() => isDead(pid), `process ${pid} to end with the run`, 10_000);
     });
 
     it(`${language}: a process that exits at once without reading its stdin fails every case it is given, beside a scorer that passes`, async () => {
@@ -68,7 +69,7 @@ describe('subprocess, mode: persistent, with scripts that misbehave on purpose (
     assert.ok(results.every((r) => r.status === 'pass'));
     const pids = new Set(results.map((r) => pidIn(r.reason)));
     assert.ok(pids.size >= 1 && pids.size <= 2, `pids: ${[...pids].join(', ')}`);
-    for (const pid of pids) await until(() => isDead(pid), `process ${pid} to end with the run`);
+    for (const pid of pids) await waitFor(() => isDead(pid), `process ${pid} to end with the run`, 10_000);
   });
 
   it('starts nothing when the config loads; the first case starts the pool', async () => {

@@ -3,15 +3,7 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { openPostgres, postgresSettingsFromUrl, type PostgresSettings } from '../../../core/sql/postgresEngine';
 import type { SqlEngine } from '../../../core/sql/sqlResult';
 import { createPostgresDatabase, errorOf, fixtureSql, LIMIT, PG_MISSING, PG_URL, plan, rowsOf, withClient } from './engines';
-
-/** Polls `check` until it answers true (bounded: ~10 s), without fixed sleeps in the assertions. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`timed out waiting until ${what}`);
-}
+import { waitFor } from '../../support/waitFor';
 
 describe('PostgreSQL engine', () => {
   let database: { settings: PostgresSettings; drop: () => Promise<void> } | undefined;
@@ -80,7 +72,7 @@ describe('PostgreSQL engine', () => {
     const run = await pg.engine.run(plan('SET statement_timeout = 0; SELECT pg_sleep(60)', { evalQueries: ['SELECT 1'] }), { timeoutMs: 200 });
     assert.equal(errorOf(run.query), 'canceled: the statement exceeded the time limit of 200 ms');
     assert.equal(errorOf(run.evalQueries?.[0]), 'not run: the connection was dropped to stop the statement before');
-    await eventually(async () => (await activeQueries(pg.settings, '%pg_sleep(60)%')) === 0, 'the server stopped the statement');
+    await waitFor(async () => (await activeQueries(pg.settings, '%pg_sleep(60)%')) === 0, 'the server stopped the statement', 10_000);
     assert.deepEqual(rowsOf((await pg.engine.run(plan('SELECT count(*) FROM orders'), LIMIT)).query), [[12]]);
   });
 
@@ -89,17 +81,17 @@ describe('PostgreSQL engine', () => {
     if (pg === undefined) return;
     const controller = new AbortController();
     const running = pg.engine.run(plan('SELECT pg_sleep(60)'), { timeoutMs: 120_000, signal: controller.signal });
-    await eventually(async () => (await activeQueries(pg.settings, 'SELECT pg_sleep(60)')) === 1, 'the statement runs');
+    await waitFor(async () => (await activeQueries(pg.settings, 'SELECT pg_sleep(60)')) === 1, 'the statement runs', 10_000);
     controller.abort();
     await assert.rejects(running, (e: Error) => e.name === 'AbortError');
-    await eventually(async () => (await activeQueries(pg.settings, 'SELECT pg_sleep(60)')) === 0, 'the server stopped the statement');
+    await waitFor(async () => (await activeQueries(pg.settings, 'SELECT pg_sleep(60)')) === 0, 'the server stopped the statement', 10_000);
   });
 
   it('fails the whole run when the connection is lost, and reconnects for the next', async (t) => {
     const pg = need(t);
     if (pg === undefined) return;
     const running = pg.engine.run(plan('SELECT pg_sleep(60)', { evalQueries: ['SELECT 1'] }), { timeoutMs: 120_000 });
-    await eventually(async () => (await activeQueries(pg.settings, 'SELECT pg_sleep(60)')) === 1, 'the statement runs');
+    await waitFor(async () => (await activeQueries(pg.settings, 'SELECT pg_sleep(60)')) === 1, 'the statement runs', 10_000);
     await withClient(pg.settings, (c) => c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'"));
     await assert.rejects(running, /^Error: the connection to PostgreSQL at 127\.0\.0\.1:\d+ was lost during the run: /);
     assert.deepEqual(rowsOf((await pg.engine.run(plan('SELECT count(*) FROM orders'), LIMIT)).query), [[12]]);

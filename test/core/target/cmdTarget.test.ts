@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { UNTRUSTED_REASON } from '../../../core/runner/scoreCase';
 import { AGENT, loadConfig, NODE, outcomes, runWithTarget } from './targetRun';
+import { waitFor } from '../../support/waitFor';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-cmd-target-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,14 +18,6 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function waitFor(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -105,7 +98,7 @@ describe('a command target', () => {
     assert.equal(results.find((r) => r.caseId === 'hang')?.reason, 'the target did not answer within its time limit of 4000 ms and was stopped');
     const [parent, grandchild] = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
     assert.ok(parent !== undefined && grandchild !== undefined);
-    await waitFor(() => !alive(parent) && !alive(grandchild), 'the hanging command and its child to be gone');
+    await waitFor(() => !alive(parent) && !alive(grandchild), 'the hanging command and its child to be gone', 10_000);
   });
 
   it('runs only for cases without a recorded output, unless replace_recorded, and once per trial', async () => {

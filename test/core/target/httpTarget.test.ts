@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { UNTRUSTED_REASON } from '../../../core/runner/scoreCase';
 import { RESPONSE_CAP_BYTES } from '../../../core/target/httpTarget';
 import { LoopbackServer } from './loopbackServer';
-import { waitFor } from '../../support/cli';
 import { loadConfig, outcomes, runWithTarget } from './targetRun';
+import { waitFor } from '../../support/waitFor';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-http-target-'));
 const KEY = 'sk-test-h3-5f1c0e2a9b7d';

@@ -9,6 +9,7 @@ import type { CmdTargetConfig } from '../../../core/target/targetConfig';
 import { targetPreparer } from '../../../core/target/targetPreparer';
 import { traceOf } from '../../../core/trace/traceOf';
 import { AGENT, NODE } from './targetRun';
+import { waitFor } from '../../support/waitFor';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-target-preparer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,19 +89,11 @@ describe('the target preparer', () => {
     const preparer = targetPreparer(cmdTarget(), { env: { ...process.env, TARGET_PIDS: pids }, signal: run.signal });
     try {
       const call = preparer.prepare({ id: 'a', input: 'x', metadata: { mode: 'hang' } }, new AbortController().signal);
-      const deadline = Date.now() + 10_000;
-      while (!readable(pids)) {
-        if (Date.now() > deadline) throw new Error('the hanging target never started');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await waitFor(() => readable(pids), 'the hanging target to start', 10_000);
       run.abort();
       await assert.rejects(call, { message: 'the run was stopped, and the target with it' });
       const [parent, grandchild] = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
-      const deadlineGone = Date.now() + 10_000;
-      while ([parent, grandchild].some((pid) => pid !== undefined && alive(pid))) {
-        if (Date.now() > deadlineGone) throw new Error('the cancelled command or its child is still running');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await waitFor(() => [parent, grandchild].every((pid) => pid === undefined || !alive(pid)), 'the cancelled command and its child to end', 10_000);
     } finally {
       await preparer.close();
     }

@@ -8,8 +8,8 @@ import { spawnGroup } from '../../../core/process/processGroup';
 import { endRunProcesses, hostRunToken, markedEnv, newRunToken, RUN_TOKEN_VAR, sweepMarked, trackedPids } from '../../../shared/process/runProcesses';
 import { runOnce } from '../../../core/scorers/support/processRun';
 import { runCommandTarget } from '../../../core/target/cmdTarget';
-import { waitFor } from '../../support/cli';
 import { isGone, killLeftovers, recordedPids, waitAllGone } from '../../support/processes';
+import { waitFor } from '../../support/waitFor';
 
 const linuxOnly = process.platform === 'linux' ? {} : { skip: 'needs Linux /proc' };
 const LIMIT = { ms: 20_000, from: 'the test' };

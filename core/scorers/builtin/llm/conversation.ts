@@ -2,6 +2,7 @@ import type { EvalCase, Json } from '../../../case';
 import { traceOf } from '../../../trace/traceOf';
 import { toolCalls, type ToolCallStep, type TraceStep } from '../../../trace/trace';
 import { promptText } from './judgeSupport';
+import { isObject } from '../../../isObject';
 
 /**
  * How an agent case is shown to a judge. The goal is the scenario's `conversation_plan` (an agent
@@ -51,5 +52,5 @@ function callLine(call: ToolCallStep): string {
 }
 
 function field(value: Json | undefined, key: string): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { readonly [k: string]: Json })[key] : undefined;
+  return isObject(value) ? value[key] : undefined;
 }
