@@ -9,7 +9,8 @@ import { loadRunConfig } from '../core/config/loadRunConfig';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
 import { jsonPrintable } from '../shared/text/printable';
-import { displayLineColumn, toDisplayRange, type SourceRange } from '../core/text/position';
+import { type SourceRange } from '../core/text/position';
+import { displayLineColumn, toDisplayRange } from '../shared/text/displayPosition';
 import type { CaseList, ListedCase } from '../protocol/caseList';
 import { databaseReaches } from './preparers';
 

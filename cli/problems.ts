@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { Problem } from '../core/problem';
 import { printable } from '../shared/text/printable';
-import { displayLineColumn } from '../core/text/position';
+import { displayLineColumn } from '../shared/text/displayPosition';
 
 /**
  * `file:line:col: error: message [code]`, 1-based, with the path relative to the working directory.

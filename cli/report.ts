@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { printable } from '../shared/text/printable';
-import { fromDisplay } from '../core/text/position';
+import { fromDisplay } from '../shared/text/displayPosition';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem';
 import { EvalBenchResultsError, isEvalBenchResults, readEvalBenchResults } from '../core/report/evalbenchResults';

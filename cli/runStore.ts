@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Report, ReportCase, ReportSource } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import type { RunEvent } from '../core/runner/events';
-import { toDisplay } from '../core/text/position';
+import { toDisplay } from '../shared/text/displayPosition';
 import { writeReportJson } from './reporters/json';
 import { TickBatch } from './tickBatch';
 

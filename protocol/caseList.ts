@@ -3,8 +3,9 @@
  * editor can list them — with the engine's ids and lines — without loading the engine in its own
  * process. The extension's Test Explorer and CodeLens read it.
  */
-import { isObject } from '../core/isObject';
-import { fromDisplayRange, type SourceRange } from '../core/text/position';
+import { isObject } from '../shared/isObject';
+import { type SourceRange } from '../core/text/position';
+import { fromDisplayRange } from '../shared/text/displayPosition';
 
 export interface ListedCase {
   readonly id: string;

@@ -13,13 +13,13 @@ import type { ScorerResult } from '../core/result';
 import type { JobTest, Report, ReportCase, ReportLocation, ScorerAggregate } from '../core/report/report';
 import type { RunEvent } from '../core/runner/events';
 import type { TraceStep } from '../core/trace/trace';
-import { isObject } from '../core/isObject';
+import { isObject } from '../shared/isObject';
 
 // The view imports only types from core; the few pure helpers it shares with the engine come through
-// here: the object guard, and the one conversion between core's 0-based positions and the 1-based
+// here (from shared/): the object guard, and the one conversion between core's 0-based positions and the 1-based
 // report locations (the extension turns them back into editor positions with it).
 export { isObject };
-export { fromDisplay, toDisplay } from '../core/text/position';
+export { fromDisplay, toDisplay } from '../shared/text/displayPosition';
 
 export const PROTOCOL_VERSION = 2;
 

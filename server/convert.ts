@@ -7,7 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver';
 import type { Problem, ProblemSeverity } from '../core/problem';
 import { printable } from '../shared/text/printable';
-import { displayLineColumn, type SourceRange } from '../core/text/position';
+import { type SourceRange } from '../core/text/position';
+import { displayLineColumn } from '../shared/text/displayPosition';
 
 export const DIAGNOSTIC_SOURCE = 'evallens';
 

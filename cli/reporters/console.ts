@@ -5,7 +5,7 @@ import { printable } from '../../shared/text/printable';
 import { TickBatch } from '../tickBatch';
 import { CaseOrder } from './caseOrder';
 import { Output } from './output';
-import { toDisplay } from '../../core/text/position';
+import { toDisplay } from '../../shared/text/displayPosition';
 import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';

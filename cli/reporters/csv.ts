@@ -2,7 +2,7 @@ import type { ReportSource } from '../../core/report/report';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { csvNumber, csvRow, csvText } from './csvField';
 import { Output } from './output';
-import { toDisplay } from '../../core/text/position';
+import { toDisplay } from '../../shared/text/displayPosition';
 import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 

@@ -6,7 +6,7 @@ import type { ReportSource } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { Output, writeChunk } from './output';
-import { toDisplay } from '../../core/text/position';
+import { toDisplay } from '../../shared/text/displayPosition';
 import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';

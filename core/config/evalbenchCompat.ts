@@ -12,7 +12,7 @@ import { EVALBENCH_DATASET_FORMATS } from './evalbenchKeys';
 import { evalbenchScorerWork, isEvalbenchScorerNotRun } from './evalbenchNotices';
 import { DEFAULT_TRUNCATE_EXECUTION_OUTPUTS, type DatabaseConfigRef, type RunConfig } from './runConfig';
 import type { YamlSource } from './yamlSource';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * EvalBench run-config compatibility, in one place: which configs are EvalBench's, what their

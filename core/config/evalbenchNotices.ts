@@ -3,7 +3,7 @@ import type { SourceRange } from '../text/position';
 import { closestNames, didYouMean } from './closest';
 import { evalbenchKey, REPORTERS_NOT_RUN, REPORTING_READ, SCORER_PREFIXES_NOT_RUN, SCORERS_NOT_RUN } from './evalbenchKeys';
 import type { YamlSource } from './yamlSource';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * What EvalLens says about the EvalBench keys of a config it does not honour, from the key table

@@ -2,7 +2,7 @@ import type { Node } from 'jsonc-parser';
 import type { LineIndex } from '../text/position';
 import { DatasetError, displayPath } from './datasetError';
 import { readSecretEnv } from '../../shared/text/secretMask';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * EvalBench agentic evalsets (`agent-format`, `gemini-cli-format`): a JSON object `{"scenarios": [...]}`.

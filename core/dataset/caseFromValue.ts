@@ -3,7 +3,7 @@ import type { SourceRange } from '../text/position';
 import type { CaseIdTracker } from './caseIdTracker';
 import { caseSchemaViolations } from './caseValidator';
 import { describeKind, type Vocabulary } from './valueKinds';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /** Where a raw case value was found, and how messages should refer to it. */
 export interface CaseLocation {

@@ -1,7 +1,7 @@
 import type { Json } from '../case';
 import type { Nl2sqlFormat, Nl2sqlSource } from './source';
 import { describeKind } from './valueKinds';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /** What one NL2SQL item becomes: a raw case for `caseFromValue`, nothing (a filter left it out), or a mistake. */
 export type ItemOutcome =

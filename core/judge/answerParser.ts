@@ -1,6 +1,6 @@
 import type { Json } from '../case';
 import { parseJson } from '../text/jsonDepth';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * Reading a judge's answer. Judges are asked for one JSON object; they often wrap it in a Markdown

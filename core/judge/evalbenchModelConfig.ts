@@ -4,7 +4,7 @@ import { endpointProblem } from './endpointSafety';
 import type { LoadedModelConfig, ModelConfig, ProviderName } from './modelConfig';
 import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, schemaDefault, vertexBaseUrl } from './modelDefaults';
 import { readSecretEnv } from '../../shared/text/secretMask';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Data = Readonly<Record<string, unknown>>;

@@ -3,7 +3,7 @@ import schema from '../../schemas/model-config.schema.json';
 import { readConfigFile } from '../config/readConfigFile';
 import { schemaProblems } from '../config/schemaMessages';
 import { maskProblems, readSecretEnv } from '../../shared/text/secretMask';
-import { displayLineColumn } from '../text/position';
+import { displayLineColumn } from '../../shared/text/displayPosition';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';

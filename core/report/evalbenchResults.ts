@@ -12,7 +12,7 @@ import { Aggregator } from '../../shared/aggregate/aggregator';
 import type { Problem } from '../problem';
 import type { ScorerResult } from '../result';
 import type { ScorerInfo } from '../runner/events';
-import { fromDisplay } from '../text/position';
+import { fromDisplay } from '../../shared/text/displayPosition';
 import { caseStatus } from '../runner/run';
 import { trialStats } from '../runner/trials';
 import { type CsvRow, evalBenchCsvRows } from './evalbenchCsv';

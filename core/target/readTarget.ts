@@ -5,7 +5,7 @@ import { parseFieldPath } from '../scorers/support/path';
 import type { AnswerFormat, HttpMethod, TargetConfig } from './targetConfig';
 import { parseTemplate, templateStrings, type TemplatePart } from './template';
 import { isUntrustedEnv } from '../config/untrustedEnv';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /** The keys of `target:` and of `target.http:`, for "did you mean" on an unknown key. */
 export const TARGET_KEYS = ['cmd', 'http', 'format', 'output_path', 'trace_path', 'timeout_ms', 'replace_recorded'] as const;

@@ -3,7 +3,7 @@ import { errorText, fieldOf, type JsonObject } from './fields';
 import { canonicalToolName } from './toolNames';
 import { decodedArguments, toolCallStep } from './toolCallStep';
 import type { ToolCallStep } from './trace';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * The tool calls of one EvalBench agent reply, in every shape EvalBench has recorded them

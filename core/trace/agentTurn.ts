@@ -2,7 +2,7 @@ import type { Json } from '../case';
 import { readAgentToolCalls } from './agentToolCalls';
 import { defined, fieldOf, type JsonObject } from './fields';
 import type { SkillStep, TokenFigures, ToolCallStep, TurnFigures } from './trace';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /** What one EvalBench agent reply (the parsed `agent` JSON of a history turn) records. */
 export interface AgentTurn {

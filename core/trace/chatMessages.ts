@@ -2,7 +2,7 @@ import type { Json } from '../case';
 import { defined, fieldOf, kind, optionalString, requiredString, TraceShapeError, type JsonObject } from './fields';
 import { decodedArguments, toolCallStep } from './toolCallStep';
 import type { MessageStep, ToolCallStep, Trace, TraceStep, TurnFigures } from './trace';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * An OpenAI-style chat transcript: messages with `role` and `content`; an assistant message's

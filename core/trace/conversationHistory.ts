@@ -4,7 +4,7 @@ import { fieldOf, hasField, idList, kind, parsedJson, TraceShapeError, type Json
 import { toolCallStep } from './toolCallStep';
 import { canonicalToolName } from './toolNames';
 import type { Trace, TraceStep, TurnFigures } from './trace';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * An EvalBench conversation: `history` is the list of turns `{user, agent}` (or JSON text of it), and

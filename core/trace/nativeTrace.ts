@@ -2,7 +2,7 @@ import type { Json } from '../case';
 import { defined, fieldOf, hasField, idList, kind, optionalCount, optionalFigure, optionalString, requiredString, TraceShapeError, type JsonObject } from './fields';
 import { toolCallStep } from './toolCallStep';
 import type { HandoffStep, MessageStep, RetrievalStep, SkillStep, TokenFigures, Trace, TraceStep, TurnFigures } from './trace';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 const STEP_TYPES = ['tool_call', 'message', 'handoff', 'retrieval', 'skill'] as const;
 

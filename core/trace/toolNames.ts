@@ -1,6 +1,6 @@
 import type { Json } from '../case';
 import { parsedJson } from './fields';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /**
  * Tool names in EvalBench's canonical form: `<server>__<tool>` for an MCP tool, the bare name for a

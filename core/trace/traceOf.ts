@@ -5,7 +5,7 @@ import { fieldOf, hasField, idList, kind, optionalFigure, TraceShapeError, type 
 import { nativeTrace } from './nativeTrace';
 import { toolNameListTrace } from './toolNameList';
 import type { Trace } from './trace';
-import { isObject } from '../isObject';
+import { isObject } from '../../shared/isObject';
 
 /** A case's trace in the engine's model, or why it has none a scorer could use. */
 export type TraceLookup = { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly reason: string };

@@ -8,7 +8,7 @@
 import runConfigSchema from '../../schemas/run-config.schema.json';
 import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { ScorerDefinition } from '../../core/scorers/scorer';
-import { isObject } from '../../core/isObject';
+import { isObject } from '../../shared/isObject';
 
 export type JsonSchema = { readonly [key: string]: unknown };
 

@@ -1,7 +1,8 @@
 import type { ReportCase, ReportSource, ScorerAggregate } from '../../core/report/report';
 import type { ResultStatus, ScorerResult } from '../../core/result';
 import type { CaseEndEvent, CaseStatus, RunEvent, ScorerInfo } from '../../core/runner/events';
-import { type SourceRange, toDisplay } from '../../core/text/position';
+import { type SourceRange } from '../../core/text/position';
+import { toDisplay } from '../../shared/text/displayPosition';
 
 /**
  * A small finished run, built by hand with fixed durations and timestamps so reporter output is the

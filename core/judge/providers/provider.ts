@@ -1,6 +1,6 @@
 import type { JudgePrompt } from '../client';
 import type { ModelConfig } from '../modelConfig';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 /** What a request carries to prove who asks: nothing (a local server), an API key, or a Google access token. */
 export type Credential = { readonly kind: 'none' } | { readonly kind: 'key'; readonly value: string } | { readonly kind: 'bearer'; readonly value: string };

@@ -12,7 +12,7 @@ import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags } from '../s
 import { defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
 import { readBoundedTextSync } from '../../text/boundedRead';
 import { parseJson } from '../../text/jsonDepth';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 type JsonSchemaOptions = OptionsOf<'json_schema'>;
 

@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/mcp_compliance_check.schema.json';
 import { formatFigure } from '../support/turnCounters';
 import { defineScorer, prepared } from '../scorer';
 import { maskThenCut } from '../../../shared/text/secretMask';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 /** EvalBench's default weight of each finding severity. */
 const DEFAULT_WEIGHTS: { readonly [severity: string]: number } = { P0: 10, P1: 3, P2: 1 };

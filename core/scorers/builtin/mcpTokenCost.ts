@@ -5,7 +5,7 @@ import type { JsonObject } from '../../trace/fields';
 import { formatFigure } from '../support/turnCounters';
 import { defineScorer, prepared } from '../scorer';
 import { maskThenCut } from '../../../shared/text/secretMask';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 /** How much of a recorded probe error a reason repeats. */
 const PROBE_ERROR_SHOWN = 200;

@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/mcp_tool_metrics.schema.json';
 import { toolListing, wireLength } from '../support/mcpToolListing';
 import { pythonRound, pythonRound2 } from '../support/pythonRound';
 import { defineScorer, prepared } from '../scorer';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 /** EvalBench's estimate of how many characters make one token. */
 const CHARS_PER_TOKEN = 4;

@@ -11,7 +11,7 @@ import { evalRows, executionRows, runError } from '../support/sqlRows';
 import commonSchema from '../../../schemas/scorer-common.schema.json';
 import { defineScorer, type OptionIssue, refused, resolveOptionPath, type ScoringInput } from '../scorer';
 import { parseJson } from '../../text/jsonDepth';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 /** The failure prefix of EvalBench's python_scorer: every failure is score 0 with a `FAIL: …` reason. */
 const FAIL = 'FAIL: ';

@@ -1,7 +1,7 @@
 import type { Json } from '../../case';
 import type { JsonObject } from '../../trace/fields';
 import { codePointLength } from './pythonRound';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 /** The tools of a recorded MCP tool listing, or why the value is not one. */
 export type ToolListing = { readonly ok: true; readonly tools: readonly JsonObject[] } | { readonly ok: false; readonly reason: string };

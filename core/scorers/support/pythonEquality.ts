@@ -1,5 +1,5 @@
 import type { Json } from '../../case';
-import { isObject } from '../../isObject';
+import { isObject } from '../../../shared/isObject';
 
 /**
  * Python's value semantics, as EvalBench's scorers rely on them, for values read from SQL results

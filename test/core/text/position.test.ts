@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { displayLineColumn, fromDisplay, fromDisplayRange, LineIndex, toDisplay, toDisplayRange } from '../../../core/text/position';
+import { LineIndex } from '../../../core/text/position';
+import { displayLineColumn, fromDisplay, fromDisplayRange, toDisplay, toDisplayRange } from '../../../shared/text/displayPosition';
 
 describe('positions shown to people', () => {
   const range = new LineIndex('a: 1\nbb: 2\n').range('/w/c.eval.yaml', 5, 7);

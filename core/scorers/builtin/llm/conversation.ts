@@ -2,7 +2,7 @@ import type { EvalCase, Json } from '../../../case';
 import { traceOf } from '../../../trace/traceOf';
 import { toolCalls, type ToolCallStep, type TraceStep } from '../../../trace/trace';
 import { promptText } from './judgeSupport';
-import { isObject } from '../../../isObject';
+import { isObject } from '../../../../shared/isObject';
 
 /**
  * How an agent case is shown to a judge. The goal is the scenario's `conversation_plan` (an agent

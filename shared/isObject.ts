@@ -1,4 +1,4 @@
-import type { Json } from './case';
+import type { Json } from '../core/case';
 
 /**
  * A mapping read from JSON or YAML: an object that is neither null nor an array. The one such guard
