@@ -2,9 +2,13 @@
 // (core/config/evalbenchKeys.json): rewrites its `$defs` (one entry per scorer, the common options, the
 // case, and the two forms of `scorers:` for each config family), the EvalBench keys of its top level
 // and the family rule, and leaves the hand-written EvalLens keys alone. The result is self-contained, so other YAML tooling can validate with it offline.
-// `--check` fails when the committed file is stale.
+// `--check` fails when the committed file is stale. Run with tsx: which scorers can be negated
+// (`not-<key>`) is the engine's own rule (core/scorers/negation.ts), read from the registry.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { evalbenchScorers } from '../core/config/evalbenchCompat.ts';
+import { isBooleanVerdict } from '../core/scorers/negation.ts';
+import { BUILTIN_SCORERS } from '../core/scorers/registry.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const schemasDir = join(root, 'schemas');
@@ -33,6 +37,15 @@ for (const key of evalbenchVariants) defs[`scorer_evalbench_${key}`] = strip(rea
 const evalbenchKeys = [...keys, ...evalbenchVariants.filter((k) => !keys.includes(k))];
 const evalbenchDef = (key) => (evalbenchVariants.includes(key) ? `scorer_evalbench_${key}` : `scorer_${key}`);
 
+// `not-<key>` / `not_<key>` of each yes/no scorer of a family, unless that spelling is a scorer of its own.
+const negations = (definitions) => {
+  const registered = new Set(definitions.map((d) => d.key));
+  return definitions.filter(isBooleanVerdict).flatMap((d) => [`not-${d.key}`, `not_${d.key}`].filter((k) => !registered.has(k)).map((k) => [k, d.key]));
+};
+const negationDescription = (base) => `The negation of \`${base}\`, with its options: passes where it fails and fails where it passes (score 1 − score); an error or a skip stays as it is.`;
+const nativeNegations = negations(BUILTIN_SCORERS);
+const evalbenchNegations = negations(evalbenchScorers());
+
 const options = (key, extra = {}, def = `scorer_${key}`) => ({
   type: 'object',
   allOf: [{ $ref: '#/$defs/scorer_common' }, { $ref: `#/$defs/${def}` }],
@@ -46,7 +59,10 @@ defs.scorers = {
 defs.scorer_map = {
   type: 'object',
   minProperties: 1,
-  properties: Object.fromEntries(keys.map((k) => [k, { description: defs[`scorer_${k}`].description, anyOf: [{ type: 'null' }, options(k)] }])),
+  properties: {
+    ...Object.fromEntries(keys.map((k) => [k, { description: defs[`scorer_${k}`].description, anyOf: [{ type: 'null' }, options(k)] }])),
+    ...Object.fromEntries(nativeNegations.map(([k, base]) => [k, { description: negationDescription(base), anyOf: [{ type: 'null' }, options(base)] }])),
+  },
   additionalProperties: false,
 };
 defs.scorer_list = {
@@ -55,10 +71,10 @@ defs.scorer_list = {
   items: {
     type: 'object',
     required: ['type'],
-    properties: { type: { enum: keys, description: 'The scorer key.' } },
-    allOf: keys.map((k) => ({
+    properties: { type: { enum: [...keys, ...nativeNegations.map(([k]) => k)], description: 'The scorer key.' } },
+    allOf: [...keys.map((k) => [k, k]), ...nativeNegations].map(([k, base]) => ({
       if: { properties: { type: { const: k } }, required: ['type'] },
-      then: options(k, { properties: { type: { const: k } } }),
+      then: options(base, { properties: { type: { const: k } } }),
     })),
   },
 };
@@ -75,7 +91,11 @@ const notRunDescription = (what) => `EvalBench's scorer: it ${what}. EvalLens do
 const evalbenchScorerEntry = (k) => ({ description: defs[evalbenchDef(k)].description, anyOf: [{ type: 'null' }, options(k, {}, evalbenchDef(k))] });
 defs.scorer_map_evalbench = {
   type: 'object',
-  properties: { ...Object.fromEntries(evalbenchKeys.map((k) => [k, evalbenchScorerEntry(k)])), ...Object.fromEntries(notRunScorers.map(([k, what]) => [k, { description: notRunDescription(what) }])) },
+  properties: {
+    ...Object.fromEntries(evalbenchKeys.map((k) => [k, evalbenchScorerEntry(k)])),
+    ...Object.fromEntries(evalbenchNegations.map(([k, base]) => [k, { ...evalbenchScorerEntry(base), description: negationDescription(base) }])),
+    ...Object.fromEntries(notRunScorers.map(([k, what]) => [k, { description: notRunDescription(what) }])),
+  },
   patternProperties: { [notRunPattern]: { description: `EvalBench's ${evalbench.scorerPrefixesNotRun.join(', ')} scorers: EvalLens does not run them; in an EvalBench config each key is accepted with an information notice and left out of the run.` } },
   additionalProperties: false,
 };
@@ -84,10 +104,10 @@ defs.scorer_list_evalbench = {
   items: {
     type: 'object',
     required: ['type'],
-    properties: { type: { anyOf: [{ enum: evalbenchKeys }, { enum: notRunScorers.map(([k]) => k) }, { type: 'string', pattern: notRunPattern }], description: 'The scorer key.' } },
-    allOf: evalbenchKeys.map((k) => ({
+    properties: { type: { anyOf: [{ enum: [...evalbenchKeys, ...evalbenchNegations.map(([k]) => k)] }, { enum: notRunScorers.map(([k]) => k) }, { type: 'string', pattern: notRunPattern }], description: 'The scorer key.' } },
+    allOf: [...evalbenchKeys.map((k) => [k, k]), ...evalbenchNegations].map(([k, base]) => ({
       if: { properties: { type: { const: k } }, required: ['type'] },
-      then: options(k, { properties: { type: { const: k } } }, evalbenchDef(k)),
+      then: options(base, { properties: { type: { const: k } } }, evalbenchDef(base)),
     })),
   },
 };

@@ -133,6 +133,13 @@ const CASES: readonly { readonly name: string; readonly text: string; readonly v
   { name: 'two options of one oneOf given together', text: 'dataset: d.jsonl\nscorers:\n  regex: {pattern: a, patterns: [b]}\n', verdict: 'refuse' },
   { name: 'a list entry without type', text: 'dataset: d.jsonl\nscorers:\n  - name: a\n', verdict: 'refuse' },
   { name: 'an unknown scorer key', text: 'dataset_config: d.json\nscorers:\n  llmrater_x: {}\n', verdict: 'refuse' },
+  // The engine negates any yes/no scorer written `not-<key>` or `not_<key>`; the schema listed none.
+  { name: 'a negated scorer (not-)', text: 'dataset: d.jsonl\nscorers:\n  not-contains: {value: x}\n', verdict: 'accept' },
+  { name: 'a negated scorer (not_), in the list form', text: 'dataset: d.jsonl\nscorers:\n  - type: not_regex\n    pattern: a\n', verdict: 'accept' },
+  { name: 'a negated scorer takes its base options only', text: 'dataset: d.jsonl\nscorers:\n  not-contains: {value: x, pattern: a}\n', verdict: 'refuse' },
+  { name: 'a scorer that is not yes/no has no negation', text: 'dataset: d.jsonl\nscorers:\n  not-edit_similarity: {}\n', verdict: 'refuse' },
+  { name: 'a negated scorer in an EvalBench config', text: 'dataset_config: d.json\nscorers:\n  not-contains: {value: x}\n', verdict: 'accept' },
+  { name: 'EvalBench scorers on 0–100 have no negation', text: 'dataset_config: d.json\nscorers:\n  not-regexp_matcher: {}\n', verdict: 'refuse' },
 ];
 
 describe('the published schema and the engine agree', () => {
