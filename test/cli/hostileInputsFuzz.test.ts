@@ -18,24 +18,13 @@ import { openDataset } from '../../core/dataset/open';
 import { parseModelConfig } from '../../core/judge/modelConfig';
 import { parseDatabaseConfig } from '../../core/sql/databaseConfig';
 import { ensureBuilt, runCli } from '../support/cli';
+import { seededRandom as prng } from '../support/seededRandom';
 
 const SEED = Number(process.env['EVALLENS_FUZZ_SEED'] ?? 1313);
 const ROUNDS = 150;
 const CLI_SAMPLE = 8;
 const STACK = /\n\s+at (?:.*\.[cm]?js:\d+:\d+|node:internal)|internal error/;
 const ENV = { BIG: 'x'.repeat(100_000), SMALL: 'v' };
-
-/** mulberry32: a small seeded PRNG, so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { ensureBuilt, finished, ROOT, startCli } from '../support/cli';
 import { killLeftovers, recordedPids, waitAllGone } from '../support/processes';
 import { waitFor } from '../support/waitFor';
+import { seededRandom as prng } from '../support/seededRandom';
 
 // Property: whatever tree of processes a scorer starts — any depth and breadth, any of them started
 // with setsid (a new session and group), ignoring SIGTERM, or exiting once its children started (so
@@ -20,18 +21,6 @@ interface Shape {
   /** Exits once its children have started (they are reparented, as after a daemon's double fork). */
   readonly exits?: boolean;
   readonly children?: readonly Shape[];
-}
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MAX_DEPTH = 3;

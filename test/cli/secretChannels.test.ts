@@ -27,23 +27,12 @@ import { after, before, describe, it } from 'node:test';
 import { ensureBuilt, runCli } from '../support/cli';
 import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptedAnswer } from '../support/fakeOpenAiServer';
 import { ensureServerBuilt, messageOf, withServer } from '../support/lspClient';
+import { seededRandom as prng } from '../support/seededRandom';
 
 /** A planted secret: the whole text, and the part that identifies it. */
 interface Planted {
   readonly text: string;
   readonly random: string;
-}
-
-/** mulberry32: small, seeded, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -38,6 +38,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver/node';
+import { seededRandom } from '../support/seededRandom';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SERVER = join(ROOT, 'dist', 'server.js');
@@ -58,14 +59,7 @@ interface Rng {
 }
 
 function makeRng(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
   return {
     int,

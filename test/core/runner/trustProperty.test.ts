@@ -22,23 +22,12 @@ import { untrustedEnv } from '../../../core/config/untrustedEnv';
 import { caseRecords } from '../../../core/runner/records';
 import { runEval } from '../../../core/runner/run';
 import { CLI, ensureBuilt } from '../../support/cli';
+import { seededRandom as prng } from '../../support/seededRandom';
 
 const CONFIGS = 150;
 const CLI_SAMPLE = 4;
 const SECRET = 'trust-property-Secret-42';
 const PLANTED = ['TP_PASSWORD', 'TP_USER', 'TP_DB', 'TP_HOST', 'TP_KEY', 'TP_HEADER', 'TP_PATH', 'TP_MODE', 'TP_DATASET', 'TP_PORT'];
-
-/** mulberry32: a small seeded PRNG, so every run generates the same configs. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let root = '';
 let outside = '';

@@ -10,17 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StreamTail } from '../../../core/scorers/support/processText';
 import { maskJson, maskThenCut, maskThenCutTail, rememberSecret } from '../../../shared/text/secretMask';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '../../support/seededRandom';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const next = prng(1313);

@@ -6,6 +6,7 @@ import { openPostgres } from '../../../core/sql/postgresEngine';
 import type { QueryPlan, SqlEngine } from '../../../core/sql/sqlResult';
 import { PG_MISSING, plan } from './engines';
 import { MYSQL_MISSING, mysqlSandbox, postgresSandbox, type Sandbox } from './noCommitServers';
+import { seededRandom as random } from '../../support/seededRandom';
 
 /**
  * The no-commit rule as a property (issue 13): whatever SQL under test is — quoting styles a splitter
@@ -18,18 +19,6 @@ import { MYSQL_MISSING, mysqlSandbox, postgresSandbox, type Sandbox } from './no
 const SEED = 0x13c0;
 const RUNS = 200;
 const FILE = `/tmp/atk_evallens_${process.pid}_fuzz`;
-
-/** mulberry32: a small deterministic PRNG. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Vocabulary {
   /** Openings the splitter once read otherwise than the server, so that what follows hid from it. */
