@@ -83,7 +83,7 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
     return { problems: [...problems, { code: 'empty-config', severity: 'error', message: 'the config is empty: expected a mapping with `dataset:` (or `cases:`) and `scorers:`', range: source.range(0, 0) }] };
   }
   if (typeof root !== 'object' || Array.isArray(root)) {
-    return { problems: [...problems, { code: 'schema', severity: 'error', message: `the config must be a mapping of keys (dataset, scorers, …), not ${Array.isArray(root) ? 'a list' : 'a single value'}`, range: source.valueRange([]) }] };
+    return { problems: [...problems, { code: 'schema', severity: 'error', message: `the config must be a mapping of keys (dataset, scorers, …), not ${Array.isArray(root) ? 'a list' : 'a single value'}`, range: source.headRange() }] };
   }
   const data = root as Record<string, unknown>;
   const validate = validateTopLevel();
@@ -118,7 +118,7 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   // `scorers: {}` and `scorers: []` name no scorer either (the schema's `minProperties`/`minItems`).
   const noScorers = isEmptyScorers(data['scorers']);
   const emptyScorers = noScorers && data['scorers'] !== undefined && data['scorers'] !== null;
-  const noScorersWhere = emptyScorers ? { what: '`scorers` names no scorer', range: source.valueRange(['scorers']) } : { what: 'the config has no `scorers:`', range: source.valueRange([]) };
+  const noScorersWhere = emptyScorers ? { what: '`scorers` names no scorer', range: source.markRange(['scorers']) } : { what: 'the config has no `scorers:`', range: source.headRange() };
   if (noScorers && family === 'evalbench') {
     // EvalBench runs such configs for their other work (its seed configs build databases): nothing to score, not a mistake.
     problems.push({ code: 'no-scorer-runs', severity: 'warning', message: `${noScorersWhere.what}, so a run scores nothing (EvalBench uses such configs for other work, e.g. seeding databases); add scorers to evaluate`, range: noScorersWhere.range, suggestions: ['scorers'] });
@@ -160,11 +160,11 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
         code: 'nothing-to-score',
         severity: 'warning',
         message: 'this EvalBench config names no dataset (`dataset_config`): EvalLens scores recorded cases and has none here, so a run scores nothing (and exits 3); add `dataset_config: <recorded dataset>`',
-        range: source.valueRange([]),
+        range: source.headRange(),
         suggestions: ['dataset_config'],
       });
     } else {
-      problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.valueRange([]), suggestions: ['dataset'] });
+      problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.headRange(), suggestions: ['dataset'] });
     }
   }
   // A path with an unset `${VAR}` is said once, as the unset variable, not again as a missing file.

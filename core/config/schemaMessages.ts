@@ -62,37 +62,37 @@ function describe(e: ErrorObject, path: (string | number)[], source: YamlSource,
       return { ...base, code: 'missing-required', message: `${label} is missing the required key "${missing}"`, range: source.keyRange(path), suggestions: [missing] };
     }
     case 'type':
-      return { ...base, message: `${label} must be ${article(String(params['type']))}, not ${kindOfData(e.data)}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must be ${article(String(params['type']))}, not ${kindOfData(e.data)}`, range: source.markRange(path) };
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v));
       const suggestions = typeof e.data === 'string' ? closestNames(e.data, allowed.map((a) => JSON.parse(a) as string).filter((a) => typeof a === 'string')) : [];
-      return { ...base, message: `${label} must be one of ${allowed.join(', ')}; got ${JSON.stringify(e.data)}${didYouMean(suggestions)}`, range: source.valueRange(path), suggestions };
+      return { ...base, message: `${label} must be one of ${allowed.join(', ')}; got ${JSON.stringify(e.data)}${didYouMean(suggestions)}`, range: source.markRange(path), suggestions };
     }
     case 'const':
-      return { ...base, message: `${label} must be ${JSON.stringify(params['allowedValue'])}; got ${JSON.stringify(e.data)}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must be ${JSON.stringify(params['allowedValue'])}; got ${JSON.stringify(e.data)}`, range: source.markRange(path) };
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum': {
       const words: Record<string, string> = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'more than', exclusiveMaximum: 'less than' };
-      return { ...base, message: `${label} must be ${words[e.keyword] ?? ''} ${String(params['limit'])}; got ${JSON.stringify(e.data)}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must be ${words[e.keyword] ?? ''} ${String(params['limit'])}; got ${JSON.stringify(e.data)}`, range: source.markRange(path) };
     }
     case 'minLength':
-      return { ...base, message: `${label} must not be shorter than ${String(params['limit'])} character${params['limit'] === 1 ? '' : 's'}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must not be shorter than ${String(params['limit'])} character${params['limit'] === 1 ? '' : 's'}`, range: source.markRange(path) };
     case 'maxLength':
-      return { ...base, message: `${label} must not be longer than ${String(params['limit'])} characters`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must not be longer than ${String(params['limit'])} characters`, range: source.markRange(path) };
     case 'minItems':
-      return { ...base, message: `${label} must have at least ${String(params['limit'])} item${params['limit'] === 1 ? '' : 's'}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must have at least ${String(params['limit'])} item${params['limit'] === 1 ? '' : 's'}`, range: source.markRange(path) };
     case 'maxItems':
-      return { ...base, message: `${label} must have at most ${String(params['limit'])} items`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must have at most ${String(params['limit'])} items`, range: source.markRange(path) };
     case 'minProperties':
-      return { ...base, message: `${label} must not be empty`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must not be empty`, range: source.markRange(path) };
     case 'uniqueItems':
-      return { ...base, message: `${label} lists the same item twice (items ${Number(params['j']) + 1} and ${Number(params['i']) + 1})`, range: source.valueRange(path) };
+      return { ...base, message: `${label} lists the same item twice (items ${Number(params['j']) + 1} and ${Number(params['i']) + 1})`, range: source.markRange(path) };
     case 'pattern':
-      return { ...base, message: `${label} must match the pattern ${String(params['pattern'])}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must match the pattern ${String(params['pattern'])}`, range: source.markRange(path) };
     case 'format':
-      return { ...base, message: `${label} must be a valid ${String(params['format'])}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must be a valid ${String(params['format'])}`, range: source.markRange(path) };
     case 'anyOf':
     case 'oneOf': {
       const keys = requiredAlternatives(e);
@@ -105,10 +105,10 @@ function describe(e: ErrorObject, path: (string | number)[], source: YamlSource,
         const several = e.keyword === 'anyOf' ? (keys.length === 2 ? ' (or both)' : ' (or several)') : '';
         return { ...base, code: 'missing-required', message: `${label} needs ${listed}${several}`, range: source.keyRange(path), suggestions: keys };
       }
-      return { ...base, message: `${label} must be ${alternatives(e)}, not ${kindOfData(e.data)}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} must be ${alternatives(e)}, not ${kindOfData(e.data)}`, range: source.markRange(path) };
     }
     default:
-      return { ...base, message: `${label} ${e.message ?? 'is not valid'}`, range: source.valueRange(path) };
+      return { ...base, message: `${label} ${e.message ?? 'is not valid'}`, range: source.markRange(path) };
   }
 }
 

@@ -65,7 +65,7 @@ export function readScorers(
       continue;
     }
     if (entry.options !== null && (typeof entry.options !== 'object' || Array.isArray(entry.options))) {
-      problems.push({ code: 'schema', severity: 'error', message: `the options of "${entry.key}" must be a mapping, or empty (null) when it needs none`, range: source.valueRange(entry.path) });
+      problems.push({ code: 'schema', severity: 'error', message: `the options of "${entry.key}" must be a mapping, or empty (null) when it needs none`, range: source.markRange(entry.path) });
       continue;
     }
     const options = { ...((entry.options ?? {}) as { [key: string]: Json }) };
@@ -85,7 +85,7 @@ export function readScorers(
       const known = [...Object.keys((definition.schema['properties'] as object | undefined) ?? {}), ...COMMON_KEYS, ...(entry.listForm ? ['type'] : [])];
       const found = schemaProblems(errors, source, { basePath: entry.path, knownKeys: () => known });
       // Never let a rejected entry pass in silence, even if no message fits the error.
-      problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.valueRange(entry.path) }]));
+      problems.push(...(found.length > 0 ? found : [{ code: 'schema', severity: 'error' as const, message: `the options of "${entry.key}" are not valid`, range: source.markRange(entry.path) }]));
       continue;
     }
     if (offScale !== undefined) continue;
@@ -103,12 +103,12 @@ export function readScorers(
           problems.push({ code: 'conflicting-options', severity: 'error', message: `${entry.key}: ${issue.message}`, range: source.keyRange([...entry.path, ...issue.path]), suggestions: keys });
           continue;
         }
-        problems.push({ code: 'invalid-option', severity: 'error', message: `${entry.key}: ${issue.message}`, range: source.valueRange([...entry.path, ...issue.path]) });
+        problems.push({ code: 'invalid-option', severity: 'error', message: `${entry.key}: ${issue.message}`, range: source.markRange([...entry.path, ...issue.path]) });
       }
       continue;
     }
     for (const notice of made.notices ?? []) {
-      problems.push({ code: 'scorer-notice', severity: 'information', message: `${entry.key}: ${notice.message}`, range: source.valueRange([...entry.path, ...notice.path]) });
+      problems.push({ code: 'scorer-notice', severity: 'information', message: `${entry.key}: ${notice.message}`, range: source.markRange([...entry.path, ...notice.path]) });
     }
     const name = typeof outcome.options['name'] === 'string' ? outcome.options['name'] : (definition.reportsAs?.(outcome.options) ?? entry.key);
     const threshold = typeof outcome.options['threshold'] === 'number' ? outcome.options['threshold'] : definition.defaultThreshold;
@@ -191,7 +191,7 @@ function entriesOf(source: YamlSource, value: unknown, problems: Problem[]): Ent
     value.forEach((item: unknown, i) => {
       const type = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>)['type'] : undefined;
       if (typeof type !== 'string') {
-        problems.push({ code: 'missing-required', severity: 'error', message: `scorer ${i + 1} in the list needs a \`type\` naming the scorer (e.g. \`type: exact_match\`)`, range: source.valueRange(['scorers', i]), suggestions: ['type'] });
+        problems.push({ code: 'missing-required', severity: 'error', message: `scorer ${i + 1} in the list needs a \`type\` naming the scorer (e.g. \`type: exact_match\`)`, range: source.markRange(['scorers', i]), suggestions: ['type'] });
         return;
       }
       const { type: _type, ...options } = item as Record<string, unknown>;
@@ -200,7 +200,7 @@ function entriesOf(source: YamlSource, value: unknown, problems: Problem[]): Ent
     return entries;
   }
   if (node !== undefined && !(isScalar(node) && node.value === null)) {
-    problems.push({ code: 'schema', severity: 'error', message: '`scorers` must be a mapping of scorer keys to options, or a list of `{type: <key>, …}`', range: source.valueRange(['scorers']) });
+    problems.push({ code: 'schema', severity: 'error', message: '`scorers` must be a mapping of scorer keys to options, or a list of `{type: <key>, …}`', range: source.markRange(['scorers']) });
   }
   return [];
 }

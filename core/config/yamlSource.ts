@@ -216,11 +216,43 @@ export class YamlSource {
     return parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(last));
   }
 
-  /** Range of the key of `path` (falls back to its value, then to the nearest ancestor). */
+  /** Range of the key of `path` (falls back to markRange: its value, or its first line, or the nearest ancestor). */
   keyRange(path: readonly (string | number)[]): SourceRange {
     const pair = this.pairAt(path);
     if (pair !== undefined && isNode(pair.key)) return this.nodeRange(pair.key);
-    return this.valueRange(path);
+    return this.markRange(path);
+  }
+
+  /**
+   * Where a problem about the value at `path` is marked: the smallest span that names it. The value
+   * when it fits on one line; else its key; else (a list item, the document itself) its first line. A
+   * problem about a whole block must not paint every line of it red.
+   */
+  markRange(path: readonly (string | number)[]): SourceRange {
+    if (path.length === 0) return this.headRange();
+    const value = this.valueRange(path);
+    if (lastCoveredLine(value) === value.start.line) return value;
+    const pair = this.pairAt(path);
+    return pair !== undefined && isNode(pair.key) ? this.nodeRange(pair.key) : this.firstLineOf(value);
+  }
+
+  /**
+   * Where a problem about the whole file is marked: its first top-level key, else the first line of
+   * its content, else its start.
+   */
+  headRange(): SourceRange {
+    const contents = this.doc.contents;
+    const first = isMap(contents) ? contents.items[0]?.key : undefined;
+    if (isNode(first) && first.range) return this.nodeRange(first);
+    return contents?.range ? this.firstLineOf(this.nodeRange(contents)) : this.range(0, 0);
+  }
+
+  /** `range` cut at the end of its first line (trailing blanks left out). */
+  private firstLineOf(range: SourceRange): SourceRange {
+    const start = range.start.offset;
+    const lineEnd = this.text.slice(start, range.end.offset).search(/[\r\n]/);
+    const end = lineEnd < 0 ? range.end.offset : start + this.text.slice(start, start + lineEnd).trimEnd().length;
+    return this.range(start, Math.max(end, start));
   }
 
   /** Range of the value at `path`; for a missing value, the nearest ancestor that exists. */
@@ -252,6 +284,11 @@ export class YamlSource {
   private position(offset: number) {
     return this.lines.position(offset);
   }
+}
+
+/** The last line a range covers a character of (a block ends at the start of the line after it). */
+function lastCoveredLine(range: SourceRange): number {
+  return range.end.column === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
 }
 
 function isNode(value: unknown): value is Node {

@@ -37,7 +37,7 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
   if (!isObject(value)) return { problems: [] };
   const problems: Problem[] = [];
   const error = (path: readonly (string | number)[], message: string, code = 'target'): void => {
-    problems.push({ code, severity: 'error', message, range: source.valueRange(['target', ...path]) });
+    problems.push({ code, severity: 'error', message, range: source.markRange(['target', ...path]) });
   };
   const format: AnswerFormat = value['format'] === 'json' || value['format'] === 'text' ? value['format'] : 'auto';
   for (const key of ['output_path', 'trace_path'] as const) {
