@@ -54,7 +54,7 @@ export function readScorers(
   for (const entry of entriesOf(source, value, problems)) {
     const definition = context.registry.get(entry.key);
     if (definition === undefined) {
-      const suggestions = closestNames(entry.key, context.registry.keys());
+      const suggestions = closestNames(entry.key, [...context.registry.keys(), ...context.registry.negationKeys()]);
       problems.push({
         code: 'unknown-scorer',
         severity: 'error',

@@ -17,6 +17,11 @@ export function isBooleanVerdict(definition: ScorerDefinition): boolean {
   return definition.scale.kind === 'bounded' && definition.scale.max === 1 && definition.defaultThreshold === undefined && definition.acrossTrials === undefined && definition.itemized === undefined;
 }
 
+/** The key a `not-` / `not_` key negates (`regex` for `not-regex`), whatever it names; undefined for other keys. */
+export function negatedKey(key: string): string | undefined {
+  return NEGATION.exec(key)?.[1];
+}
+
 /** The scorer a `not-` / `not_` key names, when its base key is a boolean-verdict scorer. */
 export function negationOf(key: string, base: (key: string) => ScorerDefinition | undefined): ScorerDefinition | undefined {
   const match = NEGATION.exec(key);

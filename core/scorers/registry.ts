@@ -43,7 +43,7 @@ import { llmConsistency } from './builtin/llm/llmConsistency';
 import { llmrater } from './builtin/llm/llmrater';
 import { parameterAnalysis } from './builtin/llm/parameterAnalysis';
 import { skillsBestPractices } from './builtin/llm/skillsBestPractices';
-import { negationOf } from './negation';
+import { isBooleanVerdict, negatedKey, negationOf } from './negation';
 import type { ScorerDefinition } from './scorer';
 
 /** Every built-in scorer. A new scorer is one file in `builtin/`, one schema, one line here. */
@@ -122,6 +122,22 @@ export class ScorerRegistry {
 
   keys(): string[] {
     return [...this.byKey.keys()].sort();
+  }
+
+  /**
+   * The `not-<key>` of every boolean-verdict scorer (negation.ts), sorted: what an editor offers and
+   * suggests beside keys(). A scorer that is itself a negation (`not_contains`) gets none.
+   */
+  negationKeys(): string[] {
+    return this.all()
+      .filter((d) => isBooleanVerdict(d) && negatedKey(d.key) === undefined && !this.byKey.has(`not-${d.key}`))
+      .map((d) => `not-${d.key}`);
+  }
+
+  /** The scorer a key negates, when the key selects a negation rather than a scorer of its own (`not_contains` is one). */
+  negatedScorer(key: string): ScorerDefinition | undefined {
+    const base = this.byKey.has(key) ? undefined : negatedKey(key);
+    return base === undefined || this.get(key) === undefined ? undefined : this.byKey.get(base);
   }
 
   all(): ScorerDefinition[] {

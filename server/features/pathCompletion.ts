@@ -4,7 +4,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { CompletionItemKind, type CompletionItem, type Range } from 'vscode-languageserver';
+import type { CompletionItem, Range } from 'vscode-languageserver';
+import { ITEM_KINDS } from './itemKinds';
 
 const DATASET_EXTENSIONS = new Set(['.jsonl', '.ndjson', '.json', '.yaml', '.yml', '.csv']);
 
@@ -39,7 +40,7 @@ export function pathCompletions(request: PathRequest): CompletionItem[] {
       const text = folderEntry && request.kind === 'file' ? `${entry.name}/` : entry.name;
       return {
         label: text,
-        kind: folderEntry ? CompletionItemKind.Folder : CompletionItemKind.File,
+        kind: folderEntry ? ITEM_KINDS.folder : ITEM_KINDS.file,
         textEdit: { range, newText: text },
         ...(folderEntry && request.kind === 'file' ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } } : {}),
       };

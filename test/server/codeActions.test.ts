@@ -48,6 +48,18 @@ describe('code actions', () => {
     });
   });
 
+  it('suggests the `not-` key a typo of one meant, and fixes it', async () => {
+    await withServer(async (server) => {
+      const mapping = await fix(server, 'dataset: cases.jsonl\nscorers:\n  not-regx:\n    pattern: a\n', 'unknown-scorer', 'Change to "not-regex"');
+      assert.equal(mapping.text, 'dataset: cases.jsonl\nscorers:\n  not-regex:\n    pattern: a\n');
+      assert.deepEqual(mapping.diagnostics, []);
+      const listed = await fix(server, 'dataset: cases.jsonl\nscorers:\n  - type: not_contain\n    value: x\n', 'unknown-scorer', 'Change to "not_contains"');
+      assert.deepEqual(listed.diagnostics, []);
+      const underscore = await fix(server, 'dataset: cases.jsonl\nscorers:\n  not_exact_mach: {}\n', 'unknown-scorer', 'Change to "not-exact_match"');
+      assert.deepEqual(underscore.diagnostics, []);
+    });
+  });
+
   it('answers only the kinds an editor asks for (`only`), as VS Code asks for quick fixes alone', async () => {
     await withServer(async (server) => {
       const uri = pathToFileURL(join(dir, `only${counter++}.eval.yaml`)).href;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { type CompletionItem, CompletionRequest, InsertTextFormat, type TextEdit } from 'vscode-languageserver/node';
+import { type CompletionItem, CompletionItemKind, CompletionRequest, InsertTextFormat, type MarkupContent, type TextEdit } from 'vscode-languageserver/node';
 import { applyEdits, ensureServerBuilt, expandSnippet, type ServerHandle, withCursor, withServer } from '../support/lspClient';
 
 describe('completion', () => {
@@ -108,6 +108,51 @@ describe('completion', () => {
       assert.deepEqual(labels(script.items), ['check.py']);
       const databases = await itemsAt(server, 'dataset_config: data/cases.jsonl\ndatabase_configs:\n  - da|\nscorers:\n  set_match: {}\n');
       assert.ok(labels(databases.items).includes('data/'), labels(databases.items).join(', '));
+    });
+  });
+
+  it('gives each kind of thing its own item kind, the same wherever it is offered', async () => {
+    await withServer(async (server) => {
+      const kindsOf = (items: readonly CompletionItem[]) => new Set(items.map((i) => i.kind));
+      const scorers = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  exact_match: {}\n  reg|');
+      assert.deepEqual(kindsOf(scorers.items), new Set([CompletionItemKind.Function]), 'scorer keys');
+      const typed = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  - type: reg|\n');
+      assert.deepEqual(kindsOf(typed.items), new Set([CompletionItemKind.Function]), 'a list entry\'s type');
+      const top = await itemsAt(server, 'dataset: data/cases.jsonl\n|\nscorers:\n  exact_match: {}\n');
+      assert.deepEqual(kindsOf(top.items), new Set([CompletionItemKind.Property]), 'run-config keys');
+      const nested = await itemsAt(server, 'dataset:\n  path: data/cases.jsonl\n  |\nscorers:\n  exact_match: {}\n');
+      assert.deepEqual(kindsOf(nested.items), new Set([CompletionItemKind.Property]), 'nested run-config keys');
+      const options = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    |\n');
+      assert.deepEqual(kindsOf(options.items), new Set([CompletionItemKind.Field]), 'scorer options');
+      const fresh = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  - |\n');
+      assert.deepEqual(kindsOf(fresh.items), new Set([CompletionItemKind.Field]), 'the type key of a list entry');
+      const mode = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: |\n');
+      assert.deepEqual(kindsOf(mode.items), new Set([CompletionItemKind.EnumMember]), 'enum values');
+      const flag = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    match_all: |\n');
+      assert.deepEqual(kindsOf(flag.items), new Set([CompletionItemKind.Keyword]), 'true and false');
+      const paths = await itemsAt(server, 'dataset: |\nscorers:\n  exact_match: {}\n');
+      assert.equal(paths.items.find((i) => i.label === 'data/')?.kind, CompletionItemKind.Folder, 'a folder');
+      const files = await itemsAt(server, 'dataset: data/|\nscorers:\n  exact_match: {}\n');
+      assert.deepEqual(kindsOf(files.items), new Set([CompletionItemKind.File]), 'a file');
+    });
+  });
+
+  it('offers the `not-` negation of each boolean-verdict scorer after the scorers, with the negated scorer\'s documentation', async () => {
+    await withServer(async (server) => {
+      const { items, text } = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  reg|');
+      const offered = labels(items);
+      for (const key of ['not-regex', 'not-contains', 'not-exact_match', 'not-json_schema']) assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
+      // Negations only of scorers with a yes/no verdict, and none of a scorer that is a negation already.
+      for (const key of ['not-exact_match_consistency', 'not-edit_similarity', 'not-skills_trajectory', 'not-not_contains']) assert.ok(!offered.includes(key), `${key} offered`);
+      const regex = items.find((i) => i.label === 'regex');
+      const notRegex = items.find((i) => i.label === 'not-regex');
+      assert.ok(regex !== undefined && notRegex !== undefined);
+      assert.ok(String(regex.sortText) < String(notRegex.sortText), 'the scorer sorts before its negation');
+      assert.match(String(notRegex.detail), /^Negation of regex/);
+      const documentation = (notRegex.documentation as MarkupContent).value;
+      assert.match(documentation, /^\*\*not-regex\*\* — score 0–1 · EvalBook · negation of `regex`\n\nPasses when `regex` fails and fails when it passes/);
+      assert.match(documentation, /\| `mode` \| `match`, `full_match`, `no_match` \| `match` \|/);
+      assert.equal(expandSnippet(apply(text, notRegex)), 'dataset: data/cases.jsonl\nscorers:\n  not-regex:\n    pattern: "^\\\\d{3}-\\\\d{4}$"');
     });
   });
 });

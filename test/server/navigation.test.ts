@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DefinitionRequest, type DocumentSymbol, DocumentSymbolRequest, HoverRequest, type Location, type MarkupContent } from 'vscode-languageserver/node';
+import { ScorerRegistry } from '../../core/scorers/registry';
+import { scorerSetFor } from '../../core/config/evalbenchCompat';
 import { ensureServerBuilt, textIn, withCursor, withServer, type ServerHandle } from '../support/lspClient';
 
 describe('hover, outline and navigation', () => {
@@ -27,17 +29,62 @@ describe('hover, outline and navigation', () => {
     return { value: (hover.contents as MarkupContent).value, covers: hover.range === undefined ? '' : textIn(text, hover.range) };
   }
 
-  it('hovers a scorer key with what it measures, its range, options with defaults and an example', async () => {
+  it('hovers a scorer key with a summary, then its options as a table, then the rest and an example', async () => {
     await withServer(async (server) => {
       const hover = await hoverAt(server, 'dataset: cases.jsonl\nscorers:\n  reg|ex:\n    pattern: a\n');
       assert.ok(hover !== null);
       assert.equal(hover.covers, 'regex');
-      assert.match(hover.value, /^\*\*regex\*\* — score 0–1 · EvalBook/);
-      assert.match(hover.value, /Passes when the output text satisfies the pattern/);
-      assert.match(hover.value, /- `mode` \(match \| full_match \| no_match\), default `match` — `match`: the pattern is found anywhere/);
+      // The header, the summary, then the table.
+      assert.match(hover.value, /^\*\*regex\*\* — score 0–1 · EvalBook\n\nPasses when the output matches a regular expression: found anywhere, matching the whole output, or not found\.\n\n\| Option \|/);
+      assert.match(hover.value, /\n\| Option \| Type \| Default \| Description \|\n\| --- \| --- \| --- \| --- \|\n/);
+      assert.match(hover.value, /\n\| `pattern` \| string \| required \| The regular expression \(ECMAScript syntax, without slashes; compiled with the `u` flag\)\. \|\n/);
+      assert.match(hover.value, /\n\| `mode` \| `match`, `full_match`, `no_match` \| `match` \| `match`: the pattern is found anywhere in the output; `full_match`: it matches the whole output; `no_match`: it is found nowhere\. \|\n/);
+      // The long description comes after the table, not before it.
+      const table = hover.value.indexOf('| Option |');
+      assert.ok(hover.value.indexOf('Passes when the output text satisfies the pattern') > table, 'the rest follows the table');
+      assert.ok(hover.value.indexOf('Every scorer also takes `name`, `threshold`') > table);
       assert.match(hover.value, /\*\*Example\*\*\n\n```yaml\nscorers:\n  regex:\n    pattern: "\^order #\\\\d\+ confirmed"\n    flags: i\n```/);
       const listed = await hoverAt(server, 'dataset: cases.jsonl\nscorers:\n  - type: skills_traj|ectory\n');
       assert.match(listed?.value ?? '', /^\*\*skills_trajectory\*\* — score 0–100 · EvalBench/);
+    });
+  });
+
+  it('hovers a `not-` key as the negation of its scorer, with that scorer\'s options, in both forms', async () => {
+    await withServer(async (server) => {
+      const hover = await hoverAt(server, 'dataset: cases.jsonl\nscorers:\n  not-con|tains:\n    value: refund\n');
+      assert.equal(hover?.covers, 'not-contains');
+      assert.match(hover?.value ?? '', /^\*\*not-contains\*\* — score 0–1 · EvalBook · negation of `contains`\n\nPasses when `contains` fails and fails when it passes/);
+      assert.match(hover?.value ?? '', /\n\| `value` \|/);
+      const listed = await hoverAt(server, 'dataset: cases.jsonl\nscorers:\n  - type: not-re|gex\n    pattern: a\n');
+      assert.match(listed?.value ?? '', /^\*\*not-regex\*\* — .* · negation of `regex`/);
+      // A scorer of its own whose key starts with not_ is not described as a negation.
+      const own = await hoverAt(server, 'dataset: cases.jsonl\nscorers:\n  not_con|tains:\n    value: refund\n');
+      assert.doesNotMatch(own?.value ?? '', /negation of/);
+    });
+  });
+
+  it('keeps every scorer\'s options table one row per option, whatever its text holds (pipes, line breaks, backticks)', async () => {
+    const cells = (row: string) => row.split(/(?<!\\)\|/).length - 2;
+    await withServer(async (server) => {
+      for (const [family, head] of [['native', 'dataset: cases.jsonl'], ['evalbench', 'dataset_config: cases.jsonl']] as const) {
+        const registry = family === 'native' ? new ScorerRegistry() : scorerSetFor('evalbench').registry;
+        for (const key of registry.keys()) {
+          const hover = await hoverAt(server, `${head}\nscorers:\n  |${key}: {}\n`);
+          assert.ok(hover !== null, `${family} ${key}: no hover`);
+          const options = Object.keys((registry.get(key)?.schema['properties'] as object | undefined) ?? {}).length;
+          // The options table: from its header to the first line that is no row (a description may hold tables of its own).
+          const lines = hover.value.split('\n');
+          const start = lines.findIndex((line) => line.startsWith('| Option |'));
+          const end = lines.findIndex((line, i) => i > start && !line.startsWith('|'));
+          const rows = start < 0 ? [] : lines.slice(start, end < 0 ? lines.length : end);
+          // A header, a rule and one row per option of its own; every row whole, with its four cells.
+          assert.equal(rows.length, options === 0 ? 0 : options + 2, `${family} ${key}: ${rows.join('\n')}`);
+          for (const row of rows) {
+            assert.equal(cells(row), 4, `${family} ${key}: ${row}`);
+            assert.ok(row.endsWith(' |'), `${family} ${key}: ${row}`);
+          }
+        }
+      }
     });
   });
 
