@@ -6,6 +6,7 @@ import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { OptionsValidators } from '../scorers/optionsValidator';
 import type { ScorerRegistry } from '../scorers/registry';
 import type { Prepared, ScorerDefinition } from '../scorers/scorer';
+import { negatedKey } from '../scorers/negation';
 import { DEFAULT_TIMEOUT_MS, type ScorerInstance } from './runConfig';
 import { closestNames, didYouMean } from './closest';
 import type { EntryOutcome, ScorerEntryCache } from './entryCache';
@@ -54,7 +55,9 @@ export function readScorers(
   for (const entry of entriesOf(source, value, problems)) {
     const definition = context.registry.get(entry.key);
     if (definition === undefined) {
-      const suggestions = closestNames(entry.key, [...context.registry.keys(), ...context.registry.negationKeys()]);
+      // A `not-` key's near misses are negations too; any other key's are scorers only.
+      const known = negatedKey(entry.key) === undefined ? context.registry.keys() : [...context.registry.keys(), ...context.registry.negationKeys()];
+      const suggestions = closestNames(entry.key, known);
       problems.push({
         code: 'unknown-scorer',
         severity: 'error',
