@@ -32,7 +32,7 @@ describe('binomialTestHalf (the exact McNemar test)', () => {
   });
 
   it('matches scipy for large n and in a far tail', () => {
-    // Agresti, "An Introduction to Categorical Data Analysis" (2nd ed., Table 10.1): the presidential
+    // Agresti, "An Introduction to Categorical Data Analysis" (2nd ed., Table 10.1),
     // "Rating of performance of Prime Minister": 1600 people asked twice; 150 moved approve → disapprove,
     // 86 the other way (Agresti's McNemar z = (86 − 150)/√236 = −4.17).
     // scipy.stats.binomtest(86, 236).pvalue = 3.7159361395713866e-05.
