@@ -28,6 +28,15 @@ export function verdictOf(n: number, delta: number | null, pValue: number | null
 }
 
 /**
+ * Which way is worse for this comparison's delta. A pass/fail comparison's delta is the change in pass
+ * rate, and more passes are better whichever way the scores run (a latency under its limit passes),
+ * so `lower_is_better` turns only a paired t comparison of the scores themselves.
+ */
+function lowerIsBetter(input: ScorerPairedInput): boolean {
+  return input.test === 'paired_t' && input.lower_is_better;
+}
+
+/**
  * Compares several scorers of two runs at once: Holm's adjustment over the scorers that have a test
  * (those with `not enough data` are not part of the family: they make no claim), then a verdict each.
  */
@@ -46,7 +55,7 @@ export function compareScorers(inputs: readonly ScorerPairedInput[]): ScorerComp
       delta: input.paired.delta,
       p_value,
       p_value_raw: raw,
-      verdict: verdictOf(input.paired.delta.n, input.paired.delta.mean, p_value, input.lower_is_better),
+      verdict: verdictOf(input.paired.delta.n, input.paired.delta.mean, p_value, lowerIsBetter(input)),
     };
     return input.discordant === undefined ? comparison : { ...comparison, discordant: { regressed: input.discordant.regressed, fixed: input.discordant.fixed } };
   });

@@ -67,6 +67,15 @@ describe('compareScorers', () => {
     assert.equal(result?.verdict, 'regressed');
   });
 
+  it('reads a pass/fail comparison by its pass rate, even for a lower-is-better scorer', () => {
+    // A latency scorer with a limit: 12 cases now fail that passed (went over the limit), 1 now passes.
+    // delta is the pass rate's change, −0.11: fewer passes is the regression whichever way the scores run.
+    const [result] = compareScorers([{ ...passFail('latency', { bothPassed: 80, bothFailed: 7, regressed: 12, fixed: 1 }), lower_is_better: true }]);
+    assertClose(result?.delta.mean, -0.11, 1e-15, 'delta');
+    assert.equal(result?.lower_is_better, true);
+    assert.equal(result?.verdict, 'regressed');
+  });
+
   it('swapping baseline and candidate swaps regressed and improved (seeded property)', () => {
     const random = seededRandom(16_50);
     const seen = new Set<string>();
