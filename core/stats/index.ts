@@ -6,7 +6,7 @@ export { MeanAccumulator } from './meanAccumulator';
 export { passRateSummary, caseTrialsSummary } from './passRate';
 export { wilsonInterval } from './wilson';
 export { PairedDifferenceAccumulator, pairedFromMoments, caseMean, type PairedResult } from './pairedDifference';
-export { McNemarAccumulator, mcnemarFromPairs, type PassFailPairs } from './mcnemar';
+export { McNemarAccumulator, mcnemarFromPairs, type PassFailPairs, type PassFailTransition } from './mcnemar';
 export { holmAdjust } from './holm';
 export { compareScorers, verdictOf, type ScorerPairedInput } from './compareScorers';
 export { minimumDetectableEffect, mdeMultiplier } from './power';

@@ -11,6 +11,9 @@ export interface PassFailPairs {
   readonly fixed: number;
 }
 
+/** How one shared case moved between the baseline and the candidate. */
+export type PassFailTransition = 'regressed' | 'fixed' | 'unchanged_pass' | 'unchanged_fail';
+
 /**
  * The paired comparison of pass/fail verdicts. Only the discordant cases carry information about a
  * change; under "no change" each is equally likely to be a regression or a fix, so the exact McNemar
@@ -23,11 +26,22 @@ export interface PassFailPairs {
 export class McNemarAccumulator {
   private counts = { bothPassed: 0, bothFailed: 0, regressed: 0, fixed: 0 };
 
-  addCase(baselinePassed: boolean, candidatePassed: boolean): void {
-    if (baselinePassed && candidatePassed) this.counts.bothPassed++;
-    else if (!baselinePassed && !candidatePassed) this.counts.bothFailed++;
-    else if (baselinePassed) this.counts.regressed++;
-    else this.counts.fixed++;
+  /** Adds a case both runs decided and returns how it moved (issue 16's per-case `transition`). */
+  addCase(baselinePassed: boolean, candidatePassed: boolean): PassFailTransition {
+    if (baselinePassed && candidatePassed) {
+      this.counts.bothPassed++;
+      return 'unchanged_pass';
+    }
+    if (!baselinePassed && !candidatePassed) {
+      this.counts.bothFailed++;
+      return 'unchanged_fail';
+    }
+    if (baselinePassed) {
+      this.counts.regressed++;
+      return 'regressed';
+    }
+    this.counts.fixed++;
+    return 'fixed';
   }
 
   pairs(): PassFailPairs {

@@ -40,12 +40,17 @@ export class PairedDifferenceAccumulator {
   /** Σ(d − d̄)², kept by Welford's update (Welford 1962, Technometrics 4(3):419–420). */
   private squares = 0;
 
-  /** Adds a case that both runs have; a case with no finite score on either side is skipped. */
-  addCase(baselineScores: readonly number[], candidateScores: readonly number[]): void {
+  /**
+   * Adds a case that both runs have and returns its difference, candidate − baseline (the per-case
+   * delta a report shows); a case with no finite score on either side is skipped (undefined).
+   */
+  addCase(baselineScores: readonly number[], candidateScores: readonly number[]): number | undefined {
     const baseline = caseMean(baselineScores);
     const candidate = caseMean(candidateScores);
-    if (baseline === undefined || candidate === undefined) return;
-    this.addDifference(candidate - baseline);
+    if (baseline === undefined || candidate === undefined) return undefined;
+    const difference = candidate - baseline;
+    this.addDifference(difference);
+    return difference;
   }
 
   /** Adds one case's difference, candidate − baseline. */

@@ -28,14 +28,18 @@ describe('exact McNemar', () => {
     // p = binom.test(0, 3) = 2·(1/8) = 0.25 (R); delta = −3/10;
     // Σ(d − d̄)² = 3 − 9/10 = 2.1, SE = √(2.1/9/10) = √(7/300).
     const accumulator = new McNemarAccumulator();
-    for (let i = 0; i < 6; i++) accumulator.addCase(true, true);
-    accumulator.addCase(false, false);
-    for (let i = 0; i < 3; i++) accumulator.addCase(true, false);
+    for (let i = 0; i < 6; i++) assert.equal(accumulator.addCase(true, true), 'unchanged_pass');
+    assert.equal(accumulator.addCase(false, false), 'unchanged_fail');
+    for (let i = 0; i < 3; i++) assert.equal(accumulator.addCase(true, false), 'regressed');
     assert.deepEqual(accumulator.pairs(), { bothPassed: 6, bothFailed: 1, regressed: 3, fixed: 0 });
     const { delta, p_value_raw } = accumulator.result();
     assertClose(delta.mean, -0.3, 1e-15, 'delta');
     assertClose(delta.stderr, Math.sqrt(7 / 300), 1e-15, 'stderr');
     assertClose(p_value_raw, 0.25, 1e-15, 'p');
+  });
+
+  it('names a fixed case', () => {
+    assert.equal(new McNemarAccumulator().addCase(false, true), 'fixed');
   });
 
   it('says nothing without cases, and p = 1 without discordant pairs', () => {

@@ -33,9 +33,9 @@ describe('PairedDifferenceAccumulator (paired t)', () => {
     assert.equal(caseMean([0, 1]), 0.5);
     assert.equal(caseMean([Number.NaN]), undefined);
     const accumulator = new PairedDifferenceAccumulator();
-    accumulator.addCase([0, 1], [1]);
-    accumulator.addCase([1], [0, 0, 1]);
-    accumulator.addCase([Number.NaN], [1]);
+    assert.equal(accumulator.addCase([0, 1], [1]), 0.5, 'the per-case difference');
+    assertClose(accumulator.addCase([1], [0, 0, 1]), -2 / 3, 1e-15, 'the per-case difference');
+    assert.equal(accumulator.addCase([Number.NaN], [1]), undefined);
     const { delta } = accumulator.result();
     assert.equal(delta.n, 2, 'a case with no score on one side is not paired');
     assertClose(delta.mean, (0.5 - 2 / 3) / 2, 1e-15, 'mean');
