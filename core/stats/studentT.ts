@@ -33,6 +33,8 @@ export function studentTQuantile(p: number, df: number): number {
   if (p === 0) return Number.NEGATIVE_INFINITY;
   if (p === 1) return Number.POSITIVE_INFINITY;
   if (p === 0.5) return 0;
+  // The limit of infinitely many degrees of freedom (the normal), where the tail formula has no value.
+  if (df === Number.POSITIVE_INFINITY) return normalQuantile(p);
   if (p < 0.5) return -studentTQuantile(1 - p, df);
   // Upper half: the upper tail q = 1 − p is what Newton's steps compare against.
   const q = 1 - p;

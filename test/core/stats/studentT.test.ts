@@ -38,6 +38,7 @@ describe('studentTQuantile', () => {
 
   it('tends to the normal quantile as df grows', () => {
     assertClose(studentTQuantile(0.975, 1e7), normalQuantile(0.975), 1e-6, 'df 1e7');
+    assert.equal(studentTQuantile(0.975, Number.POSITIVE_INFINITY), normalQuantile(0.975), 'the limit itself');
   });
 
   it('inverts the CDF (seeded property)', () => {
