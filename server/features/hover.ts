@@ -10,6 +10,7 @@ import type { ConfigAnalysis } from '../analysis/configAnalysis';
 import { locate, scorerEntryAt } from './outlineQuery';
 import { configSchemaAt, descriptionOf, markdownOf, scorerOption, scorerOptions, typesOf, yamlValue, type JsonSchema } from './schemaFacts';
 import { scaleText } from './scorerText';
+import { markdownCode } from '../../shared/text/markdown';
 
 export interface HoverAnswer {
   readonly markdown: string;
@@ -46,9 +47,9 @@ function scorerMarkdown(definition: ScorerDefinition): string {
   const parts = [`**${definition.key}** — ${scaleText(definition)} · ${definition.origin}`, markdownOf(definition.schema)];
   const options = scorerOptions(definition).filter((o) => scorerOption(definition, o.name) !== undefined);
   const own = new Set(Object.keys((definition.schema['properties'] as object | undefined) ?? {}));
-  const lines = options.filter((o) => own.has(o.name)).map((o) => `- \`${o.name}\`${typeText(o.schema)}${defaultText(o.schema)} — ${descriptionOf(o.schema)}`);
+  const lines = options.filter((o) => own.has(o.name)).map((o) => `- ${markdownCode(o.name)}${typeText(o.schema)}${defaultText(o.schema)} — ${descriptionOf(o.schema)}`);
   if (lines.length > 0) parts.push(`**Options**\n\n${lines.join('\n')}`);
-  parts.push(`Every scorer also takes ${options.filter((o) => !own.has(o.name)).map((o) => `\`${o.name}\``).join(', ')}.`);
+  parts.push(`Every scorer also takes ${options.filter((o) => !own.has(o.name)).map((o) => markdownCode(o.name)).join(', ')}.`);
   const example = exampleOf(definition);
   if (example !== undefined) parts.push(`**Example**\n\n\`\`\`yaml\nscorers:\n  ${definition.key}:${example}\n\`\`\``);
   return parts.join('\n\n');
@@ -74,5 +75,5 @@ function typeText(schema: JsonSchema): string {
 }
 
 function defaultText(schema: JsonSchema): string {
-  return 'default' in schema ? `, default \`${yamlValue(schema['default'])}\`` : '';
+  return 'default' in schema ? `, default ${markdownCode(yamlValue(schema['default']))}` : '';
 }
