@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { caseLenses, failureDiagnostics, outcomeHover, outcomeTitle, RUN_CASE_TITLE } from '../../extension/editor/caseAnnotations';
 import { LastResults } from '../../extension/testing/lastResults';
+import { markdownHtml, tableRows, visibleText } from '../support/renderMarkdown';
 import { caseEnd, DATASET, result } from './events';
 
 const CONFIG = '/data/a.eval.yaml';
@@ -60,7 +61,7 @@ describe('what the editor shows on a case line', () => {
 
   it('gives each failing case a diagnostic with its reasons on its own range, and none to passing ones', () => {
     const specs = failureDiagnostics(resultsAfterRun().inFile(DATASET));
-    assert.deepEqual(specs, [{ start: { line: 1, column: 0 }, end: { line: 1, column: 50 }, message: 'case "bad" failed: similarity: too far' }]);
+    assert.deepEqual(specs, [{ start: { line: 1, column: 0 }, end: { line: 1, column: 50 }, message: 'case "bad" failed: similarity failed · score 0.42: too far' }]);
   });
 
   it('drops the results of a file that changed, and replaces a case result when it runs again', () => {
@@ -76,7 +77,7 @@ describe('what the editor shows on a case line', () => {
     assert.deepEqual(changed, [[DATASET], [DATASET]]);
   });
 
-  it('hovers every scorer result in a table, with markdown in reasons shown as written', () => {
+  it('hovers every scorer result in a table, with markdown in ids and reasons shown as written', () => {
     const last = new LastResults();
     last.record(CONFIG, caseEnd('h|1', 0, 'failed', [result('h|1', 'contains', 'pass', { score: 1 }), result('h|1', 'similarity', 'fail', { score: 0.5, reason: 'use *bold* | pipes' })]));
     const outcome = last.get(CONFIG, 'h|1');
@@ -84,13 +85,39 @@ describe('what the editor shows on a case line', () => {
     assert.equal(
       outcomeHover(outcome, 'a.eval.yaml'),
       [
-        '**EvalLens** · case `h\\|1` · a.eval.yaml · ✗ failed',
+        '**EvalLens** · case `h|1` · a\\.eval\\.yaml · ✗ failed',
         '',
         '| | Scorer | Score | Reason |',
         '|---|---|---|---|',
         '| ✓ | contains | 1 | contains said pass |',
-        '| ✗ | similarity | 0.5 | use \\*bold\\* \\| pipes |',
+        '| ✗ | similarity | 0\\.5 | use \\*bold\\* \\| pipes |'.replace('0\\.5', '0.5'),
       ].join('\n'),
     );
+  });
+
+  for (const id of ['sale-items', 'a`b', 'back\\slash', '[x](https://example.com)', 'two\nlines', 'p|pe', '<b>x</b>']) {
+    it(`shows the case id ${JSON.stringify(id)} in the hover as written`, () => {
+      const last = new LastResults();
+      last.record(CONFIG, caseEnd(id, 0, 'failed', [result(id, 'similarity', 'fail', { score: 0.5, reason: `${id} [is] *off*` })]));
+      const outcome = last.get(CONFIG, id);
+      assert.ok(outcome !== undefined);
+      const html = markdownHtml(outcomeHover(outcome, 'my_config.eval.yaml'));
+      const header = /<p>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '';
+      assert.equal(visibleText(header), `EvalLens · case ${id.replace(/\n/g, '\\n')} · my_config.eval.yaml · ✗ failed`);
+      assert.deepEqual(tableRows(html), [['✗', 'similarity', '0.5', `${id.replace(/\n/g, ' ')} [is] *off*`]]);
+    });
+  }
+
+  it('folds trials into one row per scorer, and names a result across trials so', () => {
+    const last = new LastResults();
+    const results = [1, 2, 3].map((trial) => result('t', 'similarity', trial === 1 ? 'fail' : 'pass', { trial, score: trial === 1 ? 0.2 : 0.9, reason: trial === 1 ? 'too far' : 'close' }));
+    last.record(CONFIG, caseEnd('t', 0, 'failed', [...results, result('t', 'exact_match_consistency', 'fail', { trial: 0, score: 0, reason: 'trials disagree' })]));
+    const outcome = last.get(CONFIG, 't');
+    assert.ok(outcome !== undefined);
+    assert.deepEqual(tableRows(markdownHtml(outcomeHover(outcome, 'a.eval.yaml'))), [
+      ['✗', 'similarity (1/3 trials)', '0.2', 'too far'],
+      ['✗', 'exact_match_consistency (across trials)', '0', 'trials disagree'],
+    ]);
+    assert.equal(outcomeTitle(outcome), '✗ failed · similarity 0.2 · exact_match_consistency (across trials) 0');
   });
 });
