@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { caseLenses, failureDiagnostics, outcomeHover, outcomeTitle, RUN_CASE_TITLE } from '../../extension/editor/caseAnnotations';
+import { caseLenses, configRunTitle, failureDiagnostics, outcomeHover, outcomeTitle, RUN_CASE_TITLE, timeAgo } from '../../extension/editor/caseAnnotations';
+import { LastRuns } from '../../extension/testing/lastRuns';
 import { LastResults } from '../../extension/testing/lastResults';
 import { markdownHtml, tableRows, visibleText } from '../support/renderMarkdown';
-import { caseEnd, DATASET, result } from './events';
+import { caseEnd, DATASET, result, runStart } from './events';
 
 const CONFIG = '/data/a.eval.yaml';
 
@@ -48,7 +49,27 @@ describe('what the editor shows on a case line', () => {
       () => undefined,
       (config) => config.slice(3),
     );
-    assert.deepEqual(lenses.map((l) => l.title), ['Run case · one.eval.yaml', 'Run case · two.eval.yaml']);
+    assert.deepEqual(lenses.map((l) => l.title), ['Run case · one', 'Run case · two']);
+  });
+
+  it('keeps the lenses of two configs over one dataset short: short names, compact results', () => {
+    const last = new LastResults();
+    const long = '/x/support-agent-with-every-scorer.eval.yaml';
+    last.record(long, caseEnd('a', 0, 'failed', [result('a', 'similarity', 'fail', { score: 0.42 }), result('a', 'contains', 'fail', { score: 0 })]));
+    last.record('/x/quick.eval.yaml', caseEnd('a', 0, 'passed', [result('a', 'contains', 'pass', { score: 1 })]));
+    const lenses = caseLenses(
+      [
+        { configFile: long, caseId: 'a', line: 0 },
+        { configFile: '/x/quick.eval.yaml', caseId: 'a', line: 0 },
+      ],
+      (config, id) => last.get(config, id),
+      (config) => config.slice(3),
+    );
+    assert.deepEqual(
+      lenses.map((l) => l.title),
+      ['Run case · support-agent-wit…', '✗ similarity 0.42 · +1', 'Run case · quick', '✓ 1 scorer'],
+    );
+    assert.ok(lenses.map((l) => l.title).join(' | ').length < 90);
   });
 
   it('shortens a title with many failing scorers', () => {
@@ -119,5 +140,45 @@ describe('what the editor shows on a case line', () => {
       ['✗', 'exact_match_consistency (across trials)', '0', 'trials disagree'],
     ]);
     assert.equal(outcomeTitle(outcome), '✗ failed · similarity 0.2 · exact_match_consistency (across trials) 0');
+  });
+
+  it('titles the config\'s last run with its pass count, job score and age', () => {
+    const now = 1_000_000_000;
+    const run = { passed: 7, failed: 1, errored: 0, total: 8, cancelled: false, endedAt: now - 2 * 60_000 };
+    assert.equal(configRunTitle({ ...run, job: { score: 0.9137, threshold: 0.8, pass: true } }, now), '✗ 7/8 · job 0.91 · 2 min ago');
+    assert.equal(configRunTitle({ ...run, passed: 8, failed: 0, job: { score: 0.95, threshold: 0.8, pass: true } }, now), '✓ 8/8 · job 0.95 · 2 min ago');
+    assert.equal(configRunTitle({ ...run, passed: 8, failed: 0, job: { score: 0.42, threshold: 0.8, pass: false } }, now), '✗ 8/8 · job 0.42 < 0.8 · 2 min ago');
+    assert.equal(configRunTitle({ ...run, failed: 0, errored: 1, cancelled: true, endedAt: now }, now), '⚠ 7/8 · stopped · just now');
+    assert.deepEqual([0, 59_999, 60_000, 3_599_999, 3_600_000, 86_400_000 * 2].map(timeAgo), ['just now', 'just now', '1 min ago', '59 min ago', '1 h ago', '2 d ago']);
+  });
+});
+
+describe('the last run of each config', () => {
+  it('folds a run\'s events into its counts and job score, counting each result once', () => {
+    let now = 5;
+    const runs = new LastRuns(() => now);
+    const changed: string[] = [];
+    runs.onDidChange((config) => changed.push(config));
+    const start = runStart();
+    runs.onEvent(CONFIG, { ...start, jobThreshold: 0.5 });
+    const scored = result('ok', 'similarity', 'pass', { score: 0.9 });
+    runs.onEvent(CONFIG, { type: 'result', result: scored });
+    runs.onEvent(CONFIG, caseEnd('ok', 0, 'passed', [scored]));
+    runs.onEvent(CONFIG, caseEnd('bad', 1, 'failed', [result('bad', 'similarity', 'fail', { score: 0.3 })]));
+    assert.equal(runs.get(CONFIG), undefined, 'nothing until the run ends');
+    now = 7;
+    runs.onEvent(CONFIG, { type: 'run/end', runId: 'run-1', finishedAt: '', durationMs: 2, cancelled: false, summary: { passed: 1, failed: 1, errored: 0, skipped: 0, total: 2 } });
+    const summary = runs.get(CONFIG);
+    assert.ok(summary !== undefined);
+    assert.equal(summary.job?.score, 0.6);
+    assert.deepEqual({ ...summary, job: undefined }, { passed: 1, failed: 1, errored: 0, total: 2, cancelled: false, endedAt: 7, job: undefined });
+    assert.deepEqual(changed, [CONFIG]);
+  });
+
+  it('has no job score when the CLI sent no job threshold', () => {
+    const runs = new LastRuns(() => 0);
+    runs.onEvent(CONFIG, runStart());
+    runs.onEvent(CONFIG, { type: 'run/end', runId: 'run-1', finishedAt: '', durationMs: 2, cancelled: false, summary: { passed: 0, failed: 0, errored: 0, skipped: 0, total: 0 } });
+    assert.equal(runs.get(CONFIG)?.job, undefined);
   });
 });
