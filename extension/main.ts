@@ -46,6 +46,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const index = new CaseIndex(new BatchedDiscovery(cliPath, context.extensionPath, () => vscode.workspace.isTrusted).discover);
   const lastResults = new LastResults();
   const lastRuns = new LastRuns();
+  /** The configs of the last test run: "Show failures" starts with theirs. */
+  let lastRunConfigs: readonly string[] | undefined;
   const tree = new EvalTestTree(index, output, vscode);
   const status = new LastRunStatus();
   const results = new ResultsViewBridge(context.extensionUri, index, currentSettings, output);
@@ -69,7 +71,8 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     // VS Code does not open the failure peek by default: offer it (not after a save, which would nag).
     afterRun: (configFiles, fromSave) => {
-      if (!fromSave) offerFailures(lastResults, configFiles);
+      lastRunConfigs = configFiles;
+      if (!fromSave && settings.offerShowFailures) offerFailures(lastResults, configFiles);
     },
   });
   const lenses = new CaseCodeLensProvider(index, lastResults, tree, lastRuns);
@@ -100,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (configFile: unknown) => results.openResults(typeof configFile === 'string' ? configFile : undefined)),
     vscode.commands.registerCommand(OPEN_REPORT_FILE_COMMAND, () => results.openReportFile()),
     vscode.commands.registerCommand(SHOW_FAILURES_COMMAND, (configFiles: unknown) =>
-      showFirstFailure(lastResults, Array.isArray(configFiles) && configFiles.every((c) => typeof c === 'string') ? configFiles : undefined),
+      showFirstFailure(lastResults, Array.isArray(configFiles) && configFiles.every((c) => typeof c === 'string') ? configFiles : lastRunConfigs),
     ),
     vscode.workspace.onDidChangeConfiguration((change) => {
       if (change.affectsConfiguration(SETTINGS_SECTION)) settings = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key));
