@@ -35,8 +35,12 @@ const VERBS: Readonly<Record<ResultStatus, string>> = {
 };
 /** Distinct reasons shown for one scorer; the rest are counted. */
 const MAX_REASONS = 3;
-/** Columns of the Test Results output before a line is broken (between words). */
-export const OUTPUT_WIDTH = 100;
+/**
+ * Columns of the Test Results output before a line is broken (between words). The terminal's own
+ * width is not known to the extension, and past it xterm breaks mid-word: the Test Results panel,
+ * beside its tree, showed about 76 columns in a 1440-pixel window, so lines stop short of that.
+ */
+export const OUTPUT_WIDTH = 72;
 const INDENT = '    ';
 
 /** One scorer of one case: its results over the trials, folded. */
@@ -137,13 +141,13 @@ export interface CaseTextInput<R extends ResultFacts> {
  */
 export function caseOutputLines<R extends ResultFacts>(input: CaseTextInput<R>): string[] {
   const verdicts = verdictsOf(input.results);
-  const head = `${caseMark(input.status)} ${input.caseId} · ${input.status}`;
+  const head = `${caseMark(input.status)} ${input.caseId}`;
   const trials = input.trialsPassed === undefined || input.numTrials <= 1 ? '' : ` · ${input.trialsPassed}/${input.numTrials} trials passed`;
   if (input.status === 'skipped') {
     const reasons = [...new Set(input.results.filter((r) => r.status === 'skipped').map((r) => r.reason))];
-    return wrap(`${head}${reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}`}`, '  ');
+    return wrap(`${head} · skipped${reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}`}`, '  ');
   }
-  const lines = wrap(`${head} · ${countsText(verdicts)}${trials}${skippedText(verdicts)}`, '  ');
+  const lines = wrap(`${head} · ${countsText(verdicts)}${skippedText(verdicts)}${trials}`, '  ');
   for (const verdict of verdicts) {
     if (verdict.bad.length === 0) continue;
     const threshold = input.thresholdOf?.(verdict.scorer);
@@ -155,7 +159,7 @@ export function caseOutputLines<R extends ResultFacts>(input: CaseTextInput<R>):
 
 /**
  * Why scorers were skipped in a case that still ran (Restricted Mode, missing credentials): said
- * once per reason, " · subprocess, judge skipped: workspace is not trusted".
+ * once per reason, " (subprocess, judge: workspace is not trusted)".
  */
 function skippedText(verdicts: readonly ScorerVerdict[]): string {
   const byReason = new Map<string, string[]>();
@@ -166,10 +170,11 @@ function skippedText(verdicts: readonly ScorerVerdict[]): string {
     if (names === undefined) byReason.set(reason, [verdictName(v)]);
     else names.push(verdictName(v));
   }
-  return [...byReason].slice(0, MAX_REASONS).map(([reason, names]) => ` · ${names.join(', ')} skipped: ${reason}`).join('');
+  if (byReason.size === 0) return '';
+  return ` (${[...byReason].slice(0, MAX_REASONS).map(([reason, names]) => `${names.join(', ')}: ${reason}`).join('; ')})`;
 }
 
-/** "15 scorers passed", "2 of 15 scorers failed, 12 passed, 1 unsupported". */
+/** "15 scorers passed", "2 failed, 12 passed, 1 unsupported". */
 function countsText(verdicts: readonly ScorerVerdict[]): string {
   const total = verdicts.length;
   const counts = new Map<string, number>();
@@ -184,7 +189,7 @@ function countsText(verdicts: readonly ScorerVerdict[]): string {
     const n = counts.get(word) ?? 0;
     return n === 0 ? [] : [`${n} ${word}`];
   });
-  return parts.map((part, i) => (i === 0 ? part.replace(/^(\d+) /, `$1 of ${total} ${noun} `) : part)).join(', ');
+  return parts.join(', ');
 }
 
 /**

@@ -8,7 +8,7 @@ const SECRET_REASON = `no secrets found by the ${'detector '.repeat(30)}`;
 describe('a case in the Test Results output', () => {
   it('is one line when it passes, whatever the scorers said, and counts what did not decide', () => {
     const results = [result('a', 'contains', 'pass'), result('a', 'secret_scan', 'pass', { reason: SECRET_REASON }), result('a', 'trace', 'unsupported')];
-    assert.deepEqual(caseOutputLines({ caseId: 'a', status: 'passed', results, numTrials: 1 }), ['✓ a · passed · 2 of 3 scorers passed, 1 unsupported']);
+    assert.deepEqual(caseOutputLines({ caseId: 'a', status: 'passed', results, numTrials: 1 }), ['✓ a · 2 passed, 1 unsupported']);
   });
 
   it('shows only the failing scorers of a failing case, with their reasons, trials folded', () => {
@@ -19,7 +19,7 @@ describe('a case in the Test Results output', () => {
     ]);
     const lines = caseOutputLines({ caseId: 'b', status: 'failed', results, numTrials: 3, trialsPassed: 1, thresholdOf: (s) => (s === 'similarity' ? 0.6 : undefined) });
     assert.deepEqual(lines, [
-      '✗ b · failed · 2 of 3 scorers failed, 1 passed · 1/3 trials passed',
+      '✗ b · 2 failed, 1 passed · 1/3 trials passed',
       '    ✗ tool_call_match failed in trials 1, 3 of 3 · score 0',
       '      the refund is over 200',
       '    ✗ similarity failed in trial 3 of 3 · score 0.4, threshold 0.6',
@@ -35,7 +35,7 @@ describe('a case in the Test Results output', () => {
 
   it('says once per reason why scorers of a passing case were skipped', () => {
     const results = [result('f', 'exact_match', 'pass'), result('f', 'subprocess', 'skipped', { reason: 'not trusted' }), result('f', 'judge', 'skipped', { reason: 'not trusted' })];
-    assert.deepEqual(caseOutputLines({ caseId: 'f', status: 'passed', results, numTrials: 1 }), ['✓ f · passed · 1 of 3 scorers passed, 2 skipped · subprocess, judge skipped: not trusted']);
+    assert.deepEqual(caseOutputLines({ caseId: 'f', status: 'passed', results, numTrials: 1 }), ['✓ f · 1 passed, 2 skipped (subprocess, judge: not trusted)']);
   });
 
   it('says why a skipped case was skipped, once', () => {

@@ -63,7 +63,7 @@ describe('RunEventMapper', () => {
     mapper.handle(runStart(3));
     const results = ['a', 'b', 'c', 'secret_scan'].flatMap((scorer) => [1, 2, 3].map((trial) => result('p', scorer, 'pass', { trial, reason: `${scorer} ${'long reason '.repeat(20)}` })));
     mapper.handle({ ...caseEnd('p', 0, 'passed', results), trials: { trials: 3, passed: 3, passRate: 1, passAtK: [1, 1, 1], passHatK: [1, 1, 1] } });
-    assert.equal(sink.outputOf('p'), '✓ p · passed · 4 scorers passed · 3/3 trials passed\n');
+    assert.equal(sink.outputOf('p'), '✓ p · 4 scorers passed · 3/3 trials passed\n');
   });
 
   it('marks a case skipped when nothing decided, and keeps every reason in the output', () => {
