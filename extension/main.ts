@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ANNOTATED_FILES, CaseCodeLensProvider, OPEN_RESULTS_COMMAND, RUN_CASE_COMMAND, RUN_CONFIG_COMMAND } from './editor/caseCodeLens';
 import { CaseResultDecorations } from './editor/caseResultDecorations';
+import { offerFailures, showFirstFailure, SHOW_FAILURES_COMMAND } from './editor/showFailures';
 import { createLanguageClient, restartLanguageClient } from './languageClient';
 import { registerResultsPanelSerializer } from './results/panelSerializer';
 import { OPEN_REPORT_FILE_COMMAND, ResultsViewBridge } from './resultsCommands';
@@ -16,6 +17,7 @@ import { LastRunStatus } from './statusBar';
 import { BatchedDiscovery } from './testing/caseDiscovery';
 import { CaseIndex } from './testing/caseIndex';
 import { LastResults } from './testing/lastResults';
+import { LastRuns } from './testing/lastRuns';
 import { EvalTestRunner } from './testing/testRunner';
 import { EvalTestTree } from './testing/testTree';
 import { maskedChannel, rememberHostCredentials } from './runner/maskedText';
@@ -43,6 +45,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // Cases are listed by the CLI in a child process, on first use, not here.
   const index = new CaseIndex(new BatchedDiscovery(cliPath, context.extensionPath, () => vscode.workspace.isTrusted).discover);
   const lastResults = new LastResults();
+  const lastRuns = new LastRuns();
+  /** The configs of the last test run: "Show failures" starts with theirs. */
+  let lastRunConfigs: readonly string[] | undefined;
   const tree = new EvalTestTree(index, output, vscode);
   const status = new LastRunStatus();
   const results = new ResultsViewBridge(context.extensionUri, index, currentSettings, output);
@@ -54,15 +59,23 @@ export function activate(context: vscode.ExtensionContext): void {
     settings: currentSettings,
     observers: {
       onRunStart: (configFile) => results.onRunStart(configFile),
-      onEvent: (_configFile, event) => results.onEvent(event),
+      onEvent(configFile, event) {
+        results.onEvent(event);
+        lastRuns.onEvent(configFile, event);
+      },
       onCaseEnd: (configFile, event) => lastResults.record(configFile, event),
       onRunEnd(configFile, run, reportFile) {
         results.onRunEnd(configFile, reportFile);
         if (run.summary !== undefined) status.show(run.summary, run.cancelled, configFile);
       },
     },
+    // VS Code does not open the failure peek by default: offer it (not after a save, which would nag).
+    afterRun: (configFiles, fromSave) => {
+      lastRunConfigs = configFiles;
+      if (!fromSave && settings.offerShowFailures) offerFailures(lastResults, configFiles);
+    },
   });
-  const lenses = new CaseCodeLensProvider(index, lastResults, tree);
+  const lenses = new CaseCodeLensProvider(index, lastResults, tree, lastRuns);
 
   context.subscriptions.push(
     tree,
@@ -89,6 +102,9 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (configFile: unknown) => results.openResults(typeof configFile === 'string' ? configFile : undefined)),
     vscode.commands.registerCommand(OPEN_REPORT_FILE_COMMAND, () => results.openReportFile()),
+    vscode.commands.registerCommand(SHOW_FAILURES_COMMAND, (configFiles: unknown) =>
+      showFirstFailure(lastResults, Array.isArray(configFiles) && configFiles.every((c) => typeof c === 'string') ? configFiles : lastRunConfigs),
+    ),
     vscode.workspace.onDidChangeConfiguration((change) => {
       if (change.affectsConfiguration(SETTINGS_SECTION)) settings = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key));
     }),

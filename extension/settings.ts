@@ -17,6 +17,8 @@ export interface EvalLensSettings {
   readonly runCostlyScorersOnSave: boolean;
   /** A run whose plan needs more LLM judge calls than this asks first; 0 asks for any. */
   readonly confirmJudgeCallsAbove: number;
+  /** After a run with failing cases (not from a save), offer "Show failures". */
+  readonly offerShowFailures: boolean;
 }
 
 export const SETTINGS_SECTION = 'evallens';
@@ -26,6 +28,7 @@ export const DEFAULT_SETTINGS: EvalLensSettings = {
   runOnSave: false,
   runCostlyScorersOnSave: false,
   confirmJudgeCallsAbove: 50,
+  offerShowFailures: true,
 };
 
 /** Reads `evallens.*`; a value of the wrong type falls back to its default instead of breaking runs. */
@@ -42,6 +45,7 @@ export function readSettings(get: (key: string) => unknown): EvalLensSettings {
     runOnSave: get('run.onSave') === true,
     runCostlyScorersOnSave: get('run.costlyScorersOnSave') === true,
     confirmJudgeCallsAbove: confirm ?? DEFAULT_SETTINGS.confirmJudgeCallsAbove,
+    offerShowFailures: get('run.offerShowFailures') !== false,
   };
 }
 

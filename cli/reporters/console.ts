@@ -2,6 +2,7 @@ import type { ReportSource, ScorerAggregate } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { printable } from '../../shared/text/printable';
+import { shownTrialName } from '../../shared/text/trialName';
 import { TickBatch } from '../tickBatch';
 import { CaseOrder } from './caseOrder';
 import { Output } from './output';
@@ -98,8 +99,9 @@ export class ConsoleReporter implements Reporter {
     return results
       .filter((r) => SHOWN.has(r.status))
       .map((r) => {
-        // Trial 0 is a scorer that compares the trials with each other.
-        const trial = this.numTrials > 1 ? (r.trial === 0 ? ' [across trials]' : ` [trial ${r.trial}]`) : '';
+        // Trial 0 is a scorer that compares the trials with each other: "across trials", as everywhere.
+        const name = shownTrialName(r.trial, this.numTrials);
+        const trial = name === undefined ? '' : ` [${name}]`;
         // A reason of several lines keeps its later lines under the first.
         return `${INDENT}${printable(r.scorer)}${trial}: ${printable(r.reason, { lines: true }).split('\n').join(`\n${INDENT}  `)}`;
       });

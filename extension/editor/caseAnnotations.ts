@@ -3,7 +3,11 @@
  * CodeLens titles, the failing-reason diagnostic and the hover. Pure, so it is unit-tested; the
  * providers in this folder only convert to vscode types.
  */
-import type { CaseOutcome, ScorerOutcome } from '../testing/lastResults';
+import { markdownCode, markdownText } from '../../shared/text/markdown';
+import { printable } from '../../shared/text/printable';
+import { verdictHeader, verdictName, verdictReasons, verdictsOf } from '../testing/caseResultText';
+import type { CaseOutcome } from '../testing/lastResults';
+import type { ConfigRunSummary } from '../testing/lastRuns';
 import { caseMark, formatScore, resultMark } from '../testing/resultText';
 
 /** A case as the lens provider knows it: which config runs it and its 0-based line. */
@@ -22,32 +26,71 @@ export const RUN_CASE_TITLE = 'Run case';
 
 /**
  * One "Run case" lens per case and config, and the last result beside it when there is one. When
- * several configs read the same file, each lens names its config so the person knows which runs.
+ * several configs read the same file, each "Run case" names its config, shortly, and its result
+ * follows it in a compact form, so a line of lenses stays short.
  */
 export function caseLenses(sites: readonly CaseSite[], lastResult: (configFile: string, caseId: string) => CaseOutcome | undefined, configName: (configFile: string) => string): LensSpec[] {
   const configs = new Set(sites.map((s) => s.configFile));
   const named = configs.size > 1;
   const lenses: LensSpec[] = [];
   for (const site of sites) {
-    const suffix = named ? ` · ${configName(site.configFile)}` : '';
+    const suffix = named ? ` · ${shortConfigName(configName(site.configFile))}` : '';
     lenses.push({ kind: 'run-case', line: site.line, title: `${RUN_CASE_TITLE}${suffix}`, configFile: site.configFile, caseId: site.caseId });
     const outcome = lastResult(site.configFile, site.caseId);
-    if (outcome !== undefined) lenses.push({ kind: 'last-result', line: site.line, title: `${outcomeTitle(outcome)}${suffix}`, configFile: site.configFile, caseId: site.caseId });
+    if (outcome !== undefined) lenses.push({ kind: 'last-result', line: site.line, title: outcomeTitle(outcome, named), configFile: site.configFile, caseId: site.caseId });
   }
   return lenses;
 }
 
-/** "✓ passed · 3 scorers", "✗ failed · edit_similarity 0.42 · contains 0". */
-export function outcomeTitle(outcome: CaseOutcome): string {
-  const head = `${caseMark(outcome.status)} ${outcome.status}`;
-  if (outcome.status === 'passed') {
-    const scorers = new Set(outcome.results.map((r) => r.scorer)).size;
-    return `${head} · ${scorers} scorer${scorers === 1 ? '' : 's'}`;
-  }
-  const bad = notPassing(outcome);
-  if (bad.length === 0) return head;
-  const shown = bad.slice(0, 3).map((r) => (r.score === undefined ? r.scorer : `${r.scorer} ${formatScore(r.score)}`));
-  return `${head} · ${shown.join(' · ')}${bad.length > 3 ? ` · +${bad.length - 3}` : ''}`;
+/** Longest config name a case lens shows; longer ones keep their start and an ellipsis. */
+const MAX_CONFIG_NAME = 18;
+
+/** "support-agent" for "support-agent.eval.yaml", cut to MAX_CONFIG_NAME characters. */
+export function shortConfigName(name: string): string {
+  const bare = printable(name.replace(/\.eval\.ya?ml$/, ''));
+  return bare.length <= MAX_CONFIG_NAME ? bare : `${bare.slice(0, MAX_CONFIG_NAME - 1)}…`;
+}
+
+/**
+ * The config's last run above its `scorers:`: "✓ 8/8 · job 0.91 · 2 min ago", "✗ 7/8 · job 0.42 <
+ * 0.8 · just now". The mark is ✓ only when every case passed and the job test (if any) passed.
+ */
+export function configRunTitle(run: ConfigRunSummary, now: number): string {
+  const bad = run.failed > 0 || run.errored > 0 || run.job?.pass === false;
+  const mark = bad ? (run.failed === 0 && run.errored > 0 && run.job?.pass !== false ? '⚠' : '✗') : '✓';
+  const job = run.job === undefined ? '' : ` · job ${formatScore(round2(run.job.score))}${run.job.pass ? '' : ` < ${formatScore(run.job.threshold)}`}`;
+  return `${mark} ${run.passed}/${run.total}${job}${run.cancelled ? ' · stopped' : ''} · ${timeAgo(now - run.endedAt)}`;
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago". */
+export function timeAgo(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 24 ? `${hours} h ago` : `${Math.floor(hours / 24)} d ago`;
+}
+
+function round2(score: number): number {
+  return Math.round(score * 100) / 100;
+}
+
+/**
+ * "✓ passed · 3 scorers", "✗ failed · edit_similarity 0.42 · contains 0"; compact (several configs
+ * on one line): "✓ 3 scorers", "✗ edit_similarity 0.42 · +1".
+ */
+export function outcomeTitle(outcome: CaseOutcome, compact = false): string {
+  const head = compact ? caseMark(outcome.status) : `${caseMark(outcome.status)} ${outcome.status}`;
+  const verdicts = verdictsOf(outcome.results);
+  if (outcome.status === 'passed') return `${head}${compact ? '' : ' ·'} ${verdicts.length} scorer${verdicts.length === 1 ? '' : 's'}`;
+  const bad = verdicts.filter((v) => v.bad.length > 0);
+  if (bad.length === 0) return compact ? `${head} ${outcome.status}` : head;
+  const room = compact ? 1 : 3;
+  const shown = bad.slice(0, room).map((v) => {
+    const scores = v.bad.flatMap((r) => (r.score === undefined ? [] : [r.score]));
+    return scores.length === 0 ? printable(verdictName(v)) : `${printable(verdictName(v))} ${formatScore(Math.min(...scores))}`;
+  });
+  return `${head}${compact ? ' ' : ' · '}${shown.join(' · ')}${bad.length > room ? ` · +${bad.length - room}` : ''}`;
 }
 
 export interface CaseDiagnosticSpec {
@@ -62,32 +105,39 @@ export function failureDiagnostics(outcomes: readonly CaseOutcome[]): CaseDiagno
   const specs: CaseDiagnosticSpec[] = [];
   for (const outcome of outcomes) {
     if (outcome.status !== 'failed' && outcome.status !== 'errored') continue;
-    const reasons = notPassing(outcome).map((r) => `${r.scorer}${trialSuffix(outcome, r)}: ${r.reason}`);
+    const trials = trialsOf(outcome);
+    const reasons = verdictsOf(outcome.results)
+      .filter((v) => v.bad.length > 0)
+      .map((v) => `${verdictHeader(v, trials)}: ${verdictReasons(v, trials).join('; ')}`);
     const { start, end } = outcome.range;
-    specs.push({ start: { line: start.line, column: start.column }, end: { line: end.line, column: end.column }, message: `case "${outcome.caseId}" ${outcome.status}: ${reasons.join('; ')}` });
+    specs.push({ start: { line: start.line, column: start.column }, end: { line: end.line, column: end.column }, message: printable(`case "${outcome.caseId}" ${outcome.status}: ${reasons.join('; ')}`) });
   }
   return specs;
 }
 
-/** Markdown for the hover on a case's line: every scorer's last result. */
+/**
+ * Markdown for the hover on a case's line: one row per scorer, its trials folded (the failing
+ * trials' reasons for a failing scorer). Workspace text goes through shared/text/markdown.ts: ids in
+ * code spans, names and reasons as prose.
+ */
 export function outcomeHover(outcome: CaseOutcome, configName: string): string {
-  const lines = [`**EvalLens** · case \`${escapeMarkdown(outcome.caseId)}\` · ${configName} · ${caseMark(outcome.status)} ${outcome.status}`, ''];
+  const trials = trialsOf(outcome);
+  const lines = [`**EvalLens** · case ${markdownCode(outcome.caseId)} · ${markdownText(configName)} · ${caseMark(outcome.status)} ${outcome.status}`, ''];
   lines.push('| | Scorer | Score | Reason |', '|---|---|---|---|');
-  for (const r of outcome.results) {
-    lines.push(`| ${resultMark(r.status)} | ${escapeMarkdown(r.scorer)}${trialSuffix(outcome, r)} | ${r.score === undefined ? '' : formatScore(r.score)} | ${escapeMarkdown(r.reason)} |`);
+  for (const v of verdictsOf(outcome.results)) {
+    const shown = v.bad.length > 0 ? v.bad : v.results;
+    const scores = shown.flatMap((r) => (r.score === undefined ? [] : [r.score]));
+    const low = Math.min(...scores);
+    const high = Math.max(...scores);
+    const score = scores.length === 0 ? '' : low === high ? formatScore(low) : `${formatScore(low)}–${formatScore(high)}`;
+    const reason = v.bad.length > 0 ? verdictReasons(v, trials).join('; ') : (v.results[0]?.reason ?? '');
+    const where = v.bad.length > 0 && trials > 1 && !v.acrossTrials ? ` (${v.bad.length}/${trials} trials)` : '';
+    lines.push(`| ${resultMark(v.status)} | ${markdownText(verdictName(v))}${where} | ${score} | ${markdownText(reason)} |`);
   }
   return lines.join('\n');
 }
 
-function notPassing(outcome: CaseOutcome): ScorerOutcome[] {
-  return outcome.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'timeout');
-}
-
-function trialSuffix(outcome: CaseOutcome, result: ScorerOutcome): string {
-  return outcome.results.some((r) => r.trial > 1) ? ` (trial ${result.trial})` : '';
-}
-
-/** Reasons are our own text, but ids and reasons may hold `|`, `*` or backticks: shown as written. */
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`).replace(/\n/g, ' ');
+/** How many trials the case ran: the highest trial number among its results (at least 1). */
+function trialsOf(outcome: CaseOutcome): number {
+  return Math.max(1, ...outcome.results.map((r) => r.trial));
 }

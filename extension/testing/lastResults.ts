@@ -60,6 +60,16 @@ export class LastResults {
     return this.byConfig.get(configFile)?.get(caseId);
   }
 
+  /** The outcomes of every case of `configFile` that ran in this window. */
+  ofConfig(configFile: string): CaseOutcome[] {
+    return [...(this.byConfig.get(configFile)?.values() ?? [])];
+  }
+
+  /** The configs with outcomes. */
+  configs(): string[] {
+    return [...this.byConfig.keys()];
+  }
+
   /** The outcomes of cases that live in `file` (a dataset, or a config with inline cases). */
   inFile(file: string): CaseOutcome[] {
     return [...(this.byFile.get(file) ?? [])];

@@ -4,15 +4,17 @@
  * so the rules below are tested without VS Code.
  *
  * - A case's state is the engine's case status: passed, failed, errored (error or timeout) or skipped.
- * - Each failing (or erroring) scorer result becomes one message with its reason, at the case's line;
- *   a result whose details carry both `expected` and `actual` becomes a diff message.
- * - Every result, including skipped ones (e.g. "workspace is not trusted"), is written to the run's
- *   output under its case, so nothing the engine said is lost.
+ * - Each failing (or erroring) scorer becomes one message at the case's line, its trials summarized
+ *   in it (caseResultText.ts); a diff message when its scorer compared two like things.
+ * - The run's output gets one line per passing or skipped case (a skipped case with its reason, e.g.
+ *   "workspace is not trusted"), and under a failing case only its failing scorers with their
+ *   reasons; the rest is in the results view and the report.
  */
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent, RunSummary, ScorerInfo } from '../../protocol/runEvents';
 import type { SourceRange } from '../../core/text/position';
-import { formatScore, resultMark } from './resultText';
+import { diffSides } from '../../shared/text/diffSides';
+import { caseOutputLines, verdictMessage, verdictsOf } from './caseResultText';
 
 /** 0-based, as core gives it; the glue turns it into a vscode Location. */
 export interface MessageLocation {
@@ -93,7 +95,15 @@ export class RunEventMapper {
 
   private endCase(event: CaseEndEvent): void {
     const location = locationOf(event.range);
-    for (const result of event.results) this.sink.output(`${this.resultLine(result)}\n`, event.caseId, location);
+    const lines = caseOutputLines({
+      caseId: event.caseId,
+      status: event.status,
+      results: event.results,
+      numTrials: this.numTrials,
+      ...(event.trials === undefined ? {} : { trialsPassed: event.trials.passed }),
+      thresholdOf: (scorer) => this.scorers.get(scorer)?.threshold,
+    });
+    this.sink.output(`${lines.join('\n')}\n`, event.caseId, location);
     switch (event.status) {
       case 'passed':
         this.sink.passed(event.caseId, event.durationMs);
@@ -102,58 +112,31 @@ export class RunEventMapper {
         this.sink.skipped(event.caseId);
         return;
       case 'failed':
-        this.sink.failed(event.caseId, this.messages(event.results.filter((r) => r.status === 'fail'), location), event.durationMs);
+        this.sink.failed(event.caseId, this.messages(event.results, location), event.durationMs);
         return;
-      case 'errored': {
-        const bad = event.results.filter((r) => r.status === 'error' || r.status === 'timeout' || r.status === 'fail');
-        this.sink.errored(event.caseId, this.messages(bad, location), event.durationMs);
+      case 'errored':
+        this.sink.errored(event.caseId, this.messages(event.results, location), event.durationMs);
         return;
-      }
     }
   }
 
+  /**
+   * One message per failing scorer, its trials folded into it; results across trials come after the
+   * per-trial ones, so the peek opens on what a trial did. A message is a diff when the scorer's
+   * kind compares two like things (shared/text/diffSides.ts), from its first failing trial.
+   */
   private messages(results: readonly ScorerResult[], location: MessageLocation): CaseMessage[] {
-    return results.map((result) => {
-      const text = this.messageText(result);
-      const diff = expectedAndActual(result);
-      return diff === undefined ? { text, location } : { text, ...diff, location };
-    });
-  }
-
-  private messageText(result: ScorerResult): string {
-    const scorer = this.scorers.get(result.scorer);
-    const score = result.score === undefined ? '' : ` (score ${formatScore(result.score)}${scorer?.threshold === undefined ? '' : `, threshold ${formatScore(scorer.threshold)}`})`;
-    const status = result.status === 'fail' ? '' : ` [${result.status}]`;
-    return `${result.scorer}${this.trialSuffix(result)}${status}${score}: ${result.reason}`;
-  }
-
-  private resultLine(result: ScorerResult): string {
-    const score = result.score === undefined ? '' : ` ${formatScore(result.score)}`;
-    return `${resultMark(result.status)} ${result.caseId} · ${result.scorer}${this.trialSuffix(result)} ${result.status}${score}: ${result.reason}`;
-  }
-
-  private trialSuffix(result: ScorerResult): string {
-    return this.numTrials > 1 ? ` (trial ${result.trial})` : '';
+    return verdictsOf(results)
+      .filter((verdict) => verdict.bad.length > 0)
+      .map((verdict) => {
+        const scorer = this.scorers.get(verdict.scorer);
+        const text = verdictMessage(verdict, this.numTrials, scorer?.threshold);
+        const diff = verdict.bad.map((r) => diffSides(scorer?.key, r.details)).find((d) => d !== undefined);
+        return diff === undefined ? { text, location } : { text, expected: diff.expected, actual: diff.actual, location };
+      });
   }
 }
 
 export function locationOf(range: SourceRange): MessageLocation {
   return { file: range.file, line: range.start.line, column: range.start.column };
-}
-
-/**
- * The two sides of a comparison, when the scorer put both in its details (exact_match and the like
- * do: `expected` and `actual`). Strings stay as they are; other JSON is shown indented.
- */
-export function expectedAndActual(result: ScorerResult): { expected: string; actual: string } | undefined {
-  const details = result.details;
-  if (details === undefined || !('expected' in details) || !('actual' in details)) return undefined;
-  const expected = details['expected'];
-  const actual = details['actual'];
-  if (expected === undefined || actual === undefined) return undefined;
-  return { expected: asText(expected), actual: asText(actual) };
-}
-
-function asText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }

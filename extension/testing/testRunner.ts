@@ -17,6 +17,8 @@ export interface TestRunnerDeps {
   readonly output: vscode.LogOutputChannel;
   readonly settings: () => EvalLensSettings;
   readonly observers: RunObservers;
+  /** After a test run's configs have all run (not when it failed to): which ones, and whether a save started it. */
+  readonly afterRun?: (configFiles: readonly string[], fromSave: boolean) => void;
 }
 
 const MAX_TRIALS = 1000;
@@ -96,6 +98,7 @@ export class EvalTestRunner implements vscode.Disposable {
           token,
         );
       }
+      this.deps.afterRun?.([...targets.keys()], fromSave);
     } catch (e) {
       this.deps.output.error(`The run failed: ${e instanceof Error ? e.message : String(e)}`);
       void vscode.window.showErrorMessage('EvalLens: the run failed. See the EvalLens output for details.');

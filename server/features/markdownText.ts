@@ -1,19 +1,7 @@
 /**
- * Pieces of Markdown built from schema text and values for hovers and completion documentation:
- * a code span that holds any text (backticks included), and table cells and rows that stay one row
- * whatever the text holds (`|`, line breaks). Helper "editor" of issue 15 adds a shared Markdown
- * helper in shared/text/; this one is the server's until the two are merged into it.
+ * Markdown tables for hovers and completion documentation: cells and rows that stay one row whatever
+ * the text holds (`|`, line breaks). Code spans and prose come from shared/text/markdown.ts.
  */
-
-/** `text` as an inline code span: fenced with more backticks than it holds in a row, on one line. */
-export function codeSpan(text: string): string {
-  const flat = oneLine(text);
-  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longestRun + 1);
-  // A span that starts or ends with a backtick needs a space inside its fence (CommonMark strips one).
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
 
 /**
  * Markdown as one table cell: line breaks become spaces and every `|` is escaped (in GFM tables a `\|`

@@ -6,7 +6,8 @@
  * described as the negation of its scorer, with that scorer's options.
  */
 import type { ScorerDefinition } from '../../core/scorers/scorer';
-import { codeSpan, markdownTable } from './markdownText';
+import { markdownTable } from './markdownText';
+import { markdownCode as codeSpan } from '../../shared/text/markdown';
 import { descriptionOf, markdownOf, requiredOptions, scorerOption, scorerOptions, summaryOf, typesOf, yamlValue, type JsonSchema } from './schemaFacts';
 
 export function scaleText(definition: ScorerDefinition): string {

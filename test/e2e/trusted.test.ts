@@ -13,6 +13,7 @@ import { quickFixCorrectsUnknownScorer, unknownScorerIsMarked } from './checks/d
 import { completionOffersScorers, hoverShowsScorerDocs } from './checks/languageFeatures';
 import { malformedLineIsReported } from './checks/malformedDataset';
 import { resultsViewShowsFailure, resultsViewShowsMarkupAsText } from './checks/resultsView';
+import { showFailuresOpensThePeek } from './checks/showFailures';
 import { codeLensRunsOneCase, explorerListsCases, runAllMarksCases } from './checks/testExplorer';
 import { missingRuntimeModules } from './support/runtimeModules';
 import { endSession, startSession, type Session } from './support/session';
@@ -45,4 +46,5 @@ describe('EvalLens in VS Code, trusted workspace', () => {
   it('a malformed JSONL line is reported at its line and the other cases still run', () => malformedLineIsReported(current()));
   it('the results view shows an output containing HTML as text', () => resultsViewShowsMarkupAsText(current()));
   it('"Run All Tests" marks passing and failing cases; the failure shows its reason and a diff', () => runAllMarksCases(current()));
+  it('"EvalLens: Show Failures" opens the first failing case and its peek', () => showFailuresOpensThePeek(current()));
 });

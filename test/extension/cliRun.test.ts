@@ -54,7 +54,7 @@ describe('a run through the CLI, mapped to Test Explorer states', () => {
     assert.ok(failed.durationMs >= 0);
     assert.ok(failed.messages.length >= 1);
     for (const message of failed.messages) {
-      assert.match(message.text, /^(contains|edit_similarity|secret_scan)\b.*: \S/);
+      assert.match(message.text, /^(contains|edit_similarity|secret_scan) failed\b.*\n\S/);
       assert.equal(message.location?.file, join(ROOT, 'examples', 'quickstart', 'refunds.jsonl'));
       assert.equal(message.location?.line, 3, 'sale-items is the fourth line (0-based 3)');
     }
@@ -92,8 +92,7 @@ describe('a run through the CLI, mapped to Test Explorer states', () => {
   it('in Restricted Mode (--untrusted) skips the subprocess scorer with the trust reason and still scores the rest', async () => {
     const { sink } = await run(join(FIXTURES, 'extension', 'exact-and-subprocess.eval.yaml'), { untrusted: true });
     assert.equal(sink.states().get('same')?.kind, 'passed');
-    assert.match(sink.outputOf('same'), /subprocess skipped: workspace is not trusted/);
-    assert.match(sink.outputOf('same'), /exact_match pass/);
+    assert.match(sink.outputOf('same'), /^✓ same · 1 passed, 1 skipped \(subprocess: workspace is not trusted\)\n$/);
   });
 
   it('errors the malformed JSONL line at its own line while the other cases still run', async () => {
@@ -104,7 +103,7 @@ describe('a run through the CLI, mapped to Test Explorer states', () => {
     const broken = [...states.values()].find((s) => s.kind === 'errored');
     assert.ok(broken?.kind === 'errored', 'the malformed line is an errored case');
     assert.equal(broken.messages[0]?.location?.line, 1);
-    assert.match(broken.messages[0]?.text ?? '', /^dataset \[error\]: /);
+    assert.match(broken.messages[0]?.text ?? '', /^dataset errored\n\S/);
   });
 
   it('cancels at once: the CLI and the scorer command it started end while the scorer still runs', async () => {

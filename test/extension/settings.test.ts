@@ -16,8 +16,9 @@ describe('settings', () => {
       'run.onSave': true,
       'run.costlyScorersOnSave': true,
       confirmJudgeCallsAbove: 0,
+      'run.offerShowFailures': false,
     };
-    assert.deepEqual(readSettings((key) => values[key]), { concurrency: 4, runTimeLimitSeconds: 90, runsDirectory: 'out/runs', runOnSave: true, runCostlyScorersOnSave: true, confirmJudgeCallsAbove: 0 });
+    assert.deepEqual(readSettings((key) => values[key]), { concurrency: 4, runTimeLimitSeconds: 90, runsDirectory: 'out/runs', runOnSave: true, runCostlyScorersOnSave: true, confirmJudgeCallsAbove: 0, offerShowFailures: false });
     const wrong: Record<string, unknown> = { 'run.concurrency': 0, 'run.timeLimitSeconds': 1.5, 'run.runsDirectory': '', 'run.onSave': 'yes', confirmJudgeCallsAbove: -1 };
     assert.deepEqual(readSettings((key) => wrong[key]), DEFAULT_SETTINGS);
     // Past the CLI's cap the run would be refused: the setting falls back to the CLI's own choice.

@@ -104,6 +104,7 @@ describe('restricted configurations', () => {
   /** Settings a workspace may set in Restricted Mode: each neither writes files, runs on save, runs processes nor spends money. */
   const HARMLESS: Readonly<Record<string, string>> = {
     'evallens.run.timeLimitSeconds': 'only stops a run sooner',
+    'evallens.run.offerShowFailures': 'only shows or hides a notification after a run',
   };
 
   it('every evallens setting is restricted unless it is listed here as harmless', () => {

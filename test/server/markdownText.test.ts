@@ -1,16 +1,10 @@
 /** The Markdown pieces hovers are built from hold any text: a value with backticks, a description with pipes and line breaks. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codeSpan, markdownTable, tableCell } from '../../server/features/markdownText';
+import { markdownTable, tableCell } from '../../server/features/markdownText';
+import { markdownCode as codeSpan } from '../../shared/text/markdown';
 
 describe('Markdown text for hovers', () => {
-  it('fences a code span with more backticks than the text holds in a row, on one line', () => {
-    assert.equal(codeSpan('match'), '`match`');
-    assert.equal(codeSpan('a`b'), '``a`b``');
-    assert.equal(codeSpan('``x'), '``` ``x ```');
-    assert.equal(codeSpan('one\ntwo'), '`one two`');
-  });
-
   it('keeps a table cell one cell: pipes escaped once, line breaks made spaces', () => {
     assert.equal(tableCell('a | b'), 'a \\| b');
     assert.equal(tableCell('already \\| escaped'), 'already \\| escaped');

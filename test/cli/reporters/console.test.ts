@@ -45,6 +45,21 @@ describe('console reporter', () => {
     assert.match(text, /\n1 passed, 1 failed, 1 errored, 1 skipped, 4 total\n\nCANCELLED\n$/);
   });
 
+  it('calls a result across trials "across trials", never trial 0, with one trial or several', async () => {
+    for (const numTrials of [1, 3]) {
+      const events: RunEvent[] = sampleEvents().map((e) => {
+        if (e.type === 'run/start') return { ...e, numTrials };
+        if (e.type !== 'case/end' || e.status !== 'failed') return e;
+        const first = e.results[0];
+        assert.ok(first);
+        return { ...e, results: [...e.results, { ...first, scorer: 'exact_match_consistency', trial: 0, status: 'fail', reason: 'trials disagree' }] };
+      });
+      const text = await runReporter('console', { events });
+      assert.match(text, /^ {5}exact_match_consistency \[across trials\]: trials disagree$/m);
+      assert.doesNotMatch(text, /trial 0/);
+    }
+  });
+
   it('says PASSED when every case and test passed', async () => {
     const events = sampleEvents().filter((e) => e.type !== 'case/end' || e.status === 'passed');
     const head = { ...SAMPLE_HEAD, scorers: [], summary: { passed: 1, failed: 0, errored: 0, skipped: 0, total: 1 } };

@@ -18,10 +18,10 @@ const DATASET = 'quickstart/refunds.jsonl';
 const CASES = ['refund-window', 'refund-method', 'damaged-item', 'sale-items'];
 const FAILING = 'sale-items';
 const FAILING_LINE = 4;
-/** How Test Results words the failing scorer's message: scorer, score, reason. */
-const FAILING_REASON = 'contains (score 0): the value is missing from the output';
-/** test/e2e/fixtures/workspace/exact.eval.yaml's failing case (omits-window) and its message. */
-const DIFF_MESSAGE = 'exact_match (score 0): the output differs from the expected text';
+/** How Test Results words the failing scorer's message (its first line, the row's label): scorer, verdict, score. */
+const FAILING_REASON = 'contains failed · score 0';
+/** test/e2e/fixtures/workspace/exact.eval.yaml's failing case (omits-window) and its message's first line. */
+const DIFF_MESSAGE = 'exact_match failed · score 0';
 /** Its two sides (test/e2e/fixtures/workspace/answers.jsonl, line 2): expected, then the output. */
 const DIFF_SIDES = ['Sale items can be returned within 30 days.', 'Sale items can be returned.'];
 

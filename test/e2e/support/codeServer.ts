@@ -51,6 +51,9 @@ function profileSettings(trust: TrustMode): Record<string, unknown> {
     // VS Code in a browser saves edits after a second by default (desktop VS Code does not): the checks
     // edit fixtures and revert them, and a save in between would change them for the checks after.
     'files.autoSave': 'off',
+    // The offer after a failing run is a notification over the lower right corner, where the checks
+    // click Test Results rows; the checks reach failures with the command "EvalLens: Show Failures".
+    'evallens.run.offerShowFailures': false,
   };
 }
 
