@@ -31,6 +31,7 @@ function negated(key: string, definition: ScorerDefinition): ScorerDefinition {
   return {
     ...rest,
     key,
+    ...(definition.check === undefined ? {} : { check: (options, context) => definition.check?.(options, context) ?? { ok: true } }),
     create(options, context) {
       const made = definition.create(options, context);
       if (!made.ok) return made;
