@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import type { EvalCase } from '../core/case';
 import { loadRunConfig } from '../core/config/loadRunConfig';
+import { cliEngine } from './engine';
 import { caseRecords } from '../core/runner/records';
 import { jsonPrintable } from '../shared/text/printable';
 import { traceOf } from '../core/trace/traceOf';
@@ -40,7 +41,7 @@ export function caseData(evalCase: EvalCase): CaseData {
 
 export async function lookupCase(configFile: string, caseId: string, env: Env): Promise<CaseLookup> {
   // The config's own folder is its workspace, as the extension host read it before this command.
-  const loaded = loadRunConfig(configFile, env);
+  const loaded = loadRunConfig(configFile, env, { engine: cliEngine });
   if (loaded.config === undefined) {
     const problem = loaded.problems.find((p) => p.severity === 'error') ?? loaded.problems[0];
     const where = problem === undefined ? configFile : `${problem.range.file}:${problem.range.start.line + 1}:${problem.range.start.column + 1}`;

@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { loadRunConfig } from '../core/config/loadRunConfig';
+import { cliEngine } from './engine';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
 import { jsonPrintable } from '../shared/text/printable';
@@ -31,7 +32,7 @@ export async function printCaseLists(paths: readonly string[], env: Env): Promis
 }
 
 export async function listCases(configFile: string, env: Env): Promise<CaseList> {
-  const parsed = loadRunConfig(configFile, env, { workspace: process.cwd() });
+  const parsed = loadRunConfig(configFile, env, { workspace: process.cwd(), engine: cliEngine });
   const config = parsed.config;
   if (config === undefined) {
     const first = parsed.problems.find((p) => p.severity === 'error') ?? parsed.problems[0];

@@ -10,6 +10,7 @@ import type { Report } from '../core/report/report';
 import type { RunEvent } from '../core/runner/events';
 import { caseRecords } from '../core/runner/records';
 import { runEval } from '../core/runner/run';
+import { cliEngine } from './engine';
 import { releasePatternChecker } from '../core/scorers/support/boundedRegex';
 import packageJson from '../package.json';
 import { parseCommand, UsageError, type Command } from './args';
@@ -133,7 +134,7 @@ function environmentOf(command: { readonly untrusted?: boolean }): Env {
 
 /** Loads a config, printing its problems as `file:line:col`; undefined when it has errors. */
 function loadConfig(path: string, env: Env): RunConfig | undefined {
-  const parsed = loadRunConfig(path, env, { workspace: process.cwd() });
+  const parsed = loadRunConfig(path, env, { workspace: process.cwd(), engine: cliEngine });
   for (const problem of byPosition(parsed.problems)) process.stderr.write(`${formatProblem(problem, process.cwd())}\n`);
   return parsed.config;
 }
@@ -144,7 +145,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   // Every pattern is checked once the config has loaded; the checker's memory is not needed for the run.
   releasePatternChecker();
   if (config === undefined) return EXIT.usage;
-  const across = config.scorers.find((s) => s.acrossTrials !== undefined);
+  const across = config.scorers.find((s) => s.definition.acrossTrials === true);
   if (command.trials !== undefined && command.trials < 2 && across !== undefined) {
     say(`evallens: --trials ${command.trials}: ${across.name} compares the trials of each case with each other and needs at least 2`);
     return EXIT.usage;

@@ -1,17 +1,17 @@
 import type { ErrorObject } from 'ajv';
 import type { Json } from '../case';
-import type { Prepared, ScorerDefinition } from '../scorers/scorer';
+import type { Checked, ScorerDefinition } from '../scorers/scorer';
 
 /**
  * What checking one scorer entry gave, kept so that the next version of the same config need not check
  * an entry again when nothing it depends on changed: a one-line edit in a config with 500 scorers then
- * validates and prepares one of them. Outcomes hold no ranges: ajv's errors and the scorer's issues
+ * validates and checks one of them (checking builds no scorer: runs create them, core/runner/prepareScorers.ts). Outcomes hold no ranges: ajv's errors and the scorer's issues
  * carry paths inside the entry, which readScorers turns into ranges in the current text.
  *
  * An outcome depends only on the scorer definition, the entry's options (with the config's option
  * defaults applied), the config's folder, its default time limit and the environment. Entries whose
  * outcome may also depend on the disk are never kept: ones that set an option naming a file, ones
- * whose scorer runs workspace code or calls a service, and ones whose `create` asked whether a file
+ * whose scorer runs workspace code or calls a service, and ones whose `check` asked whether a file
  * exists.
  */
 export interface EntryOutcome {
@@ -19,8 +19,8 @@ export interface EntryOutcome {
   readonly options: { readonly [key: string]: Json };
   /** ajv's errors; empty when the options are valid. */
   readonly errors: readonly ErrorObject[];
-  /** The prepared scorer; absent when the options are not valid. */
-  readonly made?: Prepared;
+  /** What the scorer's `check` said; absent when the options are not valid. */
+  readonly checked?: Checked;
 }
 
 export interface EntryCacheKey {

@@ -1,3 +1,4 @@
+import type { EngineContext, ScorerSet } from '../engineContext';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { CaseIdFilter, DatasetSource, Nl2sqlFormat, Nl2sqlSource } from '../dataset/source';
 import type { Problem } from '../problem';
@@ -35,20 +36,16 @@ export function evalbenchScorers(): readonly ScorerDefinition[] {
   return [...replaced, ...EVALBENCH_VARIANTS.filter((d) => !replaced.includes(d))];
 }
 
-interface ScorerSet {
-  readonly registry: ScorerRegistry;
-  /** Options validators are cached by scorer key, so each family has its own. */
-  readonly validators: OptionsValidators;
-}
-
-const scorerSets = new Map<ConfigFamily, ScorerSet>();
-
-/** The registry and options validators of a family, built on first use. */
-export function scorerSetFor(family: ConfigFamily): ScorerSet {
-  let set = scorerSets.get(family);
+/**
+ * The registry and options validators of a family, kept in the host's engine context from first use
+ * (options validators are cached by scorer key, so each family has its own). Without a context: a
+ * fresh set, whose validators compile again.
+ */
+export function scorerSetFor(family: ConfigFamily, engine?: EngineContext): ScorerSet {
+  let set = engine?.scorerSets.get(family);
   if (set === undefined) {
     set = { registry: new ScorerRegistry(family === 'evalbench' ? evalbenchScorers() : BUILTIN_SCORERS), validators: new OptionsValidators() };
-    scorerSets.set(family, set);
+    engine?.scorerSets.set(family, set);
   }
   return set;
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { EngineContext } from '../engineContext';
 import { parseRunConfig, type ParsedRunConfig } from './parseRunConfig';
 import { readConfigFile } from './readConfigFile';
 import type { RunConfig } from './runConfig';
@@ -13,6 +14,8 @@ export interface LoadOptions {
    * default: the config's folder.
    */
   readonly workspace?: string;
+  /** The host's engine context (the CLI makes one per process); absent: a fresh one. */
+  readonly engine?: EngineContext;
 }
 
 /**
@@ -24,7 +27,7 @@ export function loadRunConfig(path: string, env: Readonly<Record<string, string 
   const read = readConfigFile(path, 'run config');
   if ('problem' in read) return { problems: [read.problem] };
   const source = new YamlSource(read.text, read.file);
-  const parsed = parseRunConfig(read.text, read.file, env, { fileExists: existsSync, source });
+  const parsed = parseRunConfig(read.text, read.file, env, { fileExists: existsSync, source, ...(options.engine === undefined ? {} : { engine: options.engine }) });
   if (!isUntrustedEnv(env) || parsed.config === undefined) return parsed;
   const config: RunConfig = parsed.config.dataset === undefined ? parsed.config : { ...parsed.config, dataset: { ...parsed.config.dataset, env } };
   const output = config.csvOutputDirectory;

@@ -11,6 +11,7 @@ import { evalbenchKeyNotices, unusedValuePaths, withoutUnusedVariables } from '.
 import { DEFAULT_JOB_THRESHOLD, DEFAULT_TIMEOUT_MS, type DatasetSource, type InlineCase, type RunConfig } from './runConfig';
 import { pointerSegments, schemaProblems } from './schemaMessages';
 import type { ScorerEntryCache } from './entryCache';
+import { createEngineContext, type EngineContext } from '../engineContext';
 import { duplicateInlineIds } from './inlineCaseIds';
 import { readScorers } from './scorerEntries';
 import { passCriteriaProblems } from './thresholdScale';
@@ -30,6 +31,11 @@ export interface ParseOptions {
   readonly source?: YamlSource;
   /** What scorer entries gave when this host checked them before (the language server keeps one). */
   readonly entryCache?: ScorerEntryCache;
+  /**
+   * The host's engine context (compiled validators, regex verdicts, compiled schemas), kept in the
+   * parsed config's scorer entries for the run that prepares them. Absent: a fresh one for this parse.
+   */
+  readonly engine?: EngineContext;
 }
 
 export interface ParsedRunConfig {
@@ -40,22 +46,22 @@ export interface ParsedRunConfig {
   readonly datasetSource?: DatasetSource;
 }
 
-let topLevelValidator: ValidateFunction | undefined;
 const TOP_LEVEL_KEYS = Object.keys(runConfigSchema.properties);
 
 /**
  * The published run-config schema with `scorers:` narrowed to its shape: each entry is then checked
  * against its own scorer's schema (readScorers), which words its mistakes precisely, so compiling
- * every scorer's definitions a second time here would only cost start-up time. Compiled on first use.
+ * every scorer's definitions a second time here would only cost start-up time. Compiled on first use
+ * and kept in the host's engine context.
  */
-function validateTopLevel(): ValidateFunction {
-  if (topLevelValidator === undefined) {
+function validateTopLevel(engine: EngineContext): ValidateFunction {
+  if (engine.validators.topLevel === undefined) {
     // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
     const { $defs, properties, allOf: _scorersOfFamily, ...rest } = runConfigSchema;
     const topLevel = { ...rest, properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } }, $defs: { case: $defs.case } };
-    topLevelValidator = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(topLevel);
+    engine.validators.topLevel = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(topLevel);
   }
-  return topLevelValidator;
+  return engine.validators.topLevel;
 }
 
 /**
@@ -65,14 +71,14 @@ function validateTopLevel(): ValidateFunction {
  */
 export function parseRunConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>, options: ParseOptions = {}): ParsedRunConfig {
   const source = options.source ?? new YamlSource(text, file);
-  const parsed = parseWithSource(source, file, env, options);
+  const parsed = parseWithSource(source, file, env, options.engine ?? createEngineContext(), options);
   // A diagnostic lands in CI logs and editors: no message quotes a value `${VAR}` brought in.
   const problems = maskProblems(parsed.problems, source.expandedValues);
   if (parsed.config === undefined || source.expandedValues.size === 0) return { ...parsed, problems };
   return { ...parsed, problems, config: { ...parsed.config, secretValues: [...source.expandedValues] } };
 }
 
-function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>, options: ParseOptions): ParsedRunConfig {
+function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>, engine: EngineContext, options: ParseOptions): ParsedRunConfig {
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { problems: syntax };
   const problems: Problem[] = [...syntax, ...source.expandEnvironment(env)];
@@ -86,7 +92,7 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
     return { problems: [...problems, { code: 'schema', severity: 'error', message: `the config must be a mapping of keys (dataset, scorers, …), not ${Array.isArray(root) ? 'a list' : 'a single value'}`, range: source.headRange() }] };
   }
   const data = root as Record<string, unknown>;
-  const validate = validateTopLevel();
+  const validate = validateTopLevel(engine);
   if (!validate(data)) {
     // Scorer entries get their own, more precise messages below.
     const outside = (validate.errors ?? []).filter((e) => pointerSegments(e.instancePath)[0] !== 'scorers');
@@ -95,7 +101,7 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   const dir = dirname(file);
   // An EvalBench config (dataset_config / database_configs) means EvalBench's scorers by its keys.
   const family = configFamily(data);
-  const { registry: familyRegistry, validators } = scorerSetFor(family);
+  const { registry: familyRegistry, validators } = scorerSetFor(family, engine);
   const registry = options.registry ?? familyRegistry;
   const timeoutMs = typeof data['timeout_ms'] === 'number' ? data['timeout_ms'] : DEFAULT_TIMEOUT_MS;
   // EvalBench's `reporting.truncate_execution_outputs` is the default of every SQL scorer's own option.
@@ -107,6 +113,7 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
     resolvePath: (path) => resolveConfigPath(path, compat),
     registry,
     validators,
+    engine,
     configDir: dir,
     defaultTimeoutMs: timeoutMs,
     optionDefaults,

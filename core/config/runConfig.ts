@@ -1,22 +1,21 @@
 import type { SqlCleanUp } from '../sql/sanitizeSql';
 import type { Json } from '../case';
-import type { AcrossTrialsScorer, Scorer, ScorerDefinition } from '../scorers/scorer';
+import type { ScorerContext, ScorerDefinition } from '../scorers/scorer';
 import type { DatasetSource } from '../dataset/source';
 import type { SourceRange } from '../text/position';
 import type { TargetConfig } from '../target/targetConfig';
 
 export type { DatasetSource } from '../dataset/source';
 
-/** One `scorers:` entry, validated and prepared. */
+/** One `scorers:` entry, validated and checked (a run prepares its scorer). */
 export interface ScorerInstance {
   /** What results report under: `name`, else the key. Unique within a config. */
   readonly name: string;
   readonly definition: ScorerDefinition;
   /** Options after validation, with defaults filled in (common options included). */
   readonly options: { readonly [key: string]: Json };
-  readonly scorer: Scorer;
-  /** Set for scorers that compare a case's trials with each other (run once per case, trial 0). */
-  readonly acrossTrials?: AcrossTrialsScorer;
+  /** What the scorer's `create` is given when a run prepares it (core/runner/prepareScorers.ts); a checked config holds no live scorer. */
+  readonly context: ScorerContext;
   /** The config's threshold, else the scorer's default; undefined when neither has one. */
   readonly threshold?: number;
   readonly weight: number;

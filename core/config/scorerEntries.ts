@@ -5,7 +5,9 @@ import type { Problem } from '../problem';
 import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { OptionsValidators } from '../scorers/optionsValidator';
 import type { ScorerRegistry } from '../scorers/registry';
-import type { Prepared, ScorerDefinition } from '../scorers/scorer';
+import type { Checked, ScorerContext, ScorerDefinition } from '../scorers/scorer';
+import type { EngineContext } from '../engineContext';
+import { toDisplay } from '../../shared/text/displayPosition';
 import { negatedKey } from '../scorers/negation';
 import { DEFAULT_TIMEOUT_MS, type ScorerInstance } from './runConfig';
 import { closestNames, didYouMean } from './closest';
@@ -45,6 +47,8 @@ export function readScorers(
     fileExists?: (absolutePath: string) => boolean;
     /** Where a path option points (EvalBench configs also look in the folders above). */
     resolvePath?: (path: string) => string;
+    /** The host's kept validators, verdicts and compiled schemas. */
+    engine: EngineContext;
     /** What entries gave last time (a host that checks the same config again and again). */
     entryCache?: ScorerEntryCache;
   },
@@ -98,7 +102,16 @@ export function readScorers(
       continue;
     }
     const timeoutMs = typeof outcome.options['timeout_ms'] === 'number' ? outcome.options['timeout_ms'] : (context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const made = cached?.made ?? prepare(definition, outcome.options, timeoutMs, context, cacheKey);
+    const scorerContext: ScorerContext = {
+      engine: context.engine,
+      configDir: context.configDir,
+      timeoutMs,
+      env: context.env,
+      ...(context.fileExists === undefined ? {} : { fileExists: context.fileExists }),
+      ...(context.resolvePath === undefined ? {} : { resolvePath: context.resolvePath }),
+    };
+    // Checked, not created: a config being checked (every keystroke in the language server) starts nothing.
+    const made = cached?.checked ?? check(definition, outcome.options, scorerContext, context, cacheKey);
     if (!made.ok) {
       for (const issue of made.issues) {
         if (issue.conflictsWith !== undefined) {
@@ -119,8 +132,7 @@ export function readScorers(
       name,
       definition,
       options: outcome.options,
-      scorer: made.scorer,
-      ...(made.acrossTrials === undefined ? {} : { acrossTrials: made.acrossTrials }),
+      context: scorerContext,
       ...(threshold === undefined ? {} : { threshold }),
       weight: typeof outcome.options['weight'] === 'number' && outcome.options['weight'] > 0 ? outcome.options['weight'] : 1,
       lowerIsBetter: outcome.options['lower_is_better'] === true,
@@ -132,7 +144,7 @@ export function readScorers(
       problems.push({
         code: 'duplicate-scorer-name',
         severity: 'error',
-        message: `two scorers report as "${name}" (the first at line ${clash.range.start.line + 1}); give one a different \`name\``,
+        message: `two scorers report as "${name}" (the first at line ${toDisplay(clash.range.start).line}); give one a different \`name\``,
         range: instance.range,
       });
       continue;
@@ -155,19 +167,14 @@ function cacheKeyOf(definition: ScorerDefinition, options: { readonly [key: stri
   return context.entryCache.keyOf({ definition, options, configDir: context.configDir, defaultTimeoutMs: context.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, env: context.env });
 }
 
-/** Prepares a validated entry, and keeps the outcome when `create` did not look at the disk. */
-function prepare(definition: ScorerDefinition, options: { readonly [key: string]: Json }, timeoutMs: number, context: EntryContext, cacheKey: string | undefined): Prepared {
+/** Checks a validated entry's options, and keeps the outcome when `check` did not look at the disk. */
+function check(definition: ScorerDefinition, options: { readonly [key: string]: Json }, scorerContext: ScorerContext, context: EntryContext, cacheKey: string | undefined): Checked {
+  if (definition.check === undefined) return { ok: true };
   let askedDisk = false;
-  const fileExists = context.fileExists;
-  const made = definition.create(options, {
-    configDir: context.configDir,
-    timeoutMs,
-    env: context.env,
-    ...(fileExists === undefined ? {} : { fileExists: (path: string) => ((askedDisk = true), fileExists(path)) }),
-    ...(context.resolvePath === undefined ? {} : { resolvePath: context.resolvePath }),
-  });
+  const fileExists = scorerContext.fileExists;
+  const made = definition.check(options, { ...scorerContext, ...(fileExists === undefined ? {} : { fileExists: (path: string) => ((askedDisk = true), fileExists(path)) }) });
   if (cacheKey !== undefined && !askedDisk) {
-    const outcome: EntryOutcome = { options, errors: [], made };
+    const outcome: EntryOutcome = { options, errors: [], checked: made };
     context.entryCache?.set(cacheKey, outcome);
   }
   return made;

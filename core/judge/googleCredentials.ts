@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GoogleAuth } from 'google-auth-library';
+import { BoundedCache, ENGINE_CACHE_LIMITS } from '../engineContext';
 
 /** What getting a Google access token came to; a reason never quotes the library's message (it may quote the credentials file). */
 export type TokenOutcome = { readonly kind: 'token'; readonly token: string } | { readonly kind: 'missing'; readonly reason: string } | { readonly kind: 'failed'; readonly reason: string };
@@ -16,18 +17,23 @@ export const NO_ADC_REASON =
   'no Google application-default credentials were found: set GOOGLE_APPLICATION_CREDENTIALS to a credentials file, or run `gcloud auth application-default login` (on Google Cloud, the attached service account is used)';
 
 /**
- * One GoogleAuth per credentials file, for the process: it caches the access token and refreshes it
- * before it expires, so judge calls share one token. Made at the first judge call, never at load.
- */
-const auths = new Map<string, GoogleAuth>();
-
-/**
  * A Google access token from application-default credentials, found as Google's libraries find them:
  * GOOGLE_APPLICATION_CREDENTIALS, else gcloud's well-known file (under CLOUDSDK_CONFIG or
  * ~/.config/gcloud), else the metadata server on Google Cloud. Any credential type google-auth-library
  * reads works (authorized_user, service_account, external_account, impersonated_service_account, …).
  */
-export const googleAccessToken: GoogleTokenSource = async (env, project) => {
+export function googleAccessTokenWith(auths: GoogleAuths = new BoundedCache(ENGINE_CACHE_LIMITS.googleAuths)): GoogleTokenSource {
+  return (env, project) => googleAccessToken(env, project, auths);
+}
+
+/**
+ * One GoogleAuth per credentials file, kept by the host (its engine context): it caches the access
+ * token and refreshes it before it expires, so judge calls share one token. Made at the first judge
+ * call, never at load.
+ */
+type GoogleAuths = BoundedCache<string, GoogleAuth>;
+
+async function googleAccessToken(env: Readonly<Record<string, string | undefined>>, project: string | undefined, auths: GoogleAuths): Promise<TokenOutcome> {
   const file = credentialsFile(env);
   // Without a file only Google Cloud's metadata server can sign in; off Google Cloud, asking it would
   // cost a network probe (and a warning on stderr) to learn what is already known.
@@ -52,7 +58,7 @@ export const googleAccessToken: GoogleTokenSource = async (env, project) => {
     const where = file === undefined ? 'application-default credentials' : env['GOOGLE_APPLICATION_CREDENTIALS'] ? 'the file GOOGLE_APPLICATION_CREDENTIALS names' : "gcloud's application-default credentials file";
     return { kind: 'failed', reason: `cannot get a Google access token from ${where}: ${safeCause(e)}` };
   }
-};
+}
 
 function credentialsFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const named = env['GOOGLE_APPLICATION_CREDENTIALS'];

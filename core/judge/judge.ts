@@ -1,5 +1,6 @@
 import { requestCompletion, type FetchLike, type JudgePrompt } from './client';
-import { googleAccessToken, type GoogleTokenSource } from './googleCredentials';
+import type { BoundedCache, EngineContext } from '../engineContext';
+import { googleAccessTokenWith, type GoogleTokenSource } from './googleCredentials';
 import type { ModelConfig } from './modelConfig';
 import { RateLimiter } from './rateLimit';
 import { realRetryClock, withRetry, type RetryClock } from './retry';
@@ -15,6 +16,8 @@ export interface JudgeDependencies {
   readonly fetch: FetchLike;
   readonly now: () => number;
   readonly clock: RetryClock;
+  /** The judges' prompt templates kept between calls (the host's engine context); absent: read at each call. */
+  readonly prompts?: BoundedCache<string, string>;
   /** The model's shared `execs_per_minute` limit, looked up at the first call; absent when the config sets none. */
   readonly limiter?: () => RateLimiter | undefined;
   /** Google access tokens for the Vertex providers; default: application-default credentials through google-auth-library. */
@@ -32,6 +35,14 @@ export class Judge {
     private readonly deps: JudgeDependencies,
   ) {}
 
+  /** Where this judge's prompt templates are kept, if anywhere. */
+  get prompts(): BoundedCache<string, string> | undefined {
+    return this.deps.prompts;
+  }
+
+  /** Application-default credentials, signed in once per judge when the host gave no token source. */
+  private defaultGoogleToken: GoogleTokenSource | undefined;
+
   async ask(prompt: JudgePrompt, signal: AbortSignal): Promise<JudgeAnswer> {
     const { config, deps } = this;
     const limiter = deps.limiter?.();
@@ -42,7 +53,7 @@ export class Judge {
           fetch: deps.fetch,
           now: deps.now,
           signal,
-          googleToken: deps.googleToken ?? googleAccessToken,
+          googleToken: deps.googleToken ?? (this.defaultGoogleToken ??= googleAccessTokenWith()),
           // After the credentials are found: a call skipped for missing ones takes no turn.
           ...(limiter === undefined
             ? {}
@@ -67,27 +78,22 @@ export class Judge {
 }
 
 /**
- * The rate limiters of this process, one per provider, URL, model and limit: every scorer that
- * judges with the same model shares one, across the scorers of a run (a limit is the API's, not a
- * scorer's). Made at a judge's first call, so the language server, which never scores, never makes one.
+ * The host's rate limiter for a provider, URL, model and limit (kept in its engine context): every
+ * scorer that judges with the same model shares one, across the scorers of a run (a limit is the
+ * API's, not a scorer's). Made at a judge's first call, so the language server, which never scores,
+ * never makes one.
  */
-const limiters = new Map<string, RateLimiter>();
-
-export function sharedLimiter(config: ModelConfig, clock: { readonly now: () => number; readonly sleep: RetryClock['sleep'] }): RateLimiter | undefined {
-  if (config.execsPerMinute === undefined) return undefined;
-  const key = JSON.stringify([config.provider, config.baseUrl, config.model, config.execsPerMinute]);
-  let limiter = limiters.get(key);
-  if (limiter === undefined) {
-    limiter = new RateLimiter(config.execsPerMinute, clock);
-    limiters.set(key, limiter);
-  }
-  return limiter;
+export function sharedLimiter(config: ModelConfig, clock: { readonly now: () => number; readonly sleep: RetryClock['sleep'] }, limiters: BoundedCache<string, RateLimiter>): RateLimiter | undefined {
+  const perMinute = config.execsPerMinute;
+  if (perMinute === undefined) return undefined;
+  const key = JSON.stringify([config.provider, config.baseUrl, config.model, perMinute]);
+  return limiters.getOrMake(key, () => new RateLimiter(perMinute, clock));
 }
 
-/** A judge with the real network, clock and timers. */
-export function realJudge(config: ModelConfig, env: Readonly<Record<string, string | undefined>>): Judge {
+/** A judge with the real network, clock and timers, sharing the host's limiters, sign-ins and prompts. */
+export function realJudge(config: ModelConfig, env: Readonly<Record<string, string | undefined>>, engine: EngineContext): Judge {
   const now = () => performance.now();
   // Looked up at the first call: loading a config (the language server does it on every edit) makes no limiter.
-  const limiter = () => sharedLimiter(config, { now, sleep: realRetryClock.sleep });
-  return new Judge(config, { env, fetch: (url, init) => fetch(url, init), now, clock: realRetryClock, limiter });
+  const limiter = () => sharedLimiter(config, { now, sleep: realRetryClock.sleep }, engine.rateLimiters);
+  return new Judge(config, { env, fetch: (url, init) => fetch(url, init), now, clock: realRetryClock, limiter, prompts: engine.prompts, googleToken: googleAccessTokenWith(engine.googleAuths) });
 }

@@ -34,7 +34,7 @@ export async function planJudgeCalls(config: RunConfig, records: AsyncIterable<D
     cases++;
     config.scorers.forEach((instance, i) => {
       const perEvaluation = instance.definition.judgeCalls?.(instance.options, record.value.case) ?? 0;
-      counts[i] = (counts[i] ?? 0) + perEvaluation * (instance.acrossTrials !== undefined ? 1 : trials);
+      counts[i] = (counts[i] ?? 0) + perEvaluation * (instance.definition.acrossTrials === true ? 1 : trials);
     });
   }
   const scorers = config.scorers.map((instance, i): PlannedScorer => ({

@@ -1,3 +1,4 @@
+import type { EngineContext } from '../engineContext';
 import type { ValidateFunction } from 'ajv';
 import schema from '../../schemas/model-config.schema.json';
 import { readConfigFile } from '../config/readConfigFile';
@@ -52,22 +53,22 @@ export function usesGoogleCredentials(config: Pick<ModelConfig, 'provider'>): bo
 export type LoadedModelConfig = { readonly ok: true; readonly config: ModelConfig; readonly problems: readonly Problem[] } | { readonly ok: false; readonly problems: readonly Problem[] };
 
 /** Reads and checks a model config file; an unreadable or malformed file gives problems, never a throw. */
-export function loadModelConfig(path: string, env: Readonly<Record<string, string | undefined>>): LoadedModelConfig {
+export function loadModelConfig(path: string, env: Readonly<Record<string, string | undefined>>, engine?: EngineContext): LoadedModelConfig {
   const read = readConfigFile(path, 'model config');
   if ('problem' in read) return { ok: false, problems: [read.problem] };
-  return parseModelConfig(read.text, read.file, env);
+  return parseModelConfig(read.text, read.file, env, engine);
 }
 
-let validator: ValidateFunction | undefined;
-
-export function parseModelConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>): LoadedModelConfig {
+/** Checks a model config's text; the host's engine context keeps the compiled schema (absent: compiled for this call). */
+export function parseModelConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>, engine?: EngineContext): LoadedModelConfig {
   const source = new YamlSource(text, file);
-  const loaded = parseModelSource(source, file, env);
+  const validators = engine?.validators ?? {};
+  const loaded = parseModelSource(source, file, env, () => (validators.modelConfig ??= createAjv({ useDefaults: true, verbose: true }).compile(schema)));
   // No diagnostic quotes a value `${VAR}` brought in (a key, a project).
   return { ...loaded, problems: maskProblems([...loaded.problems], source.expandedValues) };
 }
 
-function parseModelSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>): LoadedModelConfig {
+function parseModelSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>, compiled: () => ValidateFunction): LoadedModelConfig {
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { ok: false, problems: syntax };
   const expanded = source.expandEnvironment(env);
@@ -89,7 +90,7 @@ function parseModelSource(source: YamlSource, file: string, env: Readonly<Record
     if (hasErrors(kept)) return { ok: false, problems: kept };
     return fromEvalBenchGenerator(data, source, file, env, kept);
   }
-  validator ??= createAjv({ useDefaults: true, verbose: true }).compile(schema);
+  const validator = compiled();
   if (!validator(data)) {
     const known = Object.keys(schema.properties);
     problems.push(...schemaProblems(validator.errors ?? [], source, { basePath: [], knownKeys: (path) => (path.length === 0 ? known : []) }));

@@ -8,6 +8,7 @@ import { caseSelector, type CaseSelection } from '../dataset/caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
 import { maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
+import { prepareScorers } from './prepareScorers';
 import { scoreCase } from './scoreCase';
 import { trialStats } from './trials';
 
@@ -59,6 +60,8 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   const trials = Math.min(MAX_TRIALS, options.trials ?? config.numTrials);
   const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism()));
   const selected = caseSelector(options.selection ?? {});
+  // The config was checked when it loaded; its scorers are built now, for this run.
+  const live = prepareScorers(config.scorers, options.trusted === undefined ? {} : { trusted: options.trusted });
   const scorers = config.scorers.map(scorerInfo);
   const aggregator = new Aggregator(scorers, config.jobThreshold);
   const counts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
@@ -92,7 +95,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
       const started = now();
       options.onEvent({ type: 'case/start', caseId: id, index, range });
       const results: ScorerResult[] = record.ok
-        ? await scoreCase(record.value.case, config.scorers, trials, {
+        ? await scoreCase(record.value.case, live, trials, {
             now,
             abort,
             ...(options.preparer === undefined ? {} : { preparer: options.preparer }),
@@ -115,7 +118,7 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   } finally {
     await iterator.return?.();
     // Scorers that keep processes for the run (subprocess, mode: persistent) end them here.
-    await Promise.allSettled(config.scorers.map((s) => s.scorer.close?.()));
+    await Promise.allSettled(live.map((s) => s.scorer.close?.()));
   }
 
   const cancelled = options.signal?.aborted === true;

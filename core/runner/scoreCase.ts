@@ -1,9 +1,9 @@
 import type { EvalCase } from '../case';
-import type { ScorerInstance } from '../config/runConfig';
 import type { ScorerResult, ScorerVerdict } from '../result';
 import { applyFieldPaths } from '../scorers/fieldPaths';
 import type { TrialInput } from '../scorers/scorer';
 import type { CasePreparer } from './casePreparer';
+import type { LiveScorer } from './prepareScorers';
 import { capDetails, capText } from './detailsCap';
 import { trialCases, type TrialCase } from './trials';
 
@@ -13,7 +13,7 @@ import { trialCases, type TrialCase } from './trials';
  * abandoned at the limit and its signal aborted; a synchronous one cannot be stopped, so it is
  * measured); a scorer that throws gives an `error` result, never a crashed run.
  */
-export async function scoreCase(evalCase: EvalCase, scorers: readonly ScorerInstance[], trials: number, context: CaseContext): Promise<ScorerResult[]> {
+export async function scoreCase(evalCase: EvalCase, scorers: readonly LiveScorer[], trials: number, context: CaseContext): Promise<ScorerResult[]> {
   const { now, preparer } = context;
   const abort = context.abort ?? { controller: new AbortController() };
   if (context.trusted === false) {
@@ -83,9 +83,9 @@ function preparerReaches(preparer: CasePreparer, evalCase: EvalCase, trials: num
 }
 
 /** The results of scorers that a run without trust does not call: skipped, for every trial they would have had. */
-function untrusted(caseId: string, scorers: readonly ScorerInstance[], trials: number): ScorerResult[] {
+function untrusted(caseId: string, scorers: readonly LiveScorer[], trials: number): ScorerResult[] {
   return scorers.flatMap((instance) => {
-    const trialNumbers = instance.acrossTrials !== undefined ? [0] : Array.from({ length: trials }, (_, i) => i + 1);
+    const trialNumbers = instance.definition.acrossTrials === true ? [0] : Array.from({ length: trials }, (_, i) => i + 1);
     return trialNumbers.map((trial) => finish({ status: 'skipped', reason: UNTRUSTED_REASON }, caseId, instance, trial, 0));
   });
 }
@@ -109,7 +109,7 @@ async function prepareTrials(cases: readonly TrialCase[], preparer: CasePreparer
 }
 
 /** Gathers every trial's input for an across-trials scorer; any trial that cannot be read is an error. */
-async function acrossTrials(cases: readonly TrialCase[], instance: ScorerInstance, score: (inputs: TrialInput[]) => Promise<ScorerVerdict>): Promise<ScorerVerdict> {
+async function acrossTrials(cases: readonly TrialCase[], instance: LiveScorer, score: (inputs: TrialInput[]) => Promise<ScorerVerdict>): Promise<ScorerVerdict> {
   if (cases.length < 2) return { status: 'error', reason: `${instance.definition.key} compares trials with each other and needs num_trials of at least 2 (the run has ${cases.length})` };
   const inputs: TrialInput[] = [];
   for (const [i, trialCase] of cases.entries()) {
@@ -123,7 +123,7 @@ async function acrossTrials(cases: readonly TrialCase[], instance: ScorerInstanc
 
 async function evaluate(
   call: (signal: AbortSignal) => ScorerVerdict | Promise<ScorerVerdict>,
-  instance: ScorerInstance,
+  instance: LiveScorer,
   started: number,
   now: () => number,
   controller: AbortController,
@@ -163,7 +163,7 @@ function isPromise(value: unknown): value is Promise<ScorerVerdict> {
  * An itemized verdict (`parts`) becomes one result per item, named `<instance>_<index>`, each under
  * the instance's threshold; every item carries the evaluation's duration. Any other verdict is one result.
  */
-function finishParts(verdict: ScorerVerdict, caseId: string, instance: ScorerInstance, trial: number, durationMs: number): ScorerResult[] {
+function finishParts(verdict: ScorerVerdict, caseId: string, instance: LiveScorer, trial: number, durationMs: number): ScorerResult[] {
   const parts = verdict.parts;
   if (parts === undefined || parts.length === 0) return [finish(verdict, caseId, instance, trial, durationMs)];
   return parts.map(({ index, ...part }) => finish(part, caseId, { ...instance, name: `${instance.name}_${index}` }, trial, durationMs));
@@ -173,7 +173,7 @@ function finishParts(verdict: ScorerVerdict, caseId: string, instance: ScorerIns
  * The threshold rule (EvalHub): where a threshold resolves and the scorer decided with a number,
  * pass is `score >= threshold` (`<=` with lower_is_better). A result that did not decide has no `passed`.
  */
-function finish(verdict: ScorerVerdict, caseId: string, instance: ScorerInstance, trial: number, durationMs: number): ScorerResult {
+function finish(verdict: ScorerVerdict, caseId: string, instance: LiveScorer, trial: number, durationMs: number): ScorerResult {
   let status = verdict.status;
   const decidable = status === 'pass' || status === 'fail' || status === 'measured';
   if (decidable && instance.threshold !== undefined && typeof verdict.score === 'number') {
@@ -196,7 +196,7 @@ function finish(verdict: ScorerVerdict, caseId: string, instance: ScorerInstance
   };
 }
 
-function thresholdReason(verdict: ScorerVerdict, instance: ScorerInstance, passed: boolean): string {
+function thresholdReason(verdict: ScorerVerdict, instance: LiveScorer, passed: boolean): string {
   const relation = instance.lowerIsBetter ? (passed ? 'at most' : 'above') : passed ? 'at least' : 'below';
   return `score ${String(verdict.score)} is ${relation} the threshold ${String(instance.threshold)} (${verdict.reason})`;
 }

@@ -36,6 +36,7 @@ function negated(key: string, definition: ScorerDefinition): ScorerDefinition {
   return {
     ...rest,
     key,
+    ...(definition.check === undefined ? {} : { check: (options, context) => definition.check?.(options, context) ?? { ok: true } }),
     create(options, context) {
       const made = definition.create(options, context);
       if (!made.ok) return made;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { EvalCase, Json } from '../case';
 import type { ScorerVerdict } from '../result';
+import type { EngineContext } from '../engineContext';
 import type { ScorerOptionsBySchema } from './options.generated';
 
 /** What one scorer sees of one case, after `output_path` / `expected_path` have been applied. */
@@ -55,8 +56,13 @@ export type Prepared =
     }
   | { readonly ok: false; readonly issues: readonly OptionIssue[] };
 
-/** What `create` may use besides the options. */
+/** What checking a scorer's options found: nothing, notices to show at the entry, or issues that refuse it. */
+export type Checked = { readonly ok: true; readonly notices?: readonly OptionIssue[] } | { readonly ok: false; readonly issues: readonly OptionIssue[] };
+
+/** What `check` and `create` may use besides the options. */
 export interface ScorerContext {
+  /** The host's kept validators, verdicts and compiled schemas (core/engineContext.ts). */
+  readonly engine: EngineContext;
   /** Absolute folder of the run config, for path-valued options. */
   readonly configDir: string;
   /**
@@ -120,9 +126,15 @@ export interface ScorerDefinition {
   /** Its verdicts may carry `parts`: one result per item, named `<instance>_<index>` (binary_rubric_scorer). */
   readonly itemized?: true;
   /**
-   * Builds the scorer from options that the schema has already validated (defaults filled in).
-   * Checks the schema cannot express (a regex that can blow up, an unsupported JSON Schema keyword)
-   * are reported as issues here, when the config loads.
+   * Checks what the schema cannot express (a regex that can blow up, an unsupported JSON Schema
+   * keyword, a model config that does not load), when the config loads: every keystroke in the
+   * language server, and `evallens validate`. Builds nothing that runs. Absent: the schema says all.
+   */
+  check?(options: { readonly [key: string]: Json }, context: ScorerContext): Checked;
+  /**
+   * Builds the scorer from options that the schema and `check` have passed (defaults filled in), when
+   * a run starts; never when a config is only checked. Refuses with the same issues as `check` when
+   * something changed in between (a file deleted).
    */
   create(options: { readonly [key: string]: Json }, context: ScorerContext): Prepared;
 }
@@ -134,9 +146,10 @@ export type OptionsOf<S extends keyof ScorerOptionsBySchema> = ScorerOptionsBySc
 type KeyOf<S extends string> = S extends `${string}/${infer Key}` ? KeyOf<Key> : S;
 
 /** A scorer definition written against its options' type; `defineScorer` makes it a ScorerDefinition. */
-export interface TypedScorerDefinition<Options> extends Omit<ScorerDefinition, 'key' | 'create' | 'reportsAs' | 'judgeCalls'> {
+export interface TypedScorerDefinition<Options> extends Omit<ScorerDefinition, 'key' | 'check' | 'create' | 'reportsAs' | 'judgeCalls'> {
   readonly reportsAs?: (options: Options) => string | undefined;
   readonly judgeCalls?: (options: Options, evalCase?: EvalCase) => number;
+  check?(options: Options, context: ScorerContext): Checked;
   create(options: Options, context: ScorerContext): Prepared;
 }
 
@@ -149,12 +162,13 @@ export interface TypedScorerDefinition<Options> extends Omit<ScorerDefinition, '
 export function defineScorer<S extends keyof ScorerOptionsBySchema>(schemaName: S, definition: TypedScorerDefinition<OptionsOf<S>>): ScorerDefinition & { readonly key: KeyOf<S> } {
   type Options = OptionsOf<S>;
   const typed = (options: { readonly [key: string]: Json }): Options => options as unknown as Options;
-  const { reportsAs, judgeCalls, create, ...rest } = definition;
+  const { reportsAs, judgeCalls, check, create, ...rest } = definition;
   return {
     ...rest,
     key: (schemaName.split('/').pop() ?? schemaName) as KeyOf<S>,
     ...(reportsAs === undefined ? {} : { reportsAs: (options) => reportsAs(typed(options)) }),
     ...(judgeCalls === undefined ? {} : { judgeCalls: (options, evalCase) => judgeCalls(typed(options), evalCase) }),
+    ...(check === undefined ? {} : { check: (options, context) => check(typed(options), context) }),
     create: (options, context) => create(typed(options), context),
   };
 }
@@ -170,4 +184,10 @@ export function preparedAcrossTrials(acrossTrials: AcrossTrialsScorer): Prepared
 
 export function refused(...issues: OptionIssue[]): Prepared {
   return { ok: false, issues };
+}
+
+/** A check's outcome from a list of issues (none: passed) and notices. */
+export function checked(issues: readonly OptionIssue[], notices: readonly OptionIssue[] = []): Checked {
+  if (issues.length > 0) return { ok: false, issues };
+  return notices.length > 0 ? { ok: true, notices } : { ok: true };
 }

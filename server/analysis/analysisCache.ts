@@ -8,6 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { documentFile } from '../convert';
 import { YamlChunkCache } from '../../core/config/chunkedParse';
 import { ScorerEntryCache } from '../../core/config/entryCache';
+import { createEngineContext } from '../../core/engineContext';
 import { startPatternChecker } from '../../core/scorers/support/boundedRegex';
 import { analyzeConfig, type ConfigAnalysis, type Environment, type FileExists, type ParseCaches } from './configAnalysis';
 import { documentKind, type DocumentKind } from './documentKind';
@@ -26,8 +27,8 @@ export class AnalysisCache {
    * re-check (forgetReferencing), so what is watched does not flicker; dropped when the config is closed.
    */
   private readonly named = new Map<string, ReadonlySet<string>>();
-  /** Parsed pieces and scorer-entry outcomes shared by every config of this server (bounded). */
-  private readonly parseCaches: ParseCaches = { chunks: new YamlChunkCache(), entries: new ScorerEntryCache() };
+  /** Parsed pieces, scorer-entry outcomes and the engine context shared by every config of this server (bounded). */
+  private readonly parseCaches: ParseCaches = { chunks: new YamlChunkCache(), entries: new ScorerEntryCache(), engine: createEngineContext() };
 
   constructor(
     private readonly env: Environment,

@@ -6,6 +6,7 @@
 import { dirname } from 'node:path';
 import type { YamlChunkCache } from '../../core/config/chunkedParse';
 import type { ScorerEntryCache } from '../../core/config/entryCache';
+import type { EngineContext } from '../../core/engineContext';
 import { configFamily, type ConfigFamily } from '../../core/config/configFamily';
 import { scorerSetFor } from '../../core/config/evalbenchCompat';
 import { parseRunConfig } from '../../core/config/parseRunConfig';
@@ -24,6 +25,8 @@ export type FileExists = (absolutePath: string) => boolean;
 export interface ParseCaches {
   readonly chunks: YamlChunkCache;
   readonly entries: ScorerEntryCache;
+  /** The server's engine context: compiled validators, regex verdicts and compiled schemas. */
+  readonly engine: EngineContext;
 }
 
 export interface ConfigAnalysis {
@@ -47,7 +50,7 @@ export function analyzeConfig(text: string, file: string, env: Environment, file
   const family: ConfigFamily = configFamily(source.topLevelKeys());
   const referencedFiles = new Set<string>();
   const asking = fileExists === undefined ? {} : { fileExists: (path: string) => (referencedFiles.add(path), fileExists(path)) };
-  const parsed = parseRunConfig(text, file, env, { source, ...asking, ...(caches === undefined ? {} : { entryCache: caches.entries }) });
+  const parsed = parseRunConfig(text, file, env, { source, ...asking, ...(caches === undefined ? {} : { entryCache: caches.entries, engine: caches.engine }) });
   // Diagnostics never need the outline; hover, completion and code actions make it on first use, from
   // a parse of their own (parseRunConfig expanded `${VAR}`s in this one, and the outline is of the
   // text as written). With the piece cache that parse re-uses the pieces just parsed.
@@ -62,7 +65,7 @@ export function analyzeConfig(text: string, file: string, env: Environment, file
     },
     problems: parsed.problems,
     family,
-    registry: scorerSetFor(family).registry,
+    registry: scorerSetFor(family, caches?.engine).registry,
     ...(parsed.datasetSource === undefined ? {} : { datasetSource: parsed.datasetSource }),
     referencedFiles,
   };

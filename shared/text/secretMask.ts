@@ -37,6 +37,12 @@ const SECRET_KEY_NAME = /password|passwd|pwd|secret|token|api[_-]?key|access[_-]
  * process rather than one threaded through every reason's path: the gaps issue 13 found were all
  * paths a per-call list did not reach. A process runs one run (the CLI) or analyses with one
  * environment (the language server), so the list stays as small as the environment it comes from.
+ *
+ * It is not part of core's engine context (core/engineContext.ts), on purpose: a host that masks
+ * must mask everywhere it prints — reporters, the CLI's stderr, the server's diagnostics and logs —
+ * and most of those printers never see a context; a value one context read must also be masked in
+ * what another context of the same process prints. A list per context would bring back the gaps
+ * issue 13 closed. It holds values, not config state, and is bounded by the environment's values.
  */
 const remembered = new Set<string>();
 let rememberedSorted: readonly string[] = [];

@@ -2,7 +2,7 @@ import { error, fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/edit_similarity.schema.json';
 import { kindOf, textOutput } from '../support/describe';
 import { codePointCount, interruptibleLevenshtein, normalizedSimilarity, type EditDistance } from '../support/levenshtein';
-import { defineScorer, prepared, refused } from '../scorer';
+import { checked, defineScorer, type OptionIssue, prepared, refused } from '../scorer';
 
 /** The pass mark when the config gives no `threshold`. */
 export const EDIT_SIMILARITY_DEFAULT_THRESHOLD = 0.8;
@@ -22,11 +22,13 @@ export const editSimilarity = defineScorer('edit_similarity', {
   scale: { kind: 'bounded', max: 1 },
   defaultThreshold: EDIT_SIMILARITY_DEFAULT_THRESHOLD,
   schema,
+  check(options) {
+    return checked(thresholdIssues(options.threshold ?? EDIT_SIMILARITY_DEFAULT_THRESHOLD));
+  },
   create(options) {
     const threshold = options.threshold ?? EDIT_SIMILARITY_DEFAULT_THRESHOLD;
-    if (threshold < 0 || threshold > 1) {
-      return refused({ path: ['threshold'], message: `the threshold must lie between 0 and 1: edit_similarity scores a similarity from 0 to 1` });
-    }
+    const issues = thresholdIssues(threshold);
+    if (issues.length > 0) return refused(...issues);
     const lowerIsBetter = options.lower_is_better === true;
     return prepared({
       score({ output: given, expected: caseExpected }, signal) {
@@ -77,4 +79,9 @@ function overCap(text: string, what: string): ScorerVerdict | undefined {
 
 function plural(n: number): string {
   return `${n} character${n === 1 ? '' : 's'}`;
+}
+
+function thresholdIssues(threshold: number): OptionIssue[] {
+  if (threshold >= 0 && threshold <= 1) return [];
+  return [{ path: ['threshold'], message: `the threshold must lie between 0 and 1: edit_similarity scores a similarity from 0 to 1` }];
 }

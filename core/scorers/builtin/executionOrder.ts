@@ -5,7 +5,7 @@ import { kindOf } from '../support/describe';
 import { longestCommonSubsequence } from '../support/longestCommonSubsequence';
 import { callsInStartOrder, count, formatRatio, readSteps } from '../support/traceSteps';
 import { meets, passMarkOf } from '../support/unitThreshold';
-import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
+import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
 
 type Source = 'auto' | 'trace' | 'output';
 type Mode = 'exact' | 'ordering' | 'set';
@@ -32,14 +32,12 @@ export const executionOrder = defineScorer('execution_order', {
   scale: { kind: 'bounded', max: 1 },
   defaultThreshold: EXECUTION_ORDER_DEFAULT_THRESHOLD,
   schema,
+  check(options) {
+    return checked(strictModeIssues(options));
+  },
   create(options) {
     const mark = passMarkOf(options, EXECUTION_ORDER_DEFAULT_THRESHOLD);
-    const issues: OptionIssue[] = [];
-    if (options.strict_mode) {
-      const given = options.threshold;
-      if (typeof given === 'number' && given !== 1) issues.push({ path: ['threshold'], message: `strict_mode forces the threshold to 1; a threshold of ${given} contradicts it (remove it or set it to 1)` });
-      if (mark.lowerIsBetter) issues.push({ path: ['lower_is_better'], message: 'strict_mode forces the threshold to 1 with higher scores better; lower_is_better contradicts it' });
-    }
+    const issues = strictModeIssues(options);
     if (issues.length > 0) return refused(...issues);
     const threshold = options.strict_mode ? 1 : mark.threshold;
     const passMark = { threshold, lowerIsBetter: mark.lowerIsBetter };
@@ -148,4 +146,15 @@ function firstDifference(a: readonly string[], b: readonly string[]): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
   return a.length === b.length ? -1 : n;
+}
+
+/** strict_mode's contradictions: a threshold other than 1, or lower_is_better. */
+function strictModeIssues(options: OptionsOf<'execution_order'>): OptionIssue[] {
+  const issues: OptionIssue[] = [];
+  if (options.strict_mode) {
+    const given = options.threshold;
+    if (typeof given === 'number' && given !== 1) issues.push({ path: ['threshold'], message: `strict_mode forces the threshold to 1; a threshold of ${given} contradicts it (remove it or set it to 1)` });
+    if (passMarkOf(options, EXECUTION_ORDER_DEFAULT_THRESHOLD).lowerIsBetter) issues.push({ path: ['lower_is_better'], message: 'strict_mode forces the threshold to 1 with higher scores better; lower_is_better contradicts it' });
+  }
+  return issues;
 }

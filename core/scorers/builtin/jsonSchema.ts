@@ -8,8 +8,8 @@ import schema from '../../../schemas/scorers/json_schema.schema.json';
 import { createUserSchemaAjv } from '../../schema/ajv';
 import { draft2020MetaErrors } from '../../schema/draft2020Meta';
 import { codePointLength, kindOf } from '../support/describe';
-import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags } from '../support/boundedRegex';
-import { defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
+import { BoundedRegex, checkPatternSafety, guardFor, normalizeFlags, type VerdictCache } from '../support/boundedRegex';
+import { defineScorer, type OptionIssue, type OptionsOf, prepared, type ScorerContext } from '../scorer';
 import { readBoundedTextSync } from '../../text/boundedRead';
 import { parseJson } from '../../text/jsonDepth';
 import { isObject } from '../../../shared/isObject';
@@ -36,13 +36,14 @@ export const jsonSchema = defineScorer('json_schema', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
   schema,
+  check(options, context) {
+    const compiled = loadAndCompile(options, context);
+    return compiled.ok ? { ok: true } : compiled;
+  },
   create(options, context) {
-    const loaded = loadSchema(options, context.configDir);
-    if (!loaded.ok) return refused(loaded.issue);
-    const compiled = compileUserSchemaOnce(loaded.schema, loaded.at);
-    if (!compiled.ok) return refused(...compiled.issues);
-    const validate = compiled.validate;
-    const names = declaredPropertyNames(loaded.schema);
+    const compiled = loadAndCompile(options, context);
+    if (!compiled.ok) return compiled;
+    const { validate, names } = compiled;
 
     return prepared({
       score({ output }) {
@@ -124,27 +125,28 @@ function loadSchema(
   return { ok: true, schema: value as JsonObject, at: { option: 'schema_path', label } };
 }
 
-/**
- * Compiled schemas by their JSON text and where they came from. The language server checks a config on
- * every keystroke and compiling one schema takes milliseconds (500 json_schema entries took seconds);
- * a compiled validator is stateless between calls, so configs and entries with the same schema share
- * it. Bounded: past the limit the oldest goes first.
- */
-const compiledSchemas = new Map<string, ReturnType<typeof compileUserSchema>>();
-const COMPILED_SCHEMAS_LIMIT = 200;
-
-function compileUserSchemaOnce(userSchema: JsonObject, at: SchemaSource): ReturnType<typeof compileUserSchema> {
-  const key = `${at.option}\u0000${at.label}\u0000${JSON.stringify(userSchema)}`;
-  const known = compiledSchemas.get(key);
-  if (known !== undefined) return known;
-  const compiled = compileUserSchema(userSchema, at);
-  const oldest = compiledSchemas.size >= COMPILED_SCHEMAS_LIMIT ? compiledSchemas.keys().next() : undefined;
-  if (oldest !== undefined && oldest.done !== true) compiledSchemas.delete(oldest.value);
-  compiledSchemas.set(key, compiled);
-  return compiled;
+/** The user's schema read and compiled, with the property names it declares; or why it cannot be used. */
+function loadAndCompile(options: JsonSchemaOptions, context: ScorerContext): { ok: true; validate: ValidateFunction; names: Set<string> } | { ok: false; issues: OptionIssue[] } {
+  const loaded = loadSchema(options, context.configDir);
+  if (!loaded.ok) return { ok: false, issues: [loaded.issue] };
+  const compiled = compileUserSchemaOnce(loaded.schema, loaded.at, context);
+  if (!compiled.ok) return compiled;
+  return { ok: true, validate: compiled.validate, names: declaredPropertyNames(loaded.schema) };
 }
 
-function compileUserSchema(userSchema: JsonObject, at: SchemaSource): { ok: true; validate: ValidateFunction } | { ok: false; issues: OptionIssue[] } {
+/**
+ * Compiled schemas by their JSON text and where they came from, kept in the host's engine context
+ * (bounded there). The language server checks a config on every keystroke and compiling one schema
+ * takes milliseconds (500 json_schema entries took seconds); a compiled validator is stateless
+ * between calls, so configs and entries with the same schema share it.
+ */
+function compileUserSchemaOnce(userSchema: JsonObject, at: SchemaSource, context: ScorerContext): ReturnType<typeof compileUserSchema> {
+  const key = `${at.option}\u0000${at.label}\u0000${JSON.stringify(userSchema)}`;
+  const cache = context.engine.compiledSchemas;
+  return cache.getOrMake(key, () => compileUserSchema(userSchema, at, context.engine.regexVerdicts)) as ReturnType<typeof compileUserSchema>;
+}
+
+function compileUserSchema(userSchema: JsonObject, at: SchemaSource, verdicts: VerdictCache): { ok: true; validate: ValidateFunction } | { ok: false; issues: OptionIssue[] } {
   const issueAt = (segments: readonly Segment[], message: string): OptionIssue =>
     at.option === 'schema' ? { path: ['schema', ...segments], message } : { path: ['schema_path'], message: `${message}${segments.length > 0 ? ` (at ${pointer(segments)})` : ''}` };
 
@@ -152,14 +154,14 @@ function compileUserSchema(userSchema: JsonObject, at: SchemaSource): { ok: true
   if (declared !== undefined && (typeof declared !== 'string' || declared.replace(/#$/, '') !== DRAFT_2020_12)) {
     return { ok: false, issues: [issueAt(['$schema'], `${at.label} declares $schema ${JSON.stringify(declared)}; only JSON Schema draft 2020-12 (${DRAFT_2020_12}) is supported`)] };
   }
-  const issues = [...externalRefIssues(userSchema, at, issueAt), ...patternIssues(userSchema, at, issueAt)];
+  const issues = [...externalRefIssues(userSchema, at, issueAt), ...patternIssues(userSchema, at, issueAt, verdicts)];
   if (issues.length > 0) return { ok: false, issues };
 
   const ajv = createUserSchemaAjv({
     // The meta-schema check runs below, with a validator generated at build time: ajv compiling the
     // meta-schema here was most of the cost of a json_schema entry on the language server's first check.
     validateSchema: false,
-    code: { regExp: boundedRegExpEngine() },
+    code: { regExp: boundedRegExpEngine(verdicts) },
   });
   try {
     const metaErrors = draft2020MetaErrors(userSchema);
@@ -246,10 +248,10 @@ function externalRefIssues(userSchema: JsonObject, at: SchemaSource, issueAt: (s
 }
 
 /** `pattern` and `patternProperties` regexes run on payload: the ReDoS check applies to them too. */
-function patternIssues(userSchema: JsonObject, at: SchemaSource, issueAt: (segments: readonly Segment[], message: string) => OptionIssue): OptionIssue[] {
+function patternIssues(userSchema: JsonObject, at: SchemaSource, issueAt: (segments: readonly Segment[], message: string) => OptionIssue, verdicts: VerdictCache): OptionIssue[] {
   const issues: OptionIssue[] = [];
   const check = (source: string, segments: Segment[]) => {
-    const safety = checkPatternSafety(source, 'u');
+    const safety = checkPatternSafety(source, 'u', { verdicts });
     if (safety.status === 'invalid' || safety.status === 'vulnerable') issues.push(issueAt(segments, `${at.label} has a pattern that ${safety.message}`));
   };
   walkSchema(userSchema, LOCAL_BASE, [], (node, base, segments) => {
@@ -273,10 +275,10 @@ class SchemaPatternTimeout extends Error {
  * could not prove safe is interrupted after SCHEMA_PATTERN_TIMEOUT_MS (validation then throws and
  * the case answers `timeout`). Patterns recheck finds vulnerable were refused before compiling.
  */
-function boundedRegExpEngine(): RegExpEngine {
+function boundedRegExpEngine(verdicts: VerdictCache): RegExpEngine {
   let count = 0;
   const engine = (source: string, flags: string) => {
-    const safety = checkPatternSafety(source, flags);
+    const safety = checkPatternSafety(source, flags, { verdicts });
     const guard = guardFor(safety);
     if (guard === undefined) throw new Error(`the pattern ${JSON.stringify(source)} ${'message' in safety ? safety.message : 'cannot run'}`);
     const regex = new BoundedRegex(new RegExp(source, normalizeFlags(flags)), guard);

@@ -9,7 +9,7 @@ import { QUOTE_CHARS, stderrDetails, truncate } from '../support/processText';
 import type { RowDict } from '../support/pythonEquality';
 import { evalRows, executionRows, runError } from '../support/sqlRows';
 import commonSchema from '../../../schemas/scorer-common.schema.json';
-import { defineScorer, type OptionIssue, refused, resolveOptionPath, type ScoringInput } from '../scorer';
+import { checked, defineScorer, type OptionIssue, refused, resolveOptionPath, type ScorerContext, type ScoringInput } from '../scorer';
 import { parseJson } from '../../text/jsonDepth';
 import { isObject } from '../../../shared/isObject';
 
@@ -33,28 +33,14 @@ export const pythonScorer = defineScorer('python_scorer', {
   reaches: 'workspace-code',
   schema,
   reportsAs: (options) => scorerName(options),
+  check(options, context) {
+    const found = scriptCommand(options, context);
+    return found.ok ? checked([], found.notices) : checked([found.issue]);
+  },
   create(options, context) {
-    const scriptPath = String(options['script_path']);
-    const script = isAbsolute(scriptPath) ? scriptPath : resolveOptionPath(context, scriptPath);
-    if (context.fileExists !== undefined && !context.fileExists(script)) {
-      return refused({ path: ['script_path'], message: `the script ${script} does not exist (script_path is relative to the config's folder)` });
-    }
-    const path = context.env['PATH'];
-    const uv = findOnPath('uv', path);
-    const notices: OptionIssue[] = [];
-    let command: ProcessCommand;
-    if (uv !== undefined) {
-      command = { file: uv, args: ['run', '--isolated', script] };
-    } else {
-      command = { file: 'python3', args: [script] };
-      notices.push({
-        path: ['script_path'],
-        message:
-          findOnPath('python3', path) === undefined
-            ? 'neither uv nor python3 is on PATH: every case will fail until one is installed (EvalBench runs `uv run --isolated <script>`)'
-            : 'uv is not on PATH, so the script runs with `python3 <script>` instead of `uv run --isolated <script>`; PEP 723 inline dependencies are not installed',
-      });
-    }
+    const found = scriptCommand(options, context);
+    if (!found.ok) return refused(found.issue);
+    const { command, notices } = found;
     // EvalBench has no limit; here the script is stopped a little before the runner would stop waiting.
     const limit: RunLimit = { ms: Math.max(1, context.timeoutMs - Math.min(1000, Math.floor(context.timeoutMs / 10))), from: "just under the scorer's time limit" };
     const config = scriptConfig(options);
@@ -179,4 +165,30 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return 'a string that is not a number';
   return Array.isArray(value) ? 'a list' : typeof value;
+}
+
+/** How the script runs (uv, else python3, said as a notice), or why it cannot: it does not exist. */
+function scriptCommand(options: { readonly [key: string]: Json }, context: ScorerContext): { ok: true; command: ProcessCommand; notices: OptionIssue[] } | { ok: false; issue: OptionIssue } {
+  const scriptPath = String(options['script_path']);
+  const script = isAbsolute(scriptPath) ? scriptPath : resolveOptionPath(context, scriptPath);
+  if (context.fileExists !== undefined && !context.fileExists(script)) {
+    return { ok: false, issue: { path: ['script_path'], message: `the script ${script} does not exist (script_path is relative to the config's folder)` } };
+  }
+  const path = context.env['PATH'];
+  const uv = findOnPath('uv', path);
+  const notices: OptionIssue[] = [];
+  let command: ProcessCommand;
+  if (uv !== undefined) {
+    command = { file: uv, args: ['run', '--isolated', script] };
+  } else {
+    command = { file: 'python3', args: [script] };
+    notices.push({
+      path: ['script_path'],
+      message:
+        findOnPath('python3', path) === undefined
+          ? 'neither uv nor python3 is on PATH: every case will fail until one is installed (EvalBench runs `uv run --isolated <script>`)'
+          : 'uv is not on PATH, so the script runs with `python3 <script>` instead of `uv run --isolated <script>`; PEP 723 inline dependencies are not installed',
+    });
+  }
+  return { ok: true, command, notices };
 }

@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/regex.schema.json';
 import { codePointLength, textOutput } from '../support/describe';
 import { prepareBoundedRegex, type BoundedMatch, type BoundedRegex, type RegexGuard } from '../support/boundedRegex';
 import { describeText } from '../support/textNeedles';
-import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
+import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused, type ScorerContext } from '../scorer';
 
 type Mode = 'match' | 'full_match' | 'no_match';
 
@@ -19,16 +19,11 @@ export const regex = defineScorer('regex', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
   schema,
-  create(options) {
-    const single = options.pattern !== undefined;
-    const sources = options.patterns ?? (options.pattern === undefined ? [] : [options.pattern]);
-    const issues: OptionIssue[] = [];
-    const compiled: BoundedRegex[] = [];
-    sources.forEach((source, i) => {
-      const made = prepareBoundedRegex(source, options.flags, { fullMatch: options.mode === 'full_match' });
-      if (made.ok) compiled.push(made.regex);
-      else issues.push({ path: single ? ['pattern'] : ['patterns', i], message: `${single ? 'the pattern' : `pattern ${i + 1}`} ${made.message}` });
-    });
+  check(options, context) {
+    return checked(compilePatterns(options, context).issues);
+  },
+  create(options, context) {
+    const { issues, compiled } = compilePatterns(options, context);
     if (issues.length > 0) return refused(...issues);
     const total = compiled.length;
     const name = (n: number) => (total === 1 ? 'the pattern' : `pattern ${n} of ${total}`);
@@ -79,6 +74,20 @@ export const regex = defineScorer('regex', {
     });
   },
 });
+
+/** The patterns compiled, or why one cannot run (it does not compile, or can backtrack catastrophically). */
+function compilePatterns(options: OptionsOf<'regex'>, context: ScorerContext): { issues: OptionIssue[]; compiled: BoundedRegex[] } {
+  const single = options.pattern !== undefined;
+  const sources = options.patterns ?? (options.pattern === undefined ? [] : [options.pattern]);
+  const issues: OptionIssue[] = [];
+  const compiled: BoundedRegex[] = [];
+  sources.forEach((source, i) => {
+    const made = prepareBoundedRegex(source, options.flags, { fullMatch: options.mode === 'full_match', verdicts: context.engine.regexVerdicts });
+    if (made.ok) compiled.push(made.regex);
+    else issues.push({ path: single ? ['pattern'] : ['patterns', i], message: `${single ? 'the pattern' : `pattern ${i + 1}`} ${made.message}` });
+  });
+  return { issues, compiled };
+}
 
 function describeOutcome(result: BoundedMatch, mode: Mode, name: string, seen: string, output: string): string {
   if (result.status === 'matched') {

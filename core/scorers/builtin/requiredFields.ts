@@ -3,7 +3,7 @@ import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/required_fields.schema.json';
 import { kindOf, typeName } from '../support/describe';
 import { parseFieldPath, valueAt } from '../support/path';
-import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
+import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
 
 type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null' | 'any';
 
@@ -30,14 +30,11 @@ export const requiredFields = defineScorer('required_fields', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
   schema,
+  check(options) {
+    return checked(compileFields(options).issues);
+  },
   create(options) {
-    const issues: OptionIssue[] = [];
-    const fields: CompiledField[] = [];
-    options.fields.forEach((field, index) => {
-      const parsed = parseFieldPath(field.path);
-      if (!parsed.ok) issues.push({ path: ['fields', index, 'path'], message: `field ${index + 1}: ${parsed.message}` });
-      else fields.push({ path: field.path, segments: parsed.segments, types: typeof field.type === 'string' ? [field.type] : field.type });
-    });
+    const { issues, fields } = compileFields(options);
     if (issues.length > 0) return refused(...issues);
     return prepared({
       score({ output }) {
@@ -94,4 +91,16 @@ function describeUnsatisfied(u: Unsatisfied): string {
   if (u.value === undefined) return `\`${u.path}\` is missing`;
   const seen = typeof u.value === 'number' && !Number.isInteger(u.value) ? 'a number with a fractional part' : kindOf(u.value);
   return `\`${u.path}\` is ${seen}, not ${wanted}`;
+}
+
+/** The fields' paths parsed, or why one cannot be read. */
+function compileFields(options: OptionsOf<'required_fields'>): { issues: OptionIssue[]; fields: CompiledField[] } {
+  const issues: OptionIssue[] = [];
+  const fields: CompiledField[] = [];
+  options.fields.forEach((field, index) => {
+    const parsed = parseFieldPath(field.path);
+    if (!parsed.ok) issues.push({ path: ['fields', index, 'path'], message: `field ${index + 1}: ${parsed.message}` });
+    else fields.push({ path: field.path, segments: parsed.segments, types: typeof field.type === 'string' ? [field.type] : field.type });
+  });
+  return { issues, fields };
 }

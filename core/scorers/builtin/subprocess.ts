@@ -4,7 +4,7 @@ import schema from '../../../schemas/scorers/subprocess.schema.json';
 import { runOnce, type RunLimit } from '../support/processRun';
 import { quoteStderr, stderrDetails } from '../support/processText';
 import { endedHow } from '../../process/processGroup';
-import { defineScorer, prepared, refused } from '../scorer';
+import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
 import { scorerError, stdoutVerdict } from './subprocessAnswer';
 import { persistentScorer } from './subprocessPersistent';
 import { payload } from './subprocessPayload';
@@ -32,10 +32,12 @@ export const subprocess = defineScorer('subprocess', {
   scale: { kind: 'bounded', max: 1 },
   reaches: 'workspace-code',
   schema,
+  check(options) {
+    return checked(poolIssues(options));
+  },
   create(options, context) {
-    if (options.mode === 'per_case' && options.processes !== undefined) {
-      return refused({ path: ['processes'], message: '`processes` sizes the pool of `mode: persistent`; with one process per case (`mode: per_case`, the default) it has no effect. Add `mode: persistent` or remove it' });
-    }
+    const issues = poolIssues(options);
+    if (issues.length > 0) return refused(...issues);
     // EvalCore's rule is a failing score for a command that hangs; the runner's own limit answers
     // `timeout`. So by default the command is stopped a little before the runner would stop waiting.
     const limit: RunLimit =
@@ -51,6 +53,12 @@ export const subprocess = defineScorer('subprocess', {
     });
   },
 });
+
+/** `processes` without `mode: persistent` has no effect: said rather than ignored. */
+function poolIssues(options: OptionsOf<'subprocess'>): OptionIssue[] {
+  if (!(options.mode === 'per_case' && options.processes !== undefined)) return [];
+  return [{ path: ['processes'], message: '`processes` sizes the pool of `mode: persistent`; with one process per case (`mode: per_case`, the default) it has no effect. Add `mode: persistent` or remove it' }];
+}
 
 async function runCommand(cmd: string, cwd: string, stdin: string, limit: RunLimit, signal: AbortSignal): Promise<ScorerVerdict> {
   const outcome = await runOnce({ shell: cmd }, cwd, stdin, limit, signal, 'the command');

@@ -6,7 +6,7 @@ import { kindOf, typeName } from '../support/describe';
 import { prepareBoundedRegex, type BoundedRegex } from '../support/boundedRegex';
 import { parseFieldPath, valueAt } from '../support/path';
 import { callsInStartOrder, count, readSteps, type PlacedCall } from '../support/traceSteps';
-import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
+import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused, type ScorerContext } from '../scorer';
 
 type RuleName = 'equals' | 'not_equals' | 'matches' | 'one_of' | 'min' | 'max' | 'present' | 'absent' | 'type';
 type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
@@ -54,26 +54,12 @@ export const toolCallMatch = defineScorer('tool_call_match', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
   schema,
-  create(options) {
-    const issues: OptionIssue[] = [];
-    const rules: CompiledRule[] = [];
-    options.params.forEach((param, index) => {
-      const parsed = parseFieldPath(param.path);
-      if (!parsed.ok) {
-        issues.push({ path: ['params', index, 'path'], message: `rule ${index + 1}: ${parsed.message}` });
-        return;
-      }
-      const test = compileRule(param, options.match_timeout_ms);
-      if (!test.ok) {
-        issues.push({ path: ['params', index, 'value'], message: `rule ${index + 1} (matches): the pattern ${test.message}` });
-        return;
-      }
-      rules.push({ number: index + 1, path: param.path, segments: parsed.segments, rule: param.rule, test: test.test });
-    });
+  check(options, context) {
+    return checked(compileRules(options, context).issues);
+  },
+  create(options, context) {
+    const { issues, rules } = compileRules(options, context);
     const forbidden = new Set(options.forbidden_tools ?? []);
-    if (forbidden.has(options.tool)) {
-      issues.push({ path: ['forbidden_tools'], message: `forbidden_tools lists \`${options.tool}\`, the tool this scorer requires` });
-    }
     if (issues.length > 0) return refused(...issues);
     const tool = options.tool;
 
@@ -121,7 +107,30 @@ export const toolCallMatch = defineScorer('tool_call_match', {
   },
 });
 
-function compileRule(param: ParamOption, timeoutMs: number): { ok: true; test: CompiledRule['test'] } | { ok: false; message: string } {
+/** The rules compiled, or why one cannot run; and a required tool that forbidden_tools lists. */
+function compileRules(options: OptionsOf<'tool_call_match'>, context: ScorerContext): { issues: OptionIssue[]; rules: CompiledRule[] } {
+  const issues: OptionIssue[] = [];
+  const rules: CompiledRule[] = [];
+  options.params.forEach((param, index) => {
+    const parsed = parseFieldPath(param.path);
+    if (!parsed.ok) {
+      issues.push({ path: ['params', index, 'path'], message: `rule ${index + 1}: ${parsed.message}` });
+      return;
+    }
+    const test = compileRule(param, options.match_timeout_ms, context);
+    if (!test.ok) {
+      issues.push({ path: ['params', index, 'value'], message: `rule ${index + 1} (matches): the pattern ${test.message}` });
+      return;
+    }
+    rules.push({ number: index + 1, path: param.path, segments: parsed.segments, rule: param.rule, test: test.test });
+  });
+  if ((options.forbidden_tools ?? []).includes(options.tool)) {
+    issues.push({ path: ['forbidden_tools'], message: `forbidden_tools lists \`${options.tool}\`, the tool this scorer requires` });
+  }
+  return { issues, rules };
+}
+
+function compileRule(param: ParamOption, timeoutMs: number, context: ScorerContext): { ok: true; test: CompiledRule['test'] } | { ok: false; message: string } {
   const value = param.value ?? null;
   switch (param.rule) {
     case 'equals': {
@@ -140,7 +149,7 @@ function compileRule(param: ParamOption, timeoutMs: number): { ok: true; test: C
       };
     }
     case 'matches': {
-      const made = prepareBoundedRegex(String(value), param.flags ?? '');
+      const made = prepareBoundedRegex(String(value), param.flags ?? '', { verdicts: context.engine.regexVerdicts });
       if (!made.ok) return { ok: false, message: made.message };
       return { ok: true, test: (v) => testPattern(made.regex, v, timeoutMs) };
     }

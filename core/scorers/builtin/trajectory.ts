@@ -3,7 +3,7 @@ import { fail, pass } from '../../result';
 import schema from '../../../schemas/scorers/trajectory.schema.json';
 import type { HandoffStep } from '../../trace/trace';
 import { callsInStartOrder, count, readSteps, type PlacedCall } from '../support/traceSteps';
-import { defineScorer, type OptionIssue, prepared, refused } from '../scorer';
+import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
 
 interface Handoff {
   readonly to: string;
@@ -25,14 +25,14 @@ export const trajectory = defineScorer('trajectory', {
   origin: 'EvalBook',
   scale: { kind: 'bounded', max: 1 },
   schema,
+  check(options) {
+    return checked(contradictions(options));
+  },
   create(options) {
     const required = options.required_steps ?? [];
     const forbidden = new Set(options.forbidden_tools ?? []);
     const handoffs = options.handoffs ?? [];
-    const issues: OptionIssue[] = [];
-    required.forEach((name, i) => {
-      if (forbidden.has(name)) issues.push({ path: ['required_steps', i], message: `required step ${i + 1} (\`${name}\`) is also in forbidden_tools; no trace could pass` });
-    });
+    const issues = contradictions(options);
     if (issues.length > 0) return refused(...issues);
 
     return prepared({
@@ -139,4 +139,14 @@ function describeAbsentHandoffs(absent: readonly { h: Handoff; i: number }[], re
   const named = absent.slice(0, NAMED_IN_REASON).map(({ h, i }) => `handoff ${i + 1} (${h.from === undefined ? '' : `from \`${h.from}\` `}to \`${h.to}\`)`);
   const more = absent.length > NAMED_IN_REASON ? ` and ${absent.length - NAMED_IN_REASON} more` : '';
   return `${named.join(', ')}${more} ${absent.length === 1 ? 'was' : 'were'} not recorded (the trace records ${count(recorded, 'handoff')})`;
+}
+
+/** Required steps that forbidden_tools also lists: no trace could pass. */
+function contradictions(options: OptionsOf<'trajectory'>): OptionIssue[] {
+  const forbidden = new Set(options.forbidden_tools ?? []);
+  const issues: OptionIssue[] = [];
+  (options.required_steps ?? []).forEach((name, i) => {
+    if (forbidden.has(name)) issues.push({ path: ['required_steps', i], message: `required step ${i + 1} (\`${name}\`) is also in forbidden_tools; no trace could pass` });
+  });
+  return issues;
 }

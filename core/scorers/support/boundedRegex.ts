@@ -47,12 +47,18 @@ export interface PatternForm {
   readonly fullMatch?: boolean;
   /** How long recheck may take before the answer is `unknown` (default RECHECK_TIMEOUT_MS). */
   readonly checkTimeoutMs?: number;
+  /** Where verdicts are kept between checks (the host's engine context); absent: every check asks recheck. */
+  readonly verdicts?: VerdictCache;
+}
+
+/** A host's kept verdicts (core/engineContext.ts: a BoundedCache, so bounded). */
+export interface VerdictCache {
+  get(key: string): PatternSafety | undefined;
+  set(key: string, value: PatternSafety): void;
 }
 
 /** How long recheck may think about one pattern (config load; the result is cached). */
 export const RECHECK_TIMEOUT_MS = 5000;
-const CACHE_LIMIT = 500;
-const safetyCache = new Map<string, PatternSafety>();
 
 /** The flags a pattern runs with: the given ones (of `imsu`) plus `u`, sorted, without duplicates. */
 export function normalizeFlags(flags: string): string {
@@ -83,8 +89,8 @@ export function compilePattern(source: string, flags: string): { readonly ok: tr
 
 /**
  * Whether a pattern compiles and whether it can backtrack catastrophically, with a message that
- * names the part of the pattern at fault. Results are cached by the checked source and flags. The
- * language server reuses this for diagnostics.
+ * names the part of the pattern at fault. Results are kept by the checked source and flags in
+ * `form.verdicts` when given (the host's engine context). The language server reuses this for diagnostics.
  */
 export function checkPatternSafety(source: string, flags: string, form: PatternForm = {}): PatternSafety {
   const compiled = compilePattern(source, flags);
@@ -92,14 +98,10 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
   const normalized = normalizeFlags(flags);
   const run = form.fullMatch === true ? fullMatchSource(source, normalized) : { source, offset: 0 };
   const key = `${normalized}\u0000${run.source}`;
-  const cached = safetyCache.get(key);
+  const cached = form.verdicts?.get(key);
   if (cached !== undefined) return cached;
   const safety = interpret(recheckWorker.check(run.source, normalized, form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS), source, run.offset);
-  if (safetyCache.size >= CACHE_LIMIT) {
-    const oldest = safetyCache.keys().next();
-    if (oldest.done !== true) safetyCache.delete(oldest.value);
-  }
-  safetyCache.set(key, safety);
+  form.verdicts?.set(key, safety);
   return safety;
 }
 

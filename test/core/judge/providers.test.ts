@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
+import { createEngineContext } from '../../../core/engineContext';
+import { googleAccessTokenWith } from '../../../core/judge/googleCredentials';
 import { Judge, type JudgeAnswer } from '../../../core/judge/judge';
 import { parseModelConfig, type ModelConfig } from '../../../core/judge/modelConfig';
 import type { RetryClock } from '../../../core/judge/retry';
@@ -35,8 +37,9 @@ function clock(): RetryClock & { waits: number[] } {
   return { waits, random: () => 0.5, sleep: async (ms) => void waits.push(ms) };
 }
 
-function ask(config: ModelConfig, env: Readonly<Record<string, string>>, waits = clock()): Promise<JudgeAnswer> {
-  return new Judge(config, { env, fetch, now: () => 0, clock: waits }).ask({ user: 'Is the goal met? Answer in JSON.' }, new AbortController().signal);
+/** One judge call; the Google sign-in is the engine context's (a host's), as realJudge's is. */
+function ask(config: ModelConfig, env: Readonly<Record<string, string>>, waits = clock(), engine = createEngineContext()): Promise<JudgeAnswer> {
+  return new Judge(config, { env, fetch, now: () => 0, clock: waits, googleToken: googleAccessTokenWith(engine.googleAuths) }).ask({ user: 'Is the goal met? Answer in JSON.' }, new AbortController().signal);
 }
 
 describe('Gemini on Vertex AI (generateContent), with application-default credentials through google-auth-library', () => {
@@ -50,15 +53,19 @@ describe('Gemini on Vertex AI (generateContent), with application-default creden
     await Promise.all([gemini.close(), tokens.close()]);
   });
 
-  it("reads EvalBench's gcp_vertex_gemini config and posts generateContent with the ADC token; the token is fetched once and reused", async () => {
+  it("reads EvalBench's gcp_vertex_gemini config and posts generateContent with the ADC token; the token is fetched once per host and reused", async () => {
     const config = load(`generator: gcp_vertex_gemini\nvertex_model: gemini-2.5-pro\nbase_prompt: ""\nexecs_per_minute: 5\nbase_url: ${gemini.url}\n`, { EVAL_GCP_PROJECT_ID: 'my-proj', EVAL_GCP_PROJECT_REGION: 'us-central1' });
     assert.equal(config.provider, 'vertex_gemini');
     assert.equal(config.execsPerMinute, 5);
-    gemini.enqueue({ text: '{"verdict": "PASS"}' }, { text: '{"verdict": "FAIL"}' });
+    gemini.enqueue({ text: '{"verdict": "PASS"}' }, { text: '{"verdict": "FAIL"}' }, { text: '{"verdict": "PASS"}' });
     const env = { GOOGLE_APPLICATION_CREDENTIALS: tokens.credentialsFile, HOME: EMPTY_HOME };
-    assert.deepEqual(await ask(config, env), { ok: true, text: '{"verdict": "PASS"}', attempts: 1 });
-    assert.deepEqual(await ask(config, env), { ok: true, text: '{"verdict": "FAIL"}', attempts: 1 });
-    assert.equal(tokens.requests.length, 1, 'one token refresh for both calls');
+    const host = createEngineContext();
+    assert.deepEqual(await ask(config, env, clock(), host), { ok: true, text: '{"verdict": "PASS"}', attempts: 1 });
+    assert.deepEqual(await ask(config, env, clock(), host), { ok: true, text: '{"verdict": "FAIL"}', attempts: 1 });
+    assert.equal(tokens.requests.length, 1, 'one token refresh for both calls of one host');
+    // Another host (engine context) shares no sign-in with the first: it gets its own token.
+    assert.deepEqual(await ask(config, env, clock(), createEngineContext()), { ok: true, text: '{"verdict": "PASS"}', attempts: 1 });
+    assert.equal(tokens.requests.length, 2, 'a second engine context signs in for itself');
     assert.match(tokens.requests[0]?.raw ?? '', /grant_type=refresh_token/);
     const [first] = gemini.requests;
     assert.equal(first?.method, 'POST');

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import { capDetails, cutMarker, MAX_DETAIL_ITEMS, MAX_DETAIL_TEXT_CHARS, OMITTED_KEYS_KEY } from '../../../core/runner/detailsCap';
 import { scoreCase } from '../../../core/runner/scoreCase';
+import { prepareScorers } from '../../../core/runner/prepareScorers';
 
 /** An AWS access key id secret_scan recognises (not a real key). */
 const AWS_KEY = 'AKIAZ3MPLE7Q2RSTUVWX';
@@ -15,7 +16,7 @@ async function scoreWith(scorers: string, output: string, expected: string) {
   const parsed = parseRunConfig(`scorers:\n${scorers}\ncases: []\n`, '/virtual/details.eval.yaml', {});
   assert.deepEqual(parsed.problems, []);
   assert.ok(parsed.config);
-  return scoreCase({ id: 'big', output, expected }, parsed.config.scorers, 1, { now: () => 0 });
+  return scoreCase({ id: 'big', output, expected }, prepareScorers(parsed.config.scorers), 1, { now: () => 0 });
 }
 
 describe('the details a result carries', () => {

@@ -5,6 +5,7 @@ import { scoreCase } from '../../../core/runner/scoreCase';
 import { EDIT_SIMILARITY_MAX_CODE_POINTS, editSimilarity } from '../../../core/scorers/builtin/editSimilarity';
 import { interruptibleLevenshtein, levenshtein } from '../../../core/scorers/support/levenshtein';
 import { score } from '../../support/scoring';
+import { prepareScorers } from '../../../core/runner/prepareScorers';
 
 /** Seeded texts over a small alphabet with an astral character, so a failure is reproducible. */
 function texts(seed: number) {
@@ -69,7 +70,7 @@ describe('edit_similarity bounds', () => {
     const parsed = parseRunConfig(yaml, '/virtual/bounds.eval.yaml', {});
     assert.deepEqual(parsed.problems, []);
     assert.ok(parsed.config);
-    const [result] = await scoreCase({ id: 'long', output: text(60_000), expected: text(60_000) }, parsed.config.scorers, 1, { now: () => performance.now() });
+    const [result] = await scoreCase({ id: 'long', output: text(60_000), expected: text(60_000) }, prepareScorers(parsed.config.scorers), 1, { now: () => performance.now() });
     assert.equal(result?.status, 'timeout');
     // "did not answer within" is the timer's verdict; a blocked loop can only say afterwards that it "took" too long.
     assert.match(result?.reason ?? '', /did not answer within its time limit of 1 ms/);

@@ -8,9 +8,10 @@ import type { TrialInput } from '../../../core/scorers/scorer';
 import { caseRecords } from '../../../core/runner/records';
 import { runEval } from '../../../core/runner/run';
 import type { RunEvent } from '../../../core/runner/events';
+import { createEngineContext } from '../../../core/engineContext';
 
 async function consistency(trials: { output?: Json; error?: string }[]): Promise<ScorerVerdict> {
-  const made = exactMatchConsistency.create({}, { configDir: '/', timeoutMs: 30_000, env: {} });
+  const made = exactMatchConsistency.create({}, { engine: createEngineContext(), configDir: '/', timeoutMs: 30_000, env: {} });
   assert.ok(made.ok && made.acrossTrials);
   const inputs: TrialInput[] = trials.map((t, i) => ({ case: { id: 'c' }, output: t.output, expected: undefined, trial: i + 1, ...(t.error === undefined ? {} : { error: t.error }) }));
   return made.acrossTrials.scoreTrials(inputs, new AbortController().signal);

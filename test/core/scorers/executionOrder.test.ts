@@ -6,6 +6,7 @@ import { executionOrder } from '../../../core/scorers/builtin/executionOrder';
 import { longestCommonSubsequence, longestCommonSubsequenceLength } from '../../../core/scorers/support/longestCommonSubsequence';
 import { refusal, schemaErrors, score } from '../../support/scoring';
 import { thresholdOffScale } from '../../../core/config/thresholdScale';
+import { createEngineContext } from '../../../core/engineContext';
 
 /** judgeval's own inputs: expected_output and actual_output as lists of tool names (no trace). */
 function judge(options: { [key: string]: Json }, expected: Json, called: Json): Promise<ScorerVerdict> {
@@ -122,7 +123,7 @@ describe('execution_order', () => {
     it('strict_mode refuses a contradicting threshold or lower_is_better; threshold 1 is accepted', () => {
       assert.deepEqual(refusal(executionOrder, { strict_mode: true, threshold: 0.8 })[0]?.path, ['threshold']);
       assert.deepEqual(refusal(executionOrder, { strict_mode: true, lower_is_better: true })[0]?.path, ['lower_is_better']);
-      assert.equal(executionOrder.create({ strict_mode: true, threshold: 1, should_exact_match: false, should_consider_ordering: false, source: 'auto' }, { configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
+      assert.equal(executionOrder.create({ strict_mode: true, threshold: 1, should_exact_match: false, should_consider_ordering: false, source: 'auto' }, { engine: createEngineContext(), configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
     });
   });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { jsonSchema } from '../../../core/scorers/builtin/jsonSchema';
 import { refusal, schemaErrors, score } from '../../support/scoring';
+import { createEngineContext } from '../../../core/engineContext';
 
 const person = {
   type: 'object',
@@ -133,7 +134,7 @@ describe('json_schema', () => {
   });
 
   it('reads schema_path relative to the config folder', async () => {
-    const made = jsonSchema.create({ schema_path: 'person.schema.json', parse_output: false }, { configDir: dir, timeoutMs: 30_000, env: {} });
+    const made = jsonSchema.create({ schema_path: 'person.schema.json', parse_output: false }, { engine: createEngineContext(), configDir: dir, timeoutMs: 30_000, env: {} });
     assert.equal(made.ok, true);
     if (!made.ok) return;
     const v = await made.scorer.score({ case: { id: 'c' }, output: { name: 'Ada' }, expected: undefined }, new AbortController().signal);

@@ -7,6 +7,7 @@ import { skillsTrajectory } from '../../../core/scorers/builtin/skillsTrajectory
 import { MAX_COMPARED_NAMES, trajectoryMatcher } from '../../../core/scorers/builtin/trajectoryMatcher';
 import { interruptibleListEditDistance, listEditDistance } from '../../../core/scorers/support/listDistance';
 import { score } from '../../support/scoring';
+import { prepareScorers } from '../../../core/runner/prepareScorers';
 
 /** A trace in the native format with one skill step per name. */
 function skills(names: readonly string[]): Json {
@@ -71,7 +72,7 @@ describe('list comparison bounds (skills_trajectory, trajectory_matcher)', () =>
     assert.deepEqual(parsed.problems, []);
     assert.ok(parsed.config);
     const evalCase = { id: 'long', expected: list(9000), trace: skills(list(9000)) };
-    const [result] = await scoreCase(evalCase, parsed.config.scorers, 1, { now: () => performance.now() });
+    const [result] = await scoreCase(evalCase, prepareScorers(parsed.config.scorers), 1, { now: () => performance.now() });
     assert.equal(result?.status, 'timeout');
     assert.match(result?.reason ?? '', /did not answer within its time limit of 1 ms/);
   });

@@ -14,6 +14,7 @@ import { subprocess } from '../../../core/scorers/builtin/subprocess';
 import { OptionsValidators } from '../../../core/scorers/optionsValidator';
 import { schemaErrors, score } from '../../support/scoring';
 import { waitFor } from '../../support/waitFor';
+import { createEngineContext } from '../../../core/engineContext';
 
 const validators = new OptionsValidators();
 const dirs: string[] = [];
@@ -31,7 +32,7 @@ function tempDir(): string {
 async function run(options: { [key: string]: Json }, testCase: Omit<EvalCase, 'id'>, configDir = process.cwd(), signal = new AbortController().signal): Promise<ScorerVerdict> {
   const copy = structuredClone(options);
   assert.deepEqual(validators.validate(subprocess, copy), []);
-  const made = subprocess.create(copy, { configDir, timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000, env: {} });
+  const made = subprocess.create(copy, { engine: createEngineContext(), configDir, timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000, env: {} });
   if (!made.ok) assert.fail('refused');
   const evalCase: EvalCase = { id: 'c', ...testCase };
   return made.scorer.score({ case: evalCase, output: evalCase.output, expected: evalCase.expected }, signal);

@@ -7,6 +7,7 @@ import { coverage, jaccard, listEditDistance, listEditSimilarity, setOverlap } f
 import { longestCommonSubsequenceLength as longestCommonSubsequence } from '../../../core/scorers/support/longestCommonSubsequence';
 import { score } from '../../support/scoring';
 import { thresholdOffScale } from '../../../core/config/thresholdScale';
+import { createEngineContext } from '../../../core/engineContext';
 
 /** A trace in the native format with one tool_call step per name. */
 function calls(...names: string[]): Json {
@@ -155,7 +156,7 @@ describe('trajectory_matcher', () => {
 
   it('refuses a threshold off the 0–100 scale and accepts one on it', () => {
     assert.match(thresholdOffScale(trajectoryMatcher, 101) ?? '', /between 0 and 100/);
-    assert.equal(trajectoryMatcher.create({ threshold: 80, enforce_order: false, filter_native_tools: true }, { configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
+    assert.equal(trajectoryMatcher.create({ threshold: 80, enforce_order: false, filter_native_tools: true }, { engine: createEngineContext(), configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
   });
 
   it('is a 0–100 EvalBench scorer with no default threshold', () => {

@@ -26,6 +26,7 @@ import { parseTemplate, valueOf } from '../../../core/target/template';
 import { LineIndex } from '../../../core/text/position';
 import { maskSecretText, rememberCredentialEnvironment } from '../../../shared/text/secretMask';
 import { MaskedLines, maskedChannel } from '../../../extension/runner/maskedText';
+import { prepareScorers } from '../../../core/runner/prepareScorers';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-env-values-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -129,7 +130,7 @@ describe('reasons cut after masking (siblings of the 200-character judge cut)', 
   it("an MCP probe error with a key across the 200-character cut", async () => {
     const parsed = parseRunConfig('cases: [{id: a, input: x}]\nscorers:\n  mcp_compliance_check: {}\n', join(dir, 'mcp.eval.yaml'), {});
     assert.ok(parsed.config, JSON.stringify(parsed.problems));
-    const results = await scoreCase({ id: 'a', input: 'x', output: { probe_error: `${'x'.repeat(189)} ${KEY}` } }, parsed.config.scorers, 1, { now: () => 0 });
+    const results = await scoreCase({ id: 'a', input: 'x', output: { probe_error: `${'x'.repeat(189)} ${KEY}` } }, prepareScorers(parsed.config.scorers), 1, { now: () => 0 });
     assert.equal(results.length, 1);
     assertNoPart(JSON.stringify(results), KEY);
   });

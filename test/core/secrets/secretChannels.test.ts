@@ -19,6 +19,7 @@ import { stdoutVerdict } from '../../../core/scorers/builtin/subprocessAnswer';
 import { maskThenCut } from '../../../shared/text/secretMask';
 import { startFakeLlmServer, type FakeLlmServer } from '../../support/fakeOpenAiServer';
 import { loadConfig, runWithTarget } from '../target/targetRun';
+import { prepareScorers } from '../../../core/runner/prepareScorers';
 
 const KEY = 'sk-planted-0123456789abcdefXYZ';
 /** secret_scan's aws_access_key_id detector flags this shape. */
@@ -116,7 +117,7 @@ describe('scorer details', () => {
     const text = ['cases: [{id: a, input: x, expected: y}]', 'scorers:', '  exact_match: {}', '  edit_similarity: {threshold: 0.9}'].join('\n');
     const parsed = parseRunConfig(text, join(dir, 'b.eval.yaml'), {});
     assert.ok(parsed.config, JSON.stringify(parsed.problems));
-    const results = await scoreCase({ id: 'a', input: 'x', expected: 'y', output: `the key is ${AWS_KEY} ok` }, parsed.config.scorers, 1, { now: () => 0 });
+    const results = await scoreCase({ id: 'a', input: 'x', expected: 'y', output: `the key is ${AWS_KEY} ok` }, prepareScorers(parsed.config.scorers), 1, { now: () => 0 });
     assert.equal(results.length, 2);
     assert.ok(results.every((r) => r.status === 'fail'));
     assertNoPart(JSON.stringify(results), AWS_KEY);

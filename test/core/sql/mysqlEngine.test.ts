@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { createConnection } from 'mysql2/promise';
 import type { EvalCase, Json } from '../../../core/case';
-import type { ScorerInstance } from '../../../core/config/runConfig';
 import { scoreCase } from '../../../core/runner/scoreCase';
 import { sqlExactMatch } from '../../../core/scorers/builtin/sql/exactMatch';
 import { nl2sqlPreparer } from '../../../core/sql/nl2sqlPreparer';
@@ -14,6 +13,8 @@ import { mysqlRefusal } from '../../../core/sql/mysqlStatements';
 import { timeLimitMessage } from '../../../core/sql/planRules';
 import type { SqlEngine } from '../../../core/sql/sqlResult';
 import { errorOf, LIMIT, plan, rowsOf } from './engines';
+import { createEngineContext } from '../../../core/engineContext';
+import type { LiveScorer } from '../../../core/runner/prepareScorers';
 
 const MYSQL_URL = process.env['EVALLENS_MYSQL_URL'];
 const MYSQL_MISSING = 'MySQL not available: run scripts/mariadb.sh and set EVALLENS_MYSQL_URL';
@@ -201,9 +202,9 @@ describe('MySQL engine (MariaDB)', () => {
   it('makes a DDL item an error with the reason, before anything runs, instead of a 0 for "both queries failed"', async (t) => {
     const my = need(t);
     if (my === undefined) return;
-    const made = sqlExactMatch.create({}, { configDir: process.cwd(), timeoutMs: 10_000, env: {} });
+    const made = sqlExactMatch.create({}, { engine: createEngineContext(), configDir: process.cwd(), timeoutMs: 10_000, env: {} });
     assert.ok(made.ok);
-    const scorers: ScorerInstance[] = [{ name: 'exact_match', definition: sqlExactMatch, options: {}, scorer: made.scorer, weight: 1, lowerIsBetter: false, timeoutMs: 10_000, range: { file: 'mysql-ddl.yaml', start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } } }];
+    const scorers: LiveScorer[] = [{ name: 'exact_match', definition: sqlExactMatch, options: {}, context: { engine: createEngineContext(), configDir: process.cwd(), timeoutMs: 10_000, env: {} }, scorer: made.scorer, weight: 1, lowerIsBetter: false, timeoutMs: 10_000, range: { file: 'mysql-ddl.yaml', start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } } }];
     const preparer = nl2sqlPreparer(my.engine, { timeoutMs: 10_000 });
     const ddlCase = (expected: { [key: string]: Json }): EvalCase => ({ id: 'ddl', input: 'add an email column', output: 'ALTER TABLE customers ADD COLUMN email TEXT', expected });
     const [ddl] = await scoreCase(ddlCase({ golden_sql: ['ALTER TABLE customers ADD COLUMN email TEXT'], eval_query: ['SELECT 1'], query_type: 'ddl' }), scorers, 1, { now: () => 0, preparer });

@@ -3,6 +3,7 @@ import type { Json } from '../../../case';
 import { answerDetail, parseJudgeObject, type JudgeObject } from '../../../judge/answerParser';
 import { realJudge, type Judge } from '../../../judge/judge';
 import { loadModelConfig, problemLine } from '../../../judge/modelConfig';
+import type { ModelConfig } from '../../../judge/modelConfig';
 import { renderPrompt } from '../../../judge/prompts';
 import { error, type ScorerVerdict } from '../../../result';
 import { resolveOptionPath, type OptionIssue, type Prepared, type ScorerContext } from '../../scorer';
@@ -21,12 +22,25 @@ export function judgeFor(
   options: { readonly model_config: string; readonly threshold?: number | undefined },
   context: ScorerContext,
 ): { readonly ok: true; readonly judge: Judge; readonly notices: readonly OptionIssue[] } | { readonly ok: false; readonly issue: OptionIssue } {
+  const checked = checkModelConfig(options, context);
+  if (!checked.ok) return checked;
+  return { ok: true, judge: realJudge(checked.config, context.env, context.engine), notices: checked.notices };
+}
+
+/**
+ * The checks of judgeFor without the judge: a model config that exists and loads, and what it
+ * becomes said as notices. Checking a config (every keystroke in the language server) stops here.
+ */
+export function checkModelConfig(
+  options: { readonly model_config: string },
+  context: ScorerContext,
+): { readonly ok: true; readonly config: ModelConfig; readonly notices: readonly OptionIssue[] } | { readonly ok: false; readonly issue: OptionIssue } {
   const modelConfigPath = options.model_config;
   const file = isAbsolute(modelConfigPath) ? modelConfigPath : resolveOptionPath(context, modelConfigPath);
   if (context.fileExists !== undefined && !context.fileExists(file)) {
     return { ok: false, issue: { path: ['model_config'], message: `the model config ${file} does not exist (paths are relative to the config's folder)` } };
   }
-  const loaded = loadModelConfig(file, context.env);
+  const loaded = loadModelConfig(file, context.env, context.engine);
   if (!loaded.ok) {
     const [first, ...rest] = loaded.problems.filter((p) => p.severity === 'error');
     const more = rest.length === 0 ? '' : ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'} in that file)`;
@@ -34,7 +48,7 @@ export function judgeFor(
   }
   // What an EvalBench model config becomes (which model, where, signed in how) is said at the option.
   const notices = loaded.problems.filter((p) => p.severity !== 'error').map((p): OptionIssue => ({ path: ['model_config'], message: p.message }));
-  return { ok: true, judge: realJudge(loaded.config, context.env), notices };
+  return { ok: true, config: loaded.config, notices };
 }
 
 /** A judge scorer made with its model config's notices, shown as information at `model_config`. */
@@ -50,7 +64,7 @@ export type Asked = { readonly ok: true; readonly object: JudgeObject; readonly 
  * itself (which may quote the case) is kept in `details.judge_answer`, never in the reason.
  */
 export async function askJudge(judge: Judge, name: string, values: Readonly<Record<string, string>>, signal: AbortSignal): Promise<Asked> {
-  const reply = await judge.ask({ user: renderPrompt(name, values) }, signal);
+  const reply = await judge.ask({ user: renderPrompt(name, values, judge.prompts) }, signal);
   const details: { [key: string]: Json } = { judge_model: judge.config.model, judge_attempts: reply.attempts };
   if (!reply.ok && reply.missingCredentials === true) return { ok: false, verdict: { status: 'skipped', reason: `the judge was not called: ${reply.reason}`, details: { ...details, missing_credentials: true } } };
   if (!reply.ok) return { ok: false, verdict: error(`the judge call failed: ${reply.reason}`, details) };

@@ -2,7 +2,7 @@ import type { Json } from '../../../case';
 import { readChoice, readText } from '../../../judge/answerParser';
 import { unsupported } from '../../../result';
 import schema from '../../../../schemas/scorers/llmrater.schema.json';
-import { type OptionIssue, type Prepared, prepared } from '../../scorer';
+import { type OptionIssue, prepared } from '../../scorer';
 import { bothRan, executionRows, percentVerdict } from '../../support/sqlRows';
 import { setMatchCompare } from '../sql/setMatch';
 import { askJudge, promptText } from './judgeSupport';
@@ -23,9 +23,10 @@ const SQL_VERDICTS = ['EQUIVALENT', 'NOT_EQUIVALENT'] as const;
  */
 export const llmrater = defineJudgeScorer('llmrater', {
   schema,
-  prepare(judge, options) {
-    const notices: OptionIssue[] = [...(options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: "hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)" }] : [])];
-    return withNotices(prepared({
+  notices: (options): OptionIssue[] =>
+    options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: 'hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)' }] : [],
+  prepare(judge) {
+    return prepared({
       async score(input, signal) {
         if (input.case.sql === undefined) return unsupported('the case was not executed, so there are no query results to compare: the run config has no database_configs, or the case has no golden SQL');
         const ran = bothRan(input.case, 'llmrater gives 0 when either query failed (no judge call)');
@@ -62,13 +63,9 @@ export const llmrater = defineJudgeScorer('llmrater', {
         const matches = verdict.value === 'INFORMATION_MATCHES' || verdict.value === 'EXTRA_INFORMATION';
         return percentVerdict(matches ? 100 : 0, `the judge's verdict on the results: ${verdict.value}`, details);
       },
-    }), notices);
+    });
   },
 });
-
-function withNotices(made: Prepared, notices: readonly OptionIssue[]): Prepared {
-  return made.ok && notices.length > 0 ? { ...made, notices } : made;
-}
 
 export function withExplanation(details: { readonly [key: string]: Json }, explanation: string | undefined): { [key: string]: Json } {
   return explanation === undefined ? { ...details } : { ...details, judge_reason: explanation };

@@ -6,7 +6,7 @@ import { error, inconclusive, unsupported } from '../../../result';
 import { traceOf } from '../../../trace/traceOf';
 import type { SkillStep } from '../../../trace/trace';
 import schema from '../../../../schemas/scorers/skills_best_practices.schema.json';
-import { prepared, resolveOptionPath } from '../../scorer';
+import { type OptionIssue, type OptionsOf, prepared, resolveOptionPath, type ScorerContext } from '../../scorer';
 import { percentVerdict } from '../../support/sqlRows';
 import { askJudge } from './judgeSupport';
 import { readBoundedText } from '../../../text/boundedRead';
@@ -24,19 +24,13 @@ const CATEGORIES = ['metadata_quality', 'conciseness', 'progressive_disclosure',
 export const skillsBestPractices = defineJudgeScorer('skills_best_practices', {
   judgeCalls: (_options, evalCase) => (evalCase === undefined ? 1 : activatedSkills(evalCase).length),
   schema,
+  // No skills folder yet (EvalBench makes its sandbox during the agent run): the config loads, and a
+  // case that activated a skill is unsupported with the reason, rather than 0 for every skill.
+  notices: (options, context): OptionIssue[] => (skillsDirOf(options, context) === undefined ? [{ path: [], message: `${NO_SKILLS_DIR} (until then, cases that activated a skill are unsupported)` }] : []),
   prepare(judge, options, context) {
-    const exists = context.fileExists ?? existsSync;
-    // EvalBench's sandbox folders are under the folder it runs in (its repository root), as other paths are.
-    const skillsDir =
-      options.skills_dir !== undefined
-        ? isAbsolute(options.skills_dir)
-          ? options.skills_dir
-          : resolveOptionPath(context, options.skills_dir)
-        : SANDBOX_SKILL_DIRS.map((d) => resolveOptionPath(context, d)).find((d) => exists(d));
-    // No skills folder yet (EvalBench makes its sandbox during the agent run): the config loads, and a
-    // case that activated a skill is unsupported with the reason, rather than 0 for every skill.
-    const noSkillsDir = `no skills folder: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists, and skills_dir is not set; set skills_dir to the folder that holds <skill>/SKILL.md`;
-    const made = prepared({
+    const skillsDir = skillsDirOf(options, context);
+    const noSkillsDir = NO_SKILLS_DIR;
+    return prepared({
       async score(input, signal) {
         const lookup = traceOf(input.case);
         if (!lookup.ok) return unsupported(lookup.reason);
@@ -66,10 +60,18 @@ export const skillsBestPractices = defineJudgeScorer('skills_best_practices', {
         return percentVerdict(Math.round(mean * 100) / 100, `mean best-practices score over ${perSkill.length} skill${perSkill.length === 1 ? '' : 's'}${note}`, { judge_model: judge.config.model, skills: perSkill });
       },
     });
-    // Said after the model config's notices (defineJudgeScorer puts those first).
-    return skillsDir === undefined ? { ...made, notices: [{ path: [], message: `${noSkillsDir} (until then, cases that activated a skill are unsupported)` }] } : made;
   },
 });
+
+const NO_SKILLS_DIR = `no skills folder: none of EvalBench's sandbox folders (${SANDBOX_SKILL_DIRS.join(', ')}) exists, and skills_dir is not set; set skills_dir to the folder that holds <skill>/SKILL.md`;
+
+/** The folder of `<skill>/SKILL.md`: skills_dir, else the first of EvalBench's sandbox folders that exists. */
+function skillsDirOf(options: OptionsOf<'skills_best_practices'>, context: ScorerContext): string | undefined {
+  const exists = context.fileExists ?? existsSync;
+  // EvalBench's sandbox folders are under the folder it runs in (its repository root), as other paths are.
+  if (options.skills_dir !== undefined) return isAbsolute(options.skills_dir) ? options.skills_dir : resolveOptionPath(context, options.skills_dir);
+  return SANDBOX_SKILL_DIRS.map((d) => resolveOptionPath(context, d)).find((d) => exists(d));
+}
 
 /** The distinct skills the trace activated, in the order first activated. */
 function activatedSkills(evalCase: EvalCase): string[] {

@@ -5,7 +5,7 @@ import { prepareBoundedRegex, type BoundedMatch, type BoundedRegex } from '../..
 import { codePointLength } from '../../support/describe';
 import { PY_WHITESPACE_CLASS, pyStrip } from '../../support/pythonEquality';
 import { generatedSqlOf, percentVerdict, plural } from '../../support/sqlRows';
-import { defineScorer, type OptionIssue, prepared, refused } from '../../scorer';
+import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused, type ScorerContext } from '../../scorer';
 import { translatePythonPattern } from './pythonRegex';
 
 interface Outcome {
@@ -39,25 +39,11 @@ export const regexpMatcher = defineScorer('regexp_matcher', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   schema,
-  create(options) {
-    const issues: OptionIssue[] = [];
-    const compiled: BoundedRegex[] = [];
-    const translated: Json[] = [];
-    options.regexp_string_list.forEach((pattern, i) => {
-      const path = ['regexp_string_list', i];
-      const translation = translatePythonPattern(pattern);
-      if (!translation.ok) {
-        issues.push({ path, message: `pattern ${i + 1} cannot be run: ${translation.message}` });
-        return;
-      }
-      const made = prepareBoundedRegex(translation.source, translation.flags);
-      if (!made.ok) {
-        issues.push({ path, message: `pattern ${i + 1} (run as the ECMAScript pattern /${translation.source}/${translation.flags}u) ${made.message}` });
-        return;
-      }
-      compiled.push(made.regex);
-      translated.push({ pattern: i + 1, ecmascript: translation.source, flags: made.regex.flags, guard: made.regex.guard });
-    });
+  check(options, context) {
+    return checked(compilePatterns(options, context).issues);
+  },
+  create(options, context) {
+    const { issues, compiled, translated } = compilePatterns(options, context);
     if (issues.length > 0) return refused(...issues);
     const total = compiled.length;
     const name = (n: number) => (total === 1 ? 'the pattern' : `pattern ${n} of ${total}`);
@@ -133,4 +119,27 @@ function outcomeDetails(o: Outcome, query: string): Json {
   if (r.status === 'matched') return { ...base, at: codePointLength(query.slice(0, r.index)) + 1, length: codePointLength(query.slice(r.index, r.index + r.length)) };
   if (r.status === 'timeout') return { ...base, interrupted: r.interrupted };
   return base;
+}
+
+/** The Python patterns translated and compiled, or why one cannot run. */
+function compilePatterns(options: OptionsOf<'regexp_matcher'>, context: ScorerContext): { issues: OptionIssue[]; compiled: BoundedRegex[]; translated: Json[] } {
+  const issues: OptionIssue[] = [];
+  const compiled: BoundedRegex[] = [];
+  const translated: Json[] = [];
+  options.regexp_string_list.forEach((pattern, i) => {
+    const path = ['regexp_string_list', i];
+    const translation = translatePythonPattern(pattern);
+    if (!translation.ok) {
+      issues.push({ path, message: `pattern ${i + 1} cannot be run: ${translation.message}` });
+      return;
+    }
+    const made = prepareBoundedRegex(translation.source, translation.flags, { verdicts: context.engine.regexVerdicts });
+    if (!made.ok) {
+      issues.push({ path, message: `pattern ${i + 1} (run as the ECMAScript pattern /${translation.source}/${translation.flags}u) ${made.message}` });
+      return;
+    }
+    compiled.push(made.regex);
+    translated.push({ pattern: i + 1, ecmascript: translation.source, flags: made.regex.flags, guard: made.regex.guard });
+  });
+  return { issues, compiled, translated };
 }

@@ -10,6 +10,7 @@ import { analyticsScorer } from '../../../../core/scorers/builtin/llm/analyticsS
 import { llmrater } from '../../../../core/scorers/builtin/llm/llmrater';
 import type { QueryRun } from '../../../../core/sql/sqlResult';
 import { configYaml, ENV, judgeFixture, loadConfig, runConfig, type JudgeFixture } from './judgeHarness';
+import { createEngineContext } from '../../../../core/engineContext';
 
 const validators = new OptionsValidators();
 
@@ -24,7 +25,7 @@ function sqlCase(golden: QueryRun, generated: QueryRun): EvalCase {
 async function scoreWith(definition: ScorerDefinition, dir: string, options: { [key: string]: Json }, evalCase: EvalCase) {
   const copy = structuredClone(options);
   assert.deepEqual(validators.validate(definition, copy), []);
-  const made = definition.create(copy, { configDir: dir, timeoutMs: 30_000, env: ENV });
+  const made = definition.create(copy, { engine: createEngineContext(), configDir: dir, timeoutMs: 30_000, env: ENV });
   if (!made.ok) assert.fail(JSON.stringify(made.issues));
   return made.scorer.score({ case: evalCase, output: undefined, expected: undefined }, new AbortController().signal);
 }

@@ -5,6 +5,7 @@ import { exactMatchConsistency } from '../../../../core/scorers/builtin/exactMat
 import type { TrialInput } from '../../../../core/scorers/scorer';
 import type { QueryOutcome, QueryRun, SqlExecution } from '../../../../core/sql/sqlResult';
 import { execution, failed, rows, run } from './executions';
+import { createEngineContext } from '../../../../core/engineContext';
 
 interface Trial {
   generated?: QueryRun | QueryOutcome;
@@ -12,7 +13,7 @@ interface Trial {
 }
 
 async function consistency(trials: Trial[]): Promise<ScorerVerdict> {
-  const made = exactMatchConsistency.create({}, { configDir: '/', timeoutMs: 30_000, env: {} });
+  const made = exactMatchConsistency.create({}, { engine: createEngineContext(), configDir: '/', timeoutMs: 30_000, env: {} });
   assert.ok(made.ok && made.acrossTrials);
   const inputs: TrialInput[] = trials.map((t, i) => {
     const sql: SqlExecution | undefined = t.generated === undefined ? undefined : execution(rows(['x'], [1]), t.generated);

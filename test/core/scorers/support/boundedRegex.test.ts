@@ -8,6 +8,7 @@ import {
   normalizeFlags,
   prepareBoundedRegex,
 } from '../../../../core/scorers/support/boundedRegex';
+import { createEngineContext } from '../../../../core/engineContext';
 
 describe('checkPatternSafety', () => {
   it('proves a linear pattern safe with the automaton checker', () => {
@@ -65,10 +66,14 @@ describe('checkPatternSafety', () => {
     assert.equal(checkPatternSafety('^after-unknown\\d$', '').status, 'safe');
   });
 
-  it('caches results by pattern and flags', () => {
-    const first = checkPatternSafety('^cache-me\\d$', 'i');
-    assert.equal(checkPatternSafety('^cache-me\\d$', 'i'), first);
-    assert.notEqual(checkPatternSafety('^cache-me\\d$', 's'), first);
+  it("keeps verdicts in the host's cache, by pattern and flags", () => {
+    const verdicts = createEngineContext().regexVerdicts;
+    const first = checkPatternSafety('^cache-me\\d$', 'i', { verdicts });
+    assert.equal(checkPatternSafety('^cache-me\\d$', 'i', { verdicts }), first);
+    assert.notEqual(checkPatternSafety('^cache-me\\d$', 's', { verdicts }), first);
+    assert.equal(verdicts.size, 2);
+    // Without a cache nothing is kept: a second check is a fresh verdict.
+    assert.notEqual(checkPatternSafety('^cache-me\\d$', 'i'), first);
   });
 });
 
