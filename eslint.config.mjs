@@ -37,6 +37,18 @@ const nodeBuiltins = [...new Set(builtinModules.filter((name) => !name.startsWit
   message: 'webview/ runs in the browser: no Node built-ins.',
 }));
 
+// Positions: core counts lines and columns from 0 (as LSP does); people read them from 1. The one place
+// 1 is added is shared/text/displayPosition.ts (toDisplay, displayLine, displayLineAndColumn, …), so a
+// message can never show one number and point the editor at another. test/lint/positions.test.ts
+// proves each selector fires (and scans message text for `line ${x + 1}`, which no selector can see).
+const BY_HAND = 'by hand: a position becomes 1-based only through shared/text/displayPosition.ts (toDisplay, displayLine, displayColumn, displayLineAndColumn, displayLineColumn)';
+const POSITIONS_BY_HAND = [
+  { selector: "BinaryExpression[operator='+'][right.value=1][left.type='Identifier'][left.name=/^(line|column)$/]", message: `Adds 1 to a line or column ${BY_HAND}.` },
+  { selector: "BinaryExpression[operator='+'][right.value=1][left.type='MemberExpression'][left.property.name=/^(line|column)$/]", message: `Adds 1 to a line or column ${BY_HAND}.` },
+  { selector: "BinaryExpression[operator='+'][right.value=1][left.operator='-'][left.right.name=/^line(Start|Offset)$/]", message: `Makes a 1-based column ${BY_HAND}; count from 0 (core's LineIndex) and convert.` },
+  { selector: "VariableDeclarator[id.name='line'][init.value=1]", message: `Counts lines from 1 ${BY_HAND}; count from 0 and convert.` },
+];
+
 export default defineConfig([
   globalIgnores(['dist/**', 'node_modules/**', '.vscode-test/**', 'bench/.peers/**', 'bench/out/**', 'test/e2e/artifacts/**']),
 
@@ -137,6 +149,13 @@ export default defineConfig([
         restrict.coreTypes('webview', 'values it needs come through protocol/ or shared/.'),
       ],
     }),
+  },
+
+  {
+    files: ['{core,shared,protocol,server,extension,webview,cli}/**/*.{ts,mts,cts}'],
+    // scorerEntries.ts is helper "context"'s (issue 15 session); its branch converts its one message.
+    ignores: ['shared/text/displayPosition.ts', 'core/config/scorerEntries.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...POSITIONS_BY_HAND] },
   },
 
   // cli: the command-line host.
