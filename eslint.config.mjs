@@ -29,6 +29,20 @@ function boundaries({ paths = [], patterns = [] }) {
   return { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] };
 }
 
+/**
+ * A folder under the hosts (core/, shared/, protocol/): no editor or LSP library, nothing from test/,
+ * none of `above` (each refused with `because(name)`), and whatever `more` adds.
+ */
+function belowTheHosts(self, above, because, more = []) {
+  return {
+    files: [`${self}/${CODE}`],
+    rules: boundaries({
+      paths: [restrict.vscode],
+      patterns: [restrict.client, restrict.server, restrict.test, ...above.map((name) => restrict.folder(name, because(name))), ...more],
+    }),
+  };
+}
+
 const siblings = (self) =>
   HOSTS.filter((host) => host !== self).map((host) => restrict.folder(host, `${self}/ may not import ${host}/: hosts never import each other`));
 
@@ -70,50 +84,19 @@ export default defineConfig([
   },
 
   // core: the engine. Depends on no other folder and on no editor or LSP library.
-  {
-    files: [`core/${CODE}`],
-    rules: boundaries({
-      paths: [restrict.vscode],
-      patterns: [
-        restrict.client,
-        restrict.server,
-        restrict.test,
-        ...['protocol', ...HOSTS].map((name) => restrict.folder(name, `core/ may not import ${name}/: imports point toward core, never away from it`)),
-      ],
-    }),
-  },
+  belowTheHosts('core', ['protocol', ...HOSTS], (name) => `core/ may not import ${name}/: imports point toward core, never away from it`),
 
   // shared: pure helpers the engine and the hosts both run (escaping, masking, process marking, the
   // aggregator). Below core: it takes core's types only, and nothing from any other folder.
-  {
-    files: [`shared/${CODE}`],
-    rules: boundaries({
-      paths: [restrict.vscode],
-      patterns: [
-        restrict.client,
-        restrict.server,
-        restrict.test,
-        ...['protocol', ...HOSTS].map((name) => restrict.folder(name, `shared/ may not import ${name}/: core and every host import shared, never the other way round`)),
-        restrict.coreTypes('shared', 'helpers that need engine code belong in core.'),
-      ],
-    }),
-  },
+  belowTheHosts('shared', ['protocol', ...HOSTS], (name) => `shared/ may not import ${name}/: core and every host import shared, never the other way round`, [
+    restrict.coreTypes('shared', 'helpers that need engine code belong in core.'),
+  ]),
 
   // protocol: typed contracts over core's types; core's types and shared/ only. The extension and the
   // results view load protocol/, so a value from core here would run the engine in the editor.
-  {
-    files: [`protocol/${CODE}`],
-    rules: boundaries({
-      paths: [restrict.vscode],
-      patterns: [
-        restrict.client,
-        restrict.server,
-        restrict.test,
-        ...HOSTS.map((name) => restrict.folder(name, `protocol/ may import only core/ and shared/, not ${name}/`)),
-        restrict.coreTypes('protocol', 'the extension and the view load protocol/ and run no engine code; values go in shared/.'),
-      ],
-    }),
-  },
+  belowTheHosts('protocol', HOSTS, (name) => `protocol/ may import only core/ and shared/, not ${name}/`, [
+    restrict.coreTypes('protocol', 'the extension and the view load protocol/ and run no engine code; values go in shared/.'),
+  ]),
 
   // server: LSP host. The only folder that imports vscode-languageserver*.
   {
