@@ -29,6 +29,20 @@ function boundaries({ paths = [], patterns = [] }) {
   return { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] };
 }
 
+/**
+ * A folder under the hosts (core/, shared/, protocol/): no editor or LSP library, nothing from test/,
+ * none of `above` (each refused with `because(name)`), and whatever `more` adds.
+ */
+function belowTheHosts(self, above, because, more = []) {
+  return {
+    files: [`${self}/${CODE}`],
+    rules: boundaries({
+      paths: [restrict.vscode],
+      patterns: [restrict.client, restrict.server, restrict.test, ...above.map((name) => restrict.folder(name, because(name))), ...more],
+    }),
+  };
+}
+
 const siblings = (self) =>
   HOSTS.filter((host) => host !== self).map((host) => restrict.folder(host, `${self}/ may not import ${host}/: hosts never import each other`));
 
@@ -36,6 +50,18 @@ const nodeBuiltins = [...new Set(builtinModules.filter((name) => !name.startsWit
   name,
   message: 'webview/ runs in the browser: no Node built-ins.',
 }));
+
+// Positions: core counts lines and columns from 0 (as LSP does); people read them from 1. The one place
+// 1 is added is shared/text/displayPosition.ts (toDisplay, displayLine, displayLineAndColumn, …), so a
+// message can never show one number and point the editor at another. test/lint/positions.test.ts
+// proves each selector fires (and scans message text for `line ${x + 1}`, which no selector can see).
+const BY_HAND = 'by hand: a position becomes 1-based only through shared/text/displayPosition.ts (toDisplay, displayLine, displayColumn, displayLineAndColumn, displayLineColumn)';
+const POSITIONS_BY_HAND = [
+  { selector: "BinaryExpression[operator='+'][right.value=1][left.type='Identifier'][left.name=/^(line|column)$/]", message: `Adds 1 to a line or column ${BY_HAND}.` },
+  { selector: "BinaryExpression[operator='+'][right.value=1][left.type='MemberExpression'][left.property.name=/^(line|column)$/]", message: `Adds 1 to a line or column ${BY_HAND}.` },
+  { selector: "BinaryExpression[operator='+'][right.value=1][left.operator='-'][left.right.name=/^line(Start|Offset)$/]", message: `Makes a 1-based column ${BY_HAND}; count from 0 (core's LineIndex) and convert.` },
+  { selector: "VariableDeclarator[id.name='line'][init.value=1]", message: `Counts lines from 1 ${BY_HAND}; count from 0 and convert.` },
+];
 
 export default defineConfig([
   globalIgnores(['dist/**', 'node_modules/**', '.vscode-test/**', 'bench/.peers/**', 'bench/out/**', 'test/e2e/artifacts/**']),
@@ -58,50 +84,19 @@ export default defineConfig([
   },
 
   // core: the engine. Depends on no other folder and on no editor or LSP library.
-  {
-    files: [`core/${CODE}`],
-    rules: boundaries({
-      paths: [restrict.vscode],
-      patterns: [
-        restrict.client,
-        restrict.server,
-        restrict.test,
-        ...['protocol', ...HOSTS].map((name) => restrict.folder(name, `core/ may not import ${name}/: imports point toward core, never away from it`)),
-      ],
-    }),
-  },
+  belowTheHosts('core', ['protocol', ...HOSTS], (name) => `core/ may not import ${name}/: imports point toward core, never away from it`),
 
   // shared: pure helpers the engine and the hosts both run (escaping, masking, process marking, the
   // aggregator). Below core: it takes core's types only, and nothing from any other folder.
-  {
-    files: [`shared/${CODE}`],
-    rules: boundaries({
-      paths: [restrict.vscode],
-      patterns: [
-        restrict.client,
-        restrict.server,
-        restrict.test,
-        ...['protocol', ...HOSTS].map((name) => restrict.folder(name, `shared/ may not import ${name}/: core and every host import shared, never the other way round`)),
-        restrict.coreTypes('shared', 'helpers that need engine code belong in core.'),
-      ],
-    }),
-  },
+  belowTheHosts('shared', ['protocol', ...HOSTS], (name) => `shared/ may not import ${name}/: core and every host import shared, never the other way round`, [
+    restrict.coreTypes('shared', 'helpers that need engine code belong in core.'),
+  ]),
 
   // protocol: typed contracts over core's types; core's types and shared/ only. The extension and the
   // results view load protocol/, so a value from core here would run the engine in the editor.
-  {
-    files: [`protocol/${CODE}`],
-    rules: boundaries({
-      paths: [restrict.vscode],
-      patterns: [
-        restrict.client,
-        restrict.server,
-        restrict.test,
-        ...HOSTS.map((name) => restrict.folder(name, `protocol/ may import only core/ and shared/, not ${name}/`)),
-        restrict.coreTypes('protocol', 'the extension and the view load protocol/ and run no engine code; values go in shared/.'),
-      ],
-    }),
-  },
+  belowTheHosts('protocol', HOSTS, (name) => `protocol/ may import only core/ and shared/, not ${name}/`, [
+    restrict.coreTypes('protocol', 'the extension and the view load protocol/ and run no engine code; values go in shared/.'),
+  ]),
 
   // server: LSP host. The only folder that imports vscode-languageserver*.
   {
@@ -137,6 +132,12 @@ export default defineConfig([
         restrict.coreTypes('webview', 'values it needs come through protocol/ or shared/.'),
       ],
     }),
+  },
+
+  {
+    files: ['{core,shared,protocol,server,extension,webview,cli}/**/*.{ts,mts,cts}'],
+    ignores: ['shared/text/displayPosition.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...POSITIONS_BY_HAND] },
   },
 
   // cli: the command-line host.

@@ -14,6 +14,7 @@ import { jsonPrintable } from '../shared/text/printable';
 import { traceOf } from '../core/trace/traceOf';
 import type { CaseLookup } from '../protocol/caseData';
 import type { CaseData } from '../protocol/webview';
+import { displayLineColumn } from '../shared/text/displayPosition';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -44,7 +45,7 @@ export async function lookupCase(configFile: string, caseId: string, env: Env): 
   const loaded = loadRunConfig(configFile, env, { engine: cliEngine });
   if (loaded.config === undefined) {
     const problem = loaded.problems.find((p) => p.severity === 'error') ?? loaded.problems[0];
-    const where = problem === undefined ? configFile : `${problem.range.file}:${problem.range.start.line + 1}:${problem.range.start.column + 1}`;
+    const where = problem === undefined ? configFile : `${problem.range.file}:${displayLineColumn(problem.range.start)}`;
     return { ok: false, reason: `the run config could not be loaded (${where}: ${problem?.message ?? 'unknown problem'})` };
   }
   try {
@@ -52,7 +53,7 @@ export async function lookupCase(configFile: string, caseId: string, env: Env): 
       if (record.ok && record.value.case.id === caseId) return { ok: true, data: caseData(record.value.case) };
       if (!record.ok && record.error.id === caseId) {
         const at = record.error.range;
-        return { ok: false, reason: `the dataset record at ${at.file}:${at.start.line + 1}:${at.start.column + 1} could not be read: ${record.error.message}` };
+        return { ok: false, reason: `the dataset record at ${at.file}:${displayLineColumn(at.start)} could not be read: ${record.error.message}` };
       }
     }
   } catch (error) {

@@ -11,6 +11,8 @@ import { createAjv } from '../core/schema/ajv';
 import { readBoundedText } from '../core/text/boundedRead';
 import { tooDeepJson, tooDeepMessage } from '../core/text/jsonDepth';
 import reportSchema from '../schemas/report.schema.json';
+import { LineIndex } from '../core/text/position';
+import { toDisplay } from '../shared/text/displayPosition';
 
 export class ReportFileError extends Error {
   constructor(
@@ -34,15 +36,7 @@ function validate(value: unknown): ValidateFunction {
 
 /** 1-based line and column of an offset (UTF-16 units, as editors count). */
 function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
+  return toDisplay(new LineIndex(text).position(offset));
 }
 
 export async function readReportFile(path: string): Promise<Report> {

@@ -18,8 +18,8 @@
  * rules across keys the schema does not model: a threshold outside its scorer's scale
  * (`threshold-off-scale`), a scorer that needs `num_trials` ≥ 2 (`needs-trials`), duplicate scorer
  * names or case ids, pass criteria that cannot apply, and the target's request checks (`target`).
- * One rule a schema could say is still only the engine's: skills_trajectory's `enforce_order` with
- * `allow_extra_skills` (its `create` refuses the pair, with a message the editor shows on the key).
+ * A pair of options a schema forbids together with `not: {required: [a, b], …}` (skills_trajectory's
+ * `enforce_order: true` with `allow_extra_skills: true`) is a schema conflict too: "… takes … , not both".
  * Warnings and notices are no verdict on either side.
  *
  * The configs: every `*.eval.yaml` and every YAML document the language server takes for a run config
@@ -131,6 +131,10 @@ const CASES: readonly { readonly name: string; readonly text: string; readonly v
   { name: 'an EvalBench scorer family EvalLens does not run, in the list form', text: 'dataset_config: d.json\nscorers:\n  - type: dbt_x\n    a: 1\n', verdict: 'accept' },
   { name: 'an EvalBench scorer EvalLens does not run, in an EvalLens config', text: 'dataset: d.jsonl\nscorers:\n  mcp_foo: {}\n', verdict: 'refuse' },
   { name: 'two options of one oneOf given together', text: 'dataset: d.jsonl\nscorers:\n  regex: {pattern: a, patterns: [b]}\n', verdict: 'refuse' },
+  // The engine's scorer refused this pair only when it was prepared; the options' schema now says it.
+  { name: 'skills_trajectory with enforce_order and allow_extra_skills', text: 'dataset: d.jsonl\nscorers:\n  skills_trajectory: {enforce_order: true, allow_extra_skills: true}\n', verdict: 'refuse' },
+  { name: 'skills_trajectory with enforce_order and allow_extra_skills, in an EvalBench config', text: 'dataset_config: d.json\nscorers:\n  - type: skills_trajectory\n    enforce_order: true\n    allow_extra_skills: true\n', verdict: 'refuse' },
+  { name: 'skills_trajectory with enforce_order and allow_extra_skills: false', text: 'dataset: d.jsonl\nscorers:\n  skills_trajectory: {enforce_order: true, allow_extra_skills: false}\n', verdict: 'accept' },
   { name: 'a list entry without type', text: 'dataset: d.jsonl\nscorers:\n  - name: a\n', verdict: 'refuse' },
   { name: 'an unknown scorer key', text: 'dataset_config: d.json\nscorers:\n  llmrater_x: {}\n', verdict: 'refuse' },
   // The engine negates any yes/no scorer written `not-<key>` or `not_<key>`; the schema listed none.

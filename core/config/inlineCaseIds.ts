@@ -1,6 +1,7 @@
 import type { Problem } from '../problem';
 import type { InlineCase } from './runConfig';
 import type { YamlSource } from './yamlSource';
+import { displayLine } from '../../shared/text/displayPosition';
 
 /**
  * Inline cases whose `id` an earlier inline case already has, each on its `id` value: the runner
@@ -21,7 +22,7 @@ export function duplicateInlineIds(source: YamlSource, cases: readonly InlineCas
       first.set(id, range.start.line);
       continue;
     }
-    problems.push({ code: 'duplicate-case-id', severity: 'error', message: `duplicate case id "${id}": the case at line ${earlier + 1} has it already; case ids must be unique`, range });
+    problems.push({ code: 'duplicate-case-id', severity: 'error', message: `duplicate case id "${id}": the case at line ${displayLine(earlier)} has it already; case ids must be unique`, range });
   }
   return problems;
 }

@@ -107,9 +107,32 @@ function describe(e: ErrorObject, path: (string | number)[], source: YamlSource,
       }
       return { ...base, message: `${label} must be ${alternatives(e)}, not ${kindOfData(e.data)}`, range: source.markRange(path) };
     }
+    case 'not': {
+      const pair = forbiddenTogether(e);
+      if (pair.length > 0) {
+        const listed = pair.map(([key, value]) => (value === undefined ? `"${key}"` : `\`${key}: ${JSON.stringify(value)}\``)).join(' or ');
+        const last = pair[pair.length - 1]?.[0] ?? '';
+        return { ...base, code: 'conflicting-options', message: `${label} takes ${listed}, not both`, range: source.keyRange([...path, last]), suggestions: pair.map(([key]) => key) };
+      }
+      return { ...base, message: `${label} ${e.message ?? 'is not valid'}`, range: source.valueRange(path) };
+    }
     default:
       return { ...base, message: `${label} ${e.message ?? 'is not valid'}`, range: source.markRange(path) };
   }
+}
+
+/**
+ * The keys a `not: {required: [a, b], properties: {a: {const: x}, …}}` forbids together (with the value
+ * each must not have, when the schema names one); empty when the `not` says anything else. Needs ajv's
+ * `verbose` (the options' validator has it) for the `not`'s own schema.
+ */
+function forbiddenTogether(e: ErrorObject): (readonly [string, unknown])[] {
+  const schema = e.schema as { required?: unknown; properties?: Record<string, { const?: unknown } | boolean> } | undefined;
+  if (schema === undefined || !Array.isArray(schema.required) || schema.required.length < 2 || !schema.required.every((k) => typeof k === 'string')) return [];
+  return (schema.required as string[]).map((key) => {
+    const property = schema.properties?.[key];
+    return [key, typeof property === 'object' && 'const' in property ? property.const : undefined] as const;
+  });
 }
 
 /** The keys of alternatives that are each just `{required: [key]}`; empty when they are anything else. */

@@ -3,6 +3,7 @@ import type { LineIndex } from '../text/position';
 import { DatasetError, displayPath } from './datasetError';
 import { readSecretEnv } from '../../shared/text/secretMask';
 import { isObject } from '../../shared/isObject';
+import { displayLineAndColumn } from '../../shared/text/displayPosition';
 
 /**
  * EvalBench agentic evalsets (`agent-format`, `gemini-cli-format`): a JSON object `{"scenarios": [...]}`.
@@ -71,7 +72,7 @@ export function expandEnvironment(text: string, file: string, lines: LineIndex, 
       const range = lines.range(file, start, end);
       throw new DatasetError(
         file,
-        `dataset ${displayPath(file)} uses \${${name}} at line ${range.start.line + 1}, column ${range.start.column + 1}, but ${name} is not set in the environment; set it, or remove the placeholder`,
+        `dataset ${displayPath(file)} uses \${${name}} at ${displayLineAndColumn(range.start)}, but ${name} is not set in the environment; set it, or remove the placeholder`,
         range,
       );
     }

@@ -4,6 +4,7 @@ import type { CaseIdTracker } from './caseIdTracker';
 import { caseSchemaViolations } from './caseValidator';
 import { describeKind, type Vocabulary } from './valueKinds';
 import { isObject } from '../../shared/isObject';
+import { displayLine } from '../../shared/text/displayPosition';
 
 /** Where a raw case value was found, and how messages should refer to it. */
 export interface CaseLocation {
@@ -44,7 +45,7 @@ export function caseFromValue(value: unknown, at: CaseLocation, ids: CaseIdTrack
   if (first !== undefined) {
     // An id too far back to be kept whole is compared by its 64-bit hash (caseIdTracker.ts); the message says so.
     const how = first.byHash ? ' (compared by a 64-bit hash of the id: ids that far back are not kept whole)' : '';
-    return readError(ids, at, `duplicate case id "${id}"; first defined at line ${first.line + 1}${how}`);
+    return readError(ids, at, `duplicate case id "${id}"; first defined at line ${displayLine(first.line)}${how}`);
   }
   return { ok: true, value: { case: toEvalCase(id, value), index: at.index, range: at.range } };
 }

@@ -92,6 +92,7 @@ export class CaseIdTracker {
   private insert(id: string, line: number): void {
     if ((this.count + 1) * 2 > this.lines.length) this.grow();
     const [high, low] = this.hash(id);
+    // eslint-disable-next-line no-restricted-syntax -- a slot marker, not a shown line: 0 marks an empty slot
     this.place(high, low, line + 1, this.count);
     this.count += 1;
     if (this.recentIdsKept === 0) return;

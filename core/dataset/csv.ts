@@ -8,6 +8,7 @@ import { csvTextRows, MAX_ROW_CHARACTERS } from './csvTextRows';
 import { DatasetError, displayPath, unreadable } from './datasetError';
 import type { DatasetSource } from './source';
 import { datasetBytes } from './textFile';
+import { displayLine, displayLineAndColumn } from '../../shared/text/displayPosition';
 
 /**
  * Reads a CSV dataset as a stream: a header row, then one case per row (`id`, `input`, `output`,
@@ -26,10 +27,10 @@ export async function* readCsv(source: DatasetSource): AsyncGenerator<DatasetRec
   try {
     for await (const { record, text, start, malformed } of reader.rows) {
       if (malformed !== undefined) {
-        const where = `line ${malformed.at.line + 1}, column ${malformed.at.column + 1}`;
-        const message = `the row at line ${start.line + 1} is not valid CSV: ${malformed.what}, at ${where}`;
+        const where = displayLineAndColumn(malformed.at);
+        const message = `the row at line ${displayLine(start.line)} is not valid CSV: ${malformed.what}, at ${where}`;
         if (header === undefined) throw new DatasetError(file, `dataset ${displayPath(file)}: the header ${message.slice('the '.length)}`, { file, start: malformed.at, end: malformed.at });
-        yield readError(ids, { range: { file, start: malformed.at, end: positionIn(text, text.length, start) }, index: index++, positionalId: positionalId('line', start.line + 1) }, message);
+        yield readError(ids, { range: { file, start: malformed.at, end: positionIn(text, text.length, start) }, index: index++, positionalId: positionalId('line', displayLine(start.line)) }, message);
         continue;
       }
       if (header === undefined) header = headerColumns(file, record, declared);
@@ -44,7 +45,7 @@ export async function* readCsv(source: DatasetSource): AsyncGenerator<DatasetRec
 }
 
 function rowRecord(file: string, header: readonly CsvColumn[], cells: readonly string[], text: string, start: SourcePosition, index: number, ids: CaseIdTracker): DatasetRecord {
-  const line = start.line + 1;
+  const line = displayLine(start.line);
   const at: CaseLocation = { range: { file, start, end: positionIn(text, text.length, start) }, index, positionalId: positionalId('line', line), subject: 'this row' };
   if (cells.length !== header.length) {
     return readError(ids, at, `the row at line ${line} has ${plural(cells.length, 'cell')}, but the header has ${plural(header.length, 'column')}`);
@@ -70,7 +71,7 @@ function rowRecord(file: string, header: readonly CsvColumn[], cells: readonly s
   if (first !== undefined) {
     const [from, to] = cellSpans(text).spans[first.column] ?? [0, text.length];
     const range: SourceRange = { file, start: positionIn(text, from, start), end: positionIn(text, to, start) };
-    const where = ` at line ${range.start.line + 1}, column ${range.start.column + 1}`;
+    const where = ` at ${displayLineAndColumn(range.start)}`;
     const message = bad.map((b) => `the "${header[b.column]?.name ?? ''}" cell${b === first ? where : ''} ${b.what}`).join('; ');
     return readError(ids, { ...at, range }, message, ownId);
   }
@@ -83,14 +84,14 @@ function syntaxRecord(file: string, code: string, rest: string, start: SourcePos
   const quote = code === 'CSV_QUOTE_NOT_CLOSED' ? cellSpans(rest).unclosedQuote : undefined;
   const at = quote === undefined ? start : positionIn(rest, quote, start);
   const range: SourceRange = { file, start: at, end: quote === undefined ? at : positionIn(rest, quote + 1, start) };
-  const where = `line ${at.line + 1}, column ${at.column + 1}`;
+  const where = displayLineAndColumn(at);
   const what =
     quote !== undefined
       ? `the quoted cell that starts at ${where} is never closed`
       : code === 'CSV_MAX_RECORD_SIZE'
-        ? `the row at line ${at.line + 1} is longer than ${MAX_ROW_CHARACTERS} characters (is a quote left open?)`
-        : `the row at line ${at.line + 1} is not valid CSV (${code})`;
-  return readError(ids, { range, index, positionalId: positionalId('line', at.line + 1) }, `${what}; the rest of the file is not read until this is fixed`);
+        ? `the row at line ${displayLine(at.line)} is longer than ${MAX_ROW_CHARACTERS} characters (is a quote left open?)`
+        : `the row at line ${displayLine(at.line)} is not valid CSV (${code})`;
+  return readError(ids, { range, index, positionalId: positionalId('line', displayLine(at.line)) }, `${what}; the rest of the file is not read until this is fixed`);
 }
 
 function plural(count: number, noun: string): string {

@@ -21,6 +21,7 @@ export function headerColumns(file: string, cells: readonly string[], declared: 
   const names = cells.map((cell) => cell.trim());
   const where = `the header of dataset ${displayPath(file)}`;
   names.forEach((name, i) => {
+    // The header cell's number, counted from 1 as people number columns: not a text position.
     if (name === '') throw new DatasetError(file, `column ${i + 1} of ${where} has no name`);
     if (names.indexOf(name) !== i) throw new DatasetError(file, `${where} has the column "${name}" twice`);
   });

@@ -7,6 +7,7 @@ import { DatasetError, displayPath } from './datasetError';
 import { MAX_CASE_CHARS, parseElementText, probeJsonDataset, rangeAt, scanJsonDataset, syntaxMessage } from './jsonStream';
 import type { DatasetSource } from './source';
 import { isUntrustedEnv, notReadReason } from '../config/untrustedEnv';
+import { displayLineAndColumn } from '../../shared/text/displayPosition';
 
 /**
  * Reads a JSON dataset: an array of case objects, or an object with a `cases` array, or an EvalBench
@@ -31,8 +32,8 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
     throw new DatasetError(
       file,
       isUntrustedEnv(env)
-        ? `dataset ${displayPath(file)} at line ${start.line + 1}, column ${start.column + 1}: ${notReadReason(name)}`
-        : `dataset ${displayPath(file)} uses \${${name}} at line ${start.line + 1}, column ${start.column + 1}, but ${name} is not set in the environment; set it, or remove the placeholder`,
+        ? `dataset ${displayPath(file)} at ${displayLineAndColumn(start)}: ${notReadReason(name)}`
+        : `dataset ${displayPath(file)} uses \${${name}} at ${displayLineAndColumn(start)}, but ${name} is not set in the environment; set it, or remove the placeholder`,
       { file, start, end },
     );
   }
@@ -46,7 +47,7 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
       if (!parsed.ok && parsed.skip === true && event.kind === 'item') {
         // An element too deep or too long to use: it is an error, the ones after it are still read.
         const at = parsed.at;
-        yield readError(ids, { range: rangeAt(file, at, parsed.length), index, positionalId: positionalId('case', index + 1) }, `the element at line ${at.line + 1}, column ${at.column + 1} cannot be read: ${parsed.what}`);
+        yield readError(ids, { range: rangeAt(file, at, parsed.length), index, positionalId: positionalId('case', index + 1) }, `the element at ${displayLineAndColumn(at)} cannot be read: ${parsed.what}`);
         index += 1;
         continue;
       }
@@ -64,7 +65,7 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
       return;
     } else if (event.kind === 'tooLarge') {
       const at = event.start;
-      const message = `the element at line ${at.line + 1}, column ${at.column + 1} is longer than ${event.limit / (1024 * 1024)} Mi characters, the most EvalLens reads as one case; split it, or keep large payloads in files the case names`;
+      const message = `the element at ${displayLineAndColumn(at)} is longer than ${event.limit / (1024 * 1024)} Mi characters, the most EvalLens reads as one case; split it, or keep large payloads in files the case names`;
       yield readError(ids, { range: rangeAt(file, at, 1), index, positionalId: positionalId('case', index + 1) }, message);
       return;
     } else if (event.kind === 'shape') {

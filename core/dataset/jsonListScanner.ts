@@ -415,6 +415,7 @@ export class JsonListScanner {
         return;
       }
       if (code === 0x7d && this.watchName !== '') {
+        // eslint-disable-next-line no-restricted-syntax -- 0-based arithmetic: the end is one past the `}`
         const end = { offset: this.offset + 1, line: this.line, column: this.column + 1 };
         this.options.onPlaceholder?.(this.watchName, this.watchStart, end);
       }

@@ -7,6 +7,7 @@ import { characterAt, describeJsonParseError } from './jsonSyntax';
 import { JsonListScanner, type ScanEvent, type ScanOptions } from './jsonListScanner';
 import type { DatasetSource } from './source';
 import { datasetBytes } from './textFile';
+import { displayLineAndColumn } from '../../shared/text/displayPosition';
 
 /**
  * The longest case (one element of the list) a JSON dataset may hold, in UTF-16 units: memory is
@@ -122,7 +123,7 @@ export function rangeAt(file: string, at: SourcePosition, length: number): Sourc
 
 /** "not valid JSON at line 3, column 28: …; the rest of the file is not read until this is fixed". */
 export function syntaxMessage(at: SourcePosition, what: string): string {
-  return `not valid JSON at line ${at.line + 1}, column ${at.column + 1}: ${what}; the rest of the file is not read until this is fixed`;
+  return `not valid JSON at ${displayLineAndColumn(at)}: ${what}; the rest of the file is not read until this is fixed`;
 }
 
 /** jsonc-parser finds where the text stops being JSON (with the words the whole-file reader used). */

@@ -9,6 +9,7 @@ import { MAX_CASE_CHARS } from './jsonStream';
 import type { DatasetSource } from './source';
 import { linesOf, type TextLine } from './textLines';
 import { datasetBytes } from './textFile';
+import { displayColumn, displayLine } from '../../shared/text/displayPosition';
 
 /**
  * Reads a JSON Lines dataset as a stream: one case per non-blank line, in file order, with bounded
@@ -36,15 +37,15 @@ function jsonlRecord(file: string, { text, line, offset, overLength }: TextLine,
   const at: CaseLocation = {
     range: lineRange(file, offset, line, 0, text.length),
     index,
-    positionalId: positionalId('line', line + 1),
+    positionalId: positionalId('line', displayLine(line)),
     subject: 'this line',
   };
   if (overLength !== undefined) {
-    return readError(ids, at, `line ${line + 1} is ${overLength} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`);
+    return readError(ids, at, `line ${displayLine(line)} is ${overLength} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`);
   }
   const deep = tooDeepJson(text);
   if (deep !== undefined) {
-    return readError(ids, { ...at, range: lineRange(file, offset, line, deep, 1) }, `line ${line + 1} has ${tooDeepMessage()} (at column ${deep + 1})`);
+    return readError(ids, { ...at, range: lineRange(file, offset, line, deep, 1) }, `line ${displayLine(line)} has ${tooDeepMessage()} (at column ${displayColumn(deep)})`);
   }
   let value: unknown;
   try {
@@ -52,7 +53,7 @@ function jsonlRecord(file: string, { text, line, offset, overLength }: TextLine,
   } catch (error) {
     const problem = describeJsonParseError(text, error);
     const range = lineRange(file, offset, line, problem.offset, problem.offset < text.length ? 1 : 0);
-    return readError(ids, { ...at, range }, `line ${line + 1} is not valid JSON: ${problem.what} at column ${problem.offset + 1}`);
+    return readError(ids, { ...at, range }, `line ${displayLine(line)} is not valid JSON: ${problem.what} at column ${displayColumn(problem.offset)}`);
   }
   return caseFromValue(value, at, ids);
 }

@@ -8,6 +8,7 @@ import { readJson } from './json';
 import { MAX_CASE_CHARS, parseElementText, rangeAt, scanJsonDataset, syntaxMessage } from './jsonStream';
 import { birdItem, formatOfItem, standardItem, type ItemOutcome } from './nl2sqlItems';
 import type { DatasetSource, Nl2sqlFormat, Nl2sqlSource } from './source';
+import { displayLine } from '../../shared/text/displayPosition';
 
 /**
  * Reads an EvalBench NL2SQL dataset (`source.nl2sql`): a JSON array of evalbench-standard-format or
@@ -72,7 +73,7 @@ export async function* readNl2sql(source: DatasetSource): AsyncGenerator<Dataset
     const outcome = convert(parsed.value);
     if (outcome.kind === 'dropped') continue;
     const at = { range, index, positionalId: positionalId('case', position), subject: 'this item' };
-    yield outcome.kind === 'case' ? caseFromValue(outcome.value, at, ids) : readError(ids, at, `item at line ${range.start.line + 1}: ${outcome.message}`, outcome.id);
+    yield outcome.kind === 'case' ? caseFromValue(outcome.value, at, ids) : readError(ids, at, `item at line ${displayLine(range.start.line)}: ${outcome.message}`, outcome.id);
     index += 1;
   }
 }

@@ -8,6 +8,7 @@ import { DatasetError, displayPath } from './datasetError';
 import type { DatasetSource } from './source';
 import { readDatasetText } from './textFile';
 import { describeKind } from './valueKinds';
+import { displayLineAndColumn } from '../../shared/text/displayPosition';
 
 /**
  * Reads a YAML dataset: a list of case mappings, or a mapping with a `cases` list. Each case's range
@@ -41,13 +42,13 @@ export async function* readYaml(source: DatasetSource): AsyncGenerator<DatasetRe
   }
   if (tooDeep !== undefined) {
     const range = lines.range(file, tooDeep, tooDeep + 1);
-    const where = `line ${range.start.line + 1}, column ${range.start.column + 1}`;
+    const where = displayLineAndColumn(range.start);
     yield readError(ids, { range, index, positionalId: positionalId('case', index + 1) }, `YAML: brackets nested more than ${MAX_FLOW_NESTING} levels deep at ${where}; expected at most ${MAX_FLOW_NESTING} (the rest of the file is not read)`);
     return;
   }
   for (const [n, error] of doc.errors.entries()) {
     const range = lines.range(file, error.pos[0], Math.max(error.pos[0], error.pos[1]));
-    const where = `line ${range.start.line + 1}, column ${range.start.column + 1}`;
+    const where = displayLineAndColumn(range.start);
     const rest = n === 0 ? '; the rest of the file is not read until this is fixed' : '';
     yield readError(ids, { range, index, positionalId: positionalId('case', index + 1) }, `YAML syntax error at ${where}: ${describeError(error)}${rest}`);
     index += 1;

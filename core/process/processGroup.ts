@@ -33,6 +33,25 @@ export function spawnGroup(command: ProcessCommand, cwd: string, env?: Readonly<
  */
 export const PIPE_GRACE_MS = 500;
 
+/**
+ * Calls `ended` once the child's output is whole: at its pipes' 'close', or PIPE_GRACE_MS after it
+ * exits when a process it left outside its group still holds the pipes open (they are destroyed then,
+ * and what was read is the whole output). `ended` may be called twice; the caller settles once. The
+ * returned function cancels the grace, for a run that ends some other way (a timeout, an abort).
+ */
+export function whenOutputEnds(child: ChildProcessWithoutNullStreams, ended: (code: number | null, signal: NodeJS.Signals | null) => void): () => void {
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  child.on('exit', (code, killedBy) => {
+    grace = setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      ended(code, killedBy);
+    }, PIPE_GRACE_MS);
+  });
+  child.on('close', (code, killedBy) => ended(code, killedBy));
+  return () => clearTimeout(grace);
+}
+
 /** SIGKILLs the child's whole process group; quiet when it is already gone. */
 export function killGroup(child: { readonly pid?: number | undefined }): void {
   if (child.pid === undefined) return;

@@ -7,6 +7,7 @@
 import { openRegularFileStream } from '../text/boundedRead';
 import { cellSpans, positionIn } from '../dataset/csvCells';
 import { csvTextRows } from '../dataset/csvTextRows';
+import { displayLine, toDisplay } from '../../shared/text/displayPosition';
 
 export type CsvRow =
   /** `line` is 1-based, as people count; `cells` maps each header name to its cell. */
@@ -29,7 +30,7 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
       const { text, start } = row;
       if (row.malformed !== undefined) {
         // Not RFC 4180 CSV (a stray or unclosed quote): this row only; the lines after it are read as rows.
-        yield { ok: false, line: row.malformed.at.line + 1, column: row.malformed.at.column + 1, message: `expected a CSV row, but ${row.malformed.what}` };
+        yield { ok: false, ...toDisplay(row.malformed.at), message: `expected a CSV row, but ${row.malformed.what}` };
         if (header === undefined) return;
         continue;
       }
@@ -38,7 +39,7 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
         continue;
       }
       if (++rows > maxRows) {
-        yield { ok: false, line: start.line + 1, column: 1, message: `expected at most ${maxRows} rows, but the file has more; the rest of it is not read` };
+        yield { ok: false, line: displayLine(start.line), column: 1, message: `expected at most ${maxRows} rows, but the file has more; the rest of it is not read` };
         return;
       }
       if (row.record.length !== header.length) {
@@ -46,19 +47,19 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
         const spans = cellSpans(text).spans;
         const at = row.record.length > header.length ? (spans[header.length]?.[0] ?? 0) : text.length;
         const where = positionIn(text, at, start);
-        yield { ok: false, line: where.line + 1, column: where.column + 1, message: `expected ${header.length} cells, as the header has, but the row has ${row.record.length}` };
+        yield { ok: false, ...toDisplay(where), message: `expected ${header.length} cells, as the header has, but the row has ${row.record.length}` };
         continue;
       }
       const cells = new Map<string, string>();
       header.forEach((name, i) => cells.set(name, row.record[i] ?? ''));
-      yield { ok: true, line: start.line + 1, cells };
+      yield { ok: true, line: displayLine(start.line), cells };
     }
   } catch (error) {
     const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
     if (code === undefined || !code.startsWith('CSV_')) {
       const io = error instanceof Error && 'code' in error ? String(error.code) : 'an unknown error';
       const position = reader.position();
-      yield { ok: false, line: position.line + 1, column: position.column + 1, message: `expected a readable CSV file, but reading it failed (${io})` };
+      yield { ok: false, ...toDisplay(position), message: `expected a readable CSV file, but reading it failed (${io})` };
       return;
     }
     const rest = reader.rest();
@@ -66,7 +67,7 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
     const quote = code === 'CSV_QUOTE_NOT_CLOSED' ? cellSpans(rest).unclosedQuote : undefined;
     const at = quote === undefined ? position : positionIn(rest, quote, position);
     const what = quote !== undefined ? 'expected the quoted cell that starts here to be closed, but it never is' : `expected a CSV row, but this row is not valid CSV (${code})`;
-    yield { ok: false, line: at.line + 1, column: at.column + 1, message: `${what}; the rest of the file is not read` };
+    yield { ok: false, ...toDisplay(at), message: `${what}; the rest of the file is not read` };
   } finally {
     input.destroy();
   }

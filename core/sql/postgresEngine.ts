@@ -230,17 +230,7 @@ class Session implements GuardedSession {
 
   /** Runs SQL; throws the database's error. A read timeout or a lost connection marks the session broken. */
   async exec(sql: string, values?: unknown[]): Promise<QueryArrayResult[]> {
-    if (this.broken) throw new Error('the connection to PostgreSQL is no longer usable');
-    try {
-      return await execOn(this.client, sql, values, this.limit === undefined ? undefined : this.limit + CLIENT_GRACE_MS);
-    } catch (e) {
-      if (!isServerError(e)) {
-        const message = e instanceof Error ? e.message : String(e);
-        if (message !== READ_TIMEOUT && !this.broken) this.lost ??= message;
-        this.abort();
-      }
-      throw e;
-    }
+    return this.onConnection((readLimit) => execOn(this.client, sql, values, readLimit));
   }
 
   /** Whether the transaction EvalLens opened has ended (nothing further may run on this connection). */
@@ -300,9 +290,17 @@ class Session implements GuardedSession {
 
   /** One statement through the extended protocol; a read timeout or a lost connection marks the session broken. */
   private async execOne(sql: string): Promise<QueryArrayResult> {
+    return this.onConnection((readLimit) => executeOneStatement(this.client, sql, TYPES, readLimit));
+  }
+
+  /**
+   * Sends on the session's connection with its read limit; throws the database's error. Any other
+   * failure (a read timeout, a lost connection) marks the session broken and drops the connection.
+   */
+  private async onConnection<T>(send: (readLimit: number | undefined) => Promise<T>): Promise<T> {
     if (this.broken) throw new Error('the connection to PostgreSQL is no longer usable');
     try {
-      return await executeOneStatement(this.client, sql, TYPES, this.limit === undefined ? undefined : this.limit + CLIENT_GRACE_MS);
+      return await send(this.limit === undefined ? undefined : this.limit + CLIENT_GRACE_MS);
     } catch (e) {
       if (!isServerError(e)) {
         const message = e instanceof Error ? e.message : String(e);

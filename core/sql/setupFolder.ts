@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { openRegularFileStream, READ_LIMITS, readBoundedText } from '../text/boundedRead';
+import { displayLineColumn } from '../../shared/text/displayPosition';
 
 /**
  * EvalBench's database setup folder, read as its `resetup_database` reads it
@@ -73,15 +74,15 @@ async function* sqlSteps(file: string, limits: typeof SETUP_LIMITS): AsyncGenera
   const read = await readBoundedText(file, 'setupScript', limits.sqlFileBytes);
   if (!read.ok) throw new Error(`${file}:1:1: cannot read the setup script: ${read.reason}`);
   const text = read.text;
-  for (const { sql, line, column } of splitAtSemicolons(text)) yield { kind: 'sql', sql, where: `${file}:${line}:${column}` };
+  for (const { sql, line, column } of splitAtSemicolons(text)) yield { kind: 'sql', sql, where: `${file}:${displayLineColumn({ line, column })}` };
 }
 
-/** EvalBench's split: at every `;`, trimmed, empty pieces dropped; with where each piece starts (1-based). */
+/** EvalBench's split: at every `;`, trimmed, empty pieces dropped; with where each piece starts (0-based, as core counts). */
 export function splitAtSemicolons(text: string): { sql: string; line: number; column: number }[] {
   const pieces: { sql: string; line: number; column: number }[] = [];
   // Where the line count stands: pieces start at increasing offsets, so it only moves forward.
   let cursor = 0;
-  let line = 1;
+  let line = 0;
   let lineStart = 0;
   let start = 0;
   for (const raw of text.split(';')) {
@@ -94,7 +95,7 @@ export function splitAtSemicolons(text: string): { sql: string; line: number; co
           lineStart = cursor + 1;
         }
       }
-      pieces.push({ sql, line, column: offset - lineStart + 1 });
+      pieces.push({ sql, line, column: offset - lineStart });
     }
     start += raw.length + 1;
   }

@@ -1,4 +1,4 @@
-import { killGroup, PIPE_GRACE_MS, spawnGroup } from '../process/processGroup';
+import { killGroup, spawnGroup, whenOutputEnds } from '../process/processGroup';
 import { dropCutStart, maskThenCutTail } from '../../shared/text/secretMask';
 
 /** Most bytes of stdout a command target may write: an answer larger than this is an error. */
@@ -31,11 +31,11 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     let stderrTail = Buffer.alloc(0);
 
     const child = spawnGroup({ shell: cmd }, options.cwd, options.env);
-    let pipeTimer: ReturnType<typeof setTimeout> | undefined;
+    let cancelPipeGrace = (): void => undefined;
     const settle = (outcome: { ok: true; stdout: string } | { ok: false; error: Error }) => {
       if (settled) return;
       settled = true;
-      clearTimeout(pipeTimer);
+      cancelPipeGrace();
       signal.removeEventListener('abort', onAbort);
       if (outcome.ok) resolve(outcome.stdout);
       else reject(outcome.error);
@@ -69,14 +69,7 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     };
     // When `sh` exits, spawnGroup ends its group; a process it left outside the group (`setsid`)
     // may still hold the pipes open, so after a short grace what was read is the whole output.
-    child.on('exit', (code, killedBy) => {
-      pipeTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        exited(code, killedBy);
-      }, PIPE_GRACE_MS);
-    });
-    child.on('close', (code, killedBy) => exited(code, killedBy));
+    cancelPipeGrace = whenOutputEnds(child, exited);
   });
 }
 

@@ -22,6 +22,22 @@ export function fromDisplay(position: DisplayPosition): { readonly line: number;
   return { line: position.line - 1, column: position.column - 1 };
 }
 
+/** A 0-based line as a person reads it, counted from 1: "at line N", `line-N` case ids, a CSV row's line. */
+export function displayLine(line: number): number {
+  return toDisplay({ line, column: 0 }).line;
+}
+
+/** A 0-based column (UTF-16 units from the line's start) as a person reads it, counted from 1. */
+export function displayColumn(column: number): number {
+  return toDisplay({ line: 0, column }).column;
+}
+
+/** `line L, column C` of a position, 1-based, as messages word it. */
+export function displayLineAndColumn(position: { readonly line: number; readonly column: number }): string {
+  const shown = toDisplay(position);
+  return `line ${shown.line}, column ${shown.column}`;
+}
+
 /** `line:column` of a position, 1-based, as `file:line:col` prints it. */
 export function displayLineColumn(position: { readonly line: number; readonly column: number }): string {
   const shown = toDisplay(position);

@@ -1,3 +1,5 @@
+import { toDisplay } from './displayPosition';
+
 /**
  * Credential detectors for `secret_scan`, written from the public token formats. Every pattern is a
  * literal prefix behind a left-boundary look-behind, followed by character-class runs that cannot
@@ -163,7 +165,7 @@ function pemBlocks(text: string): Match[] {
 /** 1-based line and column (UTF-16 units) of each offset; `offsets` must be ascending. */
 function linesAndColumns(text: string, offsets: readonly number[]): { line: number; column: number }[] {
   const result: { line: number; column: number }[] = [];
-  let line = 1;
+  let line = 0;
   let lineStart = 0;
   let i = 0;
   for (const offset of offsets) {
@@ -174,7 +176,7 @@ function linesAndColumns(text: string, offsets: readonly number[]): { line: numb
         lineStart = i + 1;
       }
     }
-    result.push({ line, column: offset - lineStart + 1 });
+    result.push(toDisplay({ line, column: offset - lineStart }));
   }
   return result;
 }

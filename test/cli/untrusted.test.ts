@@ -8,19 +8,18 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, ensureBuilt } from '../support/cli';
+import { countingListenerForFile } from '../support/countingListener';
 
 const SECRET = 'planted-Secret-0123456789';
 /** Variables the workspace names; each is set in the CLI's environment, and none may be read. */
 const PLANTED = ['PLANTED_PASSWORD', 'PLANTED_USER', 'PLANTED_DB', 'PLANTED_HOST', 'PLANTED_PATH', 'PLANTED_HEADER', 'PLANTED_DATASET'];
 
 let root = '';
-let listener: Server | undefined;
-let connections = 0;
+const listener = countingListenerForFile();
 let port = 0;
 
 before(async () => {
@@ -38,15 +37,9 @@ before(async () => {
       '',
     ].join('\n'),
   );
-  listener = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => listener?.listen(0, '127.0.0.1', resolve));
-  port = (listener.address() as { port: number }).port;
+  port = await listener.start();
 });
 after(async () => {
-  await new Promise((resolve) => listener?.close(resolve));
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -108,9 +101,9 @@ describe('evallens run --untrusted and a workspace server database', () => {
   for (const [i, attack] of ATTACKS.entries()) {
     it(`${attack.name}: no connection, no variable read, the cases skipped as untrusted`, async () => {
       const dir = workspace(`db-${i}`, attack.database(port));
-      connections = 0;
+      listener.connections = 0;
       const run = await cli(['run', 'run.yaml', '--untrusted', '--reporter', 'json', '--out', 'report.json'], dir);
-      assert.equal(connections, 0, `a connection reached the listener:\n${run.out}`);
+      assert.equal(listener.connections, 0, `a connection reached the listener:\n${run.out}`);
       assert.deepEqual(run.reads, [], `variables read:\n${run.out}`);
       assert.equal(run.code, 3, run.out);
       assert.ok(!run.out.includes(SECRET));
@@ -125,15 +118,15 @@ describe('evallens run --untrusted and a workspace server database', () => {
       assert.deepEqual((JSON.parse(plan.stdout.trim()) as { reaches: string[] }).reaches, ['network']);
       const validate = await cli(['validate', 'run.yaml', '--untrusted'], dir);
       assert.deepEqual(validate.reads, [], validate.out);
-      assert.equal(connections, 0);
+      assert.equal(listener.connections, 0);
     });
   }
 
   it('with trust the same config connects (the listener counts for real)', async () => {
     const dir = workspace('db-trusted', ATTACKS[0]?.database(port) ?? '');
-    connections = 0;
+    listener.connections = 0;
     await cli(['run', 'run.yaml'], dir);
-    assert.ok(connections > 0);
+    assert.ok(listener.connections > 0);
   });
 });
 
@@ -179,10 +172,10 @@ describe("evallens --untrusted and a run config's ${VAR}s", () => {
     const dir = join(root, 'target');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'run.yaml'), `cases: [{id: a, input: q, expected: x}]\ntarget:\n  http:\n    url: http://127.0.0.1:${port}/chat\n    headers: {Authorization: "Bearer {{env.PLANTED_HEADER}}"}\nscorers:\n  exact_match: {}\n`);
-    connections = 0;
+    listener.connections = 0;
     const run = await cli(['run', 'run.yaml', '--untrusted'], dir);
     assert.deepEqual(run.reads, []);
-    assert.equal(connections, 0);
+    assert.equal(listener.connections, 0);
     assert.equal(run.code, 3, run.out);
   });
 });

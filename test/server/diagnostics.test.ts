@@ -50,7 +50,7 @@ describe('diagnostics of a run config', () => {
       code: 'conflicting-options',
       covers: 'allow_extra_skills',
       line: 4,
-      message: /cannot be combined with enforce_order/,
+      message: /takes `enforce_order: true` or `allow_extra_skills: true`, not both/,
     },
     { name: 'consistency scorer without num_trials', text: `${head}scorers:\n  exact_match_consistency: {}\n`, code: 'needs-trials', covers: 'exact_match_consistency', line: 2, message: /num_trials.*at least 2/ },
     { name: 'missing dataset', text: 'dataset: nowhere.jsonl\nscorers:\n  exact_match: {}\n', code: 'missing-file', covers: 'nowhere.jsonl', line: 0, message: /does not exist/ },

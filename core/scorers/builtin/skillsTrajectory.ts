@@ -3,7 +3,7 @@ import { pass, unsupported } from '../../result';
 import schema from '../../../schemas/scorers/skills_trajectory.schema.json';
 import type { SkillStep } from '../../trace/trace';
 import { traceOf } from '../../trace/traceOf';
-import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused } from '../scorer';
+import { defineScorer, prepared } from '../scorer';
 import { compareNameLists, expectedNames, type NameNouns } from './trajectoryMatcher';
 
 const NOUNS: NameNouns = { one: 'skill', many: 'skills', done: 'activated', event: 'skill activation', list: 'skills' };
@@ -18,12 +18,8 @@ export const skillsTrajectory = defineScorer('skills_trajectory', {
   origin: 'EvalBench',
   scale: { kind: 'bounded', max: 100 },
   schema,
-  check(options) {
-    return checked(conflicts(options));
-  },
   create(options) {
-    const issues = conflicts(options);
-    if (issues.length > 0) return refused(...issues);
+    // enforce_order with allow_extra_skills is refused by the options' schema (its `not`), when the config is checked.
     const prefix = options.ignore_prefix;
     return prepared({
       score({ case: evalCase, expected: given }, signal) {
@@ -51,14 +47,3 @@ export const skillsTrajectory = defineScorer('skills_trajectory', {
     });
   },
 });
-
-function conflicts(options: OptionsOf<'skills_trajectory'>): OptionIssue[] {
-  if (!(options.enforce_order && options.allow_extra_skills)) return [];
-  return [
-    {
-      path: ['allow_extra_skills'],
-      conflictsWith: 'enforce_order',
-      message: 'allow_extra_skills cannot be combined with enforce_order: an ordered comparison has no notion of extra skills (EvalBench refuses this too)',
-    },
-  ];
-}

@@ -1,4 +1,4 @@
-import { killGroup, PIPE_GRACE_MS, spawnGroup, type ProcessCommand } from '../../process/processGroup';
+import { killGroup, spawnGroup, whenOutputEnds, type ProcessCommand } from '../../process/processGroup';
 
 /** Most bytes read from stdout or from stderr of one run; more stops the process. */
 export const STREAM_CAP_BYTES = 1024 * 1024;
@@ -41,12 +41,12 @@ export function runOnce(command: ProcessCommand, cwd: string, stdin: string, lim
     const child = spawnGroup(command, cwd);
     const errText = () => Buffer.concat(stderr).toString('utf8');
 
-    let pipeTimer: ReturnType<typeof setTimeout> | undefined;
+    let cancelPipeGrace = (): void => undefined;
     const finish = (outcome: RunOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      clearTimeout(pipeTimer);
+      cancelPipeGrace();
       signal.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
@@ -78,13 +78,6 @@ export function runOnce(command: ProcessCommand, cwd: string, stdin: string, lim
       finish({ kind: 'exited', code, signal: killedBy, stdout: Buffer.concat(stdout).toString('utf8'), stderr: errText() });
     // When the process exits, spawnGroup ends its group; a process it left outside the group may
     // still hold the pipes open, so after a short grace what was read is the whole output.
-    child.on('exit', (code, killedBy) => {
-      pipeTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        exited(code, killedBy);
-      }, PIPE_GRACE_MS);
-    });
-    child.on('close', (code, killedBy) => exited(code, killedBy));
+    cancelPipeGrace = whenOutputEnds(child, exited);
   });
 }

@@ -2,30 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it, mock } from 'node:test';
+import { describe, it } from 'node:test';
 import type { DatasetRecord } from '../../../core/case';
 import { readJson } from '../../../core/dataset/json';
 import { JsonListScanner, type ScanEvent } from '../../../core/dataset/jsonListScanner';
 import { LineIndex } from '../../../core/text/position';
 import { failed, located, readAll } from '../../support/datasetRecords';
-
-/** A temporary folder and a spy on the streams the reader opens (to see how far each has read). */
-async function withSpiedStreams(body: (folder: string, streams: readonly fs.ReadStream[]) => Promise<void>): Promise<void> {
-  const folder = fs.mkdtempSync(join(tmpdir(), 'evallens-json-stream-'));
-  const streams: fs.ReadStream[] = [];
-  const real = fs.createReadStream;
-  const spy = mock.method(fs, 'createReadStream', (...args: Parameters<typeof fs.createReadStream>) => {
-    const stream = real(...args);
-    streams.push(stream);
-    return stream;
-  });
-  try {
-    await body(folder, streams);
-  } finally {
-    spy.mock.restore();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-}
+import { withSpiedStreams } from '../../support/spiedStreams';
 
 function writeLarge(file: string, head: string, count: number, item: (i: number) => string, tail: string): number {
   const out = fs.openSync(file, 'w');

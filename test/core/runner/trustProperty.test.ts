@@ -12,7 +12,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -23,6 +22,7 @@ import { caseRecords } from '../../../core/runner/records';
 import { runEval } from '../../../core/runner/run';
 import { CLI, ensureBuilt } from '../../support/cli';
 import { seededRandom as prng } from '../../support/seededRandom';
+import { countingListenerForFile } from '../../support/countingListener';
 
 const CONFIGS = 150;
 const CLI_SAMPLE = 4;
@@ -31,22 +31,15 @@ const PLANTED = ['TP_PASSWORD', 'TP_USER', 'TP_DB', 'TP_HOST', 'TP_KEY', 'TP_HEA
 
 let root = '';
 let outside = '';
-let listener: Server | undefined;
-let connections = 0;
+const listener = countingListenerForFile();
 let port = 0;
 
 before(async () => {
   root = mkdtempSync(join(tmpdir(), 'evallens-trust-property-'));
   outside = mkdtempSync(join(tmpdir(), 'evallens-trust-outside-'));
-  listener = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => listener?.listen(0, '127.0.0.1', resolve));
-  port = (listener.address() as { port: number }).port;
+  port = await listener.start();
 });
 after(async () => {
-  await new Promise((resolve) => listener?.close(resolve));
   rmSync(root, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
 });
@@ -173,7 +166,7 @@ describe('the TRUST rule over generated run configs', () => {
     let ran = 0;
     let skippedReaching = 0;
     for (const g of generated) {
-      connections = 0;
+      listener.connections = 0;
       // Every read goes through here: what the workspace's files name is only ever asked of this env.
       const given = new Proxy({} as Record<string, string | undefined>, {
         get: (_t, key) => {
@@ -206,7 +199,7 @@ describe('the TRUST rule over generated run configs', () => {
         return statuses;
       });
       const what = `${g.config} (${g.features.join(', ')}): ${results.join('; ')}`;
-      assert.equal(connections, 0, `a connection was opened: ${what}`);
+      assert.equal(listener.connections, 0, `a connection was opened: ${what}`);
       assert.deepEqual(reads, [], `variables were read: ${what}`);
       assert.deepEqual(g.markers.filter((m) => existsSync(m)), [], `a workspace process ran: ${what}`);
       assert.ok(!results.join('\n').includes(SECRET), what);
@@ -239,7 +232,7 @@ describe('the TRUST rule over generated run configs', () => {
     // Past the core test's configs, so a CLI sample is a config the core did not see.
     const samples = Array.from({ length: CLI_SAMPLE }, (_, i) => generate(CONFIGS + i, random));
     for (const g of samples) {
-      connections = 0;
+      listener.connections = 0;
       const reads = join(g.dir, '..', `reads-${CONFIGS}-${Math.random().toString(36).slice(2)}.txt`);
       writeFileSync(reads, '');
       const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', EVALLENS_TEST_READS: reads };
@@ -252,7 +245,7 @@ describe('the TRUST rule over generated run configs', () => {
       const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
       const what = `${g.config} (${g.features.join(', ')}), exit ${String(code)}:\n${out}`;
       assert.ok(code === 0 || code === 1 || code === 2 || code === 3, what);
-      assert.equal(connections, 0, what);
+      assert.equal(listener.connections, 0, what);
       assert.deepEqual(readFileSync(reads, 'utf8'), '', what);
       assert.deepEqual(g.markers.filter((m) => existsSync(m)), [], what);
       assert.ok(!out.includes(SECRET), what);

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRunConfig } from '../../../core/config/parseRunConfig';
-import { scoreCase } from '../../../core/runner/scoreCase';
 import { EDIT_SIMILARITY_MAX_CODE_POINTS, editSimilarity } from '../../../core/scorers/builtin/editSimilarity';
 import { interruptibleLevenshtein, levenshtein } from '../../../core/scorers/support/levenshtein';
+import { assertTimesOutMidway, assertYieldsAndStops, seededPicks } from '../../support/interruptibleComparison';
 import { score } from '../../support/scoring';
-import { prepareScorers } from '../../../core/runner/prepareScorers';
 
 /** Seeded texts over a small alphabet with an astral character, so a failure is reproducible. */
-function texts(seed: number) {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const alphabet = ['a', 'b', 'c', 'd', 'é', '😀', ' ', 'x', 'y', 'z'];
-  return (length: number) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+function texts(seed: number): (length: number) => string {
+  const picks = seededPicks(seed, ['a', 'b', 'c', 'd', 'é', '😀', ' ', 'x', 'y', 'z']);
+  return (length) => picks(length).join('');
 }
 
 describe('edit_similarity bounds', () => {
@@ -46,33 +42,12 @@ describe('edit_similarity bounds', () => {
     const text = texts(5);
     const a = text(3000);
     const b = text(3000);
-    const controller = new AbortController();
-    let timerRan = false;
-    setTimeout(() => (timerRan = true), 0);
-    let chunks = 0;
-    const running = interruptibleLevenshtein(a, b, controller.signal, {
-      stepsPerChunk: 100,
-      onChunk: () => {
-        chunks++;
-        if (chunks === 3) controller.abort();
-      },
-    });
-    assert.ok(running instanceof Promise, 'a long comparison is asynchronous');
-    await assert.rejects(running, /stopped/);
-    // 3000 columns of 94 blocks in chunks of one column: it stopped after the third of 3000.
-    assert.equal(chunks, 3);
-    assert.equal(timerRan, true, 'a timer set before the comparison ran while it was under way');
+    // 3000 columns of 94 blocks in chunks of one column: it stops after the third of 3000.
+    await assertYieldsAndStops((signal, onChunk) => interruptibleLevenshtein(a, b, signal, { stepsPerChunk: 100, onChunk }));
   });
 
   it('lets the runner\'s time limit fire during a long comparison instead of measuring it afterwards', async () => {
     const text = texts(9);
-    const yaml = `scorers:\n  edit_similarity: {timeout_ms: 1}\ncases: []\n`;
-    const parsed = parseRunConfig(yaml, '/virtual/bounds.eval.yaml', {});
-    assert.deepEqual(parsed.problems, []);
-    assert.ok(parsed.config);
-    const [result] = await scoreCase({ id: 'long', output: text(60_000), expected: text(60_000) }, prepareScorers(parsed.config.scorers), 1, { now: () => performance.now() });
-    assert.equal(result?.status, 'timeout');
-    // "did not answer within" is the timer's verdict; a blocked loop can only say afterwards that it "took" too long.
-    assert.match(result?.reason ?? '', /did not answer within its time limit of 1 ms/);
+    await assertTimesOutMidway('scorers:\n  edit_similarity: {timeout_ms: 1}\ncases: []\n', { id: 'long', output: text(60_000), expected: text(60_000) });
   });
 });

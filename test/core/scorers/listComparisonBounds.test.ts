@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Json } from '../../../core/case';
-import { parseRunConfig } from '../../../core/config/parseRunConfig';
-import { scoreCase } from '../../../core/runner/scoreCase';
 import { skillsTrajectory } from '../../../core/scorers/builtin/skillsTrajectory';
 import { MAX_COMPARED_NAMES, trajectoryMatcher } from '../../../core/scorers/builtin/trajectoryMatcher';
 import { interruptibleListEditDistance, listEditDistance } from '../../../core/scorers/support/listDistance';
+import { assertTimesOutMidway, assertYieldsAndStops, seededPicks } from '../../support/interruptibleComparison';
 import { score } from '../../support/scoring';
-import { prepareScorers } from '../../../core/runner/prepareScorers';
 
 /** A trace in the native format with one skill step per name. */
 function skills(names: readonly string[]): Json {
@@ -15,10 +13,8 @@ function skills(names: readonly string[]): Json {
 }
 
 /** Seeded names from a small set, so a failure is reproducible. */
-function names(seed: number) {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  return (length: number) => Array.from({ length }, () => `s${Math.floor(next() * 7)}`);
+function names(seed: number): (length: number) => string[] {
+  return seededPicks(seed, ['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
 }
 
 describe('list comparison bounds (skills_trajectory, trajectory_matcher)', () => {
@@ -48,32 +44,13 @@ describe('list comparison bounds (skills_trajectory, trajectory_matcher)', () =>
 
   it('gives the event loop a turn between chunks and stops once the signal aborts', async () => {
     const list = names(6);
-    const controller = new AbortController();
-    let timerRan = false;
-    setTimeout(() => (timerRan = true), 0);
-    let chunks = 0;
-    const running = interruptibleListEditDistance(list(2000), list(2000), controller.signal, {
-      stepsPerChunk: 2000,
-      onChunk: () => {
-        chunks++;
-        if (chunks === 3) controller.abort();
-      },
-    });
-    assert.ok(running instanceof Promise, 'a long comparison is asynchronous');
-    await assert.rejects(running, /stopped/);
-    // One row per chunk, 2000 rows: it stopped after the third.
-    assert.equal(chunks, 3);
-    assert.equal(timerRan, true, 'a timer set before the comparison ran while it was under way');
+    const [a, b] = [list(2000), list(2000)];
+    // One row per chunk, 2000 rows: it stops after the third.
+    await assertYieldsAndStops((signal, onChunk) => interruptibleListEditDistance(a, b, signal, { stepsPerChunk: 2000, onChunk }));
   });
 
   it('lets the runner\'s time limit fire during a long ordered comparison', async () => {
     const list = names(8);
-    const parsed = parseRunConfig('scorers:\n  skills_trajectory: {enforce_order: true, timeout_ms: 1}\ncases: []\n', '/virtual/bounds.eval.yaml', {});
-    assert.deepEqual(parsed.problems, []);
-    assert.ok(parsed.config);
-    const evalCase = { id: 'long', expected: list(9000), trace: skills(list(9000)) };
-    const [result] = await scoreCase(evalCase, prepareScorers(parsed.config.scorers), 1, { now: () => performance.now() });
-    assert.equal(result?.status, 'timeout');
-    assert.match(result?.reason ?? '', /did not answer within its time limit of 1 ms/);
+    await assertTimesOutMidway('scorers:\n  skills_trajectory: {enforce_order: true, timeout_ms: 1}\ncases: []\n', { id: 'long', expected: list(9000), trace: skills(list(9000)) });
   });
 });

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Json } from '../../../core/case';
 import { skillsTrajectory } from '../../../core/scorers/builtin/skillsTrajectory';
-import { refusal, schemaErrors, score } from '../../support/scoring';
+import { schemaErrors, score } from '../../support/scoring';
+import { parseRunConfig } from '../../../core/config/parseRunConfig';
+import { displayLineColumn } from '../../../shared/text/displayPosition';
 import { thresholdOffScale } from '../../../core/config/thresholdScale';
 
 /** A trace in the native format with one skill step per name. */
@@ -69,11 +71,19 @@ describe('skills_trajectory', () => {
     assert.equal(prefixedExpected.score, 0);
   });
 
-  it('refuses enforce_order with allow_extra_skills when the config loads', () => {
-    const issues = refusal(skillsTrajectory, { enforce_order: true, allow_extra_skills: true });
-    assert.equal(issues.length, 1);
-    assert.deepEqual(issues[0]?.path, ['allow_extra_skills']);
-    assert.match(issues[0]?.message ?? '', /enforce_order/);
+  it('refuses enforce_order with allow_extra_skills when the config is checked: a schema rule, at the options, naming both', () => {
+    // The options' schema says it, so the check refuses it before any scorer is prepared (and the editor as you type).
+    assert.notDeepEqual(schemaErrors(skillsTrajectory, { enforce_order: true, allow_extra_skills: true }), []);
+    for (const options of [{ enforce_order: true }, { allow_extra_skills: true }, { enforce_order: true, allow_extra_skills: false }, { enforce_order: false, allow_extra_skills: true }]) {
+      assert.deepEqual(schemaErrors(skillsTrajectory, options), [], JSON.stringify(options));
+    }
+    const text = 'dataset: d.jsonl\nscorers:\n  skills_trajectory:\n    enforce_order: true\n    allow_extra_skills: true\n';
+    const problems = parseRunConfig(text, '/evals/c.eval.yaml', {}, { fileExists: () => true }).problems.filter((p) => p.severity === 'error');
+    assert.deepEqual(
+      problems.map((p) => `${displayLineColumn(p.range.start)} ${p.code}: ${p.message}`),
+      ['5:5 conflicting-options: `scorers.skills_trajectory` takes `enforce_order: true` or `allow_extra_skills: true`, not both'],
+    );
+    assert.deepEqual(problems[0]?.suggestions, ['enforce_order', 'allow_extra_skills']);
   });
 
   it('refuses a threshold off the 0–100 scale; the schema rejects unknown options', () => {

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import type { EvalCase, Json } from '../../../core/case';
 import type { ScorerVerdict } from '../../../core/result';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
+import { isGone } from '../../support/processes';
 import { ScorerRegistry } from '../../../core/scorers/registry';
 import { caseRecords } from '../../../core/runner/records';
 import { runEval } from '../../../core/runner/run';
@@ -41,20 +42,6 @@ async function run(options: { [key: string]: Json }, testCase: Omit<EvalCase, 'i
 /** A node one-liner that prints the given JS expression (evaluated with `d` = the parsed stdin) as JSON. */
 function nodeCmd(expression: string): string {
   return `node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")); process.stdout.write(JSON.stringify(${expression}))'`;
-}
-
-function isDead(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  // A killed child not yet reaped is a zombie: dead all the same.
-  try {
-    return /^\d+ \(.*\) Z/u.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
 }
 
 describe('subprocess', () => {
@@ -232,12 +219,12 @@ describe('subprocess', () => {
     const pidFile = join(dir, 'child.pid');
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the child pid', 10_000);
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    assert.equal(isDead(pid), false);
+    assert.equal(isGone(pid), false);
     controller.abort();
     const v = await pending;
     assert.deepEqual([v.status, v.score], ['fail', 0]);
     assert.match(v.reason, /^scorer error: the run stopped the command/);
-    await waitFor(() => isDead(pid), 'the child to die', 10_000);
+    await waitFor(() => isGone(pid), 'the child to die', 10_000);
   });
 
   it('ends the children a command leaves behind when it exits', async () => {
@@ -245,7 +232,7 @@ describe('subprocess', () => {
     const v = await run({ cmd: `sleep 60 >/dev/null 2>&1 & echo $! > left.pid; echo '{"score": 1}'` }, { output: 'o' }, dir);
     assert.equal(v.status, 'pass');
     const pid = Number(readFileSync(join(dir, 'left.pid'), 'utf8').trim());
-    await waitFor(() => isDead(pid), 'the left-behind child to die', 10_000);
+    await waitFor(() => isGone(pid), 'the left-behind child to die', 10_000);
   });
 
   it('answers at once when the signal is already aborted', async () => {

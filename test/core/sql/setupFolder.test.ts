@@ -79,9 +79,9 @@ describe('building an SQLite database from an EvalBench setup folder', () => {
 
   it('cuts SQL at every semicolon as EvalBench does, with where each statement starts', () => {
     assert.deepEqual(splitAtSemicolons('PRAGMA foreign_keys = ON;\n\n  CREATE TABLE t (a);;\nINSERT INTO t VALUES (1)\n'), [
-      { sql: 'PRAGMA foreign_keys = ON', line: 1, column: 1 },
-      { sql: 'CREATE TABLE t (a)', line: 3, column: 3 },
-      { sql: 'INSERT INTO t VALUES (1)', line: 4, column: 1 },
+      { sql: 'PRAGMA foreign_keys = ON', line: 0, column: 0 },
+      { sql: 'CREATE TABLE t (a)', line: 2, column: 2 },
+      { sql: 'INSERT INTO t VALUES (1)', line: 3, column: 0 },
     ]);
   });
 

@@ -5,21 +5,13 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { UNTRUSTED_REASON } from '../../../core/runner/scoreCase';
 import { AGENT, loadConfig, NODE, outcomes, runWithTarget } from './targetRun';
+import { isGone } from '../../support/processes';
 import { waitFor } from '../../support/waitFor';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-cmd-target-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const target = (extra: readonly string[] = []) => ['target:', `  cmd: ${JSON.stringify(`"${NODE}" "${AGENT}"`)}`, ...extra.map((l) => `  ${l}`)];
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('a command target', () => {
   it('produces text and JSON outputs that exact_match scores', async () => {
@@ -98,7 +90,7 @@ describe('a command target', () => {
     assert.equal(results.find((r) => r.caseId === 'hang')?.reason, 'the target did not answer within its time limit of 4000 ms and was stopped');
     const [parent, grandchild] = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
     assert.ok(parent !== undefined && grandchild !== undefined);
-    await waitFor(() => !alive(parent) && !alive(grandchild), 'the hanging command and its child to be gone', 10_000);
+    await waitFor(() => isGone(parent) && isGone(grandchild), 'the hanging command and its child to be gone', 10_000);
   });
 
   it('runs only for cases without a recorded output, unless replace_recorded, and once per trial', async () => {

@@ -9,6 +9,7 @@ import type { CmdTargetConfig } from '../../../core/target/targetConfig';
 import { targetPreparer } from '../../../core/target/targetPreparer';
 import { traceOf } from '../../../core/trace/traceOf';
 import { AGENT, NODE } from './targetRun';
+import { isGone } from '../../support/processes';
 import { waitFor } from '../../support/waitFor';
 
 const dir = mkdtempSync(join(tmpdir(), 'evallens-target-preparer-'));
@@ -93,7 +94,7 @@ describe('the target preparer', () => {
       run.abort();
       await assert.rejects(call, { message: 'the run was stopped, and the target with it' });
       const [parent, grandchild] = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
-      await waitFor(() => [parent, grandchild].every((pid) => pid === undefined || !alive(pid)), 'the cancelled command and its child to end', 10_000);
+      await waitFor(() => [parent, grandchild].every((pid) => pid === undefined || isGone(pid)), 'the cancelled command and its child to end', 10_000);
     } finally {
       await preparer.close();
     }
@@ -112,15 +113,6 @@ describe('the target preparer', () => {
     assert.equal(chainPreparers([]), undefined);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function readable(file: string): boolean {
   try {

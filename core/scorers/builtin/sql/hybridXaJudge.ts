@@ -45,6 +45,7 @@ export const hybridXaJudge = defineScorer('hybrid_xa_judge', {
           case 'row_length':
             return percentVerdict(0, `sorted row ${c.row + 1} has ${plural(c.lengths[0], 'column')} in the generated result and ${c.lengths[1]} in the golden (${counts})`, { ...details, sorted_row: c.row + 1 });
           default:
+            // eslint-disable-next-line no-restricted-syntax -- a result table's column, counted from 1 as its rows are: not a text position
             return percentVerdict(0, `after normalization and sorting, row ${c.row + 1} differs at column ${c.column + 1} (${counts})`, { ...details, sorted_row: c.row + 1, column: c.column + 1 });
         }
       },
