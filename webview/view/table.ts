@@ -38,6 +38,8 @@ const COLUMNS: readonly Column[] = [
   { id: 'duration', label: 'ms', minEm: 4.5, grow: 0, cell: (r) => formatScore(r.durationMs) },
 ];
 
+const COLUMNS_WITHOUT_TRIAL: readonly Column[] = COLUMNS.filter((c) => c.id !== 'trial');
+
 function track(column: Column): string {
   return column.grow === 0 ? `${column.minEm}em` : `minmax(${column.minEm}em, ${column.grow}fr)`;
 }
@@ -51,6 +53,8 @@ export class ResultsTable {
   private state: ViewState | undefined;
   private rows: readonly number[] = [];
   private columns: readonly Column[] = COLUMNS;
+  /** The row elements in the DOM, by result key, reused by the next redraw. */
+  private rendered = new Map<string, HTMLElement>();
 
   constructor(private readonly handlers: TableHandlers) {
     this.header = el('div', { className: 'row header', attrs: { role: 'row', 'aria-rowindex': '1' } });
@@ -66,7 +70,7 @@ export class ResultsTable {
 
   update(state: ViewState, rows: readonly number[]): void {
     const trialsShown = (state.run?.numTrials ?? 1) > 1;
-    const columns = trialsShown ? COLUMNS : COLUMNS.filter((c) => c.id !== 'trial');
+    const columns = trialsShown ? COLUMNS : COLUMNS_WITHOUT_TRIAL;
     if (columns !== this.columns || this.header.childElementCount === 0 || this.state?.sort !== state.sort) {
       this.columns = columns;
       this.element.style.setProperty('--columns', columns.map(track).join(' '));
@@ -116,41 +120,46 @@ export class ResultsTable {
     const last = Math.min(this.rows.length, Math.ceil((this.viewport.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
     this.body.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
     const elements: HTMLElement[] = [];
+    const kept = new Map<string, HTMLElement>();
     let active: string | undefined;
     for (let i = first; i < last; i++) {
       const result = state.results.items[this.rows[i] ?? -1];
       if (result === undefined) continue;
       const key = resultKey(result);
       const selected = key === state.selected;
-      const row = this.renderRow(result, key, i, selected);
+      const row = this.rowFor(result, key, i, selected);
+      kept.set(key, row);
       if (selected) active = row.id;
       elements.push(row);
     }
-    this.body.replaceChildren(...elements);
+    this.rendered = kept;
+    // The same elements in the same order stay put: a redraw under the mouse (a report arriving
+    // between the two clicks of a double click) must not take the row the clicks are on away.
+    const children = this.body.children;
+    const same = children.length === elements.length && elements.every((row, i) => children[i] === row);
+    if (!same) this.body.replaceChildren(...elements);
     if (active === undefined) this.element.removeAttribute('aria-activedescendant');
     else this.element.setAttribute('aria-activedescendant', active);
   }
 
-  private renderRow(result: ScorerResult, key: string, index: number, selected: boolean): HTMLElement {
-    const row = el('div', {
-      className: `row status-${result.status}${selected ? ' selected' : ''}`,
-      attrs: { role: 'row', id: `row-${index}`, 'aria-rowindex': String(index + 2), 'aria-selected': String(selected) },
-    });
+  /** The row element of a result: the one already shown for its key, brought up to date, else a new one. */
+  private rowFor(result: ScorerResult, key: string, index: number, selected: boolean): HTMLElement {
+    const row = this.rendered.get(key) ?? el('div', { attrs: { role: 'row' } });
     rowKeys.set(row, key);
-    for (const column of this.columns) {
-      const text = column.cell(result);
-      const cell = el('div', { className: `cell col-${column.id}`, attrs: { role: 'gridcell', title: text } });
-      if (column.id === 'case') {
-        const link = el('span', { className: 'case-link', attrs: { title: `Reveal ${result.caseId} in its dataset` } }, text);
-        caseLinks.set(link, result.caseId);
-        cell.append(link);
-      } else if (column.id === 'status') {
-        cell.append(el('span', { className: `badge status-${result.status}` }, text));
-      } else {
-        cell.append(text);
-      }
-      row.append(cell);
+    row.className = `row status-${result.status}${selected ? ' selected' : ''}`;
+    row.id = `row-${index}`;
+    row.setAttribute('aria-rowindex', String(index + 2));
+    row.setAttribute('aria-selected', String(selected));
+    // Cells are updated in place, never replaced: the element a click went down on is still there when it comes up.
+    const drawn = rowContents.get(row);
+    if (drawn?.columns !== this.columns) {
+      row.replaceChildren(...this.columns.map((column) => el('div', { className: `cell col-${column.id}`, attrs: { role: 'gridcell' } })));
+      rowContents.set(row, { columns: this.columns });
     }
+    this.columns.forEach((column, i) => {
+      const cell = row.children[i];
+      if (cell instanceof HTMLElement) fillCell(cell, column, result);
+    });
     return row;
   }
 
@@ -170,4 +179,29 @@ export class ResultsTable {
 
 /** Which result a rendered row shows and which case a link reveals, without putting ids in attributes. */
 const rowKeys = new WeakMap<Element, string>();
+/** The columns a row element's cells were made for. */
+const rowContents = new WeakMap<Element, { readonly columns: readonly Column[] }>();
+
+/** Shows a result in a cell, changing only what differs (a case link and a status badge keep their element). */
+function fillCell(cell: HTMLElement, column: Column, result: ScorerResult): void {
+  const text = column.cell(result);
+  if (cell.title !== text) cell.title = text;
+  if (column.id === 'case' || column.id === 'status') {
+    const className = column.id === 'case' ? 'case-link' : `badge status-${result.status}`;
+    let inner = cell.firstElementChild;
+    if (!(inner instanceof HTMLElement)) {
+      inner = el('span', {});
+      cell.replaceChildren(inner);
+    }
+    if (!(inner instanceof HTMLElement)) return;
+    if (inner.className !== className) inner.className = className;
+    if (inner.textContent !== text) inner.textContent = text;
+    if (column.id === 'case') {
+      inner.title = `Reveal ${result.caseId} in its dataset`;
+      caseLinks.set(inner, result.caseId);
+    }
+  } else if (cell.textContent !== text) {
+    cell.textContent = text;
+  }
+}
 const caseLinks = new WeakMap<Element, string>();
