@@ -32,7 +32,8 @@ describe('100,000 results', () => {
 
     state = reduce(reduce(state, { type: 'ui/search', text: '' }), { type: 'ui/sort', column: 'score' });
     state = reduce(state, { type: 'ui/sort', column: 'score' });
-    state = reduce(state, { type: 'ui/move', by: 'first' });
+    // The first row is the case with the largest score; the first scorer under it holds that score.
+    state = reduce(reduce(state, { type: 'ui/move', by: 'first' }), { type: 'ui/move', by: 1 });
     assert.equal(selectedResult(state)?.score, 149, 'the largest score is a token count of 149');
 
     const counts = census(state.results.items, SCORERS).statusCounts;

@@ -8,7 +8,8 @@ import { census, resultsOfCase } from '../model/derived';
 import { visibleRows } from '../model/query';
 import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../model/reducer';
 import { caseCountsLine, jobLine, scoreHistogram, scorerLines } from '../model/summary';
-import { type ViewState, initialState, selectedResult } from '../model/viewState';
+import { groupedRows, rowOfKey } from '../model/groups';
+import { type ViewState, caseOfRowKey, caseRowKey, initialState, selectedResult } from '../model/viewState';
 import { renderDetail } from './detailPane';
 import { el } from './dom';
 import { renderSummary } from './summaryBand';
@@ -47,6 +48,7 @@ export class ResultsApp {
         this.dispatch({ type: 'ui/openDetail' });
       },
       reveal: (caseId) => this.reveal(caseId),
+      toggleCase: (caseId) => this.dispatch({ type: 'ui/toggleCase', caseId }),
       sort: (column) => this.dispatch({ type: 'ui/sort', column }),
     });
     const main = el('div', { className: 'main' }, this.table.element, this.detail);
@@ -105,9 +107,11 @@ export class ResultsApp {
     if (by !== undefined) {
       event.preventDefault();
       this.dispatch({ type: 'ui/move', by });
-      const rows = visibleRows(this.state);
-      const position = this.state.selected === undefined ? undefined : this.state.results.positionOf(this.state.selected);
-      if (position !== undefined) this.table.scrollToRow(rows.indexOf(position));
+      this.scrollToSelection();
+    } else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      // As in a tree: → opens a case's row, ← closes it (from one of its scorers, goes to the case first).
+      event.preventDefault();
+      this.openOrClose(event.key === 'ArrowRight');
     } else if (event.key === 'Enter') {
       event.preventDefault();
       this.dispatch({ type: 'ui/openDetail' });
@@ -116,11 +120,29 @@ export class ResultsApp {
     }
   }
 
+  private openOrClose(open: boolean): void {
+    const selected = this.state.selected;
+    if (selected === undefined) return;
+    const caseId = caseOfRowKey(selected);
+    if (caseId !== undefined) this.dispatch({ type: 'ui/toggleCase', caseId, open });
+    else if (!open) {
+      const result = selectedResult(this.state);
+      if (result !== undefined) this.dispatch({ type: 'ui/select', key: caseRowKey(result.caseId) });
+    }
+    this.scrollToSelection();
+  }
+
+  private scrollToSelection(): void {
+    const row = rowOfKey(groupedRows(this.state), this.state.selected, selectedResult(this.state)?.caseId);
+    if (row !== undefined) this.table.scrollToRow(row);
+  }
+
   private render(): void {
     const state = this.state;
     const before = this.rendered;
     this.rendered = state;
     const rows = visibleRows(state);
+    const grouped = groupedRows(state);
     const run = state.run;
     const scorers = run?.scorers ?? [];
     const counted = census(state.results.items, scorers);
@@ -137,7 +159,7 @@ export class ResultsApp {
       });
     }
     this.toolbar.update({ filters: state.filters, statusCounts: counted.statusCounts, scorers: counted.scorers, shown: rows.length, total: state.results.size });
-    this.table.update(state, rows);
+    this.table.update(state, grouped.rows, rowOfKey(grouped, state.selected, selectedResult(state)?.caseId));
     this.renderDetailPane(state, before);
   }
 
