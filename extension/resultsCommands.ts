@@ -188,7 +188,8 @@ export class ResultsViewBridge implements vscode.Disposable {
     }
     const position = new vscode.Position(line, column);
     try {
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One, preview: true });
+      // Beside the results view (which opens in the active group), so the view stays in sight.
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.Beside, preview: true });
     } catch (e) {
       void vscode.window.showErrorMessage(maskedText(`EvalLens: cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`));
     }

@@ -24,6 +24,8 @@ function step(state: ViewState, action: Action): ViewState {
       return settleCaseData(state, action.configFile, action.caseId, { status: 'loaded', configFile: action.configFile, caseId: action.caseId, data: action.data });
     case 'case/unavailable':
       return settleCaseData(state, action.configFile, action.caseId, { status: 'unavailable', configFile: action.configFile, caseId: action.caseId, reason: action.reason });
+    case 'config/label':
+      return state.configLabels.get(action.configFile) === action.label ? state : { ...state, configLabels: new Map([...state.configLabels, [action.configFile, action.label]]) };
     case 'view/clear': {
       const fresh = freshView(state);
       return action.notice === undefined ? fresh : { ...fresh, notice: action.notice };

@@ -76,6 +76,8 @@ export interface ViewState {
   readonly sort: Sort;
   /** The key of the selected result, or of a case's row (`caseRowKey`) in the grouped table. */
   readonly selected?: string;
+  /** Configs by how the person names them (workspace-relative), from the host. */
+  readonly configLabels: ReadonlyMap<string, string>;
   /** Cases the person opened or closed, against the default (open when a result did not pass). */
   readonly toggledCases: ReadonlySet<string>;
   readonly detailOpen: boolean;
@@ -90,7 +92,7 @@ export const DEFAULT_SORT: Sort = { column: 'status', direction: 'asc' };
 const NO_CASES_TOGGLED: ReadonlySet<string> = new Set();
 
 export function initialState(): ViewState {
-  return { results: KeyedList.empty<ScorerResult>(resultKey), cases: KeyedList.empty<CaseEntry>(caseKey), filters: NO_FILTERS, sort: DEFAULT_SORT, detailOpen: false, toggledCases: NO_CASES_TOGGLED };
+  return { results: KeyedList.empty<ScorerResult>(resultKey), cases: KeyedList.empty<CaseEntry>(caseKey), filters: NO_FILTERS, sort: DEFAULT_SORT, detailOpen: false, toggledCases: NO_CASES_TOGGLED, configLabels: new Map() };
 }
 
 /** A result's identity: case × scorer × trial. The unit separator cannot occur in a JSON-read id by accident. */

@@ -7,7 +7,7 @@ import type { Action, PersistedView } from '../model/actions';
 import { census, resultsOfCase } from '../model/derived';
 import { visibleRows } from '../model/query';
 import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../model/reducer';
-import { caseCountsLine, jobLine, scoreHistogram, scorerLines } from '../model/summary';
+import { caseCountsLine, jobLine, runTitle, scorerDistributions, scorerLines } from '../model/summary';
 import { groupedRows, rowOfKey } from '../model/groups';
 import { type ViewState, caseOfRowKey, caseRowKey, initialState, selectedResult } from '../model/viewState';
 import { renderDetail } from './detailPane';
@@ -148,14 +148,14 @@ export class ResultsApp {
     const counted = census(state.results.items, scorers);
     this.empty.hidden = run !== undefined;
     this.empty.textContent = state.notice ?? 'No run to show yet. Run an eval or open a report.json.';
-    if (before === undefined || before.run !== state.run || before.results !== state.results || before.cases !== state.cases || before.filters.scorers !== state.filters.scorers) {
+    if (before === undefined || before.run !== state.run || before.configLabels !== state.configLabels || before.results !== state.results || before.cases !== state.cases) {
       renderSummary(this.summary, {
-        title: run === undefined ? 'EvalLens results' : `${run.kind === 'live' ? 'Live run' : run.importedSummary === undefined ? 'Report' : 'EvalBench results'} ${run.runId} · ${run.configFile}`,
+        title: runTitle(run, state.configLabels),
         status: run === undefined ? '' : run.complete ? (run.cancelled ? 'cancelled' : 'finished') : run.kind === 'live' ? 'running…' : 'loading…',
         job: jobLine(run),
         counts: caseCountsLine(run, [...state.cases.values()].map((c) => c.status)),
         scorers: scorerLines(run?.aggregates ?? []),
-        histogram: scoreHistogram(state.results.items, scorers, state.filters.scorers),
+        distributions: scorerDistributions(state.results.items, scorers),
       });
     }
     this.toolbar.update({ filters: state.filters, statusCounts: counted.statusCounts, scorers: counted.scorers, shown: rows.length, total: state.results.size });
