@@ -52,4 +52,19 @@ describe('results view: header, distributions, order and detail', { skip: NO_CHR
     assert.match(sections.at(-1) ?? '', /^Results of this case, with their details \(3\)$/);
     assert.match((await page.locator('.detail > .result.current').textContent()) ?? '', /exact_match.*texts differ at character 4/);
   });
+
+  it('closes and opens a case from the keyboard: ← on a scorer goes to its case, ← closes it, → opens it', async () => {
+    const page = panel.page;
+    await page.keyboard.press('Escape');
+    const caseRow = page.locator('.rows .case-row', { hasText: 'case-000003' });
+    await caseRow.locator('.col-status').click();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('.rows .row.selected')?.classList.contains('scorer-row') === true, undefined, { timeout: WAIT_MS });
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('.rows .row.selected .case-link')?.textContent === 'case-000003', undefined, { timeout: WAIT_MS });
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('.rows .row.selected')?.getAttribute('aria-expanded') === 'false', undefined, { timeout: WAIT_MS });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('.rows .row.selected')?.getAttribute('aria-expanded') === 'true', undefined, { timeout: WAIT_MS });
+  });
 });
