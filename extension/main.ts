@@ -13,6 +13,7 @@ import { createLanguageClient, restartLanguageClient } from './languageClient';
 import { registerResultsPanelSerializer } from './results/panelSerializer';
 import { OPEN_REPORT_FILE_COMMAND, ResultsViewBridge } from './resultsCommands';
 import { readSettings, SETTINGS_SECTION, type EvalLensSettings } from './settings';
+import { RunBatch } from './results/runBatch';
 import { LastRunStatus } from './statusBar';
 import { BatchedDiscovery } from './testing/caseDiscovery';
 import { CaseIndex } from './testing/caseIndex';
@@ -50,7 +51,9 @@ export function activate(context: vscode.ExtensionContext): void {
   let lastRunConfigs: readonly string[] | undefined;
   const tree = new EvalTestTree(index, output, vscode);
   const status = new LastRunStatus();
-  const results = new ResultsViewBridge(context.extensionUri, index, currentSettings, output);
+  // The configs of the latest test run: the status bar adds them up, "Open Results" offers each.
+  const lastBatch = new RunBatch();
+  const results = new ResultsViewBridge(context.extensionUri, index, currentSettings, output, () => lastBatch.outcomes);
   const runner = new EvalTestRunner({
     tree,
     index,
@@ -64,9 +67,17 @@ export function activate(context: vscode.ExtensionContext): void {
         lastRuns.onEvent(configFile, event);
       },
       onCaseEnd: (configFile, event) => lastResults.record(configFile, event),
-      onRunEnd(configFile, run, reportFile) {
+      onRunEnd(configFile, run, reportFile, testRun) {
         results.onRunEnd(configFile, reportFile);
-        if (run.summary !== undefined) status.show(run.summary, run.cancelled, configFile);
+        lastBatch.record(testRun, {
+          configFile,
+          label: vscode.workspace.asRelativePath(configFile),
+          ...(run.summary === undefined ? {} : { summary: run.summary }),
+          cancelled: run.cancelled,
+          ...(reportFile === undefined ? {} : { reportFile }),
+          endedAt: Date.now(),
+        });
+        status.show(lastBatch.outcomes);
       },
     },
     // VS Code does not open the failure peek by default: offer it (not after a save, which would nag).

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { RunEvent } from '../protocol/runEvents';
 import { fromDisplay, type RevealTarget } from '../protocol/webview';
 import type { ResultsPanel } from './results/resultsPanel';
+import type { ConfigOutcome } from './results/runBatch';
 import { importReport } from './runner/reportImport';
 import type { EvalLensSettings } from './settings';
 import type { CaseIndex } from './testing/caseIndex';
@@ -45,6 +46,8 @@ export class ResultsViewBridge implements vscode.Disposable {
     private readonly index: CaseIndex,
     private readonly settings: () => EvalLensSettings,
     private readonly output: vscode.LogOutputChannel,
+    /** The configs of the latest test run (a "Run All" over several configs has one each). */
+    private readonly lastBatch: () => readonly ConfigOutcome[] = () => [],
   ) {
     this.tabs = vscode.window.tabGroups.onDidChangeTabs((change) => {
       if (change.closed.some(isResultsTab) && !vscode.window.tabGroups.all.some((group) => group.tabs.some(isResultsTab))) this.current = undefined;
@@ -79,7 +82,11 @@ export class ResultsViewBridge implements vscode.Disposable {
     if (this.current !== undefined) void this.showReportFile(reportFile, false);
   }
 
-  /** "EvalLens: Open Results": the run in progress, else the config's (or any) last run. */
+  /**
+   * "EvalLens: Open Results": the run in progress, else the config's (or any) last run. When the last
+   * test run covered several configs, the person picks one of them (each with its counts): every
+   * config the run covered can be opened from the status bar, not only the one that ended last.
+   */
   async openResults(configFile?: string): Promise<void> {
     const live = this.live;
     if (live !== undefined && (configFile === undefined || live.configFile === configFile)) {
@@ -87,6 +94,17 @@ export class ResultsViewBridge implements vscode.Disposable {
       panel.startRun(live.configFile);
       for (const event of live.events) panel.pushEvent(event);
       return;
+    }
+    if (configFile === undefined) {
+      const reported = this.lastBatch().filter((o) => o.reportFile !== undefined);
+      if (reported.length > 1) {
+        const picked = await vscode.window.showQuickPick(
+          reported.map((o) => ({ label: o.label, description: o.summary === undefined ? '' : outcomeCounts(o), outcome: o })),
+          { title: `EvalLens: the last run covered ${reported.length} configs`, placeHolder: 'Open the results of…' },
+        );
+        if (picked?.outcome.reportFile !== undefined) await this.showReportFile(picked.outcome.reportFile, true);
+        return;
+      }
     }
     const report = (configFile === undefined ? this.lastReport : this.lastReports.get(configFile)) ?? (await this.newestReport());
     if (report === undefined) {
@@ -170,7 +188,8 @@ export class ResultsViewBridge implements vscode.Disposable {
     }
     const position = new vscode.Position(line, column);
     try {
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One, preview: true });
+      // Beside the results view (which opens in the active group), so the view stays in sight.
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.Beside, preview: true });
     } catch (e) {
       void vscode.window.showErrorMessage(maskedText(`EvalLens: cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`));
     }
@@ -198,6 +217,15 @@ export class ResultsViewBridge implements vscode.Disposable {
     }
     return newest?.file;
   }
+}
+
+function outcomeCounts(outcome: ConfigOutcome): string {
+  const s = outcome.summary;
+  if (s === undefined) return '';
+  const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  if (s.errored > 0) parts.push(`${s.errored} errored`);
+  if (s.skipped > 0) parts.push(`${s.skipped} skipped`);
+  return `${parts.join(', ')} of ${s.total}${outcome.cancelled ? ' (stopped)' : ''}`;
 }
 
 function isResultsTab(tab: vscode.Tab): boolean {

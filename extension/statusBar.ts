@@ -1,8 +1,7 @@
-/** The status bar item with the last run's counts; clicking it opens the results view. Hidden until a run ends. */
+/** The status bar item with the last test run's counts, over every config it ran; clicking it opens the results view. Hidden until a run ends. */
 import * as vscode from 'vscode';
-import type { RunSummary } from '../protocol/runEvents';
 import { OPEN_RESULTS_COMMAND } from './editor/caseCodeLens';
-import { runSummaryText } from './testing/runSummaryText';
+import { batchSummaryText, type ConfigOutcome } from './results/runBatch';
 
 export class LastRunStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('evallens.lastRun', vscode.StatusBarAlignment.Left, 0);
@@ -12,8 +11,10 @@ export class LastRunStatus implements vscode.Disposable {
     this.item.command = OPEN_RESULTS_COMMAND;
   }
 
-  show(summary: RunSummary, cancelled: boolean, configFile: string): void {
-    const words = runSummaryText(summary, cancelled, vscode.workspace.asRelativePath(configFile));
+  /** The configs of the latest test run; nothing changes until one of them got as far as starting. */
+  show(outcomes: readonly ConfigOutcome[]): void {
+    if (!outcomes.some((o) => o.summary !== undefined)) return;
+    const words = batchSummaryText(outcomes);
     this.item.text = words.text;
     this.item.tooltip = words.tooltip;
     this.item.backgroundColor = words.failing ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;

@@ -64,7 +64,9 @@ export type HostToWebview =
   | { readonly type: 'case/data'; readonly configFile: string; readonly caseId: string; readonly data: CaseData }
   | { readonly type: 'case/unavailable'; readonly configFile: string; readonly caseId: string; readonly reason: string }
   /** Forget what is shown (e.g. the config was closed); `notice` says why in the emptied view (e.g. a restored run that cannot be shown). */
-  | { readonly type: 'view/clear'; readonly notice?: string };
+  | { readonly type: 'view/clear'; readonly notice?: string }
+  /** How the person names a config (workspace-relative), for the view's header; sent before its run. */
+  | { readonly type: 'config/label'; readonly configFile: string; readonly label: string };
 
 export type WebviewToHost =
   | { readonly type: 'webview/ready'; readonly version: number }
@@ -73,7 +75,7 @@ export type WebviewToHost =
   /** Send the case's data (answered by `case/data` or `case/unavailable`). */
   | { readonly type: 'case/request'; readonly configFile: string; readonly caseId: string };
 
-const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = ['report/show', 'report/append', 'run/events', 'case/data', 'case/unavailable', 'view/clear'];
+const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = ['report/show', 'report/append', 'run/events', 'case/data', 'case/unavailable', 'view/clear', 'config/label'];
 
 type Fields = { readonly [key: string]: unknown };
 
@@ -106,6 +108,8 @@ export function isHostToWebview(message: unknown): message is HostToWebview {
       return isString(m['configFile']) && isString(m['caseId']) && isString(m['reason']);
     case 'view/clear':
       return m['notice'] === undefined || isString(m['notice']);
+    case 'config/label':
+      return isString(m['configFile']) && isString(m['label']);
   }
 }
 

@@ -77,7 +77,8 @@ export class ResultsPanel implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       RESULTS_VIEW_TYPE,
       'EvalLens Results',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      // The active editor group, at its full width: beside an editor, half a window cut off Scorer and Reason.
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...webviewOptions(dist), retainContextWhenHidden: false, enableFindWidget: true },
     );
     ResultsPanel.current = new ResultsPanel(panel, dist, reveal);
@@ -126,7 +127,7 @@ export class ResultsPanel implements vscode.Disposable {
   showReport(report: Report): void {
     this.stopFlushing();
     this.shown = { kind: 'report', report };
-    if (this.ready) this.postAll(reportMessages(report));
+    if (this.ready) this.postAll([labelOf(report.configFile), ...reportMessages(report)]);
   }
 
   /** Whether a report, a run or a notice is shown (not a fresh, empty panel). */
@@ -144,7 +145,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.stopFlushing();
     this.shown = { kind: 'live', run: new LiveRun(configFile) };
     this.cases.forget();
-    if (this.ready) this.post({ type: 'view/clear' });
+    if (this.ready) this.postAll([{ type: 'view/clear' }, labelOf(configFile)]);
   }
 
   pushEvent(event: RunEvent): void {
@@ -223,10 +224,10 @@ export class ResultsPanel implements vscode.Disposable {
         this.post({ type: 'view/clear', notice: this.shown.text });
         return;
       case 'report':
-        this.postAll(reportMessages(this.shown.report));
+        this.postAll([labelOf(this.shown.report.configFile), ...reportMessages(this.shown.report)]);
         return;
       case 'live':
-        this.postAll([{ type: 'view/clear' }, ...this.shown.run.replay()]);
+        this.postAll([{ type: 'view/clear' }, labelOf(this.shown.run.configFile), ...this.shown.run.replay()]);
         return;
     }
   }
@@ -242,4 +243,9 @@ export class ResultsPanel implements vscode.Disposable {
 
 function webviewOptions(dist: vscode.Uri): vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [dist] };
+}
+
+/** The config's name as the person reads it elsewhere in VS Code (workspace-relative). */
+function labelOf(configFile: string): HostToWebview {
+  return { type: 'config/label', configFile, label: vscode.workspace.asRelativePath(configFile) };
 }

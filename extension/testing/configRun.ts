@@ -23,8 +23,8 @@ export interface RunObservers {
   onRunStart(configFile: string): void;
   onEvent(configFile: string, event: RunEvent): void;
   onCaseEnd(configFile: string, event: CaseEndEvent): void;
-  /** `reportFile` is where the CLI wrote report.json, when the run got that far. */
-  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined): void;
+  /** `reportFile` is where the CLI wrote report.json, when the run got that far; `testRun` is the test run the config's run was part of (one "Run All" covers several configs). */
+  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined, testRun: vscode.TestRun): void;
 }
 
 export interface ConfigRunRequest {
@@ -120,7 +120,7 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
       for (const item of items) run.errored(item, message);
     }
     const reportFile = mapped.runId === undefined ? undefined : join(runsDir, mapped.runId, 'report.json');
-    context.observers.onRunEnd(configFile, mapped, reportFile);
+    context.observers.onRunEnd(configFile, mapped, reportFile, run);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     cancelListener.dispose();

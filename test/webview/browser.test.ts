@@ -36,11 +36,10 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
   it('shows markup from a run as text: no element is made from it and nothing runs', async () => {
     await send(reportMessages(hostileReport()));
     await page().waitForFunction(() => document.querySelectorAll('.rows .row').length === 9, undefined, { timeout: WAIT_MS });
-    const firstCase = await page().locator('.rows .row .case-link').first().textContent();
-    assert.equal(firstCase, XSS);
+    const hostileRow = page().locator('.rows .case-row', { hasText: XSS });
+    assert.equal(await hostileRow.locator('.case-link').textContent(), XSS);
 
-    await page().locator('.table').focus();
-    await page().keyboard.press('ArrowDown');
+    await hostileRow.locator('.col-status').click();
     await page().keyboard.press('Enter');
     await page().waitForFunction(() => window.posted.some((m) => (m as { type?: string }).type === 'case/request'), undefined, { timeout: WAIT_MS });
     assert.deepEqual((await posted('case/request')).at(-1), { type: 'case/request', configFile: CONFIG, caseId: XSS });
@@ -56,7 +55,7 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
   });
 
   it('reveals a case from its link, with its dataset line', async () => {
-    await page().locator('.rows .row .case-link').nth(3).click();
+    await page().locator('.rows .case-row .case-link', { hasText: 'case-000001' }).click();
     const reveal = (await posted('case/reveal')).at(-1);
     assert.deepEqual(reveal, { type: 'case/reveal', target: { configFile: CONFIG, caseId: 'case-000001', location: { file: '/work/evals/support.jsonl', line: 2, column: 1 } } });
   });
@@ -68,9 +67,18 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
     const rendered = await page().locator('.rows .row').count();
     assert.ok(rendered > 10 && rendered < 120, `${rendered} rows in the DOM`);
 
+    // In dataset order, End goes to the last row: the last scorer of the last case (open: it has an inconclusive result).
+    await page().locator('.row.header .col-case, .row.header .cell', { hasText: 'Case' }).first().click();
     await page().locator('.table').focus();
     await page().keyboard.press('End');
-    await page().waitForFunction(() => document.querySelector('.rows .row.selected .case-link')?.textContent === 'case-033333', undefined, { timeout: WAIT_MS });
+    await page().waitForFunction(
+      () => {
+        const rows = Array.from(document.querySelectorAll('.rows .row'));
+        return rows.at(-1)?.classList.contains('selected') === true && Array.from(document.querySelectorAll('.rows .case-row .case-link')).at(-1)?.textContent === 'case-033333';
+      },
+      undefined,
+      { timeout: WAIT_MS },
+    );
     assert.ok((await page().locator('.rows .row').count()) < 120, 'still virtualized at the end');
 
     await page().keyboard.press('/');
@@ -79,8 +87,8 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
     await page().waitForFunction(() => document.querySelector('.toolbar .count')?.textContent?.startsWith('30 of '), undefined, { timeout: WAIT_MS });
 
     await page().locator('.toolbar .chip.status-error').click();
-    await page().waitForFunction(() => /^\d+ of /.test(document.querySelector('.toolbar .count')?.textContent ?? '') && Array.from(document.querySelectorAll('.rows .row .col-status')).every((c) => c.textContent === 'error'), undefined, { timeout: WAIT_MS });
-    assert.ok((await page().locator('.rows .row').count()) > 0);
+    await page().waitForFunction(() => /^\d+ of /.test(document.querySelector('.toolbar .count')?.textContent ?? '') && Array.from(document.querySelectorAll('.rows .scorer-row .col-status')).every((c) => c.textContent === 'error'), undefined, { timeout: WAIT_MS });
+    assert.ok((await page().locator('.rows .scorer-row').count()) > 0);
     assert.deepEqual(await page().evaluate(() => window.violations), []);
   });
 });

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { Action } from '../../webview/model/actions';
 import { visibleRows } from '../../webview/model/query';
 import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../../webview/model/reducer';
-import { type ViewState, initialState, resultKey, selectedResult } from '../../webview/model/viewState';
+import { groupedRows } from '../../webview/model/groups';
+import { type ViewState, caseOfRowKey, caseRowKey, initialState, resultKey, selectedResult } from '../../webview/model/viewState';
 import { CONFIG, caseId, reportOf } from './support/runs';
 
 function run(actions: readonly Action[], from: ViewState = initialState()): ViewState {
@@ -21,9 +22,9 @@ function table(state: ViewState): string[] {
 }
 
 describe('results view reducer: filters, search and sort', () => {
-  it('shows every result in report order before anything is chosen', () => {
+  it('opens worst first (failures before measures before passes), ties in dataset order', () => {
     const state = shown(2);
-    assert.deepEqual(table(state), ['00/exact_match', '00/judge', '00/tokens', '01/exact_match', '01/judge', '01/tokens']);
+    assert.deepEqual(table(state), ['00/judge', '01/exact_match', '01/judge', '00/tokens', '01/tokens', '00/exact_match']);
   });
 
   it('filters by status (several statuses are a union) and clears', () => {
@@ -74,7 +75,8 @@ describe('results view reducer: filters, search and sort', () => {
     assert.equal(statuses.at(-1), 'pass');
 
     state = run([{ type: 'ui/sort', column: 'case' }], shown(3));
-    assert.deepEqual(state.sort, { column: 'case', direction: 'desc' }, 'the default sort is case ascending, so a click flips it');
+    assert.deepEqual(state.sort, { column: 'case', direction: 'asc' }, 'the default sort is status (worst first), so a click on Case sorts by case ascending');
+    state = reduce(state, { type: 'ui/sort', column: 'case' });
     assert.deepEqual(table(state).slice(0, 3), ['02/exact_match', '02/judge', '02/tokens'], 'case descending, ties in arrival order');
   });
 
@@ -93,26 +95,41 @@ describe('results view reducer: filters, search and sort', () => {
 });
 
 describe('results view reducer: selection and detail', () => {
-  it('moves the selection through the visible rows and stops at the ends', () => {
+  it('moves the selection through the grouped rows (a case, then its scorers when open) and stops at the ends', () => {
+    // judge alone: cases 0, 1 and 3 fail it (open, failing first), case 2 passes it (closed, last).
     let state = run([{ type: 'ui/toggleScorer', scorer: 'judge' }], shown(4));
-    state = reduce(state, { type: 'ui/move', by: 1 });
-    assert.equal(selectedResult(state)?.caseId, caseId(0));
-    state = run([{ type: 'ui/move', by: 1 }, { type: 'ui/move', by: 1 }], state);
-    assert.equal(selectedResult(state)?.caseId, caseId(2));
-    assert.equal(selectedResult(state)?.scorer, 'judge', 'only visible rows are stepped through');
-    state = run([{ type: 'ui/move', by: 10 }], state);
-    assert.equal(selectedResult(state)?.caseId, caseId(3));
-    state = run([{ type: 'ui/move', by: 'first' }], state);
-    assert.equal(selectedResult(state)?.caseId, caseId(0));
-    state = run([{ type: 'ui/move', by: -1 }], state);
-    assert.equal(selectedResult(state)?.caseId, caseId(0));
+    const at = (s: ViewState): string => (s.selected === undefined ? '-' : (caseOfRowKey(s.selected) ?? `${selectedResult(s)?.caseId ?? '?'}/${selectedResult(s)?.scorer ?? '?'}`));
+    const steps: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      state = reduce(state, { type: 'ui/move', by: 1 });
+      steps.push(at(state));
+    }
+    assert.deepEqual(steps, [caseId(0), `${caseId(0)}/judge`, caseId(1), `${caseId(1)}/judge`, caseId(3), `${caseId(3)}/judge`, caseId(2), caseId(2)]);
+    assert.equal(selectedResult(state)?.scorer, 'judge', "a case row's result is its worst the filters show");
+    state = run([{ type: 'ui/move', by: 'first' }, { type: 'ui/move', by: -1 }], state);
+    assert.equal(at(state), caseId(0));
     state = run([{ type: 'ui/move', by: 'last' }], state);
-    assert.equal(selectedResult(state)?.caseId, caseId(3));
+    assert.equal(at(state), caseId(2));
   });
 
-  it('follows the sorted order when moving', () => {
-    const state = run([{ type: 'ui/sort', column: 'case' }, { type: 'ui/move', by: 'first' }], shown(3));
-    assert.equal(selectedResult(state)?.caseId, caseId(2));
+  it('opens and closes a case; closing it with one of its scorers selected selects the case', () => {
+    let state = shown(3);
+    const rowsOf = (s: ViewState): string[] => groupedRows(s).rows.map((r) => (r.kind === 'case' ? `${r.caseId}${r.open ? ' ▾' : ' ▸'}` : `  ${r.scorer}`));
+    assert.deepEqual(rowsOf(state), [`${caseId(0)} ▾`, '  judge', '  tokens', '  exact_match', `${caseId(1)} ▾`, '  exact_match', '  judge', '  tokens', `${caseId(2)} ▸`]);
+    state = run([{ type: 'ui/toggleCase', caseId: caseId(2) }, { type: 'ui/select', key: resultKey({ caseId: caseId(0), scorer: 'tokens', trial: 1 }) }, { type: 'ui/toggleCase', caseId: caseId(0), open: false }], state);
+    assert.deepEqual(rowsOf(state), [`${caseId(0)} ▸`, `${caseId(1)} ▾`, '  exact_match', '  judge', '  tokens', `${caseId(2)} ▾`, '  tokens', '  exact_match', '  judge']);
+    assert.equal(state.selected, caseRowKey(caseId(0)));
+    assert.equal(reduce(state, { type: 'ui/toggleCase', caseId: caseId(0), open: false }), state, 'closing a closed case changes nothing');
+  });
+
+  it('sums up the trials of a scorer in one row', () => {
+    const report = reportOf(1);
+    const trials = [1, 2, 3].flatMap((trial) => report.results.map((r) => ({ ...r, trial, status: r.scorer === 'judge' && trial === 2 ? ('pass' as const) : r.status })));
+    const state = run([{ type: 'report/show', report: { ...report, numTrials: 3, results: trials }, complete: true }]);
+    const judge = groupedRows(state).rows.find((r) => r.kind === 'scorer' && r.scorer === 'judge');
+    assert.ok(judge?.kind === 'scorer');
+    assert.deepEqual({ trials: judge.trials, passed: judge.passedTrials, shown: judge.shown.trial }, { trials: 3, passed: 1, shown: 1 });
+    assert.equal(groupedRows(state).rows.length, 4, 'one case row and three scorer rows for nine results');
   });
 
   it('selects only results that exist, and opens the detail only with a selection', () => {
@@ -135,7 +152,8 @@ describe('results view reducer: selection and detail', () => {
     const loaded = reduce(stale, { type: 'case/data', configFile: CONFIG, caseId: caseId(1), data: { id: caseId(1), output: 'hello' } });
     assert.deepEqual(loaded.caseData, { status: 'loaded', configFile: CONFIG, caseId: caseId(1), data: { id: caseId(1), output: 'hello' } });
 
-    const moved = reduce(loaded, { type: 'ui/move', by: 1 });
+    // case 1's judge row, then its tokens row, then case 2's (closed) row.
+    const moved = reduce(loaded, { type: 'ui/move', by: 2 });
     assert.equal(selectedResult(moved)?.caseId, caseId(2));
     assert.deepEqual(caseRequestFor(loaded, moved), { configFile: CONFIG, caseId: caseId(2) });
     const missing = reduce(moved, { type: 'case/unavailable', configFile: CONFIG, caseId: caseId(2), reason: 'the dataset is gone' });
@@ -160,7 +178,7 @@ describe('results view reducer: selection and detail', () => {
 
     const odd = reduce(initialState(), { type: 'ui/restore', view: { filters: { statuses: ['pass', 'bogus' as 'pass'], scorers: [], search: '' }, sort: { column: 'nope' as 'case', direction: 'asc' }, detailOpen: false } });
     assert.deepEqual(odd.filters.statuses, ['pass']);
-    assert.equal(odd.sort.column, 'case');
+    assert.equal(odd.sort.column, 'status');
   });
 
   it('view/clear forgets the run but keeps the choices; a new run of the same config finds the selected case again', () => {

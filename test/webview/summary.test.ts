@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ScorerResult } from '../../core/result';
 import type { ScorerAggregate } from '../../core/report/report';
-import { caseCountsLine, formatRate, formatScore, jobLine, scoreHistogram, scorerLines } from '../../webview/model/summary';
+import { caseCountsLine, formatRate, formatScore, jobLine, localTime, runTitle, scorerDistributions, scorerLines } from '../../webview/model/summary';
 import type { RunInfo } from '../../webview/model/viewState';
 import { SCORERS } from './support/runs';
 
@@ -64,39 +64,27 @@ describe('summary: per-scorer pass rates', () => {
   });
 });
 
-describe('summary: score histogram', () => {
-  it('normalizes bounded scales so 0–1 and 0–100 scores share the bins, and leaves counts out', () => {
-    const results = [result('exact_match', 1), result('exact_match', 0), result('judge', 100), result('judge', 55), result('judge', 5), result('tokens', 300, 'measured'), result('exact_match', undefined, 'error')];
-    const histogram = scoreHistogram(results, SCORERS, []);
-    assert.equal(histogram.counted, 5);
-    assert.equal(histogram.leftOut, 1);
-    assert.deepEqual(
-      histogram.bins.map((b) => b.count),
-      [2, 0, 0, 0, 0, 1, 0, 0, 0, 2],
-      '0 and 5/100 in the first bin, 55/100 in the sixth, 1 and 100/100 in the last',
-    );
-    assert.equal(histogram.bins[0]?.from, 0);
-    assert.equal(histogram.bins[9]?.to, 1);
+describe('summary: each scorer\'s score distribution', () => {
+  it('bins each scorer on its own scale: 0–1 stays 0–1, 0–100 stays 0–100, a count spans what was seen', () => {
+    const results = [result('exact_match', 1), result('exact_match', 0), result('judge', 100), result('judge', 55), result('judge', 5), result('tokens', 100, 'measured'), result('tokens', 200, 'measured'), result('exact_match', undefined, 'error')];
+    const [exact, judge, tokens] = scorerDistributions(results, SCORERS);
+    assert.deepEqual(exact?.bins.map((b) => b.count), [1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    assert.deepEqual({ counted: exact?.counted, axis: exact?.axis }, { counted: 2, axis: '0–1' });
+    assert.deepEqual(judge?.bins.map((b) => b.count), [1, 0, 0, 0, 0, 1, 0, 0, 0, 1], '5 in 0–10, 55 in 50–60, 100 in the last bin');
+    assert.equal(judge?.axis, '0–100');
+    assert.deepEqual({ from: tokens?.bins[0]?.from, to: tokens?.bins[9]?.to, axis: tokens?.axis }, { from: 100, to: 200, axis: '100–200 tokens' });
+    assert.deepEqual(scorerDistributions([], SCORERS).map((d) => d.counted), [0, 0, 0]);
   });
+});
 
-  it('follows the scorer filter', () => {
-    const results = [result('exact_match', 1), result('judge', 10)];
-    assert.deepEqual(
-      scoreHistogram(results, SCORERS, ['judge']).bins.map((b) => b.count),
-      [0, 1, 0, 0, 0, 0, 0, 0, 0, 0],
-    );
-  });
-
-  it('bins one count-valued scorer over its own range, in its unit', () => {
-    const results = [100, 110, 120, 200].map((s) => result('tokens', s, 'measured'));
-    const histogram = scoreHistogram(results, SCORERS, ['tokens'], 4);
-    assert.equal(histogram.axis, 'tokens');
-    assert.deepEqual(histogram.bins, [
-      { from: 100, to: 125, count: 3 },
-      { from: 125, to: 150, count: 0 },
-      { from: 150, to: 175, count: 0 },
-      { from: 175, to: 200, count: 1 },
-    ]);
-    assert.deepEqual(scoreHistogram([], SCORERS, ['tokens']).bins, []);
+describe('summary: the header', () => {
+  it('names the config as the person does and says when it ran, not a run id and an absolute path', () => {
+    const run: RunInfo = { ...RUN, runId: '20260101T000000Z-abc', configFile: '/home/me/project/evals/support.eval.yaml', startedAt: '2026-01-01T09:05:00.000Z', durationMs: 12_345 };
+    const title = runTitle(run, new Map([[run.configFile, 'evals/support.eval.yaml']]));
+    assert.equal(title.text, 'evals/support.eval.yaml');
+    assert.equal(title.when, `ran ${localTime(new Date('2026-01-01T09:05:00.000Z'))}, took 12.3 s`);
+    assert.match(localTime(new Date(2026, 0, 2, 3, 4)), /^2026-01-02 03:04$/);
+    assert.equal(title.tooltip, 'run 20260101T000000Z-abc of /home/me/project/evals/support.eval.yaml');
+    assert.equal(runTitle({ ...run, kind: 'live', complete: false }, new Map()).text, 'support.eval.yaml · live run', 'without a label, the file name');
   });
 });

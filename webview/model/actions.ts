@@ -35,6 +35,8 @@ export type UiAction =
   /** Sort by a column; the same column again flips the direction. */
   | { readonly type: 'ui/sort'; readonly column: SortColumn }
   | { readonly type: 'ui/select'; readonly key: string }
+  /** Open a case's row to its scorers, or close it; `open` unset flips it. */
+  | { readonly type: 'ui/toggleCase'; readonly caseId: string; readonly open?: boolean }
   /** Move the selection through the visible rows: by a number of rows, or to the first or last. */
   | { readonly type: 'ui/move'; readonly by: number | 'first' | 'last' }
   | { readonly type: 'ui/openDetail' }

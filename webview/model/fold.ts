@@ -49,7 +49,7 @@ function caseEntry(c: ReportCase): CaseEntry {
  * keeps the person on the same case and scorer; a key that finds nothing selects nothing.
  */
 export function freshView(state: ViewState): ViewState {
-  const fresh: ViewState = { ...initialState(), filters: state.filters, sort: state.sort, detailOpen: state.detailOpen };
+  const fresh: ViewState = { ...initialState(), filters: state.filters, sort: state.sort, detailOpen: state.detailOpen, toggledCases: state.toggledCases, configLabels: state.configLabels };
   return state.selected === undefined ? fresh : { ...fresh, selected: state.selected };
 }
 

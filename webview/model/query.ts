@@ -73,7 +73,8 @@ function comparator(sort: Sort, cases: KeyedList<CaseEntry>): Compare {
     case 'trial':
       return (a, b) => sign * (a.trial - b.trial);
     case 'status':
-      return (a, b) => sign * ((STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0));
+      // Ties in dataset order, whichever the direction: the failing cases read top to bottom as in the file.
+      return (a, b) => sign * ((STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0)) || caseIndex(a) - caseIndex(b);
     case 'score':
       return (a, b) => byNumber(a.score, b.score, sign);
     case 'reason':

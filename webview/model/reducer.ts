@@ -5,8 +5,8 @@
 import type { ResultStatus } from '../../core/result';
 import type { Action, PersistedView, UiAction } from './actions';
 import { appendReport, foldEvents, freshView, showReport } from './fold';
-import { visibleRows } from './query';
-import { type CaseDataState, SORT_COLUMNS, type ViewState, resultKey, selectedResult } from './viewState';
+import { groupedRows, rowOfKey } from './groups';
+import { type CaseDataState, SORT_COLUMNS, type ViewState, caseOfRowKey, selectedResult } from './viewState';
 
 export function reduce(state: ViewState, action: Action): ViewState {
   return withCaseData(step(state, action));
@@ -24,6 +24,8 @@ function step(state: ViewState, action: Action): ViewState {
       return settleCaseData(state, action.configFile, action.caseId, { status: 'loaded', configFile: action.configFile, caseId: action.caseId, data: action.data });
     case 'case/unavailable':
       return settleCaseData(state, action.configFile, action.caseId, { status: 'unavailable', configFile: action.configFile, caseId: action.caseId, reason: action.reason });
+    case 'config/label':
+      return state.configLabels.get(action.configFile) === action.label ? state : { ...state, configLabels: new Map([...state.configLabels, [action.configFile, action.label]]) };
     case 'view/clear': {
       const fresh = freshView(state);
       return action.notice === undefined ? fresh : { ...fresh, notice: action.notice };
@@ -48,7 +50,9 @@ function ui(state: ViewState, action: UiAction): ViewState {
       return { ...state, sort: { column: action.column, direction } };
     }
     case 'ui/select':
-      return state.results.has(action.key) ? { ...state, selected: action.key } : state;
+      return selectable(state, action.key) ? { ...state, selected: action.key } : state;
+    case 'ui/toggleCase':
+      return toggleCase(state, action.caseId, action.open);
     case 'ui/move':
       return move(state, action.by);
     case 'ui/openDetail':
@@ -64,18 +68,34 @@ function toggled<T>(list: readonly T[], item: T): readonly T[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
 }
 
+function selectable(state: ViewState, key: string): boolean {
+  const caseId = caseOfRowKey(key);
+  return caseId === undefined ? state.results.has(key) : state.cases.has(caseId) || state.results.items.some((r) => r.caseId === caseId);
+}
+
+function toggleCase(state: ViewState, caseId: string, open: boolean | undefined): ViewState {
+  const row = groupedRows(state).rows.find((r) => r.kind === 'case' && r.caseId === caseId);
+  if (row === undefined || row.kind !== 'case' || row.open === open) return state;
+  const toggledCases = new Set(state.toggledCases);
+  if (!toggledCases.delete(caseId)) toggledCases.add(caseId);
+  // Closing a case with one of its trials selected selects the case's row, so the selection stays in view.
+  const selected = !row.open || state.selected === undefined || caseOfRowKey(state.selected) !== undefined || selectedResult(state)?.caseId !== caseId ? state.selected : row.key;
+  return selected === undefined ? { ...state, toggledCases } : { ...state, toggledCases, selected };
+}
+
+/** Moves through the grouped table's rows: case rows and the scorer rows of open cases. */
 function move(state: ViewState, by: number | 'first' | 'last'): ViewState {
-  const rows = visibleRows(state);
+  const grouped = groupedRows(state);
+  const rows = grouped.rows;
   if (rows.length === 0) return state;
-  const position = state.selected === undefined ? undefined : state.results.positionOf(state.selected);
-  const at = position === undefined ? -1 : rows.indexOf(position);
+  const at = rowOfKey(grouped, state.selected, selectedResult(state)?.caseId) ?? -1;
   let target: number;
   if (by === 'first') target = 0;
   else if (by === 'last') target = rows.length - 1;
   else if (at === -1) target = by >= 0 ? 0 : rows.length - 1;
   else target = Math.min(rows.length - 1, Math.max(0, at + by));
-  const result = state.results.items[rows[target] ?? -1];
-  return result === undefined ? state : { ...state, selected: resultKey(result) };
+  const row = rows[target];
+  return row === undefined ? state : { ...state, selected: row.key };
 }
 
 const KNOWN_STATUSES: readonly ResultStatus[] = ['pass', 'fail', 'error', 'inconclusive', 'unsupported', 'timeout', 'skipped', 'measured'];

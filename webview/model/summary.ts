@@ -1,6 +1,6 @@
 /**
- * The summary band: the job score against its threshold, each scorer's pass rate and test, and a
- * histogram of scores. Pure text and numbers; the DOM side only lays them out.
+ * The summary band: the header, the job score against its threshold, each scorer's pass rate, test
+ * and score distribution. Pure text and numbers; the DOM side only lays them out.
  */
 import type { ScorerResult } from '../../core/result';
 import type { ScorerAggregate } from '../../core/report/report';
@@ -64,63 +64,6 @@ export interface HistogramBin {
   readonly count: number;
 }
 
-export interface Histogram {
-  readonly bins: readonly HistogramBin[];
-  /** What the axis means: "normalized score (0–1)" or the scorer's own unit. */
-  readonly axis: string;
-  /** Results with a score that were counted. */
-  readonly counted: number;
-  /** Results with a score left out (a count-valued scorer among bounded ones). */
-  readonly leftOut: number;
-}
-
-/**
- * Scores in `bins` equal bins. Over several scorers, scores are normalized (score / scale max) so
- * EvalBench's 0–100 and EvalBook's 0–1 share one axis, and count-valued scorers are left out. For
- * one count-valued scorer alone, the bins span its own minimum to maximum.
- */
-export function scoreHistogram(results: readonly ScorerResult[], scorers: readonly ScorerInfo[], only: readonly string[], bins = 10): Histogram {
-  const info = new Map(scorers.map((s) => [s.name, s]));
-  const single = only.length === 1 ? info.get(only[0] ?? '') : undefined;
-  if (single?.scale.kind === 'count') return countHistogram(results, single.name, single.scale.unit, bins);
-  const counts = new Array<number>(bins).fill(0);
-  let counted = 0;
-  let leftOut = 0;
-  for (const r of results) {
-    if (r.score === undefined || Number.isNaN(r.score)) continue;
-    if (only.length > 0 && !only.includes(r.scorer)) continue;
-    const scale = info.get(r.scorer)?.scale;
-    if (scale === undefined || scale.kind !== 'bounded' || scale.max <= 0) {
-      leftOut++;
-      continue;
-    }
-    const normalized = Math.min(1, Math.max(0, r.score / scale.max));
-    const bin = Math.min(bins - 1, Math.floor(normalized * bins));
-    counts[bin] = (counts[bin] ?? 0) + 1;
-    counted++;
-  }
-  return { bins: counts.map((count, i) => ({ from: i / bins, to: (i + 1) / bins, count })), axis: 'normalized score (0–1)', counted, leftOut };
-}
-
-function countHistogram(results: readonly ScorerResult[], scorer: string, unit: string, bins: number): Histogram {
-  const scores: number[] = [];
-  for (const r of results) if (r.scorer === scorer && r.score !== undefined && !Number.isNaN(r.score)) scores.push(r.score);
-  if (scores.length === 0) return { bins: [], axis: unit, counted: 0, leftOut: 0 };
-  let min = Infinity;
-  let max = -Infinity;
-  for (const s of scores) {
-    if (s < min) min = s;
-    if (s > max) max = s;
-  }
-  const width = max > min ? (max - min) / bins : 1;
-  const counts = new Array<number>(bins).fill(0);
-  for (const s of scores) {
-    const bin = Math.min(bins - 1, Math.floor((s - min) / width));
-    counts[bin] = (counts[bin] ?? 0) + 1;
-  }
-  return { bins: counts.map((count, i) => ({ from: min + i * width, to: min + (i + 1) * width, count })), axis: unit, counted: scores.length, leftOut: 0 };
-}
-
 /** "3 passed, 1 failed, 0 errored, 0 skipped of 4 cases", from the summary or, live, from the cases seen. */
 export function caseCountsLine(run: RunInfo | undefined, caseStatuses: Iterable<string>): string {
   if (run?.summary !== undefined) {
@@ -135,4 +78,77 @@ export function caseCountsLine(run: RunInfo | undefined, caseStatuses: Iterable<
   }
   const part = (status: string): string => `${tally.get(status) ?? 0} ${status}`;
   return `${total} cases so far: ${part('passed')}, ${part('failed')}, ${part('errored')}, ${part('skipped')}, ${part('running')}`;
+}
+
+export interface RunTitle {
+  /** The config as the person names it, and what kind of run this is. */
+  readonly text: string;
+  /** When it ran (local time) and how long it took. */
+  readonly when: string;
+  /** The run id and the config's full path, for whoever needs them. */
+  readonly tooltip: string;
+}
+
+/** The header: the config's workspace-relative name (else its file name) and when the run started, not a run id and an absolute path. */
+export function runTitle(run: RunInfo | undefined, labels: ReadonlyMap<string, string>): RunTitle {
+  if (run === undefined) return { text: 'EvalLens results', when: '', tooltip: '' };
+  const name = labels.get(run.configFile) ?? run.configFile.split(/[\\/]/).pop() ?? run.configFile;
+  const kind = run.kind === 'live' ? 'live run' : run.importedSummary === undefined ? '' : 'EvalBench results';
+  const started = new Date(run.startedAt);
+  const when = Number.isNaN(started.getTime()) ? '' : `ran ${localTime(started)}${run.durationMs === undefined ? '' : `, took ${formatDuration(run.durationMs)}`}`;
+  return { text: kind === '' ? name : `${name} · ${kind}`, when, tooltip: `run ${run.runId} of ${run.configFile}` };
+}
+
+/** "2026-01-01 13:05" in the person's own time zone. */
+export function localTime(date: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** 850 → "850 ms", 12_345 → "12.3 s", 125_000 → "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+export interface ScorerDistribution {
+  readonly scorer: string;
+  readonly bins: readonly HistogramBin[];
+  /** Results of the scorer with a score. */
+  readonly counted: number;
+  /** What the axis counts: the scale's 0–max, or a count's unit. */
+  readonly axis: string;
+}
+
+/**
+ * Each scorer's scores on its own scale, in `bins` equal bins: 0 to the scale's maximum for a bounded
+ * scorer (EvalBench's 0–100 stays 0–100), the lowest to the highest seen for a count. One pass over
+ * the results, so 100,000 of them cost one loop.
+ */
+export function scorerDistributions(results: readonly ScorerResult[], scorers: readonly ScorerInfo[], bins = 10): ScorerDistribution[] {
+  const scores = new Map<string, number[]>(scorers.map((s) => [s.name, []]));
+  for (const r of results) {
+    if (r.score === undefined || Number.isNaN(r.score)) continue;
+    scores.get(r.scorer)?.push(r.score);
+  }
+  return scorers.map((scorer) => {
+    const list = scores.get(scorer.name) ?? [];
+    let low = 0;
+    let high: number;
+    if (scorer.scale.kind === 'bounded') high = scorer.scale.max;
+    else {
+      low = list.length === 0 ? 0 : list.reduce((a, b) => Math.min(a, b), Infinity);
+      high = list.length === 0 ? 0 : list.reduce((a, b) => Math.max(a, b), -Infinity);
+    }
+    const width = high > low ? (high - low) / bins : 1;
+    const counts = new Array<number>(bins).fill(0);
+    for (const score of list) {
+      const bin = Math.min(bins - 1, Math.max(0, Math.floor((score - low) / width)));
+      counts[bin] = (counts[bin] ?? 0) + 1;
+    }
+    const axis = scorer.scale.kind === 'bounded' ? `${formatScore(low)}–${formatScore(high)}` : `${formatScore(low)}–${formatScore(high)} ${scorer.scale.unit}`;
+    return { scorer: scorer.name, bins: counts.map((count, i) => ({ from: low + i * width, to: low + (i + 1) * width, count })), counted: list.length, axis };
+  });
 }

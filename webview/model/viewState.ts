@@ -8,6 +8,7 @@ import type { CaseStatus, RunSummary, ScorerInfo } from '../../core/runner/event
 import type { TrialStats } from '../../core/runner/trials';
 import type { CaseData } from '../../protocol/webview';
 import { KeyedList } from './keyedList';
+import { matches, STATUS_ORDER } from './query';
 
 export interface CaseEntry {
   readonly id: string;
@@ -73,8 +74,12 @@ export interface ViewState {
   readonly cases: KeyedList<CaseEntry>;
   readonly filters: Filters;
   readonly sort: Sort;
-  /** The key of the selected result. */
+  /** The key of the selected result, or of a case's row (`caseRowKey`) in the grouped table. */
   readonly selected?: string;
+  /** Configs by how the person names them (workspace-relative), from the host. */
+  readonly configLabels: ReadonlyMap<string, string>;
+  /** Cases the person opened or closed, against the default (open when a result did not pass). */
+  readonly toggledCases: ReadonlySet<string>;
   readonly detailOpen: boolean;
   readonly caseData?: CaseDataState;
   /** Why nothing is shown, from the host (`view/clear` with a notice); shown while no run is. */
@@ -82,10 +87,12 @@ export interface ViewState {
 }
 
 export const NO_FILTERS: Filters = { statuses: [], scorers: [], search: '' };
-export const DEFAULT_SORT: Sort = { column: 'case', direction: 'asc' };
+/** Worst first: failures and errors open the view, ties in dataset order. */
+export const DEFAULT_SORT: Sort = { column: 'status', direction: 'asc' };
+const NO_CASES_TOGGLED: ReadonlySet<string> = new Set();
 
 export function initialState(): ViewState {
-  return { results: KeyedList.empty<ScorerResult>(resultKey), cases: KeyedList.empty<CaseEntry>(caseKey), filters: NO_FILTERS, sort: DEFAULT_SORT, detailOpen: false };
+  return { results: KeyedList.empty<ScorerResult>(resultKey), cases: KeyedList.empty<CaseEntry>(caseKey), filters: NO_FILTERS, sort: DEFAULT_SORT, detailOpen: false, toggledCases: NO_CASES_TOGGLED, configLabels: new Map() };
 }
 
 /** A result's identity: case × scorer × trial. The unit separator cannot occur in a JSON-read id by accident. */
@@ -97,7 +104,34 @@ export function caseKey(entry: CaseEntry): string {
   return entry.id;
 }
 
-/** The selected result, if it is still there. */
-export function selectedResult(state: ViewState): ScorerResult | undefined {
-  return state.selected === undefined ? undefined : state.results.get(state.selected);
+/** The selection key of a case's row in the grouped table; the record separator cannot occur in a JSON-read id by accident. */
+export function caseRowKey(caseId: string): string {
+  return `${CASE_ROW}${caseId}`;
+}
+
+/** The case a case row's key selects; undefined for a result's key. */
+export function caseOfRowKey(key: string): string | undefined {
+  return key.startsWith(CASE_ROW) ? key.slice(CASE_ROW.length) : undefined;
+}
+
+const CASE_ROW = '\u001ecase\u001f';
+
+/** The selected result, if it is still there; for a case's row, the case's worst result that the filters show (else its worst). */
+export function selectedResult(state: Pick<ViewState, 'selected' | 'results' | 'filters'>): ScorerResult | undefined {
+  if (state.selected === undefined) return undefined;
+  const caseId = caseOfRowKey(state.selected);
+  return caseId === undefined ? state.results.get(state.selected) : worstOfCase(state.results.items, caseId, state.filters);
+}
+
+function worstOfCase(results: readonly ScorerResult[], caseId: string, filters: Filters): ScorerResult | undefined {
+  const needle = filters.search.trim().toLowerCase();
+  let worst: { readonly result: ScorerResult; readonly rank: number } | undefined;
+  let worstShown: typeof worst;
+  for (const result of results) {
+    if (result.caseId !== caseId) continue;
+    const rank = STATUS_ORDER.indexOf(result.status);
+    if (worst === undefined || rank < worst.rank) worst = { result, rank };
+    if ((worstShown === undefined || rank < worstShown.rank) && matches(result, filters, needle)) worstShown = { result, rank };
+  }
+  return (worstShown ?? worst)?.result;
 }

@@ -7,8 +7,9 @@ import type { Action, PersistedView } from '../model/actions';
 import { census, resultsOfCase } from '../model/derived';
 import { visibleRows } from '../model/query';
 import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../model/reducer';
-import { caseCountsLine, jobLine, scoreHistogram, scorerLines } from '../model/summary';
-import { type ViewState, initialState, selectedResult } from '../model/viewState';
+import { caseCountsLine, jobLine, runTitle, scorerDistributions, scorerLines } from '../model/summary';
+import { groupedRows, rowOfKey } from '../model/groups';
+import { type ViewState, caseOfRowKey, caseRowKey, initialState, selectedResult } from '../model/viewState';
 import { renderDetail } from './detailPane';
 import { el } from './dom';
 import { renderSummary } from './summaryBand';
@@ -47,6 +48,7 @@ export class ResultsApp {
         this.dispatch({ type: 'ui/openDetail' });
       },
       reveal: (caseId) => this.reveal(caseId),
+      toggleCase: (caseId) => this.dispatch({ type: 'ui/toggleCase', caseId }),
       sort: (column) => this.dispatch({ type: 'ui/sort', column }),
     });
     const main = el('div', { className: 'main' }, this.table.element, this.detail);
@@ -105,9 +107,11 @@ export class ResultsApp {
     if (by !== undefined) {
       event.preventDefault();
       this.dispatch({ type: 'ui/move', by });
-      const rows = visibleRows(this.state);
-      const position = this.state.selected === undefined ? undefined : this.state.results.positionOf(this.state.selected);
-      if (position !== undefined) this.table.scrollToRow(rows.indexOf(position));
+      this.scrollToSelection();
+    } else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      // As in a tree: → opens a case's row, ← closes it (from one of its scorers, goes to the case first).
+      event.preventDefault();
+      this.openOrClose(event.key === 'ArrowRight');
     } else if (event.key === 'Enter') {
       event.preventDefault();
       this.dispatch({ type: 'ui/openDetail' });
@@ -116,28 +120,46 @@ export class ResultsApp {
     }
   }
 
+  private openOrClose(open: boolean): void {
+    const selected = this.state.selected;
+    if (selected === undefined) return;
+    const caseId = caseOfRowKey(selected);
+    if (caseId !== undefined) this.dispatch({ type: 'ui/toggleCase', caseId, open });
+    else if (!open) {
+      const result = selectedResult(this.state);
+      if (result !== undefined) this.dispatch({ type: 'ui/select', key: caseRowKey(result.caseId) });
+    }
+    this.scrollToSelection();
+  }
+
+  private scrollToSelection(): void {
+    const row = rowOfKey(groupedRows(this.state), this.state.selected, selectedResult(this.state)?.caseId);
+    if (row !== undefined) this.table.scrollToRow(row);
+  }
+
   private render(): void {
     const state = this.state;
     const before = this.rendered;
     this.rendered = state;
     const rows = visibleRows(state);
+    const grouped = groupedRows(state);
     const run = state.run;
     const scorers = run?.scorers ?? [];
     const counted = census(state.results.items, scorers);
     this.empty.hidden = run !== undefined;
     this.empty.textContent = state.notice ?? 'No run to show yet. Run an eval or open a report.json.';
-    if (before === undefined || before.run !== state.run || before.results !== state.results || before.cases !== state.cases || before.filters.scorers !== state.filters.scorers) {
+    if (before === undefined || before.run !== state.run || before.configLabels !== state.configLabels || before.results !== state.results || before.cases !== state.cases) {
       renderSummary(this.summary, {
-        title: run === undefined ? 'EvalLens results' : `${run.kind === 'live' ? 'Live run' : run.importedSummary === undefined ? 'Report' : 'EvalBench results'} ${run.runId} · ${run.configFile}`,
+        title: runTitle(run, state.configLabels),
         status: run === undefined ? '' : run.complete ? (run.cancelled ? 'cancelled' : 'finished') : run.kind === 'live' ? 'running…' : 'loading…',
         job: jobLine(run),
         counts: caseCountsLine(run, [...state.cases.values()].map((c) => c.status)),
         scorers: scorerLines(run?.aggregates ?? []),
-        histogram: scoreHistogram(state.results.items, scorers, state.filters.scorers),
+        distributions: scorerDistributions(state.results.items, scorers),
       });
     }
     this.toolbar.update({ filters: state.filters, statusCounts: counted.statusCounts, scorers: counted.scorers, shown: rows.length, total: state.results.size });
-    this.table.update(state, rows);
+    this.table.update(state, grouped.rows, rowOfKey(grouped, state.selected, selectedResult(state)?.caseId));
     this.renderDetailPane(state, before);
   }
 

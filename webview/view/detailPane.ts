@@ -30,15 +30,18 @@ export function renderDetail(target: HTMLElement, model: DetailModel, handlers: 
   const title = el('h2', {}, result.caseId);
   const actions = el('div', { className: 'actions' }, button('Reveal in dataset', () => handlers.reveal(result.caseId)), button('Close (Esc)', () => handlers.close(), { className: 'plain' }));
   const meta = el('div', { className: 'muted' }, `case ${caseEntry?.status ?? 'unknown'} · ${where}`, caseEntry?.trials === undefined ? '' : ` · trials passed ${caseEntry.trials.passed}/${caseEntry.trials.trials}`);
+  // The selected result's verdict, then the case's own fields (input, output, expected, diff, trace),
+  // and only then every result with its details, which can be long raw JSON (a judge's whole answer).
   target.replaceChildren(
     el('div', { className: 'detail-head' }, title, actions),
     meta,
-    section(`Results of this case (${model.caseResults.length})`, true, ...model.caseResults.map((r) => resultBlock(r, r === result))),
+    resultBlock(result, true, false),
     ...caseSections(model.caseData, result.trial),
+    section(`Results of this case, with their details (${model.caseResults.length})`, model.caseResults.length <= 20, ...model.caseResults.map((r) => resultBlock(r, r === result, true))),
   );
 }
 
-function resultBlock(result: ScorerResult, current: boolean): HTMLElement {
+function resultBlock(result: ScorerResult, current: boolean, withDetails: boolean): HTMLElement {
   const head = el(
     'div',
     { className: 'result-head' },
@@ -47,7 +50,7 @@ function resultBlock(result: ScorerResult, current: boolean): HTMLElement {
     result.trial > 1 ? ` · trial ${result.trial}` : '',
     ` · score ${formatScore(result.score)}`,
   );
-  const entries = detailEntries(result).map((entry) =>
+  const entries = (withDetails ? detailEntries(result) : []).map((entry) =>
     entry.block ? el('div', { className: 'entry' }, el('div', { className: 'label' }, entry.label), el('pre', {}, entry.text)) : el('div', { className: 'entry' }, el('span', { className: 'label' }, `${entry.label}: `), entry.text),
   );
   return el('div', { className: `result${current ? ' current' : ''}` }, head, el('div', { className: 'reason' }, result.reason), ...entries);

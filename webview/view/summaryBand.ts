@@ -1,36 +1,55 @@
 /**
  * The summary band: what run this is, the job score against its threshold, per-scorer pass rates and
- * tests, and the score histogram (bars sized through the CSSOM, which the CSP allows, not style markup).
+ * tests, and each scorer's score distribution (bars sized through the CSSOM, which the CSP allows, not style markup).
  */
-import { type Histogram, type JobLine, type ScorerLine, formatScore } from '../model/summary';
+import { type JobLine, type RunTitle, type ScorerDistribution, type ScorerLine, formatScore } from '../model/summary';
 import { el } from './dom';
 
 export interface SummaryModel {
-  readonly title: string;
+  readonly title: RunTitle;
   readonly status: string;
   readonly job: JobLine;
   readonly counts: string;
   readonly scorers: readonly ScorerLine[];
-  readonly histogram: Histogram;
+  readonly distributions: readonly ScorerDistribution[];
 }
 
 export function renderSummary(target: HTMLElement, model: SummaryModel): void {
-  const head = el('div', { className: 'run-head' }, el('span', { className: 'run-title', attrs: { title: model.title } }, model.title), el('span', { className: 'run-status' }, model.status));
+  const head = el(
+    'div',
+    { className: 'run-head' },
+    el('span', { className: 'run-title', attrs: { title: model.title.tooltip } }, model.title.text),
+    el('span', { className: 'run-when muted' }, model.title.when),
+    el('span', { className: 'run-status' }, model.status),
+  );
   const job = el('div', { className: `job verdict-${model.job.verdict}`, attrs: { role: 'status' } }, model.job.text);
   const counts = el('div', { className: 'case-counts' }, model.counts);
-  const left = el('div', { className: 'summary-left' }, head, job, counts, scorerTable(model.scorers));
-  target.replaceChildren(left, histogram(model.histogram));
+  const left = el('div', { className: 'summary-left' }, head, job, counts, scorerTable(model.scorers, model.distributions));
+  target.replaceChildren(left);
 }
 
-function scorerTable(lines: readonly ScorerLine[]): HTMLElement {
-  const header = el('tr', {}, ...['Scorer', 'Pass rate', 'Mean', 'Test', 'Results'].map((h) => el('th', { attrs: { scope: 'col' } }, h)));
-  const rows = lines.map((line) =>
-    el('tr', {}, el('td', {}, line.name), el('td', {}, line.passRate), el('td', {}, line.meanScore), el('td', { className: `verdict-${line.verdict}` }, line.test), el('td', { className: 'muted' }, line.counts)),
-  );
+function scorerTable(lines: readonly ScorerLine[], distributions: readonly ScorerDistribution[]): HTMLElement {
+  const byScorer = new Map(distributions.map((d) => [d.scorer, d]));
+  const header = el('tr', {}, ...['Scorer', 'Pass rate', 'Mean', 'Test', 'Scores', 'Results'].map((h) => el('th', { attrs: { scope: 'col' } }, h)));
+  const rows = lines.map((line) => {
+    const distribution = byScorer.get(line.name);
+    return el(
+      'tr',
+      {},
+      el('td', {}, line.name),
+      el('td', {}, line.passRate),
+      el('td', {}, line.meanScore),
+      el('td', { className: `verdict-${line.verdict}` }, line.test),
+      el('td', { className: 'distribution-cell' }, distribution === undefined ? '' : distributionChart(distribution)),
+      el('td', { className: 'muted' }, line.counts),
+    );
+  });
   return el('table', { className: 'scorers' }, el('thead', {}, header), el('tbody', {}, ...rows));
 }
 
-function histogram(model: Histogram): HTMLElement {
+/** One scorer's scores: ten bars on its own scale, the scale's ends written under them, each bar's range and count in its tooltip. */
+function distributionChart(model: ScorerDistribution): HTMLElement {
+  if (model.counted === 0) return el('span', { className: 'muted' }, 'no scores');
   const max = Math.max(1, ...model.bins.map((b) => b.count));
   const bars = model.bins.map((bin) => {
     const bar = el('div', { className: 'bar' });
@@ -38,14 +57,12 @@ function histogram(model: Histogram): HTMLElement {
     const label = `${formatScore(bin.from)}–${formatScore(bin.to)}: ${bin.count}`;
     return el('div', { className: 'bin', attrs: { title: label, role: 'img', 'aria-label': label } }, bar);
   });
-  const note = model.leftOut > 0 ? ` (${model.leftOut} count-valued scores left out)` : '';
   const first = model.bins[0];
   const last = model.bins[model.bins.length - 1];
-  const axis = first === undefined || last === undefined ? '' : `${formatScore(first.from)} … ${formatScore(last.to)}`;
   return el(
     'figure',
-    { className: 'histogram' },
+    { className: 'distribution', attrs: { 'aria-label': `${model.scorer}: ${model.counted} scores, ${model.axis}` } },
     el('div', { className: 'bins' }, ...bars),
-    el('figcaption', {}, `${model.counted} scores, ${model.axis}${note}`, el('span', { className: 'axis' }, axis)),
+    el('figcaption', {}, el('span', {}, formatScore(first?.from)), el('span', {}, `${model.counted} scores`), el('span', {}, formatScore(last?.to))),
   );
 }

@@ -1,11 +1,13 @@
 /**
- * The results table, virtualized: a spacer as tall as all rows keeps the scrollbar honest, and only
- * the rows in view (plus a few either side) are in the DOM, so 100,000 results cost what 50 do.
- * Rows have one fixed height; the window is recomputed on scroll and on every state change.
+ * The results table, grouped by case (groups.ts: a row per case, under an open case a row per
+ * scorer with its trials summed up) and virtualized: a spacer as tall as all rows keeps the
+ * scrollbar honest, and only the rows in view (plus a few either side) are in the DOM, so 100,000
+ * results cost what 50 do. Rows have one fixed height; the window is recomputed on scroll and on
+ * every state change, reusing the elements of rows still in view.
  */
-import type { ScorerResult } from '../../core/result';
+import type { GroupRow } from '../model/groups';
 import { formatScore } from '../model/summary';
-import { type SortColumn, type ViewState, resultKey } from '../model/viewState';
+import type { SortColumn, ViewState } from '../model/viewState';
 import { el } from './dom';
 
 export const ROW_HEIGHT = 24;
@@ -15,6 +17,7 @@ export interface TableHandlers {
   select(key: string): void;
   open(key: string): void;
   reveal(caseId: string): void;
+  toggleCase(caseId: string): void;
   sort(column: SortColumn): void;
 }
 
@@ -25,18 +28,65 @@ interface Column {
   readonly minEm: number;
   /** Share of the width left over; 0 keeps the column at its minimum. */
   readonly grow: number;
-  readonly cell: (result: ScorerResult) => string;
+  readonly cell: (row: GroupRow, state: ViewState) => string;
+}
+
+/** A case row's own columns: how many scorers, how many failing, the first reason that is not a pass. */
+function caseCell(row: GroupRow, state: ViewState, column: SortColumn): string {
+  if (row.kind !== 'case') return '';
+  const entry = state.cases.get(row.caseId);
+  switch (column) {
+    case 'case':
+      return row.caseId;
+    case 'scorer':
+      return `${row.scorers} scorer${row.scorers === 1 ? '' : 's'}${row.failingScorers > 0 ? `, ${row.failingScorers} failing` : ''}`;
+    case 'status':
+      return entry?.status ?? row.first.status;
+    case 'reason':
+      return row.first.status === 'pass' || row.first.status === 'measured' ? '' : `${row.first.scorer}: ${row.first.reason}`;
+    case 'duration':
+      return formatScore(entry?.durationMs);
+    default:
+      return '';
+  }
+}
+
+function scorerCell(row: GroupRow, column: SortColumn): string {
+  if (row.kind !== 'scorer') return '';
+  const r = row.shown;
+  switch (column) {
+    case 'case':
+      return '';
+    case 'scorer':
+      return r.scorer;
+    case 'trial':
+      return row.trials > 1 ? `${row.passedTrials}/${row.trials} pass` : String(r.trial);
+    case 'status':
+      return r.status;
+    case 'score':
+      return formatScore(r.score);
+    case 'reason':
+      return row.trials > 1 && row.passedTrials < row.trials ? `trial ${r.trial}: ${r.reason}` : r.reason;
+    case 'duration':
+      return formatScore(r.durationMs);
+  }
+}
+
+function cellOf(id: SortColumn): (row: GroupRow, state: ViewState) => string {
+  return (row, state) => (row.kind === 'case' ? caseCell(row, state, id) : scorerCell(row, id));
 }
 
 const COLUMNS: readonly Column[] = [
-  { id: 'case', label: 'Case', minEm: 8, grow: 1.5, cell: (r) => r.caseId },
-  { id: 'scorer', label: 'Scorer', minEm: 6, grow: 1, cell: (r) => r.scorer },
-  { id: 'trial', label: 'Trial', minEm: 3.5, grow: 0, cell: (r) => String(r.trial) },
-  { id: 'status', label: 'Status', minEm: 8, grow: 0, cell: (r) => r.status },
-  { id: 'score', label: 'Score', minEm: 5, grow: 0, cell: (r) => formatScore(r.score) },
-  { id: 'reason', label: 'Reason', minEm: 10, grow: 4, cell: (r) => r.reason },
-  { id: 'duration', label: 'ms', minEm: 4.5, grow: 0, cell: (r) => formatScore(r.durationMs) },
+  { id: 'case', label: 'Case', minEm: 8, grow: 1.5, cell: cellOf('case') },
+  { id: 'scorer', label: 'Scorer', minEm: 6, grow: 1, cell: cellOf('scorer') },
+  { id: 'trial', label: 'Trials', minEm: 5, grow: 0, cell: cellOf('trial') },
+  { id: 'status', label: 'Status', minEm: 6.5, grow: 0, cell: cellOf('status') },
+  { id: 'score', label: 'Score', minEm: 4, grow: 0, cell: cellOf('score') },
+  { id: 'reason', label: 'Reason', minEm: 10, grow: 4, cell: cellOf('reason') },
+  { id: 'duration', label: 'ms', minEm: 4, grow: 0, cell: cellOf('duration') },
 ];
+
+const COLUMNS_WITHOUT_TRIAL: readonly Column[] = COLUMNS.filter((c) => c.id !== 'trial');
 
 function track(column: Column): string {
   return column.grow === 0 ? `${column.minEm}em` : `minmax(${column.minEm}em, ${column.grow}fr)`;
@@ -49,8 +99,11 @@ export class ResultsTable {
   private readonly spacer: HTMLElement;
   private readonly body: HTMLElement;
   private state: ViewState | undefined;
-  private rows: readonly number[] = [];
+  private rows: readonly GroupRow[] = [];
   private columns: readonly Column[] = COLUMNS;
+  private selectedRow: number | undefined;
+  /** The row elements in the DOM, by row key, reused by the next redraw. */
+  private rendered = new Map<string, HTMLElement>();
 
   constructor(private readonly handlers: TableHandlers) {
     this.header = el('div', { className: 'row header', attrs: { role: 'row', 'aria-rowindex': '1' } });
@@ -64,9 +117,9 @@ export class ResultsTable {
     this.body.addEventListener('dblclick', (event) => this.onClick(event, true));
   }
 
-  update(state: ViewState, rows: readonly number[]): void {
+  update(state: ViewState, rows: readonly GroupRow[], selectedRow: number | undefined): void {
     const trialsShown = (state.run?.numTrials ?? 1) > 1;
-    const columns = trialsShown ? COLUMNS : COLUMNS.filter((c) => c.id !== 'trial');
+    const columns = trialsShown ? COLUMNS : COLUMNS_WITHOUT_TRIAL;
     if (columns !== this.columns || this.header.childElementCount === 0 || this.state?.sort !== state.sort) {
       this.columns = columns;
       this.element.style.setProperty('--columns', columns.map(track).join(' '));
@@ -75,6 +128,7 @@ export class ResultsTable {
     }
     this.state = state;
     this.rows = rows;
+    this.selectedRow = selectedRow;
     this.element.setAttribute('aria-rowcount', String(rows.length + 1));
     this.spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
     this.renderWindow();
@@ -116,58 +170,106 @@ export class ResultsTable {
     const last = Math.min(this.rows.length, Math.ceil((this.viewport.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
     this.body.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
     const elements: HTMLElement[] = [];
+    const kept = new Map<string, HTMLElement>();
     let active: string | undefined;
     for (let i = first; i < last; i++) {
-      const result = state.results.items[this.rows[i] ?? -1];
-      if (result === undefined) continue;
-      const key = resultKey(result);
-      const selected = key === state.selected;
-      const row = this.renderRow(result, key, i, selected);
-      if (selected) active = row.id;
-      elements.push(row);
+      const row = this.rows[i];
+      if (row === undefined) continue;
+      const selected = i === this.selectedRow;
+      const element = this.rowFor(row, state, i, selected);
+      kept.set(row.key, element);
+      if (selected) active = element.id;
+      elements.push(element);
     }
-    this.body.replaceChildren(...elements);
+    this.rendered = kept;
+    // The same elements in the same order stay put: a redraw under the mouse (a report arriving
+    // between the two clicks of a double click) must not take the row the clicks are on away.
+    const children = this.body.children;
+    const same = children.length === elements.length && elements.every((row, i) => children[i] === row);
+    if (!same) this.body.replaceChildren(...elements);
     if (active === undefined) this.element.removeAttribute('aria-activedescendant');
     else this.element.setAttribute('aria-activedescendant', active);
   }
 
-  private renderRow(result: ScorerResult, key: string, index: number, selected: boolean): HTMLElement {
-    const row = el('div', {
-      className: `row status-${result.status}${selected ? ' selected' : ''}`,
-      attrs: { role: 'row', id: `row-${index}`, 'aria-rowindex': String(index + 2), 'aria-selected': String(selected) },
-    });
-    rowKeys.set(row, key);
-    for (const column of this.columns) {
-      const text = column.cell(result);
-      const cell = el('div', { className: `cell col-${column.id}`, attrs: { role: 'gridcell', title: text } });
-      if (column.id === 'case') {
-        const link = el('span', { className: 'case-link', attrs: { title: `Reveal ${result.caseId} in its dataset` } }, text);
-        caseLinks.set(link, result.caseId);
-        cell.append(link);
-      } else if (column.id === 'status') {
-        cell.append(el('span', { className: `badge status-${result.status}` }, text));
-      } else {
-        cell.append(text);
-      }
-      row.append(cell);
+  /** The element of a row: the one already shown for its key, brought up to date, else a new one. */
+  private rowFor(row: GroupRow, state: ViewState, index: number, selected: boolean): HTMLElement {
+    const element = this.rendered.get(row.key) ?? el('div', { attrs: { role: 'row' } });
+    rowKeys.set(element, row);
+    const status = row.kind === 'case' ? (state.cases.get(row.caseId)?.status ?? row.first.status) : row.shown.status;
+    element.className = `row ${row.kind}-row status-${status}${selected ? ' selected' : ''}`;
+    element.id = `row-${index}`;
+    element.setAttribute('aria-rowindex', String(index + 2));
+    element.setAttribute('aria-selected', String(selected));
+    element.setAttribute('aria-level', row.kind === 'case' ? '1' : '2');
+    if (row.kind === 'case') element.setAttribute('aria-expanded', String(row.open));
+    else element.removeAttribute('aria-expanded');
+    // Cells are updated in place, never replaced: the element a click went down on is still there when it comes up.
+    const drawn = rowContents.get(element);
+    if (drawn?.columns !== this.columns) {
+      element.replaceChildren(...this.columns.map((column) => el('div', { className: `cell col-${column.id}`, attrs: { role: 'gridcell' } })));
+      rowContents.set(element, { columns: this.columns });
     }
-    return row;
+    this.columns.forEach((column, i) => {
+      const cell = element.children[i];
+      if (cell instanceof HTMLElement) fillCell(cell, column, row, state, status);
+    });
+    return element;
   }
 
   private onClick(event: MouseEvent, double: boolean): void {
     if (!(event.target instanceof Element)) return;
-    const row = event.target.closest('.row');
-    const key = row === null ? undefined : rowKeys.get(row);
-    if (key === undefined) return;
+    const element = event.target.closest('.row');
+    const row = element === null ? undefined : rowKeys.get(element);
+    if (row === undefined) return;
+    if (event.target.closest('.expander') !== null) {
+      if (!double) this.handlers.toggleCase(row.caseId);
+      return;
+    }
     const link = event.target.closest('.case-link');
     const caseId = link === null ? undefined : caseLinks.get(link);
-    this.handlers.select(key);
+    this.handlers.select(row.key);
     if (caseId !== undefined && !double) this.handlers.reveal(caseId);
-    if (double) this.handlers.open(key);
+    if (double) this.handlers.open(row.key);
     this.element.focus();
   }
 }
 
-/** Which result a rendered row shows and which case a link reveals, without putting ids in attributes. */
-const rowKeys = new WeakMap<Element, string>();
+/** Which row an element shows and which case a link reveals, without putting ids in attributes. */
+const rowKeys = new WeakMap<Element, GroupRow>();
+/** The columns a row element's cells were made for. */
+const rowContents = new WeakMap<Element, { readonly columns: readonly Column[] }>();
 const caseLinks = new WeakMap<Element, string>();
+
+/** Shows a row in a cell, changing only what differs (an expander, a case link and a status badge keep their elements). */
+function fillCell(cell: HTMLElement, column: Column, row: GroupRow, state: ViewState, status: string): void {
+  const text = column.cell(row, state);
+  if (cell.title !== text) cell.title = text;
+  if (column.id === 'case' && row.kind === 'case') {
+    let expander = cell.firstElementChild;
+    let link = expander?.nextElementSibling;
+    if (!(expander instanceof HTMLElement) || !(link instanceof HTMLElement)) {
+      expander = el('span', { className: 'expander', attrs: { 'aria-hidden': 'true' } });
+      link = el('span', { className: 'case-link' });
+      cell.replaceChildren(expander, link);
+    }
+    if (!(expander instanceof HTMLElement) || !(link instanceof HTMLElement)) return;
+    const arrow = row.open ? '▾ ' : '▸ ';
+    if (expander.textContent !== arrow) expander.textContent = arrow;
+    expander.title = row.open ? 'Close (←)' : 'Open its scorers (→)';
+    if (link.textContent !== text) link.textContent = text;
+    link.title = `Reveal ${row.caseId} in its dataset`;
+    caseLinks.set(link, row.caseId);
+  } else if (column.id === 'status') {
+    let badge = cell.firstElementChild;
+    if (!(badge instanceof HTMLElement)) {
+      badge = el('span', {});
+      cell.replaceChildren(badge);
+    }
+    if (!(badge instanceof HTMLElement)) return;
+    const className = `badge status-${status}`;
+    if (badge.className !== className) badge.className = className;
+    if (badge.textContent !== text) badge.textContent = text;
+  } else if (cell.childElementCount > 0 || cell.textContent !== text) {
+    cell.textContent = text;
+  }
+}
