@@ -25,6 +25,18 @@ describe('detail pane data', () => {
     assert.equal(expectedOutputDiff({ output: 'a' }), undefined);
   });
 
+  it('compares like with like: no diff of an agent case\'s whole expected object with its whole output', () => {
+    const agent = { expected: { trajectory: ['search', 'refund'] }, output: { text: 'done', tools: ['search'] } };
+    assert.equal(expectedOutputDiff(agent), undefined);
+    const trajectory: ScorerResult = { caseId: 'c', scorer: 'trajectory_matcher', trial: 1, status: 'fail', score: 0.5, reason: 'order', durationMs: 1, details: { expected: ['search', 'refund'], actual: ['search'] } };
+    const diff = expectedOutputDiff(agent, trajectory, 'trajectory_matcher');
+    assert.ok(diff?.ok === true);
+    assert.ok(diff.pieces.some((p) => p.kind === 'delete' && p.text.includes('refund')), JSON.stringify(diff.pieces));
+    // A result without comparable sides falls back to nothing for objects (no whole-object diff).
+    const judged: ScorerResult = { ...trajectory, scorer: 'goal_completion', details: { reasoning: 'partly' } };
+    assert.equal(expectedOutputDiff(agent, judged, 'goal_completion'), undefined);
+  });
+
   it('lists a result\'s details generically, judge reasoning first', () => {
     const result: ScorerResult = {
       caseId: 'c',

@@ -6,6 +6,7 @@
 import type { Json } from '../../core/case';
 import type { ScorerResult } from '../../core/result';
 import { type CaseData, isObject } from '../../protocol/webview';
+import { diffSides } from '../../shared/text/diffSides';
 import { type DiffOutcome, diffTexts } from './diff';
 
 /** A JSON value as a person reads it: a string as itself, anything else as indented JSON. */
@@ -54,10 +55,17 @@ export function caseFields(data: CaseData, trial: number): CaseFields {
   };
 }
 
-/** Expected against output, when the case has both. */
-export function expectedOutputDiff(fields: CaseFields): DiffOutcome | undefined {
-  if (fields.expected === undefined || fields.output === undefined) return undefined;
-  return diffTexts(jsonText(fields.expected), jsonText(fields.output));
+/**
+ * Expected against output, like with like only (shared/text/diffSides.ts, as the Test Explorer decides
+ * it): the two sides the selected result compared (text with text, a tool sequence with a tool
+ * sequence); without those, the case's expected and output when both are texts. A case's whole
+ * expected object (a trajectory) against its whole output object is no diff.
+ */
+export function expectedOutputDiff(fields: CaseFields, result?: ScorerResult, scorerKey?: string): DiffOutcome | undefined {
+  const sides = result === undefined ? undefined : diffSides(scorerKey, result.details);
+  if (sides !== undefined) return diffTexts(sides.expected, sides.actual);
+  if (typeof fields.expected !== 'string' || typeof fields.output !== 'string') return undefined;
+  return diffTexts(fields.expected, fields.output);
 }
 
 export interface DetailEntry {

@@ -170,9 +170,16 @@ export class ResultsApp {
     const unchanged = before !== undefined && before.detailOpen && before.selected === state.selected && before.caseData === state.caseData && before.results === state.results && before.cases === state.cases;
     if (unchanged) return;
     const caseEntry = state.cases.get(result.caseId);
+    const scorerKey = state.run?.scorers.find((s) => s.name === result.scorer)?.key;
     renderDetail(
       this.detail,
-      { result, caseResults: resultsOfCase(state.results.items, result.caseId), ...(caseEntry === undefined ? {} : { caseEntry }), ...(state.caseData === undefined ? {} : { caseData: state.caseData }) },
+      {
+        result,
+        caseResults: resultsOfCase(state.results.items, result.caseId),
+        ...(caseEntry === undefined ? {} : { caseEntry }),
+        ...(state.caseData === undefined ? {} : { caseData: state.caseData }),
+        ...(scorerKey === undefined ? {} : { scorerKey }),
+      },
       { reveal: (caseId) => this.reveal(caseId), close: () => this.closeDetail() },
     );
   }

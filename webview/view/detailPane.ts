@@ -9,6 +9,7 @@ import { type CaseFields, caseFields, detailEntries, expectedOutputDiff, jsonTex
 import type { DiffOutcome } from '../model/diff';
 import { formatScore } from '../model/summary';
 import type { CaseDataState, CaseEntry } from '../model/viewState';
+import { trialName } from '../../shared/text/trialName';
 import { button, el } from './dom';
 
 export interface DetailModel {
@@ -17,6 +18,8 @@ export interface DetailModel {
   /** Every result of the case, in arrival order. */
   readonly caseResults: readonly ScorerResult[];
   readonly caseData?: CaseDataState;
+  /** The selected result's scorer kind (registry key), which decides what its diff compares. */
+  readonly scorerKey?: string;
 }
 
 export interface DetailHandlers {
@@ -36,7 +39,7 @@ export function renderDetail(target: HTMLElement, model: DetailModel, handlers: 
     el('div', { className: 'detail-head' }, title, actions),
     meta,
     resultBlock(result, true, false),
-    ...caseSections(model.caseData, result.trial),
+    ...caseSections(model.caseData, result, model.scorerKey),
     section(`Results of this case, with their details (${model.caseResults.length})`, model.caseResults.length <= 20, ...model.caseResults.map((r) => resultBlock(r, r === result, true))),
   );
 }
@@ -47,7 +50,7 @@ function resultBlock(result: ScorerResult, current: boolean, withDetails: boolea
     { className: 'result-head' },
     el('span', { className: `badge status-${result.status}` }, result.status),
     ` ${result.scorer}`,
-    result.trial > 1 ? ` · trial ${result.trial}` : '',
+    result.trial === 0 || result.trial > 1 ? ` · ${trialName(result.trial)}` : '',
     ` · score ${formatScore(result.score)}`,
   );
   const entries = (withDetails ? detailEntries(result) : []).map((entry) =>
@@ -62,7 +65,8 @@ function section(title: string, open: boolean, ...children: (Node | string)[]): 
   return details;
 }
 
-function caseSections(state: CaseDataState | undefined, trial: number): HTMLElement[] {
+function caseSections(state: CaseDataState | undefined, result: ScorerResult, scorerKey: string | undefined): HTMLElement[] {
+  const trial = result.trial;
   if (state === undefined || state.status === 'loading') return [el('p', { className: 'muted' }, 'Loading the case from its dataset…')];
   if (state.status === 'unavailable') return [el('p', { className: 'muted' }, `Case data not available: ${state.reason}`)];
   const data = state.data;
@@ -70,7 +74,7 @@ function caseSections(state: CaseDataState | undefined, trial: number): HTMLElem
   const sections: HTMLElement[] = [];
   if (fields.trialError !== undefined) sections.push(section(`Trial ${trial} error`, true, el('pre', {}, fields.trialError)));
   sections.push(valueSection('Input', fields.input, true), valueSection(trial > 1 ? `Output (trial ${trial})` : 'Output', fields.output, true), valueSection('Expected', fields.expected, true));
-  const diff = expectedOutputDiff(fields);
+  const diff = expectedOutputDiff(fields, result, scorerKey);
   if (diff !== undefined) sections.push(section('Diff (expected → output)', true, diffView(diff)));
   sections.push(traceSection(fields, data.traceSteps, data.traceProblem));
   if (data.context !== undefined) sections.push(valueSection('Context', data.context, false));

@@ -9,6 +9,7 @@ import type { GroupRow } from '../model/groups';
 import { formatScore } from '../model/summary';
 import type { SortColumn, ViewState } from '../model/viewState';
 import { el } from './dom';
+import { ACROSS_TRIALS, trialName } from '../../shared/text/trialName';
 
 export const ROW_HEIGHT = 24;
 const OVERSCAN = 8;
@@ -60,13 +61,13 @@ function scorerCell(row: GroupRow, column: SortColumn): string {
     case 'scorer':
       return r.scorer;
     case 'trial':
-      return row.trials > 1 ? `${row.passedTrials}/${row.trials} pass` : String(r.trial);
+      return row.trials > 1 ? `${row.passedTrials}/${row.trials} pass` : r.trial === 0 ? ACROSS_TRIALS : String(r.trial);
     case 'status':
       return r.status;
     case 'score':
       return formatScore(r.score);
     case 'reason':
-      return row.trials > 1 && row.passedTrials < row.trials ? `trial ${r.trial}: ${r.reason}` : r.reason;
+      return row.trials > 1 && row.passedTrials < row.trials ? `${trialName(r.trial)}: ${r.reason}` : r.reason;
     case 'duration':
       return formatScore(r.durationMs);
   }
