@@ -56,8 +56,8 @@ export function activate(context: vscode.ExtensionContext): void {
       onRunStart: (configFile) => results.onRunStart(configFile),
       onEvent: (_configFile, event) => results.onEvent(event),
       onCaseEnd: (configFile, event) => lastResults.record(configFile, event),
-      onRunEnd(configFile, run, reportFile) {
-        results.onRunEnd(configFile, reportFile);
+      onRunEnd(configFile, run, reportFile, reportJson) {
+        results.onRunEnd(configFile, reportFile, reportJson);
         if (run.summary !== undefined) status.show(run.summary, run.cancelled, configFile);
       },
     },

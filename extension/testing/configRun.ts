@@ -25,8 +25,11 @@ export interface RunObservers {
   onRunStart(configFile: string): void;
   onEvent(configFile: string, event: RunEvent): void;
   onCaseEnd(configFile: string, event: CaseEndEvent): void;
-  /** `reportFile` is where the CLI wrote report.json, when the run got that far. */
-  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined): void;
+  /**
+   * `reportFile` is where the CLI wrote report.json, when the run got that far; `reportJson` its text,
+   * when the run handed it over (then nothing needs to read the file).
+   */
+  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined, reportJson?: string): void;
 }
 
 export interface ConfigRunRequest {
@@ -123,7 +126,7 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
       for (const item of items) run.errored(item, message);
     }
     const reportFile = mapped.runId === undefined ? undefined : join(runsDir, mapped.runId, 'report.json');
-    context.observers.onRunEnd(configFile, mapped, reportFile);
+    context.observers.onRunEnd(configFile, mapped, reportFile, reportFile === undefined ? undefined : exit.reportJson);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     cancelListener.dispose();

@@ -3,7 +3,8 @@
  * confirmation) comes from discovery's listing, not from `evallens plan`. The extension's own run path
  * (extension/testing/configRun.ts over the real EvalTestTree) runs here with `vscode` replaced by
  * test/support/fakeVscodeModule.ts (a test double); the CLI is the real built one behind a wrapper
- * that records each process's command. Every case is queued before the question is asked.
+ * that records each process's command. Every case is queued before the question is asked, and the run
+ * hands its report over its IPC channel, so the results view needs no further process.
  */
 import '../support/useFakeVscodeModule';
 import assert from 'node:assert/strict';
@@ -77,12 +78,18 @@ async function click(listing: DiscoveredConfig) {
   const { tree, discovered, output } = await treeOf(listing);
   const run = new RecordingTestRun();
   const settings = { ...readSettings(() => undefined), confirmJudgeCallsAbove: 5, runsDirectory: join(work, 'runs') };
-  const observers = { onRunStart() {}, onEvent() {}, onCaseEnd() {}, onRunEnd() {} };
+  const ended: { reportFile?: string; reportJson?: string }[] = [];
+  const observers = {
+    onRunStart() {},
+    onEvent() {},
+    onCaseEnd() {},
+    onRunEnd: (_configFile: string, _run: unknown, reportFile?: string, reportJson?: string) => void ended.push({ ...(reportFile === undefined ? {} : { reportFile }), ...(reportJson === undefined ? {} : { reportJson }) }),
+  };
   const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) } as unknown as vscode.CancellationToken;
   let queuedWhenAsked: string[] = [];
   state.onWarning = () => (queuedWhenAsked = run.calls.filter((c) => c.state === 'enqueued').map((c) => c.id));
   await runConfig(run as unknown as vscode.TestRun, { configFile: config, fromSave: false }, { cliPath: countingCli, settings, tree, output, observers, discovered }, token);
-  return { run, queuedWhenAsked };
+  return { run, queuedWhenAsked, ended };
 }
 
 describe('a click on a config with LLM judges', () => {
@@ -90,12 +97,17 @@ describe('a click on a config with LLM judges', () => {
     const [listing] = await discoverCases(CLI, [config], work);
     assert.ok(listing?.plan !== undefined, 'the listing carries the plan');
     state.warningAnswer = 'Run';
-    const { run, queuedWhenAsked } = await click(listing);
+    const { run, queuedWhenAsked, ended } = await click(listing);
     assert.deepEqual(forks(), ['run']);
     assert.deepEqual(state.warnings, ['This run of judged.eval.yaml makes 14 LLM judge calls (3 cases × 2 trials; goal_completion: 6, binary_rubric_scorer: 8).']);
     const ids = ['a1', 'a2', 'b1'].map((id) => `${String(new URL(`file://${config}`))}#${id}`);
     assert.deepEqual(queuedWhenAsked.sort(), ids);
     assert.deepEqual([...run.finalStates()].sort(), ids.map((id) => [id, 'passed']));
+    // The run hands its report over (no `evallens report` process for the results view): report.json as written.
+    assert.equal(ended.length, 1);
+    const { reportFile, reportJson } = ended[0] ?? {};
+    assert.ok(reportFile !== undefined && reportJson !== undefined, 'the run handed its report over');
+    assert.equal(reportJson, readFileSync(reportFile, 'utf8'));
   });
 
   it('declined, starts no process and skips the queued cases', async () => {
