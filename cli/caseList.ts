@@ -9,10 +9,11 @@ import { loadRunConfig } from '../core/config/loadRunConfig';
 import { cliEngine } from './engine';
 import { DatasetError } from '../core/dataset/datasetError';
 import { caseRecords } from '../core/runner/records';
+import { judgeCallsPerEvaluation } from '../core/judge/judgeCallPlan';
 import { jsonPrintable } from '../shared/text/printable';
 import { type SourceRange } from '../core/text/position';
 import { displayLineColumn, toDisplayRange } from '../shared/text/displayPosition';
-import type { CaseList, ListedCase } from '../protocol/caseList';
+import type { CaseList, ListedCase, ListedPlan } from '../protocol/caseList';
 import { databaseReaches } from './preparers';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -40,14 +41,23 @@ export async function listCases(configFile: string, env: Env): Promise<CaseList>
   }
   // Server databases are sockets the workspace chose: a config with one is not free (on-save runs leave it out).
   const scorerReaches = config.scorers.flatMap((s) => (s.definition.reaches === undefined ? [] : [s.definition.reaches]));
-  const reaches = [...new Set([...scorerReaches, ...databaseReaches(config)])];
+  const databases = databaseReaches(config);
+  const reaches = [...new Set([...scorerReaches, ...databases])];
   const datasetFile = config.dataset?.path;
-  const base = { configFile, reaches, target: config.target !== undefined, ...(datasetFile === undefined ? {} : { datasetFile }) };
+  // What `evallens plan` would add up, so the editor plans a run without a second process.
+  const plan: ListedPlan = {
+    trials: config.numTrials,
+    scorers: config.scorers.map((s) => ({ name: s.name, key: s.definition.key, acrossTrials: s.definition.acrossTrials === true, ...(s.definition.reaches === undefined ? {} : { reaches: s.definition.reaches }) })),
+    reaches: databases,
+  };
+  const base = { configFile, reaches, target: config.target !== undefined, plan, ...(datasetFile === undefined ? {} : { datasetFile }) };
   const cases: ListedCase[] = [];
   try {
     for await (const record of caseRecords(config)) {
-      if (record.ok) cases.push({ id: record.value.case.id, range: record.value.range });
-      else cases.push({ id: record.error.id, range: record.error.range, readError: record.error.message });
+      if (record.ok) {
+        const judgeCalls = judgeCallsPerEvaluation(config, record.value.case);
+        cases.push({ id: record.value.case.id, range: record.value.range, ...(judgeCalls.some((n) => n > 0) ? { judgeCalls } : {}) });
+      } else cases.push({ id: record.error.id, range: record.error.range, readError: record.error.message });
     }
   } catch (e) {
     // A dataset that cannot be read at all; the cases read before it stay listed.

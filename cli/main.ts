@@ -25,6 +25,7 @@ import { printCaseLists } from './caseList';
 import { printCaseData } from './caseData';
 import { reportCommand, runAsReport } from './report';
 import { checkSelection } from './selectionCheck';
+import { handOverReport } from './reportHandover';
 import { printable } from '../shared/text/printable';
 import { watchRunSignals } from './exitCleanup';
 import { maskStderr } from './maskedStderr';
@@ -232,6 +233,8 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
         return EXIT.usage;
       }
     }
+    // The editor that forked this run shows the report without reading it with a second process.
+    if (source.file !== undefined) await handOverReport(source.file);
     const verdict = runVerdict(head);
     return { PASSED: EXIT.passed, FAILED: EXIT.failed, CANCELLED: EXIT.cancelled, 'NOTHING SCORED': EXIT.nothingScored }[verdict];
   } catch (e) {

@@ -67,8 +67,8 @@ export function activate(context: vscode.ExtensionContext): void {
         lastRuns.onEvent(configFile, event);
       },
       onCaseEnd: (configFile, event) => lastResults.record(configFile, event),
-      onRunEnd(configFile, run, reportFile, testRun) {
-        results.onRunEnd(configFile, reportFile);
+      onRunEnd(configFile, run, reportFile, testRun, reportJson) {
+        results.onRunEnd(configFile, reportFile, reportJson);
         lastBatch.record(testRun, {
           configFile,
           label: vscode.workspace.asRelativePath(configFile),

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../protocol/runEvents';
+import type { Report } from '../core/report/report';
 import { fromDisplay, type RevealTarget } from '../protocol/webview';
 import type { ResultsPanel } from './results/resultsPanel';
 import type { ConfigOutcome } from './results/runBatch';
@@ -73,13 +74,14 @@ export class ResultsViewBridge implements vscode.Disposable {
     this.current?.pushEvent(event);
   }
 
-  onRunEnd(configFile: string, reportFile: string | undefined): void {
+  /** `reportJson`: the report as the run handed it over (no process needed to read it), when it did. */
+  onRunEnd(configFile: string, reportFile: string | undefined, reportJson?: string): void {
     this.live = undefined;
     if (reportFile === undefined) return;
     this.lastReports.set(configFile, reportFile);
     this.lastReport = reportFile;
     // The finished run's report (same runId) replaces the live view and keeps the person's selection.
-    if (this.current !== undefined) void this.showReportFile(reportFile, false);
+    if (this.current !== undefined) void this.showReportFile(reportFile, false, reportJson);
   }
 
   /**
@@ -152,10 +154,11 @@ export class ResultsViewBridge implements vscode.Disposable {
     }
   }
 
-  private async showReportFile(path: string, complain: boolean): Promise<void> {
+  /** `handedOver`: the text of `path` as the run that wrote it handed it over; read by the CLI otherwise. */
+  private async showReportFile(path: string, complain: boolean, handedOver?: string): Promise<void> {
     try {
       const { readReportFile } = await loadPanelModule();
-      const report = await readReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path);
+      const report = handedOver === undefined ? await readReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path) : (JSON.parse(handedOver) as Report);
       (await this.panel()).showReport(report);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -13,6 +13,28 @@ export interface ListedCase {
   readonly range: SourceRange;
   /** Set for a record that could not be read as a case: a run reports it as an `error` result. */
   readonly readError?: string;
+  /**
+   * Judge calls one evaluation of this case makes, per scorer of `plan.scorers` (same order); left out
+   * when the case makes none. The CLI counts them as `evallens plan` does (core/judge/judgeCallPlan.ts).
+   */
+  readonly judgeCalls?: readonly number[];
+}
+
+/** A scorer as the plan names it; `acrossTrials`: it judges once per case, comparing the trials (llm_consistency). */
+export interface ListedScorer {
+  readonly name: string;
+  readonly key: string;
+  readonly reaches?: string;
+  readonly acrossTrials: boolean;
+}
+
+/** What a run plan needs besides the cases, so the editor plans a run without a second CLI process (`planFromDiscovery`). */
+export interface ListedPlan {
+  /** The config's own trials (`--trials` overrides them). */
+  readonly trials: number;
+  readonly scorers: readonly ListedScorer[];
+  /** What the run reaches besides its scorers: `network` for a server database config (the plan's top-level `reaches`). */
+  readonly reaches: readonly string[];
 }
 
 export interface CaseList {
@@ -26,6 +48,8 @@ export interface CaseList {
   readonly reaches: readonly string[];
   /** Whether the config has a `target:` (the run calls the system under test). */
   readonly target?: boolean;
+  /** Set when the config loaded; an older CLI leaves it out (the editor then asks `evallens plan`). */
+  readonly plan?: ListedPlan;
 }
 
 type Fields = { readonly [key: string]: unknown };
@@ -37,6 +61,29 @@ function fieldsOf(value: unknown): Fields | undefined {
 function isPosition(value: unknown): boolean {
   const p = fieldsOf(value);
   return p !== undefined && typeof p['line'] === 'number' && typeof p['column'] === 'number' && typeof p['offset'] === 'number';
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+/** The listing's plan part, or undefined when it is missing or not in shape (the editor then asks `evallens plan`). */
+function parsePlanPart(value: unknown): ListedPlan | undefined {
+  const p = fieldsOf(value);
+  if (p === undefined || !isCount(p['trials']) || !Array.isArray(p['scorers']) || !isStringArray(p['reaches'])) return undefined;
+  const scorers: ListedScorer[] = [];
+  for (const entry of p['scorers']) {
+    const s = fieldsOf(entry);
+    if (s === undefined || typeof s['name'] !== 'string' || typeof s['key'] !== 'string' || typeof s['acrossTrials'] !== 'boolean') return undefined;
+    const reaches = s['reaches'];
+    if (reaches !== undefined && typeof reaches !== 'string') return undefined;
+    scorers.push({ name: s['name'], key: s['key'], acrossTrials: s['acrossTrials'], ...(reaches === undefined ? {} : { reaches }) });
+  }
+  return { trials: p['trials'], scorers, reaches: p['reaches'] };
 }
 
 function isRange(value: unknown): value is SourceRange {
@@ -54,12 +101,17 @@ export function parseCaseList(text: string): CaseList | undefined {
   }
   const v = fieldsOf(value);
   if (v === undefined || typeof v['configFile'] !== 'string' || !Array.isArray(v['cases']) || !Array.isArray(v['reaches'])) return undefined;
+  let plan = v['plan'] === undefined ? undefined : parsePlanPart(v['plan']);
   const cases: ListedCase[] = [];
   for (const entry of v['cases']) {
     const c = fieldsOf(entry);
     if (c === undefined || typeof c['id'] !== 'string' || !isRange(c['range'])) return undefined;
     const readError = c['readError'];
-    cases.push({ id: c['id'], range: fromDisplayRange(c['range']), ...(typeof readError === 'string' ? { readError } : {}) });
+    const judgeCalls = c['judgeCalls'];
+    // Counts that do not fit the scorers make the plan part unusable, not the listing.
+    if (judgeCalls !== undefined && !(Array.isArray(judgeCalls) && judgeCalls.length === plan?.scorers.length && judgeCalls.every(isCount))) plan = undefined;
+    const counts = Array.isArray(judgeCalls) && judgeCalls.every(isCount) ? { judgeCalls } : {};
+    cases.push({ id: c['id'], range: fromDisplayRange(c['range']), ...(typeof readError === 'string' ? { readError } : {}), ...counts });
   }
   const datasetFile = v['datasetFile'];
   const problem = v['problem'];
@@ -71,5 +123,6 @@ export function parseCaseList(text: string): CaseList | undefined {
     ...(typeof datasetFile === 'string' ? { datasetFile } : {}),
     ...(typeof problem === 'string' ? { problem } : {}),
     ...(typeof target === 'boolean' ? { target } : {}),
+    ...(plan === undefined ? {} : { plan }),
   };
 }

@@ -1,4 +1,4 @@
-import type { DatasetRecord } from '../case';
+import type { DatasetRecord, EvalCase } from '../case';
 import type { RunConfig } from '../config/runConfig';
 import { caseSelector, type CaseSelection } from '../dataset/caseSelection';
 
@@ -32,9 +32,8 @@ export async function planJudgeCalls(config: RunConfig, records: AsyncIterable<D
   for await (const record of records) {
     if (!record.ok || !selected(record.value.case.id)) continue;
     cases++;
-    config.scorers.forEach((instance, i) => {
-      const perEvaluation = instance.definition.judgeCalls?.(instance.options, record.value.case) ?? 0;
-      counts[i] = (counts[i] ?? 0) + perEvaluation * (instance.definition.acrossTrials === true ? 1 : trials);
+    judgeCallsPerEvaluation(config, record.value.case).forEach((perEvaluation, i) => {
+      counts[i] = (counts[i] ?? 0) + perEvaluation * (config.scorers[i]?.definition.acrossTrials === true ? 1 : trials);
     });
   }
   const scorers = config.scorers.map((instance, i): PlannedScorer => ({
@@ -44,6 +43,14 @@ export async function planJudgeCalls(config: RunConfig, records: AsyncIterable<D
     judgeCalls: counts[i] ?? 0,
   }));
   return { cases, trials, judgeCalls: counts.reduce((a, b) => a + b, 0), scorers };
+}
+
+/**
+ * The judge calls one evaluation of `evalCase` makes, per scorer of the config (in its order): the
+ * count `evallens plan` adds up, and what `validate --cases` lists per case so an editor can add it up.
+ */
+export function judgeCallsPerEvaluation(config: RunConfig, evalCase: EvalCase): number[] {
+  return config.scorers.map((instance) => instance.definition.judgeCalls?.(instance.options, evalCase) ?? 0);
 }
 
 /** Whether any scorer of the config calls a judge. */

@@ -12,6 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { killProcessTree } from './processTree';
 import { markedEnv, newRunToken } from '../../shared/process/runProcesses';
 import { createDecodeState, decodeEvents, finishEvents, overLongMessage, RunEventDecodeError, type RunEvent } from '../../protocol/runEvents';
+import { asReportHandover, REPORT_HANDOVER_ENV } from '../../protocol/reportHandover';
 
 export interface CliRunHandlers {
   readonly onEvent: (event: RunEvent) => void;
@@ -32,6 +33,8 @@ export interface CliExit {
   readonly streamError?: string;
   /** True when `cancel` ended it. */
   readonly cancelled: boolean;
+  /** report.json as the run wrote it, handed over its IPC channel (protocol/reportHandover.ts); absent for a large report or an older CLI. */
+  readonly reportJson?: string;
 }
 
 export interface CliRun {
@@ -48,7 +51,8 @@ export function startCliRun(cliPath: string, args: readonly string[], cwd: strin
   const token = newRunToken();
   const child = fork(cliPath, [...args], {
     cwd,
-    env: markedEnv(process.env, token),
+    // Asks the run to hand its report over the IPC channel: no second process to read it.
+    env: { ...markedEnv(process.env, token), [REPORT_HANDOVER_ENV]: '1' },
     detached: process.platform !== 'win32',
     // Not the host's own flags (an extension host under a debugger passes --inspect, which would clash).
     execArgv: [],
@@ -76,6 +80,11 @@ export function startCliRun(cliPath: string, args: readonly string[], cwd: strin
   });
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => handlers.onStderr(text));
+  let reportJson: string | undefined;
+  child.on('message', (message: unknown) => {
+    const handover = asReportHandover(message);
+    if (handover !== undefined) reportJson = handover.json;
+  });
 
   const exited = new Promise<CliExit>((resolve) => {
     let spawnError: string | undefined;
@@ -91,7 +100,7 @@ export function startCliRun(cliPath: string, args: readonly string[], cwd: strin
         }
       }
       const error = streamError ?? (spawnError === undefined ? undefined : `the CLI could not be started: ${spawnError}`);
-      resolve({ code, signal, cancelled, ...(error === undefined ? {} : { streamError: error }) });
+      resolve({ code, signal, cancelled, ...(error === undefined ? {} : { streamError: error }), ...(reportJson === undefined ? {} : { reportJson }) });
     });
   });
 

@@ -1,5 +1,7 @@
 /**
- * What a run will cost before it starts: `evallens plan <config> [--case id]… [--trials n] --json`
+ * What a run will cost before it starts. Discovery's listing carries it (discoveryPlan.ts), so a click
+ * starts no process for it; this is the fallback for a listing without it (an older CLI):
+ * `evallens plan <config> [--case id]… [--trials n] --json`
  * prints `{cases, trials, judgeCalls, scorers: [{name, key, reaches?, judgeCalls}], target, reaches?}`. A CLI
  * without the `plan` command (exit 2, "unknown command") gives no plan, and the run goes ahead
  * without asking; so does a plan that cannot be read.

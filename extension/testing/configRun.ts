@@ -1,6 +1,7 @@
 /**
- * One config's part of a test run: ask the plan, maybe ask the person, fork the CLI with the same
- * engine as CI, and map its event stream onto the TestRun. Cancelling kills the CLI's process group.
+ * One config's part of a test run: mark its cases queued, plan it from discovery's listing (no process
+ * of its own), maybe ask the person, fork the CLI with the same engine as CI — the one process of a
+ * click — and map its event stream onto the TestRun. Cancelling kills the CLI's process group.
  */
 import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -8,6 +9,7 @@ import type { CaseEndEvent, RunEvent } from '../../protocol/runEvents';
 import { runArgs } from '../runner/cliArgs';
 import { startCliRun } from '../runner/cliProcess';
 import { fetchPlan, type RunPlan } from '../runner/plan';
+import { planFromDiscovery } from '../runner/discoveryPlan';
 import { MaskedLines } from '../runner/maskedText';
 import type { EvalLensSettings } from '../settings';
 import type { DiscoveredConfig } from './caseDiscovery';
@@ -23,8 +25,12 @@ export interface RunObservers {
   onRunStart(configFile: string): void;
   onEvent(configFile: string, event: RunEvent): void;
   onCaseEnd(configFile: string, event: CaseEndEvent): void;
-  /** `reportFile` is where the CLI wrote report.json, when the run got that far; `testRun` is the test run the config's run was part of (one "Run All" covers several configs). */
-  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined, testRun: vscode.TestRun): void;
+  /**
+   * `reportFile` is where the CLI wrote report.json, when the run got that far; `testRun` is the test
+   * run the config's run was part of (one "Run All" covers several configs); `reportJson` the report's
+   * text, when the run handed it over (then nothing needs to read the file).
+   */
+  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined, testRun: vscode.TestRun, reportJson?: string): void;
 }
 
 export interface ConfigRunRequest {
@@ -56,12 +62,13 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
     context.output.info(text);
   };
 
+  // Queued at once, before the decision (and any question it asks): the click shows at the first frame.
+  for (const item of items) run.enqueued(item);
   const go = await mayRun(request, context, cwd, say);
   if (!go || token.isCancellationRequested) {
     for (const item of items) run.skipped(item);
     return;
   }
-  for (const item of items) run.enqueued(item);
 
   const runsDir = resolve(cwd, context.settings.runsDirectory);
   // Read at each run: granting trust takes effect on the next run, without a reload.
@@ -120,7 +127,7 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
       for (const item of items) run.errored(item, message);
     }
     const reportFile = mapped.runId === undefined ? undefined : join(runsDir, mapped.runId, 'report.json');
-    context.observers.onRunEnd(configFile, mapped, reportFile, run);
+    context.observers.onRunEnd(configFile, mapped, reportFile, run, reportFile === undefined ? undefined : exit.reportJson);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     cancelListener.dispose();
@@ -131,7 +138,8 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
 /**
  * Whether to run, as runDecision.ts decides: a save runs only what spends nothing (unless opted in,
  * in a trusted workspace); a run needing more judge calls than `evallens.confirmJudgeCallsAbove` asks
- * first. The plan is asked for only when discovery does not already show the config is free; a CLI
+ * first. The plan comes from discovery's listing; only a listing without it (an older CLI) makes
+ * `evallens plan` asked, and only when discovery does not already show the config is free; a CLI
  * without `plan` leaves discovery's view to decide.
  */
 async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd: string, say: (text: string) => void): Promise<boolean> {
@@ -139,7 +147,9 @@ async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd:
   const trusted = vscode.workspace.isTrusted;
   const discovered = context.discovered;
   let plan: RunPlan | undefined;
-  if (!freeByDiscovery(discovered)) {
+  if (discovered?.plan !== undefined) {
+    plan = planFromDiscovery(discovered, { caseIds: request.caseIds ?? [], ...(request.trials === undefined ? {} : { trials: request.trials }) });
+  } else if (!freeByDiscovery(discovered)) {
     const planRequest = { configFile: request.configFile, caseIds: request.caseIds ?? [], untrusted: !trusted, ...(request.trials === undefined ? {} : { trials: request.trials }) };
     const answer = await fetchPlan(context.cliPath, planRequest, cwd);
     if (answer.ok) plan = answer.plan;
@@ -162,7 +172,7 @@ async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd:
 }
 
 /** The items a request covers, for states the CLI does not report (queued, skipped, config errors). */
-function requestedItems(tree: EvalTestTree, request: ConfigRunRequest): vscode.TestItem[] {
+export function requestedItems(tree: Pick<EvalTestTree, 'configItem' | 'caseItem'>, request: Pick<ConfigRunRequest, 'configFile' | 'caseIds'>): vscode.TestItem[] {
   const config = tree.configItem(request.configFile);
   if (config === undefined) return [];
   if (request.caseIds === undefined) {

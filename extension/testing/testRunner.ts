@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { EvalLensSettings } from '../settings';
 import type { CaseIndex } from './caseIndex';
-import { runConfig, type RunObservers } from './configRun';
+import { requestedItems, runConfig, type RunObservers } from './configRun';
 import { targetsOf, type Targets } from './runTargets';
 import type { EvalTestTree } from './testTree';
 
@@ -88,12 +88,19 @@ export class EvalTestRunner implements vscode.Disposable {
   private async runTargets(targets: Targets, request: vscode.TestRunRequest, token: vscode.CancellationToken, trials: number | undefined, fromSave: boolean): Promise<void> {
     const run = this.deps.tree.controller.createTestRun(request, targets.size === 1 ? vscode.workspace.asRelativePath([...targets.keys()][0] ?? '') : 'EvalLens', true);
     try {
-      for (const [configFile, caseIds] of targets) {
-        if (token.isCancellationRequested) break;
-        const discovered = await this.deps.tree.readConfig(configFile);
+      const parts = [...targets].map(([configFile, caseIds]) => ({ configFile, fromSave, ...(caseIds === undefined ? {} : { caseIds: [...caseIds] }), ...(trials === undefined ? {} : { trials }) }));
+      // Every config's cases queued at once: the later configs' too, while the first one runs.
+      for (const part of parts) for (const item of requestedItems(this.deps.tree, part)) run.enqueued(item);
+      for (const part of parts) {
+        if (token.isCancellationRequested) {
+          // Queued above, never to run: not left showing as queued.
+          for (const item of requestedItems(this.deps.tree, part)) run.skipped(item);
+          continue;
+        }
+        const discovered = await this.deps.tree.readConfig(part.configFile);
         await runConfig(
           run,
-          { configFile, fromSave, ...(caseIds === undefined ? {} : { caseIds: [...caseIds] }), ...(trials === undefined ? {} : { trials }) },
+          part,
           { cliPath: this.deps.cliPath, settings: this.deps.settings(), tree: this.deps.tree, output: this.deps.output, observers: this.deps.observers, discovered },
           token,
         );
