@@ -61,8 +61,6 @@ export interface CodeServerOptions {
   readonly trust: TrustMode;
   /** The installed extension's `publisher.name` (EvalLens unless told otherwise). */
   readonly extensionId?: string;
-  /** User settings on top of the profile's (e.g. `workbench.colorTheme`). */
-  readonly settings?: Readonly<Record<string, unknown>>;
   /** Variables for code-server and so for its extension host. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -90,7 +88,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   } else {
     throw new Error('startCodeServer: give a .vsix to install or an extensionDevelopmentPath');
   }
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...profileSettings(options.trust), ...options.settings }, null, 2));
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(profileSettings(options.trust), null, 2));
 
   const port = await freePort();
   const server = launch(['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--ignore-last-opened', ...profile], home, options.env);

@@ -8,8 +8,9 @@
  * Arguments: what runTests passes to VS Code; only --extensionDevelopmentPath=, --extensionTestsPath=
  * and the workspace folder (the one argument without `--`) are read.
  * Variables (runTests' extensionTestsEnv): EVALLENS_IN_HOST_TRUST=restricted keeps workspace trust on
- * and answers its dialog "No" (runTests always passes --disable-workspace-trust, which is ignored here);
- * EVALLENS_IN_HOST_THEME=light|dark sets the colour theme; EVALLENS_IN_HOST_SHOTS_DIR also writes the
+ * (runTests always passes --disable-workspace-trust, which is ignored here); the workbench refuses to
+ * show the trust dialog while extension tests run, so the folder stays untrusted: Restricted Mode;
+ * EVALLENS_IN_HOST_THEME=light|dark has the suite set that colour theme; EVALLENS_IN_HOST_SHOTS_DIR also writes the
  * suite's named screenshots there as `<name>-<theme>.png`.
  *
  * Exit code: 0 when `run()` resolved, 1 when it rejected or the module failed to load, 2 when the
@@ -21,7 +22,6 @@ import { createServer, type Server } from 'node:http';
 import { basename, join, resolve } from 'node:path';
 import { format } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { answerTrustDialogNo } from '../../e2e/checks/restrictedMode';
 import { startCodeServer, type CodeServer, type TrustMode } from '../../e2e/support/codeServer';
 import { extensionHostLogs } from '../../e2e/support/logs';
 import { ARTIFACTS, requireSetup } from '../../e2e/support/setup';
@@ -33,7 +33,6 @@ import { PROBE_URL_VARIABLE, type ProbeAnswer, type ProbeRequest } from '../prob
 const OUT = join(ARTIFACTS, 'in-host');
 /** Workbench, extension host and every test: a suite that never settles sends nothing, so the driver ends it. */
 const SUITE_LIMIT_MS = Number(process.env['EVALLENS_IN_HOST_LIMIT_MS'] ?? 600_000);
-const THEMES: Readonly<Record<string, string>> = { light: 'Default Light Modern', dark: 'Default Dark Modern' };
 
 interface Arguments {
   readonly extensionDevelopmentPath: string;
@@ -84,8 +83,8 @@ async function main(): Promise<number> {
     server = await startCodeServer({
       extensionDevelopmentPath: args.extensionDevelopmentPath,
       trust,
-      settings: theme === undefined ? {} : { 'workbench.colorTheme': THEMES[theme] ?? theme },
-      env: { [PROBE_URL_VARIABLE]: probe.url },
+      // The suite sets the theme itself: the workbench of an extension test run does not read it from the profile.
+      env: { [PROBE_URL_VARIABLE]: probe.url, ...(theme === undefined ? {} : { EVALLENS_IN_HOST_THEME: theme }) },
     });
     browser = await launchBrowser();
     let settle: (code: number) => void = () => undefined;
@@ -99,7 +98,6 @@ async function main(): Promise<number> {
         await newPage.exposeFunction('codeAutomationLog', (_type: string, logArgs: unknown[]) => console.log(format(...(Array.isArray(logArgs) ? logArgs : [logArgs]))));
       },
     });
-    if (trust === 'restricted') await answerTrustDialogNo(page);
     const code = await Promise.race([finished, timeout(SUITE_LIMIT_MS)]);
     if (code === undefined) console.error(`in-host driver: the suite did not finish within ${SUITE_LIMIT_MS} ms`);
     const exitCode = code ?? 2;

@@ -1,6 +1,7 @@
 /**
- * The extension inside a real extension host in Restricted Mode (a second launch, workspace trust on,
- * its dialog answered "No" by the driver, as test/e2e/restricted.test.ts does): configs are still
+ * The extension inside a real extension host in Restricted Mode (a second launch with workspace trust
+ * on; while extension tests run the workbench shows no trust dialog, so the folder stays untrusted,
+ * as after answering it "No" in test/e2e/restricted.test.ts): configs are still
  * checked, and a case whose scorer would run workspace code is not run but skipped with the trust
  * reason. The case is run through the "Run case" CodeLens command: VS Code's own Testing commands ask
  * for trust first, in a dialog.

@@ -32,6 +32,7 @@ export async function run(): Promise<void> {
       async fn() {
         api = await activateEvalLens();
         assert.equal(typeof api.testTree, 'function');
+        await applyTheme();
       },
     },
     {
@@ -216,6 +217,15 @@ export async function run(): Promise<void> {
       },
     },
   ]);
+}
+
+/** For the screenshots (EVALLENS_IN_HOST_THEME, set by test/vscode/support/screenshots.ts): VS Code's light or dark theme. */
+async function applyTheme(): Promise<void> {
+  const theme = process.env['EVALLENS_IN_HOST_THEME'];
+  if (theme !== 'light' && theme !== 'dark') return;
+  await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme === 'light' ? 'Default Light Modern' : 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+  const kind = theme === 'light' ? vscode.ColorThemeKind.Light : vscode.ColorThemeKind.Dark;
+  await waitFor(() => vscode.window.activeColorTheme.kind, (now) => now === kind, `the ${theme} theme`);
 }
 
 function labelOf(item: vscode.CompletionItem): string {
