@@ -22,13 +22,15 @@ import { LastRuns } from './testing/lastRuns';
 import { EvalTestRunner } from './testing/testRunner';
 import { EvalTestTree } from './testing/testTree';
 import { maskedChannel, rememberHostCredentials } from './runner/maskedText';
+import { createTestApi, type EvalLensTestApi } from './testApi';
 
 export const RESTART_SERVER_COMMAND = 'evallens.restartServer';
 
 /** `deactivate` gets no context, so the client it must stop is the one thing kept between the two calls. */
 let activeClient: LanguageClient | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/** Returns the test API (extension/testApi.ts) only when VS Code runs extension tests. */
+export function activate(context: vscode.ExtensionContext): EvalLensTestApi | undefined {
   const activationStarted = performance.now();
   const channel = vscode.window.createOutputChannel('EvalLens', { log: true });
   context.subscriptions.push(channel);
@@ -135,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // Not awaited: activation stays quick, and a server that fails to start is reported, not thrown.
   void runReportingFailure(client.start(), output, 'start');
   output.info(`Activated in ${(performance.now() - activationStarted).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'}).`);
+  return context.extensionMode === vscode.ExtensionMode.Test ? createTestApi(tree.controller) : undefined;
 }
 
 export async function deactivate(): Promise<void> {

@@ -2,8 +2,9 @@
 // so the TypeScript sources run as they are. Node 20's --test takes no globs, hence the listing here.
 //
 // With no arguments (`npm test`, so CI) it runs every test under test/, the end-to-end suite test/e2e
-// (the packaged extension in a real VS Code) last, in one invocation so there is one summary. Each e2e
-// file starts its own code-server (on a free port) and browser, so they may run beside other files.
+// (the packaged extension in a real VS Code) and the in-extension-host suite test/vscode last, in one
+// invocation so there is one summary. Each of those files starts its own code-server (on a free port)
+// and browser, so they may run beside other files.
 // With arguments it runs exactly the files and folders given, in one invocation.
 //
 // With no arguments it first sets up what the whole suite needs, so one command runs it on a fresh
@@ -19,6 +20,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const E2E = join('test', 'e2e');
+/** The in-extension-host suite (code-server too): with the end-to-end files, after the setup they share. */
+const IN_HOST = join('test', 'vscode');
 
 function listTestFiles(roots, { skip = [] } = {}) {
   const files = [];
@@ -68,7 +71,7 @@ if (process.env.EVALLENS_TEST_NO_SETUP !== '1' && process.env.EVALLENS_MYSQL_URL
 if (args.length > 0) {
   process.exit(runTests(listTestFiles(args)));
 } else {
-  const unit = listTestFiles(['test'], { skip: [E2E] });
-  const e2e = listTestFiles([E2E]);
+  const unit = listTestFiles(['test'], { skip: [E2E, IN_HOST] });
+  const e2e = listTestFiles([E2E, IN_HOST]);
   process.exit(runTests([...unit, ...e2e]));
 }

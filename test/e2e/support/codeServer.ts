@@ -19,7 +19,7 @@ export interface CodeServer {
   readonly url: string;
   readonly userDataDir: string;
   readonly extensionsDir: string;
-  /** The folder of the installed EvalLens extension. */
+  /** The folder of the installed EvalLens extension (the development folder when none was installed). */
   readonly extensionFolder: string;
   /** What code-server printed, for a failure report. */
   output(): string;
@@ -57,8 +57,18 @@ function profileSettings(trust: TrustMode): Record<string, unknown> {
   };
 }
 
-/** `extensionId` is the installed extension's `publisher.name` (EvalLens unless told otherwise). */
-export async function startCodeServer(options: { vsix: string; trust: TrustMode; extensionId?: string }): Promise<CodeServer> {
+export interface CodeServerOptions {
+  /** The packaged extension to install; or `extensionDevelopmentPath`, the page then loads it from its folder (test/vscode/). */
+  readonly vsix?: string;
+  readonly extensionDevelopmentPath?: string;
+  readonly trust: TrustMode;
+  /** The installed extension's `publisher.name` (EvalLens unless told otherwise). */
+  readonly extensionId?: string;
+  /** Variables for code-server and so for its extension host. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   const home = mkdtempSync(join(tmpdir(), `evallens-e2e-${options.trust}-`));
   const userDataDir = join(home, 'user-data');
   const extensionsDir = join(home, 'extensions');
@@ -68,14 +78,23 @@ export async function startCodeServer(options: { vsix: string; trust: TrustMode;
   writeFileSync(join(home, 'config.yaml'), 'auth: none\n');
   const profile = ['--config', join(home, 'config.yaml'), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
-  const extensionFolder = await installExtension(options.vsix, profile, home, extensionsDir, options.extensionId ?? 'evallens.evallens').catch((error: unknown) => {
-    rmSync(home, { recursive: true, force: true });
-    throw error;
-  });
+  const { vsix, extensionDevelopmentPath } = options;
+  let extensionFolder: string;
+  if (vsix !== undefined) {
+    const installed = await installExtension(vsix, profile, home, extensionsDir, options.extensionId ?? 'evallens.evallens').catch((error: unknown) => {
+      rmSync(home, { recursive: true, force: true });
+      throw error;
+    });
+    extensionFolder = join(extensionsDir, installed);
+  } else if (extensionDevelopmentPath !== undefined) {
+    extensionFolder = extensionDevelopmentPath;
+  } else {
+    throw new Error('startCodeServer: give a .vsix to install or an extensionDevelopmentPath');
+  }
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(profileSettings(options.trust), null, 2));
 
   const port = await freePort();
-  const server = launch(['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...profile], home);
+  const server = launch(['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--ignore-last-opened', ...profile], home, options.env);
   const url = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     await endProcessGroup(server.child);
@@ -90,7 +109,7 @@ export async function startCodeServer(options: { vsix: string; trust: TrustMode;
     await stop();
     throw error;
   }
-  return { url, userDataDir, extensionsDir, extensionFolder: join(extensionsDir, extensionFolder), output: server.output, stop };
+  return { url, userDataDir, extensionsDir, extensionFolder, output: server.output, stop };
 }
 
 /** Installs the .vsix into the profile; returns the folder it was unpacked to. */
@@ -103,9 +122,9 @@ async function installExtension(vsix: string, profile: readonly string[], home: 
   return folder;
 }
 
-function launch(args: readonly string[], cwd: string): { child: ChildProcess; output: () => string } {
+function launch(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): { child: ChildProcess; output: () => string } {
   // detached: its own process group, so stopping it ends every process it started.
-  const child = spawn(CODE_SERVER, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VSCODE_PROXY_URI: '' } });
+  const child = spawn(CODE_SERVER, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, VSCODE_PROXY_URI: '' } });
   let text = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));

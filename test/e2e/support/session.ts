@@ -72,7 +72,8 @@ function removeScreenshots(trust: TrustMode): void {
   for (const name of readdirSync(ARTIFACTS).filter((file) => file.startsWith(`${trust}-`) && file.endsWith('.png'))) rmSync(join(ARTIFACTS, name), { force: true });
 }
 
-function makeWorkspace(): string {
+/** A fresh copy of the workspace the checks use (also the in-host suite's, test/vscode/); remove its parent folder after. */
+export function makeWorkspace(): string {
   const workspace = join(mkdtempSync(join(tmpdir(), 'evallens-e2e-workspace-')), 'workspace');
   for (const example of EXAMPLES_USED) cpSync(join(ROOT, 'examples', example), join(workspace, example), { recursive: true });
   cpSync(join(FIXTURES, 'workspace'), join(workspace, FIXTURE_FOLDER), { recursive: true });

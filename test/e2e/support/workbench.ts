@@ -21,12 +21,16 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Opens the workbench on `folder` and waits until it is drawn. */
-export async function openWorkbench(browser: Browser, serverUrl: string, folder: string): Promise<Page> {
+/**
+ * Opens the workbench on `folder` and waits until it is drawn. `query` adds to the page's URL (the
+ * in-host suite's `payload`); `beforeOpen` runs on the page before it loads (e.g. exposeFunction).
+ */
+export async function openWorkbench(browser: Browser, serverUrl: string, folder: string, options: { query?: string; beforeOpen?: (page: Page) => Promise<void> } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(UI_LIMIT_MS);
-  await page.goto(`${serverUrl}/?folder=${encodeURIComponent(folder)}`, { timeout: WORKBENCH_LIMIT_MS });
+  await options.beforeOpen?.(page);
+  await page.goto(`${serverUrl}/?folder=${encodeURIComponent(folder)}${options.query === undefined ? '' : `&${options.query}`}`, { timeout: WORKBENCH_LIMIT_MS });
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: WORKBENCH_LIMIT_MS });
   return page;
 }
