@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { Json } from '../case';
 import type { Checked, ScorerDefinition } from '../scorers/scorer';
+import { BoundedCache } from '../boundedCache';
 
 /**
  * What checking one scorer entry gave, kept so that the next version of the same config need not check
@@ -36,12 +37,14 @@ const DEFAULT_CAPACITY = 4000;
 
 /** The outcomes of recent scorer entries. One per host that checks the same configs again and again (the language server). */
 export class ScorerEntryCache {
-  private readonly outcomes = new Map<string, EntryOutcome>();
+  private readonly outcomes: BoundedCache<string, EntryOutcome>;
   private readonly definitionIds = new WeakMap<ScorerDefinition, number>();
   private nextId = 0;
   private env: Readonly<Record<string, string | undefined>> | undefined;
 
-  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
+  constructor(capacity = DEFAULT_CAPACITY) {
+    this.outcomes = new BoundedCache(capacity);
+  }
 
   get size(): number {
     return this.outcomes.size;
@@ -63,21 +66,11 @@ export class ScorerEntryCache {
   }
 
   get(text: string): EntryOutcome | undefined {
-    const found = this.outcomes.get(text);
-    if (found !== undefined) {
-      // Most recently used last.
-      this.outcomes.delete(text);
-      this.outcomes.set(text, found);
-    }
-    return found;
+    return this.outcomes.get(text);
   }
 
   set(text: string, outcome: EntryOutcome): void {
     this.outcomes.set(text, outcome);
-    if (this.outcomes.size > this.capacity) {
-      const oldest = this.outcomes.keys().next();
-      if (oldest.done !== true) this.outcomes.delete(oldest.value);
-    }
   }
 }
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GoogleAuth } from 'google-auth-library';
-import { BoundedCache, ENGINE_CACHE_LIMITS } from '../engineContext';
+import { BoundedCache } from '../boundedCache';
+import { ENGINE_CACHE_LIMITS } from '../engineContext';
 
 /** What getting a Google access token came to; a reason never quotes the library's message (it may quote the credentials file). */
 export type TokenOutcome = { readonly kind: 'token'; readonly token: string } | { readonly kind: 'missing'; readonly reason: string } | { readonly kind: 'failed'; readonly reason: string };

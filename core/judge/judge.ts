@@ -1,5 +1,6 @@
 import { requestCompletion, type FetchLike, type JudgePrompt } from './client';
-import type { BoundedCache, EngineContext } from '../engineContext';
+import type { BoundedCache } from '../boundedCache';
+import type { EngineContext } from '../engineContext';
 import { googleAccessTokenWith, type GoogleTokenSource } from './googleCredentials';
 import type { ModelConfig } from './modelConfig';
 import { RateLimiter } from './rateLimit';

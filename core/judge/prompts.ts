@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BoundedCache } from '../engineContext';
+import type { BoundedCache } from '../boundedCache';
 
 /**
  * The judges' prompts are Markdown files in `prompts/` at the repository root, so a reader can review
