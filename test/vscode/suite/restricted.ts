@@ -10,30 +10,23 @@
  * suite can only run through our launcher (it says so and fails, rather than pass without testing).
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { EvalLensTestApi } from '../../../extension/testApi';
 import { runTests, screenshot, waitFor } from './harness';
-import { activateEvalLens, caseStates, caseTestId, openAt, workspaceRoot } from './shared';
+import { activateEvalLens, caseStates, caseTestId, evalLens, openAt, workspaceFile } from './shared';
 
 const SUBPROCESS_CONFIG = 'e2e/subprocess.eval.yaml';
 const SUBPROCESS_DATASET = 'e2e/subprocess.jsonl';
 const CASE = 'names-window';
 
 export async function run(): Promise<void> {
-  let api: EvalLensTestApi | undefined;
-  const evalLens = (): EvalLensTestApi => {
-    if (api === undefined) throw new Error('the extension did not activate (see the first test)');
-    return api;
-  };
-  const file = (relative: string) => join(workspaceRoot(), relative);
+  const file = workspaceFile;
 
   await runTests([
     {
       name: 'activates in Restricted Mode',
       async fn() {
         assert.equal(vscode.workspace.isTrusted, false, 'the workspace is trusted: this suite needs workspace trust on and the folder not trusted (runTests on desktop disables trust)');
-        api = await activateEvalLens();
+        await activateEvalLens();
       },
     },
     {

@@ -1,4 +1,5 @@
 /** What both in-host suites need: the extension activated, files opened, a run's states per case. */
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { EvalLensTestApi, RecordedRun } from '../../../extension/testApi';
 
@@ -13,7 +14,21 @@ export async function activateEvalLens(): Promise<EvalLensTestApi> {
   if (extension === undefined) throw new Error(`${EXTENSION_ID} is not loaded in this extension host`);
   const api = await extension.activate();
   if (api === undefined) throw new Error(`${EXTENSION_ID} activated without its test API: is the host running extension tests (ExtensionMode.Test)?`);
+  activated = api;
   return api;
+}
+
+/** The API a suite's first test activated; each suite runs in its own extension host. */
+let activated: EvalLensTestApi | undefined;
+
+export function evalLens(): EvalLensTestApi {
+  if (activated === undefined) throw new Error('the extension did not activate (see the first test)');
+  return activated;
+}
+
+/** A file of the workspace the launcher opened. */
+export function workspaceFile(relative: string): string {
+  return join(workspaceRoot(), relative);
 }
 
 export function workspaceRoot(): string {

@@ -5,11 +5,10 @@
  * Screenshots at the key steps (for docs/images/ when scripts/screenshots.mjs runs the suite).
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { EvalLensTestApi, RecordedRun, TestTreeNode } from '../../../extension/testApi';
+import type { RecordedRun, TestTreeNode } from '../../../extension/testApi';
 import { hasProbe, probe, runTests, screenshot, waitFor } from './harness';
-import { activateEvalLens, caseStates, caseTestId, openAt, workspaceRoot } from './shared';
+import { activateEvalLens, caseStates, caseTestId, evalLens, openAt, workspaceFile } from './shared';
 
 const QUICKSTART_CONFIG = 'quickstart/refunds.eval.yaml';
 const QUICKSTART_DATASET = 'quickstart/refunds.jsonl';
@@ -18,19 +17,14 @@ const FAILING_CASE = 'sale-items';
 const EXACT_CONFIG = 'e2e/exact.eval.yaml';
 
 export async function run(): Promise<void> {
-  let api: EvalLensTestApi | undefined;
-  const evalLens = (): EvalLensTestApi => {
-    if (api === undefined) throw new Error('the extension did not activate (see the first test)');
-    return api;
-  };
-  const file = (relative: string) => join(workspaceRoot(), relative);
+  const file = workspaceFile;
   let runAll: RecordedRun['states'] | undefined;
 
   await runTests([
     {
       name: 'activates and gives the tests its API',
       async fn() {
-        api = await activateEvalLens();
+        const api = await activateEvalLens();
         assert.equal(typeof api.testTree, 'function');
         await applyTheme();
       },
