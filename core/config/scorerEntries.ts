@@ -132,7 +132,7 @@ export function readScorers(
       name,
       definition,
       options: outcome.options,
-      context: scorerContext,
+      context: keptOutOfJson(scorerContext),
       ...(threshold === undefined ? {} : { threshold }),
       weight: typeof outcome.options['weight'] === 'number' && outcome.options['weight'] > 0 ? outcome.options['weight'] : 1,
       lowerIsBetter: outcome.options['lower_is_better'] === true,
@@ -213,4 +213,14 @@ function entriesOf(source: YamlSource, value: unknown, problems: Problem[]): Ent
     problems.push({ code: 'schema', severity: 'error', message: '`scorers` must be a mapping of scorer keys to options, or a list of `{type: <key>, …}`', range: source.markRange(['scorers']) });
   }
   return [];
+}
+
+/**
+ * A checked config keeps each entry's context until a run prepares the scorer. That context holds the
+ * host's environment (secrets included) and the engine's caches, which must never reach a report or a
+ * log that serializes the config: as JSON it is only the folder and the time limit.
+ */
+function keptOutOfJson(context: ScorerContext): ScorerContext {
+  Object.defineProperty(context, 'toJSON', { value: () => ({ configDir: context.configDir, timeoutMs: context.timeoutMs }), enumerable: false });
+  return context;
 }
