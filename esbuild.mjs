@@ -7,7 +7,16 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 // 'module' first: jsonc-parser's UMD main cannot be bundled (its requires are dynamic).
-const node = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
+const node = {
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  mainFields: ['module', 'main'],
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
 // recheck picks a native checker next to its own package at run time, and sql.js loads its .wasm
 // beside its own package: both stay real modules.
 const external = ['recheck', 'sql.js'];
@@ -17,7 +26,9 @@ const watchMarkers = {
   name: 'watch-markers',
   setup(build) {
     build.onStart(() => console.log('[watch] build started'));
-    build.onEnd((result) => console.log(`[watch] build finished${result.errors.length > 0 ? ` with ${result.errors.length} errors` : ''}`));
+    build.onEnd((result) =>
+      console.log(`[watch] build finished${result.errors.length > 0 ? ` with ${result.errors.length} errors` : ''}`),
+    );
   },
 };
 
@@ -25,7 +36,17 @@ const builds = [
   { ...node, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode', ...external] },
   { ...node, entryPoints: ['server/main.ts'], outfile: 'dist/server.js', external },
   { ...node, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', external, banner: { js: '#!/usr/bin/env node' } },
-  { platform: 'browser', format: 'iife', target: 'es2022', bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' },
+  {
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    bundle: true,
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+  },
 ];
 
 try {

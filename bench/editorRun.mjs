@@ -34,7 +34,13 @@ import { median, round } from './lib/stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, warmup: { type: 'string', default: '1' }, report: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '7' },
+    warmup: { type: 'string', default: '1' },
+    report: { type: 'boolean', default: false },
+  },
+});
 const rounds = Number(values.rounds);
 const warmup = Number(values.warmup);
 
@@ -61,9 +67,20 @@ fakeVscode.state.warningAnswer = 'Run';
 // A config that is not free: two judges (one per rubric item), 6 cases × 2 trials.
 const judgeServer = await startFakeLlmServer(() => ({ text: '{"verdict": "PASS", "reason": "ok"}' }));
 process.env.EVALLENS_BENCH_JUDGE_KEY = 'sk-bench';
-writeFileSync(join(scratch, 'judge.yaml'), `provider: openai\nbase_url: ${judgeServer.openAiBaseUrl}\nmodel: bench-judge\napi_key_env: EVALLENS_BENCH_JUDGE_KEY\n`);
-const judgedCases = Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, input: 'q', output: 'x', metadata: { binary_rubric: ['r0', 'r1'] } }));
-writeFileSync(join(scratch, 'judged.eval.yaml'), `num_trials: 2\nscorers:\n  goal_completion: {model_config: judge.yaml}\n  binary_rubric_scorer: {model_config: judge.yaml}\ncases: ${JSON.stringify(judgedCases)}\n`);
+writeFileSync(
+  join(scratch, 'judge.yaml'),
+  `provider: openai\nbase_url: ${judgeServer.openAiBaseUrl}\nmodel: bench-judge\napi_key_env: EVALLENS_BENCH_JUDGE_KEY\n`,
+);
+const judgedCases = Array.from({ length: 6 }, (_, i) => ({
+  id: `c${i}`,
+  input: 'q',
+  output: 'x',
+  metadata: { binary_rubric: ['r0', 'r1'] },
+}));
+writeFileSync(
+  join(scratch, 'judged.eval.yaml'),
+  `num_trials: 2\nscorers:\n  goal_completion: {model_config: judge.yaml}\n  binary_rubric_scorer: {model_config: judge.yaml}\ncases: ${JSON.stringify(judgedCases)}\n`,
+);
 EXAMPLES.push({ name: 'LLM judges (local judge double)', config: join(scratch, 'judged.eval.yaml') });
 const settings = { ...readSettings(() => undefined), runsDirectory: runsDir };
 
@@ -102,7 +119,8 @@ async function editorRun(discovered) {
         // As extension/resultsCommands.ts does with the results view open: the report the run handed over, else read by the CLI.
         onRunEnd(_file, _mapped, reportFile, reportJson) {
           if (!values.report || reportFile === undefined) return;
-          reportRead = reportJson === undefined ? readReportFile(CLI, reportFile) : Promise.resolve(JSON.parse(reportJson));
+          reportRead =
+            reportJson === undefined ? readReportFile(CLI, reportFile) : Promise.resolve(JSON.parse(reportJson));
         },
       },
     },
@@ -112,12 +130,17 @@ async function editorRun(discovered) {
   const wallMs = performance.now() - started;
   const queued = run.calls.find((c) => c.state === 'enqueued');
   const finals = [...run.finalStates().values()];
-  if (finals.length === 0 || finals.some((s) => s === 'enqueued' || s === 'skipped' || s === 'errored')) throw new Error(`the editor's run did not finish its cases: ${JSON.stringify(run.calls)}`);
+  if (finals.length === 0 || finals.some((s) => s === 'enqueued' || s === 'skipped' || s === 'errored'))
+    throw new Error(`the editor's run did not finish its cases: ${JSON.stringify(run.calls)}`);
   return { wallMs, queuedMs: queued?.atMs };
 }
 
 async function cliRun(config) {
-  const m = await measure(['node', CLI, 'run', config, '--reporter', 'jsonl', '--runs-dir', runsDir, '--no-color'], { cwd: config.startsWith(ROOT) ? ROOT : dirname(config), scratch, okCodes: [0, 1] });
+  const m = await measure(['node', CLI, 'run', config, '--reporter', 'jsonl', '--runs-dir', runsDir, '--no-color'], {
+    cwd: config.startsWith(ROOT) ? ROOT : dirname(config),
+    scratch,
+    okCodes: [0, 1],
+  });
   return { wallMs: m.wallMs };
 }
 
@@ -146,13 +169,23 @@ try {
     const cliMs = median(cli.map((r) => r.wallMs));
     const editorMs = median(editor.map((r) => r.wallMs));
     const queuedMs = median(editor.map((r) => r.queuedMs ?? Number.NaN));
-    rows.push({ example: example.name, cases: discovered.cases.length, cliMs: round(cliMs), editorMs: round(editorMs), ratio: round(editorMs / cliMs, 2), firstQueuedMs: round(queuedMs, 1) });
+    rows.push({
+      example: example.name,
+      cases: discovered.cases.length,
+      cliMs: round(cliMs),
+      editorMs: round(editorMs),
+      ratio: round(editorMs / cliMs, 2),
+      firstQueuedMs: round(queuedMs, 1),
+    });
   }
 } finally {
   await judgeServer.close();
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(`editor run vs CLI run, medians of ${rounds} rounds (after ${warmup} warm-up)${values.report ? ', editor reads the report as an open results view does' : ''}`);
+console.log(
+  `editor run vs CLI run, medians of ${rounds} rounds (after ${warmup} warm-up)${values.report ? ', editor reads the report as an open results view does' : ''}`,
+);
 console.log('| example | cases | CLI ms | editor ms | editor / CLI | first case queued after ms |');
 console.log('|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.example} | ${r.cases} | ${r.cliMs} | ${r.editorMs} | ${r.ratio} | ${r.firstQueuedMs} |`);
+for (const r of rows)
+  console.log(`| ${r.example} | ${r.cases} | ${r.cliMs} | ${r.editorMs} | ${r.ratio} | ${r.firstQueuedMs} |`);

@@ -28,7 +28,10 @@ import { makeRng } from './lib/random.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** Changes whenever this file does, so bench/run.mjs regenerates data made by an older generator. */
-export const GENERATOR_HASH = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex').slice(0, 16);
+export const GENERATOR_HASH = createHash('sha256')
+  .update(readFileSync(fileURLToPath(import.meta.url)))
+  .digest('hex')
+  .slice(0, 16);
 
 // --- The five assertions, one definition shared by both configs --------------------------------------
 
@@ -48,25 +51,87 @@ export const JSON_SCHEMA = { type: 'object', required: ['answer'] };
 // --- Text -------------------------------------------------------------------------------------------
 // ASCII only, no quotes, no braces: nothing needs JSON escaping and nothing looks like a template tag.
 
-const PRODUCTS = ['wireless headphones', 'standing desk', 'coffee grinder', 'running shoes', 'phone case', 'desk lamp', 'backpack', 'water bottle', 'keyboard', 'yoga mat', 'air purifier', 'rain jacket'];
+const PRODUCTS = [
+  'wireless headphones',
+  'standing desk',
+  'coffee grinder',
+  'running shoes',
+  'phone case',
+  'desk lamp',
+  'backpack',
+  'water bottle',
+  'keyboard',
+  'yoga mat',
+  'air purifier',
+  'rain jacket',
+];
 const CARRIERS = ['UPS', 'FedEx', 'DHL', 'USPS', 'the local courier'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const PLANS = ['Basic', 'Plus', 'Pro', 'Team'];
 
 /** Answer templates: [question, answer], each a function of a slot filler. Some mention a refund, most do not. */
 const TEMPLATES = [
-  (f) => [`Where is my refund for order #${f.order}?`, `Your refund for order #${f.order} was issued on ${f.date} and should reach your card within ${f.days} business days.`],
-  (f) => [`Can I get a refund for the ${f.product}?`, `Yes. Return the ${f.product} within 30 days and we will refund the full ${f.price} to your original payment method.`],
-  (f) => [`Why was my refund smaller than expected?`, `The refund excluded the ${f.fee} shipping fee, so you received ${f.price} instead of the full amount.`],
-  (f) => [`When will order #${f.order} arrive?`, `Order #${f.order} left our warehouse on ${f.date} with ${f.carrier} and is due in ${f.days} days.`],
-  (f) => [`How do I reset my password?`, `Open Settings, choose Security, then Reset password. We email a link that stays valid for ${f.hours} hours.`],
-  (f) => [`Can I change my plan to ${f.plan}?`, `You can switch to the ${f.plan} plan at any time; the difference of ${f.price} is prorated on your next invoice.`],
-  (f) => [`Is the ${f.product} in stock?`, `The ${f.product} is back in stock at our ${f.city} store, with ${f.count} units left as of ${f.date}.`],
-  (f) => [`How do I cancel my subscription?`, `Go to Billing and press Cancel plan. Access continues until ${f.date}; no further charges are made.`],
-  (f) => [`Does the ${f.product} have a warranty?`, `The ${f.product} has a ${f.years} year warranty covering defects, but not accidental damage or normal wear.`],
-  (f) => [`Why was I charged twice?`, `The second charge of ${f.price} is a pending authorization; it drops off within ${f.days} days and no refund request is needed.`],
+  (f) => [
+    `Where is my refund for order #${f.order}?`,
+    `Your refund for order #${f.order} was issued on ${f.date} and should reach your card within ${f.days} business days.`,
+  ],
+  (f) => [
+    `Can I get a refund for the ${f.product}?`,
+    `Yes. Return the ${f.product} within 30 days and we will refund the full ${f.price} to your original payment method.`,
+  ],
+  (f) => [
+    `Why was my refund smaller than expected?`,
+    `The refund excluded the ${f.fee} shipping fee, so you received ${f.price} instead of the full amount.`,
+  ],
+  (f) => [
+    `When will order #${f.order} arrive?`,
+    `Order #${f.order} left our warehouse on ${f.date} with ${f.carrier} and is due in ${f.days} days.`,
+  ],
+  (f) => [
+    `How do I reset my password?`,
+    `Open Settings, choose Security, then Reset password. We email a link that stays valid for ${f.hours} hours.`,
+  ],
+  (f) => [
+    `Can I change my plan to ${f.plan}?`,
+    `You can switch to the ${f.plan} plan at any time; the difference of ${f.price} is prorated on your next invoice.`,
+  ],
+  (f) => [
+    `Is the ${f.product} in stock?`,
+    `The ${f.product} is back in stock at our ${f.city} store, with ${f.count} units left as of ${f.date}.`,
+  ],
+  (f) => [
+    `How do I cancel my subscription?`,
+    `Go to Billing and press Cancel plan. Access continues until ${f.date}; no further charges are made.`,
+  ],
+  (f) => [
+    `Does the ${f.product} have a warranty?`,
+    `The ${f.product} has a ${f.years} year warranty covering defects, but not accidental damage or normal wear.`,
+  ],
+  (f) => [
+    `Why was I charged twice?`,
+    `The second charge of ${f.price} is a pending authorization; it drops off within ${f.days} days and no refund request is needed.`,
+  ],
 ];
-const ERRORS = ['rate limit exceeded', 'context window exceeded', 'tool call failed', 'upstream timeout', 'content filtered'];
+const ERRORS = [
+  'rate limit exceeded',
+  'context window exceeded',
+  'tool call failed',
+  'upstream timeout',
+  'content filtered',
+];
 const CITIES = ['Austin', 'Denver', 'Leeds', 'Lyon', 'Porto', 'Osaka', 'Toronto', 'Dublin'];
 
 function filler(r) {
@@ -122,7 +187,10 @@ function makeCase(r, index) {
   let roll = r.int(0, 999);
   let kind = KINDS[0][0];
   for (const [name, share] of KINDS) {
-    if (roll < share) { kind = name; break; }
+    if (roll < share) {
+      kind = name;
+      break;
+    }
     roll -= share;
   }
   let output;
@@ -140,7 +208,11 @@ function makeCase(r, index) {
       break;
     }
     case 'no_answer_field':
-      output = JSON.stringify({ error: r.pick(ERRORS), detail: `request ${r.int(100000, 999999)} could not be completed`, confidence: confidence(r, 0, 0.4) });
+      output = JSON.stringify({
+        error: r.pick(ERRORS),
+        detail: `request ${r.int(100000, 999999)} could not be completed`,
+        confidence: confidence(r, 0, 0.4),
+      });
       break;
     case 'truncated_json': {
       // A reply cut off mid-stream: the first 40-60% of the reference JSON text.
@@ -198,7 +270,14 @@ function truth(c) {
 }
 
 function newTally() {
-  return { cases: 0, kinds: {}, pass: { equals: 0, contains: 0, regex: 0, edit_similarity: 0, levenshtein: 0, json_schema: 0 }, levenshteinCriteriaDisagree: 0, distances: { '0': 0, '1-3': 0, '4-15': 0, '16+': 0, minAbove3: Infinity }, outputChars: { min: Infinity, max: 0, sum: 0 } };
+  return {
+    cases: 0,
+    kinds: {},
+    pass: { equals: 0, contains: 0, regex: 0, edit_similarity: 0, levenshtein: 0, json_schema: 0 },
+    levenshteinCriteriaDisagree: 0,
+    distances: { 0: 0, '1-3': 0, '4-15': 0, '16+': 0, minAbove3: Infinity },
+    outputChars: { min: Infinity, max: 0, sum: 0 },
+  };
 }
 function addTally(tally, c, t) {
   tally.cases += 1;
@@ -279,7 +358,12 @@ function promptfooConfig(cases) {
 
 // --- Main -------------------------------------------------------------------------------------------
 
-export async function generate({ cases: n = 100_000, peerCases: m = 2_000, seed = 20261129, out = join(HERE, 'out') } = {}) {
+export async function generate({
+  cases: n = 100_000,
+  peerCases: m = 2_000,
+  seed = 20261129,
+  out = join(HERE, 'out'),
+} = {}) {
   if (m > n) throw new Error(`--peer-cases (${m}) must not exceed --cases (${n})`);
   mkdirSync(out, { recursive: true });
   const r = makeRng(seed);
@@ -354,6 +438,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   console.log(`generate: ${result.cases} cases (${result.peerCases} for the peer) in ${Math.round(ms)} ms`);
-  console.log(`  full: ${JSON.stringify(result.full.pass)} kinds ${JSON.stringify(result.full.kinds)} output chars ${JSON.stringify(result.full.outputChars)}`);
-  console.log(`  peer: ${JSON.stringify(result.peer.pass)} levenshtein/edit_similarity criteria disagree on ${result.peer.levenshteinCriteriaDisagree}`);
+  console.log(
+    `  full: ${JSON.stringify(result.full.pass)} kinds ${JSON.stringify(result.full.kinds)} output chars ${JSON.stringify(result.full.outputChars)}`,
+  );
+  console.log(
+    `  peer: ${JSON.stringify(result.peer.pass)} levenshtein/edit_similarity criteria disagree on ${result.peer.levenshteinCriteriaDisagree}`,
+  );
 }

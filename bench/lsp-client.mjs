@@ -38,7 +38,10 @@ export async function startLanguageServer({ name, args, cwd, settings = {}, lang
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const exited = new Promise((done) => child.once('exit', (code) => done(code)));
-  const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  const connection = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout),
+    new rpc.StreamMessageWriter(child.stdin),
+  );
 
   const waiters = new Map();
   const logErrors = [];
@@ -104,9 +107,14 @@ export async function startLanguageServer({ name, args, cwd, settings = {}, lang
         waitMs,
       ),
     open: (uri, text, version = 1) =>
-      connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } }),
+      connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId, version, text },
+      }),
     change: (uri, version, contentChanges) =>
-      connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges }),
+      connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version },
+        contentChanges,
+      }),
     close: (uri) => connection.sendNotification(rpc.DidCloseTextDocumentNotification.type, { textDocument: { uri } }),
     request: (method, params) => within(connection.sendRequest(method, params), `${name}: ${method}`, waitMs),
     async stop() {
@@ -126,7 +134,8 @@ export async function startLanguageServer({ name, args, cwd, settings = {}, lang
 }
 
 /** Whether an error response means "the server has no such method" (a feature not implemented). */
-export const isMethodNotFound = (error) => error instanceof rpc.ResponseError && error.code === rpc.ErrorCodes.MethodNotFound;
+export const isMethodNotFound = (error) =>
+  error instanceof rpc.ResponseError && error.code === rpc.ErrorCodes.MethodNotFound;
 
 export const CompletionRequestMethod = 'textDocument/completion';
 export const HoverRequestMethod = 'textDocument/hover';

@@ -18,32 +18,81 @@ const SAFE_PATTERNS = ['ORD-\\\\d{6}', '^CUS-\\\\d+$', '\\\\b(refund|return)s?\\
 /** Nine lines of one valid entry (2-space list indent, 4-space options), by template. */
 const TEMPLATES = {
   contains: (name, rng) => [
-    '  - type: contains', `    name: ${name}`, '    values:', `      - "${rng.pick(WORDS)}"`, `      - "${rng.pick(WORDS)}"`,
-    `    match: ${rng.pick(['all', 'any'])}`, `    case_sensitive: ${rng.pick(['true', 'false'])}`, `    threshold: 0.${rng.int(1, 9)}`, `    weight: ${rng.int(1, 3)}`,
+    '  - type: contains',
+    `    name: ${name}`,
+    '    values:',
+    `      - "${rng.pick(WORDS)}"`,
+    `      - "${rng.pick(WORDS)}"`,
+    `    match: ${rng.pick(['all', 'any'])}`,
+    `    case_sensitive: ${rng.pick(['true', 'false'])}`,
+    `    threshold: 0.${rng.int(1, 9)}`,
+    `    weight: ${rng.int(1, 3)}`,
   ],
   not_contains: (name, rng) => [
-    '  - type: not_contains', `    name: ${name}`, '    values:', `      - "${rng.pick(WORDS)}"`, '      - "as an AI"',
-    `    case_sensitive: ${rng.pick(['true', 'false'])}`, '    threshold: 1', `    weight: ${rng.int(1, 3)}`, '    output_path: answer',
+    '  - type: not_contains',
+    `    name: ${name}`,
+    '    values:',
+    `      - "${rng.pick(WORDS)}"`,
+    '      - "as an AI"',
+    `    case_sensitive: ${rng.pick(['true', 'false'])}`,
+    '    threshold: 1',
+    `    weight: ${rng.int(1, 3)}`,
+    '    output_path: answer',
   ],
   regex: (name, rng) => [
-    '  - type: regex', `    name: ${name}`, `    pattern: "${rng.pick(SAFE_PATTERNS)}"`, `    mode: ${rng.pick(['match', 'no_match'])}`, '    flags: i',
-    `    match_timeout_ms: ${rng.int(50, 200)}`, '    max_input_chars: 100000', '    threshold: 1', `    weight: ${rng.int(1, 3)}`,
+    '  - type: regex',
+    `    name: ${name}`,
+    `    pattern: "${rng.pick(SAFE_PATTERNS)}"`,
+    `    mode: ${rng.pick(['match', 'no_match'])}`,
+    '    flags: i',
+    `    match_timeout_ms: ${rng.int(50, 200)}`,
+    '    max_input_chars: 100000',
+    '    threshold: 1',
+    `    weight: ${rng.int(1, 3)}`,
   ],
   edit_similarity: (name, rng) => [
-    '  - type: edit_similarity', `    name: ${name}`, `    threshold: 0.${rng.int(5, 9)}`, `    weight: ${rng.int(1, 3)}`, '    lower_is_better: false',
-    '    output_path: answer', '    expected_path: answer', `    timeout_ms: ${rng.int(500, 5000)}`, '    # compares the answer field only',
+    '  - type: edit_similarity',
+    `    name: ${name}`,
+    `    threshold: 0.${rng.int(5, 9)}`,
+    `    weight: ${rng.int(1, 3)}`,
+    '    lower_is_better: false',
+    '    output_path: answer',
+    '    expected_path: answer',
+    `    timeout_ms: ${rng.int(500, 5000)}`,
+    '    # compares the answer field only',
   ],
   exact_match: (name, rng) => [
-    '  - type: exact_match', `    name: ${name}`, `    mode: ${rng.pick(['auto', 'text', 'json'])}`, `    trim: ${rng.pick(['true', 'false'])}`,
-    '    collapse_whitespace: true', `    ignore_case: ${rng.pick(['true', 'false'])}`, '    unicode_nfc: true', '    threshold: 1', `    weight: ${rng.int(1, 3)}`,
+    '  - type: exact_match',
+    `    name: ${name}`,
+    `    mode: ${rng.pick(['auto', 'text', 'json'])}`,
+    `    trim: ${rng.pick(['true', 'false'])}`,
+    '    collapse_whitespace: true',
+    `    ignore_case: ${rng.pick(['true', 'false'])}`,
+    '    unicode_nfc: true',
+    '    threshold: 1',
+    `    weight: ${rng.int(1, 3)}`,
   ],
   json_schema: (name, rng) => [
-    '  - type: json_schema', `    name: ${name}`, '    parse_output: true', '    schema:', '      type: object',
-    `      required: [${rng.pick(['answer', 'confidence'])}]`, '      properties:', '        answer: {type: string}', `    weight: ${rng.int(1, 3)}`,
+    '  - type: json_schema',
+    `    name: ${name}`,
+    '    parse_output: true',
+    '    schema:',
+    '      type: object',
+    `      required: [${rng.pick(['answer', 'confidence'])}]`,
+    '      properties:',
+    '        answer: {type: string}',
+    `    weight: ${rng.int(1, 3)}`,
   ],
   numeric_tolerance: (name, rng) => [
-    '  - type: numeric_tolerance', `    name: ${name}`, `    absolute: ${rng.int(1, 9)}.5`, '    output_path: total', '    expected_path: total',
-    `    threshold: 0.${rng.int(5, 9)}`, `    weight: ${rng.int(1, 3)}`, '    lower_is_better: false', `    timeout_ms: ${rng.int(500, 5000)}`,
+    '  - type: numeric_tolerance',
+    `    name: ${name}`,
+    `    absolute: ${rng.int(1, 9)}.5`,
+    '    output_path: total',
+    '    expected_path: total',
+    `    threshold: 0.${rng.int(5, 9)}`,
+    `    weight: ${rng.int(1, 3)}`,
+    '    lower_is_better: false',
+    `    timeout_ms: ${rng.int(500, 5000)}`,
   ],
 };
 const KINDS = Object.keys(TEMPLATES);
@@ -53,17 +102,62 @@ const KINDS = Object.keys(TEMPLATES);
  * the generic schema can see it. `replace` rewrites one line of the entry's nine (index into them).
  */
 const MISTAKES = [
-  { at: 37, kind: 'type error (threshold is text)', schemaCan: true, edit: (lines) => swap(lines, /^    threshold: .*/, '    threshold: high') },
-  { at: 74, kind: 'type error (weight is text)', schemaCan: true, edit: (lines) => swap(lines, /^    weight: .*/, '    weight: heavy') },
-  { at: 111, kind: 'type error (threshold is a list)', schemaCan: true, edit: (lines) => swap(lines, /^    threshold: .*/, '    threshold: [1]') },
-  { at: 148, kind: 'type error (timeout_ms is text)', schemaCan: true, edit: (lines) => swap(lines, /^    weight: .*/, '    timeout_ms: soon') },
-  { at: 185, kind: 'unknown option (did-you-mean)', schemaCan: true, edit: (lines) => swap(lines, /^    weight: .*/, '    wieght: 2') },
-  { at: 222, kind: 'unknown scorer (did-you-mean)', schemaCan: true, edit: (lines) => [`  - type: ${misspell(lines[0])}`, ...lines.slice(1)] },
-  { at: 259, kind: 'unknown scorer (did-you-mean)', schemaCan: true, edit: (lines) => [`  - type: ${misspell(lines[0])}`, ...lines.slice(1)] },
+  {
+    at: 37,
+    kind: 'type error (threshold is text)',
+    schemaCan: true,
+    edit: (lines) => swap(lines, /^    threshold: .*/, '    threshold: high'),
+  },
+  {
+    at: 74,
+    kind: 'type error (weight is text)',
+    schemaCan: true,
+    edit: (lines) => swap(lines, /^    weight: .*/, '    weight: heavy'),
+  },
+  {
+    at: 111,
+    kind: 'type error (threshold is a list)',
+    schemaCan: true,
+    edit: (lines) => swap(lines, /^    threshold: .*/, '    threshold: [1]'),
+  },
+  {
+    at: 148,
+    kind: 'type error (timeout_ms is text)',
+    schemaCan: true,
+    edit: (lines) => swap(lines, /^    weight: .*/, '    timeout_ms: soon'),
+  },
+  {
+    at: 185,
+    kind: 'unknown option (did-you-mean)',
+    schemaCan: true,
+    edit: (lines) => swap(lines, /^    weight: .*/, '    wieght: 2'),
+  },
+  {
+    at: 222,
+    kind: 'unknown scorer (did-you-mean)',
+    schemaCan: true,
+    edit: (lines) => [`  - type: ${misspell(lines[0])}`, ...lines.slice(1)],
+  },
+  {
+    at: 259,
+    kind: 'unknown scorer (did-you-mean)',
+    schemaCan: true,
+    edit: (lines) => [`  - type: ${misspell(lines[0])}`, ...lines.slice(1)],
+  },
   { at: 296, kind: 'catastrophic regex', schemaCan: false, edit: (_, name) => regexEntry(name, '(a+)+$') },
   { at: 333, kind: 'catastrophic regex', schemaCan: false, edit: (_, name) => regexEntry(name, '^(\\\\w+\\\\s?)*$') },
-  { at: 370, kind: 'consistency scorer without num_trials', schemaCan: false, edit: (_, name) => consistencyEntry(name) },
-  { at: 407, kind: 'duplicate scorer name', schemaCan: false, edit: (lines) => [lines[0], '    name: scorer_000', ...lines.slice(2)] },
+  {
+    at: 370,
+    kind: 'consistency scorer without num_trials',
+    schemaCan: false,
+    edit: (_, name) => consistencyEntry(name),
+  },
+  {
+    at: 407,
+    kind: 'duplicate scorer name',
+    schemaCan: false,
+    edit: (lines) => [lines[0], '    name: scorer_000', ...lines.slice(2)],
+  },
 ];
 
 function swap(lines, pattern, replacement) {
@@ -81,12 +175,26 @@ function misspell(typeLine) {
 }
 
 const regexEntry = (name, pattern) => [
-  '  - type: regex', `    name: ${name}`, `    pattern: "${pattern}"`, '    mode: match', '    flags: i',
-  '    match_timeout_ms: 100', '    max_input_chars: 100000', '    threshold: 1', '    weight: 1',
+  '  - type: regex',
+  `    name: ${name}`,
+  `    pattern: "${pattern}"`,
+  '    mode: match',
+  '    flags: i',
+  '    match_timeout_ms: 100',
+  '    max_input_chars: 100000',
+  '    threshold: 1',
+  '    weight: 1',
 ];
 const consistencyEntry = (name) => [
-  '  - type: exact_match_consistency', `    name: ${name}`, '    threshold: 1', '    weight: 1', '    lower_is_better: false',
-  '    timeout_ms: 1000', '    # every trial of a case must give the same output', '    # (needs num_trials: 2 or more)', '    # compared as canonical JSON',
+  '  - type: exact_match_consistency',
+  `    name: ${name}`,
+  '    threshold: 1',
+  '    weight: 1',
+  '    lower_is_better: false',
+  '    timeout_ms: 1000',
+  '    # every trial of a case must give the same output',
+  '    # (needs num_trials: 2 or more)',
+  '    # compared as canonical JSON',
 ];
 
 /**
@@ -94,7 +202,13 @@ const consistencyEntry = (name) => [
  * yaml-language-server modeline; `mistakes: false` leaves the seeded mistakes out.
  * Returns the text and where each seeded mistake is (0-based lines of its entry).
  */
-export function generateLspConfig({ seed = 6, entries = 500, dataset = 'cases-missing.jsonl', schemaUri, mistakes = true } = {}) {
+export function generateLspConfig({
+  seed = 6,
+  entries = 500,
+  dataset = 'cases-missing.jsonl',
+  schemaUri,
+  mistakes = true,
+} = {}) {
   const rng = makeRng(seed);
   const header = [
     ...(schemaUri === undefined ? ['# (no schema modeline)'] : [`# yaml-language-server: $schema=${schemaUri}`]),
@@ -118,7 +232,13 @@ export function generateLspConfig({ seed = 6, entries = 500, dataset = 'cases-mi
     const mistake = byIndex.get(i);
     if (mistake !== undefined) {
       body = mistake.edit(body, name);
-      seeded.push({ kind: mistake.kind, schemaCan: mistake.schemaCan, entry: i, firstLine: lines.length, lastLine: lines.length + ENTRY_LINES - 1 });
+      seeded.push({
+        kind: mistake.kind,
+        schemaCan: mistake.schemaCan,
+        entry: i,
+        firstLine: lines.length,
+        lastLine: lines.length + ENTRY_LINES - 1,
+      });
     }
     // Every 25th entry has a blank line of four spaces where its comment would be: a place where a
     // person is about to type an option key (a completion site).
@@ -132,7 +252,19 @@ export function generateLspConfig({ seed = 6, entries = 500, dataset = 'cases-mi
     lines.push(...body);
   }
   if (mistakes) {
-    seeded.push({ kind: 'missing dataset file', schemaCan: false, entry: -1, firstLine: header.indexOf(`dataset: ${dataset}`), lastLine: header.indexOf(`dataset: ${dataset}`) });
+    seeded.push({
+      kind: 'missing dataset file',
+      schemaCan: false,
+      entry: -1,
+      firstLine: header.indexOf(`dataset: ${dataset}`),
+      lastLine: header.indexOf(`dataset: ${dataset}`),
+    });
   }
-  return { text: `${lines.join('\n')}\n`, lineCount: lines.length, seeded, completionSites, descriptionLine: header.findIndex((l) => l.startsWith('description:')) };
+  return {
+    text: `${lines.join('\n')}\n`,
+    lineCount: lines.length,
+    seeded,
+    completionSites,
+    descriptionLine: header.findIndex((l) => l.startsWith('description:')),
+  };
 }

@@ -43,5 +43,9 @@ export function caughtBy(seeded, diagnostics) {
 
 /** Diagnostics that are about none of the seeded mistakes (false alarms, if any). */
 export function elsewhere(seeded, diagnostics) {
-  return diagnostics.filter((d) => !seeded.some((m) => d.range.start.line >= m.firstLine && d.range.start.line <= m.lastLine) && d.code !== 'missing-file');
+  return diagnostics.filter(
+    (d) =>
+      !seeded.some((m) => d.range.start.line >= m.firstLine && d.range.start.line <= m.lastLine) &&
+      d.code !== 'missing-file',
+  );
 }

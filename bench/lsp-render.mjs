@@ -6,7 +6,8 @@ import { round } from './lib/stats.mjs';
 export const PEER_DEBOUNCE_MS = 200;
 
 const ms = (x) => (x === undefined ? '—' : `${round(x, 1)}`);
-const ratio = (peer, ours) => (peer === undefined || ours === undefined || ours <= 0 ? '—' : `${round(peer / ours, 1)}×`);
+const ratio = (peer, ours) =>
+  peer === undefined || ours === undefined || ours <= 0 ? '—' : `${round(peer / ours, 1)}×`;
 const met = (ok) => (ok ? 'yes' : '**no**');
 
 export function renderLspResults({ machine, summary, config, rounds, changes, completions, rssConfigs, warmup }) {
@@ -25,50 +26,98 @@ export function renderLspResults({ machine, summary, config, rounds, changes, co
   );
 
   out.push('| | EvalLens | yaml-language-server | ratio (yaml-ls ÷ EvalLens) |', '|---|---:|---:|---:|');
-  const row = (label, key) => out.push(`| ${label} | ${ms(ev[key])} | ${peer ? ms(peer[key]) : '—'} | ${peer ? ratio(peer[key], ev[key]) : '—'} |`);
+  const row = (label, key) =>
+    out.push(
+      `| ${label} | ${ms(ev[key])} | ${peer ? ms(peer[key]) : '—'} | ${peer ? ratio(peer[key], ev[key]) : '—'} |`,
+    );
   row('first diagnostics after didOpen', 'firstMs');
   row('re-validation after a one-line change, p50', 'revalidateP50');
   row('re-validation after a one-line change, p95', 'revalidateP95');
   if (peer) {
     const less = (x) => (x === undefined ? undefined : x - 200);
-    out.push(`| re-validation p50, yaml-ls without its fixed ${PEER_DEBOUNCE_MS} ms debounce | ${ms(ev.revalidateP50)} | ${ms(less(peer.revalidateP50))} | ${ratio(less(peer.revalidateP50), ev.revalidateP50)} |`);
+    out.push(
+      `| re-validation p50, yaml-ls without its fixed ${PEER_DEBOUNCE_MS} ms debounce | ${ms(ev.revalidateP50)} | ${ms(less(peer.revalidateP50))} | ${ratio(less(peer.revalidateP50), ev.revalidateP50)} |`,
+    );
   }
   if (ev.completionUnsupported) out.push('| completion | not supported yet (MethodNotFound) | | |');
   row('completion p50', 'completionP50');
   row('completion p95', 'completionP95');
   for (const entries of [50, 500]) {
     const m = (s) => s?.memory?.[entries];
-    const cell = (s) => (m(s) === undefined ? '—' : `${round(m(s).after.rssMB)} (peak ${round(m(s).after.hwmMB)}; ${round(m(s).before.rssMB)} at start)`);
-    out.push(`| RSS MB after opening ${rssConfigs} configs of ${m(ev)?.lines?.toLocaleString('en') ?? '?'} lines | ${cell(ev)} | ${peer ? cell(peer) : '—'} | ${peer && m(ev) ? ratio(m(peer).after.rssMB, m(ev).after.rssMB) : '—'} |`);
+    const cell = (s) =>
+      m(s) === undefined
+        ? '—'
+        : `${round(m(s).after.rssMB)} (peak ${round(m(s).after.hwmMB)}; ${round(m(s).before.rssMB)} at start)`;
+    out.push(
+      `| RSS MB after opening ${rssConfigs} configs of ${m(ev)?.lines?.toLocaleString('en') ?? '?'} lines | ${cell(ev)} | ${peer ? cell(peer) : '—'} | ${peer && m(ev) ? ratio(m(peer).after.rssMB, m(ev).after.rssMB) : '—'} |`,
+    );
   }
   out.push('');
 
   out.push('Targets from the issue:', '', '| target | measured | met |', '|---|---:|:---:|');
-  out.push(`| EvalLens full validation p50 ≤ 15 ms (re-validation after a change, round trip) | ${ms(ev.revalidateP50)} | ${met(ev.revalidateP50 <= 15)} |`);
-  out.push(`| EvalLens completion p95 ≤ 30 ms | ${ev.completionUnsupported ? 'not supported yet' : ms(ev.completionP95)} | ${ev.completionUnsupported ? '—' : met(ev.completionP95 <= 30)} |`);
+  out.push(
+    `| EvalLens full validation p50 ≤ 15 ms (re-validation after a change, round trip) | ${ms(ev.revalidateP50)} | ${met(ev.revalidateP50 <= 15)} |`,
+  );
+  out.push(
+    `| EvalLens completion p95 ≤ 30 ms | ${ev.completionUnsupported ? 'not supported yet' : ms(ev.completionP95)} | ${ev.completionUnsupported ? '—' : met(ev.completionP95 <= 30)} |`,
+  );
   if (peer) {
-    for (const [label, key] of [['first diagnostics', 'firstMs'], ['re-validation p50', 'revalidateP50'], ['re-validation p95', 'revalidateP95'], ['completion p50', 'completionP50'], ['completion p95', 'completionP95']]) {
+    for (const [label, key] of [
+      ['first diagnostics', 'firstMs'],
+      ['re-validation p50', 'revalidateP50'],
+      ['re-validation p95', 'revalidateP95'],
+      ['completion p50', 'completionP50'],
+      ['completion p95', 'completionP95'],
+    ]) {
       if (key.startsWith('completion') && ev.completionUnsupported) continue;
-      out.push(`| at least 3× faster than yaml-language-server: ${label} | ${ratio(peer[key], ev[key])} | ${met(peer[key] / ev[key] >= 3)} |`);
+      out.push(
+        `| at least 3× faster than yaml-language-server: ${label} | ${ratio(peer[key], ev[key])} | ${met(peer[key] / ev[key] >= 3)} |`,
+      );
     }
   }
   out.push('');
 
-  out.push('What each reports on the same file (seeded mistakes; "schema can" says whether the mistake is visible to a generic validator of the published schema):', '');
-  out.push(`| seeded mistake | schema can | EvalLens | ${peer ? 'yaml-language-server |' : ''}`, `|---|:---:|---|${peer ? '---|' : ''}`);
+  out.push(
+    'What each reports on the same file (seeded mistakes; "schema can" says whether the mistake is visible to a generic validator of the published schema):',
+    '',
+  );
+  out.push(
+    `| seeded mistake | schema can | EvalLens | ${peer ? 'yaml-language-server |' : ''}`,
+    `|---|:---:|---|${peer ? '---|' : ''}`,
+  );
   config.seeded.forEach((mistake, i) => {
-    const cell = (s) => (s.caught[i].messages.length === 0 ? '**missed**' : s.caught[i].messages.map((m) => m.replace(/\|/g, '\\|')).join('<br>'));
-    out.push(`| ${mistake.kind} (line ${mistake.firstLine + 1}) | ${mistake.schemaCan ? 'yes' : 'no'} | ${cell(ev)} | ${peer ? `${cell(peer)} |` : ''}`);
+    const cell = (s) =>
+      s.caught[i].messages.length === 0
+        ? '**missed**'
+        : s.caught[i].messages.map((m) => m.replace(/\|/g, '\\|')).join('<br>');
+    out.push(
+      `| ${mistake.kind} (line ${mistake.firstLine + 1}) | ${mistake.schemaCan ? 'yes' : 'no'} | ${cell(ev)} | ${peer ? `${cell(peer)} |` : ''}`,
+    );
   });
   const caughtCount = (s) => s.caught.filter((c) => c.messages.length > 0).length;
-  out.push('', `Caught: EvalLens ${caughtCount(ev)} of ${config.seeded.length}${peer ? `, yaml-language-server ${caughtCount(peer)} of ${config.seeded.length}` : ''}.`);
-  for (const [name, s] of [['EvalLens', ev], ['yaml-language-server', peer]]) {
+  out.push(
+    '',
+    `Caught: EvalLens ${caughtCount(ev)} of ${config.seeded.length}${peer ? `, yaml-language-server ${caughtCount(peer)} of ${config.seeded.length}` : ''}.`,
+  );
+  for (const [name, s] of [
+    ['EvalLens', ev],
+    ['yaml-language-server', peer],
+  ]) {
     if (!s) continue;
-    out.push('', `${name}: ${s.diagnostics} diagnostics by kind: ${s.kinds.map(([k, n]) => `\`${k}\` ${n}`).join(', ')}.`);
-    if (s.elsewhere.length > 0) out.push(`${name} also reports ${s.elsewhere.length} on lines with no seeded mistake: ${s.elsewhere.slice(0, 5).join('; ')}${s.elsewhere.length > 5 ? '; …' : ''}.`);
-    const items = Object.entries(s.completionItems ?? {}).map(([what, ns]) => `${what}: ${Math.min(...ns)}–${Math.max(...ns)} items`);
+    out.push(
+      '',
+      `${name}: ${s.diagnostics} diagnostics by kind: ${s.kinds.map(([k, n]) => `\`${k}\` ${n}`).join(', ')}.`,
+    );
+    if (s.elsewhere.length > 0)
+      out.push(
+        `${name} also reports ${s.elsewhere.length} on lines with no seeded mistake: ${s.elsewhere.slice(0, 5).join('; ')}${s.elsewhere.length > 5 ? '; …' : ''}.`,
+      );
+    const items = Object.entries(s.completionItems ?? {}).map(
+      ([what, ns]) => `${what}: ${Math.min(...ns)}–${Math.max(...ns)} items`,
+    );
     if (items.length > 0) out.push(`${name} completion answers: ${items.join(', ')}.`);
-    if (s.stderr.trim() !== '' || s.logErrors.length > 0) out.push(`${name} stderr/log errors: ${(s.stderr.trim() || s.logErrors.join(' | ')).slice(0, 300)}`);
+    if (s.stderr.trim() !== '' || s.logErrors.length > 0)
+      out.push(`${name} stderr/log errors: ${(s.stderr.trim() || s.logErrors.join(' | ')).slice(0, 300)}`);
   }
   out.push('');
   return out.join('\n');

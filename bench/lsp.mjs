@@ -58,7 +58,13 @@ const percentile = (xs, p) => {
 };
 
 const SERVERS = [
-  { key: 'evallens', name: 'EvalLens', args: [join(ROOT, 'dist', 'server.js'), '--stdio'], languageId: 'evallens-yaml', settings: {} },
+  {
+    key: 'evallens',
+    name: 'EvalLens',
+    args: [join(ROOT, 'dist', 'server.js'), '--stdio'],
+    languageId: 'evallens-yaml',
+    settings: {},
+  },
   {
     key: 'yamlls',
     name: 'yaml-language-server',
@@ -66,7 +72,15 @@ const SERVERS = [
     languageId: 'yaml',
     // The schema comes from the file's modeline; nothing is fetched (schema store and CRD store off).
     settings: {
-      yaml: { validate: true, hover: true, completion: true, format: { enable: false }, schemaStore: { enable: false, url: '' }, kubernetesCRDStore: { enable: false }, maxItemsComputed: 5000 },
+      yaml: {
+        validate: true,
+        hover: true,
+        completion: true,
+        format: { enable: false },
+        schemaStore: { enable: false, url: '' },
+        kubernetesCRDStore: { enable: false },
+        maxItemsComputed: 5000,
+      },
       http: {},
       editor: {},
     },
@@ -75,7 +89,13 @@ const SERVERS = [
 ];
 
 async function start(spec) {
-  const server = await startLanguageServer({ name: spec.name, args: spec.args, cwd: OUT, settings: spec.settings, languageId: spec.languageId });
+  const server = await startLanguageServer({
+    name: spec.name,
+    args: spec.args,
+    cwd: OUT,
+    settings: spec.settings,
+    languageId: spec.languageId,
+  });
   if (spec.asksForSettings) await server.whenConfigured();
   return server;
 }
@@ -115,7 +135,10 @@ async function measureRound(spec, config, uri) {
       const site = config.completionSites[(i * 7) % config.completionSites.length];
       const t = performance.now();
       try {
-        const answer = await server.request(CompletionRequestMethod, { textDocument: { uri }, position: { line: site.line, character: site.character } });
+        const answer = await server.request(CompletionRequestMethod, {
+          textDocument: { uri },
+          position: { line: site.line, character: site.character },
+        });
         const ms = performance.now() - t;
         if (i >= WARMUP) completionMs.push(ms);
         const items = Array.isArray(answer) ? answer : (answer?.items ?? []);
@@ -125,7 +148,16 @@ async function measureRound(spec, config, uri) {
         unsupported = true;
       }
     }
-    return { firstMs, revalidateMs, completionMs, unsupported, itemCounts, diagnostics, stderr: server.stderr, logErrors: [...server.logErrors] };
+    return {
+      firstMs,
+      revalidateMs,
+      completionMs,
+      unsupported,
+      itemCounts,
+      diagnostics,
+      stderr: server.stderr,
+      logErrors: [...server.logErrors],
+    };
   } finally {
     await server.stop();
   }
@@ -160,7 +192,9 @@ const configPath = join(OUT, 'bench.eval.yaml');
 writeFileSync(configPath, config.text);
 const uri = pathToFileURL(configPath).href;
 const servers = opts['no-peer'] ? SERVERS.slice(0, 1) : SERVERS;
-const peerVersion = opts['no-peer'] ? undefined : JSON.parse(readFileSync(join(PEER_PKG, 'package.json'), 'utf8')).version;
+const peerVersion = opts['no-peer']
+  ? undefined
+  : JSON.parse(readFileSync(join(PEER_PKG, 'package.json'), 'utf8')).version;
 
 const machine = {
   date: new Date().toISOString().slice(0, 10),
@@ -207,15 +241,32 @@ for (const spec of servers) {
     diagnostics: rs[0].diagnostics.length,
     kinds: countKinds(rs[0].diagnostics),
     caught: caughtBy(config.seeded, rs[0].diagnostics),
-    elsewhere: elsewhere(config.seeded, rs[0].diagnostics).map((d) => `${d.range.start.line + 1}: ${d.message.split('\n')[0].slice(0, 100)}`),
+    elsewhere: elsewhere(config.seeded, rs[0].diagnostics).map(
+      (d) => `${d.range.start.line + 1}: ${d.message.split('\n')[0].slice(0, 100)}`,
+    ),
     samples: { revalidate: reval.length, completion: compl.length },
-    stderr: rs.map((x) => x.stderr).join('').slice(0, 2000),
+    stderr: rs
+      .map((x) => x.stderr)
+      .join('')
+      .slice(0, 2000),
     logErrors: rs.flatMap((x) => x.logErrors).slice(0, 10),
     memory: memory[spec.key],
   };
 }
-writeFileSync(join(OUT, 'results.json'), `${JSON.stringify({ machine, options: { ROUNDS, CHANGES, COMPLETIONS, RSS_CONFIGS }, lineCount: config.lineCount, summary }, null, 2)}\n`);
+writeFileSync(
+  join(OUT, 'results.json'),
+  `${JSON.stringify({ machine, options: { ROUNDS, CHANGES, COMPLETIONS, RSS_CONFIGS }, lineCount: config.lineCount, summary }, null, 2)}\n`,
+);
 const { renderLspResults } = await import('./lsp-render.mjs');
-const md = renderLspResults({ machine, summary, config, rounds: ROUNDS, changes: CHANGES, completions: COMPLETIONS, rssConfigs: RSS_CONFIGS, warmup: WARMUP });
+const md = renderLspResults({
+  machine,
+  summary,
+  config,
+  rounds: ROUNDS,
+  changes: CHANGES,
+  completions: COMPLETIONS,
+  rssConfigs: RSS_CONFIGS,
+  warmup: WARMUP,
+});
 writeFileSync(join(OUT, 'results.md'), md);
 process.stdout.write(md);

@@ -49,7 +49,9 @@ export async function openDirectSqlite(file) {
       try {
         db.exec('ROLLBACK TO bench_guard');
         db.exec('RELEASE bench_guard');
-      } catch { /* the statement ended the transaction itself */ }
+      } catch {
+        /* the statement ended the transaction itself */
+      }
       return { ok: false, error: e.message };
     }
   };
@@ -62,13 +64,20 @@ export async function openDirectSqlite(file) {
           try {
             execute(db, sql);
           } catch (e) {
-            return { query: { ok: false, error: `setup_sql #${i + 1} failed: ${e.message}` }, evals: plan.evalQueries.map(() => NOT_RUN) };
+            return {
+              query: { ok: false, error: `setup_sql #${i + 1} failed: ${e.message}` },
+              evals: plan.evalQueries.map(() => NOT_RUN),
+            };
           }
         }
         const query = guarded(db, plan.query);
         const evals = plan.evalQueries.map((sql) => guarded(db, sql));
         for (const sql of plan.cleanup) {
-          try { execute(db, sql); } catch { /* ignored: the copy is dropped */ }
+          try {
+            execute(db, sql);
+          } catch {
+            /* ignored: the copy is dropped */
+          }
         }
         return { query, evals };
       } finally {
@@ -83,14 +92,22 @@ export async function openDirectSqlite(file) {
 const OID = { bool: 16, int8: 20, int2: 21, int4: 23, oid: 26, float4: 700, float8: 701, numeric: 1700 };
 function pgValue(oid, text) {
   switch (oid) {
-    case OID.bool: return text === 't';
-    case OID.int2: case OID.int4: case OID.int8: case OID.oid: case OID.float4: case OID.float8: return Number(text);
+    case OID.bool:
+      return text === 't';
+    case OID.int2:
+    case OID.int4:
+    case OID.int8:
+    case OID.oid:
+    case OID.float4:
+    case OID.float8:
+      return Number(text);
     case OID.numeric: {
       const n = Number(text);
       const plain = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
       return String(n) === plain ? n : text;
     }
-    default: return text;
+    default:
+      return text;
   }
 }
 
@@ -129,7 +146,10 @@ export async function openDirectPostgres(url) {
           try {
             await q(sql);
           } catch (e) {
-            return { query: { ok: false, error: `setup_sql #${i + 1} failed: ${e.message}` }, evals: plan.evalQueries.map(() => NOT_RUN) };
+            return {
+              query: { ok: false, error: `setup_sql #${i + 1} failed: ${e.message}` },
+              evals: plan.evalQueries.map(() => NOT_RUN),
+            };
           }
         }
         const query = await guarded(plan.query);

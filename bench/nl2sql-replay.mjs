@@ -61,9 +61,11 @@ async function open() {
   const { loadDatabaseConfig } = await import('../core/sql/databaseConfig.ts');
   const { openEngine } = await import('../core/sql/openEngine.ts');
   const loaded = loadDatabaseConfig(args['db-config'] ?? die('--db-config is required'), process.env);
-  if (loaded.config === undefined) die(`the database config has problems: ${loaded.problems.map((p) => p.message).join('; ')}`);
+  if (loaded.config === undefined)
+    die(`the database config has problems: ${loaded.problems.map((p) => p.message).join('; ')}`);
   const engine = await openEngine(loaded.config, process.env);
-  const outcome = (o) => (o.ok ? { ok: true, columns: o.result.columns, rows: o.result.rows } : { ok: false, error: o.error });
+  const outcome = (o) =>
+    o.ok ? { ok: true, columns: o.result.columns, rows: o.result.rows } : { ok: false, error: o.error };
   return {
     async run(plan) {
       const r = await engine.run(plan, { timeoutMs: TIMEOUT_MS });
@@ -101,20 +103,28 @@ for (let i = 0; i < plans.length; i++) {
   const want = truth.cases[plans[i].id];
   for (const s of SCORERS) {
     counts[s][verdicts[s]]++;
-    if (want?.[s] !== verdicts[s]) mismatches.push(`${plans[i].id} ${s}: ${verdicts[s]} here, ${want?.[s] ?? 'nothing'} in the ground truth`);
+    if (want?.[s] !== verdicts[s])
+      mismatches.push(`${plans[i].id} ${s}: ${verdicts[s]} here, ${want?.[s] ?? 'nothing'} in the ground truth`);
   }
 }
 
-writeFileSync(args.out, `${JSON.stringify({
-  via: args.via,
-  dialect: args.dialect,
-  cases: plans.length,
-  plans: 2 * plans.length,
-  statements,
-  openMs: Math.round(openMs * 10) / 10,
-  loopMs: Math.round(loopMs * 10) / 10,
-  generatedQueryErrors: queryErrors,
-  counts,
-  mismatches: mismatches.slice(0, 50),
-  mismatchCount: mismatches.length,
-}, null, 2)}\n`);
+writeFileSync(
+  args.out,
+  `${JSON.stringify(
+    {
+      via: args.via,
+      dialect: args.dialect,
+      cases: plans.length,
+      plans: 2 * plans.length,
+      statements,
+      openMs: Math.round(openMs * 10) / 10,
+      loopMs: Math.round(loopMs * 10) / 10,
+      generatedQueryErrors: queryErrors,
+      counts,
+      mismatches: mismatches.slice(0, 50),
+      mismatchCount: mismatches.length,
+    },
+    null,
+    2,
+  )}\n`,
+);

@@ -12,7 +12,15 @@
 // `scorerVerdicts` answers 'pass' or 'fail' for each scorer key.
 
 /** The seven SQL scorers of the benchmark, in the order the run configs list them. */
-export const SCORERS = ['exact_match', 'recall_match', 'set_match', 'executable_sql', 'returned_sql', 'regexp_matcher', 'hybrid_xa_judge'];
+export const SCORERS = [
+  'exact_match',
+  'recall_match',
+  'set_match',
+  'executable_sql',
+  'returned_sql',
+  'regexp_matcher',
+  'hybrid_xa_judge',
+];
 
 /** regexp_matcher's options in the run configs: "the generated SQL must not select every column". */
 export const REGEXP = { regexp_string_list: ['(?i)select\\s+\\*'], invert_results: true };
@@ -54,7 +62,10 @@ function dictEq(a, b) {
   return true;
 }
 
-const dictKey = (d) => JSON.stringify(d.keys.map((k, i) => [k, cellKey(d.values[i])]).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)));
+const dictKey = (d) =>
+  JSON.stringify(
+    d.keys.map((k, i) => [k, cellKey(d.values[i])]).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)),
+  );
 const tupleKey = (d) => JSON.stringify(d.values.map(cellKey));
 const listsEq = (a, b) => a.length === b.length && a.every((d, i) => dictEq(d, b[i]));
 
@@ -109,7 +120,10 @@ function returnedSql(text) {
 
 /** regexp_matcher with REGEXP: the cleaned query must not match `select\s+\*` (inverted). */
 function regexpMatcher(text) {
-  const cleaned = text.replace(/^`+|`+$/g, '').replace(/\s+/g, ' ').trim();
+  const cleaned = text
+    .replace(/^`+|`+$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return !REGEXP_JS.test(cleaned);
 }
 
@@ -131,7 +145,13 @@ function hybridXa(golden, generated) {
   const empty = (rows) => rows.every((r) => r.length === 0);
   if (empty(a) && empty(b)) return true;
   if (empty(a) || empty(b) || a.length !== b.length) return false;
-  const sort = (rows) => rows.map((r) => ({ r, k: JSON.stringify(r.map((c) => (c === null ? 'N' : typeof c === 'number' ? `n${c}` : `s${c}`))) })).sort((x, y) => (x.k < y.k ? -1 : x.k > y.k ? 1 : 0));
+  const sort = (rows) =>
+    rows
+      .map((r) => ({
+        r,
+        k: JSON.stringify(r.map((c) => (c === null ? 'N' : typeof c === 'number' ? `n${c}` : `s${c}`))),
+      }))
+      .sort((x, y) => (x.k < y.k ? -1 : x.k > y.k ? 1 : 0));
   const sa = sort(a);
   const sb = sort(b);
   return sa.every(({ r }, i) => r.length === sb[i].r.length && r.every((c, j) => c === sb[i].r[j]));
@@ -162,6 +182,13 @@ export function planOf(item, dialect) {
     const all = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
     return all.filter((s) => typeof s === 'string' && s.trim() !== '');
   };
-  const generated = typeof item.generated_sql === 'string' ? item.generated_sql : item.generated_sql?.[dialect] ?? '';
-  return { id: String(item.id), golden: list('golden_sql')[0], generated, evalQueries: list('eval_query'), setup: list('setup_sql'), cleanup: list('cleanup_sql') };
+  const generated = typeof item.generated_sql === 'string' ? item.generated_sql : (item.generated_sql?.[dialect] ?? '');
+  return {
+    id: String(item.id),
+    golden: list('golden_sql')[0],
+    generated,
+    evalQueries: list('eval_query'),
+    setup: list('setup_sql'),
+    cleanup: list('cleanup_sql'),
+  };
 }

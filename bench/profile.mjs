@@ -32,8 +32,22 @@ const profDir = join(out, 'prof');
 rmSync(profDir, { recursive: true, force: true });
 mkdirSync(profDir, { recursive: true });
 
-const argv = ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-interval', '200', cli, 'run', config,
-  '--reporter', 'json', '--out', join(out, 'report-profile.json'), '--runs-dir', join(out, 'runs-profile')];
+const argv = [
+  '--cpu-prof',
+  '--cpu-prof-dir',
+  profDir,
+  '--cpu-prof-interval',
+  '200',
+  cli,
+  'run',
+  config,
+  '--reporter',
+  'json',
+  '--out',
+  join(out, 'report-profile.json'),
+  '--runs-dir',
+  join(out, 'runs-profile'),
+];
 if (values.concurrency) argv.push('--concurrency', values.concurrency);
 const started = process.hrtime.bigint();
 const run = spawnSync(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -81,7 +95,10 @@ for (const f of files) {
   const label = (cf) => {
     const src = original(cf.url, cf.lineNumber, cf.columnNumber);
     const file = src ? src.file : cf.url ? relative(ROOT, cf.url.replace(/^file:\/\//, '')) || cf.url : '(native)';
-    return { file, key: `${cf.functionName || '(anonymous)'}  ${file}${cf.url ? `:${src ? src.line : cf.lineNumber + 1}` : ''}` };
+    return {
+      file,
+      key: `${cf.functionName || '(anonymous)'}  ${file}${cf.url ? `:${src ? src.line : cf.lineNumber + 1}` : ''}`,
+    };
   };
   const dt = new Map();
   for (let i = 0; i < prof.samples.length; i++) {
@@ -92,7 +109,10 @@ for (const f of files) {
     const { callFrame: cf } = nodes.get(id);
     thread.sampledUs += us;
     // (idle) is a thread waiting (for I/O, or a worker with nothing to do): not time spent.
-    if (cf.functionName === '(idle)') { thread.idleUs += us; continue; }
+    if (cf.functionName === '(idle)') {
+      thread.idleUs += us;
+      continue;
+    }
     const { file, key } = label(cf);
     // Inclusive: every distinct project function on the sample's stack gets the sample once.
     const seen = new Set();
@@ -111,11 +131,21 @@ for (const f of files) {
 const top = Number(values.top);
 const pct = (us) => `${((us / totalUs) * 100).toFixed(1).padStart(5)}%`;
 const ms = (us) => `${(us / 1000).toFixed(0).padStart(7)} ms`;
-console.log(`profile of: node ${relative(ROOT, cli)} run ${relative(ROOT, config)}  (wall ${(wallMs / 1000).toFixed(2)} s with profiling; ${files.length} profile(s) in ${relative(ROOT, profDir)})`);
-for (const t of threads) console.log(`  thread ${t.file}: ${(t.sampledUs / 1000).toFixed(0)} ms sampled, ${((t.sampledUs - t.idleUs) / 1000).toFixed(0)} ms busy, ${(t.idleUs / 1000).toFixed(0)} ms idle`);
-console.log(`\ntop ${top} functions by self time (of ${(totalUs / 1000).toFixed(0)} ms busy, all threads; idle excluded):`);
+console.log(
+  `profile of: node ${relative(ROOT, cli)} run ${relative(ROOT, config)}  (wall ${(wallMs / 1000).toFixed(2)} s with profiling; ${files.length} profile(s) in ${relative(ROOT, profDir)})`,
+);
+for (const t of threads)
+  console.log(
+    `  thread ${t.file}: ${(t.sampledUs / 1000).toFixed(0)} ms sampled, ${((t.sampledUs - t.idleUs) / 1000).toFixed(0)} ms busy, ${(t.idleUs / 1000).toFixed(0)} ms idle`,
+  );
+console.log(
+  `\ntop ${top} functions by self time (of ${(totalUs / 1000).toFixed(0)} ms busy, all threads; idle excluded):`,
+);
 for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${ms(us)} ${pct(us)}  ${k}`);
 console.log(`\ntop ${top} project functions by inclusive time (self + callees; shows the phases):`);
-for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${ms(us)} ${pct(us)}  ${k}`);
-console.log('\nself time by source file (mapped through dist/cli.js.map; node:* are Node internals, node_modules/* dependencies):');
+for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top))
+  console.log(`${ms(us)} ${pct(us)}  ${k}`);
+console.log(
+  '\nself time by source file (mapped through dist/cli.js.map; node:* are Node internals, node_modules/* dependencies):',
+);
 for (const [k, us] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${ms(us)} ${pct(us)}  ${k}`);

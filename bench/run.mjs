@@ -48,7 +48,13 @@ const KINDS = [
   { kind: 'equals', evallens: 'exact_match', promptfoo: 'equals', truth: 'equals' },
   { kind: 'contains', evallens: 'contains', promptfoo: 'contains', truth: 'contains' },
   { kind: 'regex', evallens: 'regex', promptfoo: 'regex', truth: 'regex' },
-  { kind: 'levenshtein', evallens: 'edit_similarity', promptfoo: 'levenshtein', truth: 'levenshtein', evallensTruth: 'edit_similarity' },
+  {
+    kind: 'levenshtein',
+    evallens: 'edit_similarity',
+    promptfoo: 'levenshtein',
+    truth: 'levenshtein',
+    evallensTruth: 'edit_similarity',
+  },
   { kind: 'is-json', evallens: 'json_schema', promptfoo: 'is-json', truth: 'json_schema' },
 ];
 
@@ -81,21 +87,26 @@ const WITH_NO_WRITE = WITH_PEER && !args['skip-peer-no-write'];
 const OUT = args.out ? resolve(args.out) : join(HERE, 'out');
 const CLI = args.cli ? resolve(args.cli) : join(ROOT, 'dist', 'cli.js');
 
-
 // --- Preconditions ----------------------------------------------------------------------------------
 
 if (!existsSync(GNU_TIME)) die(`${GNU_TIME} (GNU time) is missing; install it with: apt-get install -y time`);
 if (!existsSync(CLI)) die(`${CLI} is missing; build it first: npm run build`);
-if (WITH_PEER && !existsSync(PROMPTFOO_MAIN)) die(`promptfoo is not installed; run: bash bench/peers.sh (or pass --no-peer)`);
+if (WITH_PEER && !existsSync(PROMPTFOO_MAIN))
+  die(`promptfoo is not installed; run: bash bench/peers.sh (or pass --no-peer)`);
 if (M > N) die(`--peer-cases (${M}) must not exceed --cases (${N})`);
 mkdirSync(OUT, { recursive: true });
-
 
 // Data: regenerate unless the files for this N, M and the generator's seed are there already.
 const expectedFile = join(OUT, 'expected-counts.json');
 let truth = existsSync(expectedFile) ? JSON.parse(readFileSync(expectedFile, 'utf8')) : undefined;
 const needed = ['cases.jsonl', 'cases-peer.jsonl', 'bench.eval.yaml', 'bench-peer.eval.yaml', 'promptfooconfig.yaml'];
-if (!truth || truth.generator !== GENERATOR_HASH || truth.cases !== N || truth.peerCases !== M || needed.some((f) => !existsSync(join(OUT, f)))) {
+if (
+  !truth ||
+  truth.generator !== GENERATOR_HASH ||
+  truth.cases !== N ||
+  truth.peerCases !== M ||
+  needed.some((f) => !existsSync(join(OUT, f)))
+) {
   console.log(`generating ${N} cases (${M} for the peer) into ${OUT} ...`);
   truth = await generate({ cases: N, peerCases: M, out: OUT });
 }
@@ -122,7 +133,9 @@ const machine = {
   loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
   evallens: capture(process.execPath, [CLI, '--version']),
   evallensCommit: `${capture('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'])}${capture('git', ['-C', ROOT, 'status', '--porcelain']).length > 0 ? ' + uncommitted changes' : ''}`,
-  promptfoo: WITH_PEER ? JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', 'promptfoo', 'package.json'), 'utf8')).version : null,
+  promptfoo: WITH_PEER
+    ? JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', 'promptfoo', 'package.json'), 'utf8')).version
+    : null,
 };
 
 // --- Measuring one process --------------------------------------------------------------------------
@@ -134,7 +147,18 @@ async function runEvalLens(config, cases, label) {
   const runsDir = join(OUT, 'runs');
   rmSync(report, { force: true });
   rmSync(runsDir, { recursive: true, force: true });
-  const argv = [process.execPath, CLI, 'run', join(OUT, config), '--reporter', 'json', '--out', report, '--runs-dir', runsDir];
+  const argv = [
+    process.execPath,
+    CLI,
+    'run',
+    join(OUT, config),
+    '--reporter',
+    'json',
+    '--out',
+    report,
+    '--runs-dir',
+    runsDir,
+  ];
   if (CONCURRENCY !== undefined) argv.push('--concurrency', String(CONCURRENCY));
   // Exit 0: every case passed; 1: some failed (expected here, the data has misses). 2 is a config error.
   const m = await measure(argv, { cwd: ROOT, scratch: OUT, okCodes: [0, 1] });
@@ -163,7 +187,8 @@ async function checkEvalLensReport(file, cases) {
   });
   const byKind = Object.fromEntries(KINDS.map((k) => [k.kind, pass[k.evallens] ?? 0]));
   const problems = [];
-  if (results !== cases * KINDS.length) problems.push(`${results} results, expected ${cases} x ${KINDS.length} = ${cases * KINDS.length}`);
+  if (results !== cases * KINDS.length)
+    problems.push(`${results} results, expected ${cases} x ${KINDS.length} = ${cases * KINDS.length}`);
   if (caseIds.size !== cases) problems.push(`${caseIds.size} distinct cases, expected ${cases}`);
   for (const k of KINDS) if (!statuses[k.evallens]) problems.push(`no results for scorer ${k.evallens}`);
   return { results, passByKind: byKind, statuses, inProcessMs: durationMs, summary, problems };
@@ -178,10 +203,18 @@ async function runPromptfoo(cases, noWrite) {
   rmSync(ENV_PROMPTFOO.PROMPTFOO_CONFIG_DIR, { recursive: true, force: true });
   mkdirSync(ENV_PROMPTFOO.PROMPTFOO_CONFIG_DIR, { recursive: true });
   const argv = [
-    process.execPath, PROMPTFOO_MAIN, 'eval',
-    '-c', join(OUT, 'promptfooconfig.yaml'),
-    '--no-cache', '-j', String(PEER_JOBS), '--no-table', '--no-progress-bar',
-    '-o', output,
+    process.execPath,
+    PROMPTFOO_MAIN,
+    'eval',
+    '-c',
+    join(OUT, 'promptfooconfig.yaml'),
+    '--no-cache',
+    '-j',
+    String(PEER_JOBS),
+    '--no-table',
+    '--no-progress-bar',
+    '-o',
+    output,
     ...(noWrite ? ['--no-write'] : []),
   ];
   // Exit 0: all passed; 100: some assertions failed (expected here).
@@ -214,7 +247,17 @@ function checkPromptfooOutput(file, cases) {
   if (rows.length !== cases) problems.push(`${rows.length} test results, expected ${cases}`);
   if (results !== cases * KINDS.length) problems.push(`${results} assertion results, expected ${cases * KINDS.length}`);
   if (errors > 0) problems.push(`${errors} test results with an error`);
-  return { results, passByKind: byKind, statuses, stats: out.results?.stats && { successes: out.results.stats.successes, failures: out.results.stats.failures, errors: out.results.stats.errors }, problems };
+  return {
+    results,
+    passByKind: byKind,
+    statuses,
+    stats: out.results?.stats && {
+      successes: out.results.stats.successes,
+      failures: out.results.stats.failures,
+      errors: out.results.stats.errors,
+    },
+    problems,
+  };
 }
 
 /**
@@ -228,22 +271,31 @@ function checkPromptfooMetrics(file, cases) {
   const results = (metrics.assertPassCount ?? 0) + (metrics.assertFailCount ?? 0);
   const problems = [];
   if (tests !== cases) problems.push(`${tests} tests counted, expected ${cases}`);
-  if (results !== cases * KINDS.length) problems.push(`${results} assertions counted, expected ${cases * KINDS.length}`);
+  if (results !== cases * KINDS.length)
+    problems.push(`${results} assertions counted, expected ${cases * KINDS.length}`);
   if ((metrics.testErrorCount ?? 0) > 0) problems.push(`${metrics.testErrorCount} tests with an error`);
   return { results, assertPassTotal: metrics.assertPassCount ?? 0, passByKind: undefined, problems };
 }
 
-const pickMeasure = (m) => ({ wallMs: round(m.wallMs, 1), peakRssMb: round(m.peakRssMb, 1), cpuS: round(m.cpuS, 2), exitCode: m.exitCode });
+const pickMeasure = (m) => ({
+  wallMs: round(m.wallMs, 1),
+  peakRssMb: round(m.peakRssMb, 1),
+  cpuS: round(m.cpuS, 2),
+  exitCode: m.exitCode,
+});
 
 // --- Statistics -------------------------------------------------------------------------------------
-
 
 // --- Main -------------------------------------------------------------------------------------------
 
 const runs = [];
 const total = WARMUP + ROUNDS;
-console.log(`bench: ${ROUNDS} rounds (+${WARMUP} warm-up) | ${M} cases x 5: EvalLens${WITH_PEER ? ' vs promptfoo ' + machine.promptfoo : ''} | ${N} cases x 5: EvalLens alone`);
-console.log(`machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB, Node ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}`);
+console.log(
+  `bench: ${ROUNDS} rounds (+${WARMUP} warm-up) | ${M} cases x 5: EvalLens${WITH_PEER ? ' vs promptfoo ' + machine.promptfoo : ''} | ${N} cases x 5: EvalLens alone`,
+);
+console.log(
+  `machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB, Node ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}`,
+);
 for (let round_ = 0; round_ < total; round_++) {
   const warm = round_ < WARMUP;
   const tag = warm ? `warm-up ${round_ + 1}` : `round ${round_ - WARMUP + 1}/${ROUNDS}`;
@@ -261,7 +313,9 @@ for (let round_ = 0; round_ < total; round_++) {
     r.warmup = warm;
     runs.push(r);
     const flag = r.problems.length ? `  PROBLEM: ${r.problems.join('; ')}` : '';
-    console.log(`  ${tag}: ${r.tool.padEnd(20)} ${String(r.cases).padStart(6)} cases  ${(r.wallMs / 1000).toFixed(2).padStart(7)} s  ${r.peakRssMb.toFixed(0).padStart(4)} MB${flag}`);
+    console.log(
+      `  ${tag}: ${r.tool.padEnd(20)} ${String(r.cases).padStart(6)} cases  ${(r.wallMs / 1000).toFixed(2).padStart(7)} s  ${r.peakRssMb.toFixed(0).padStart(4)} MB${flag}`,
+    );
   }
 }
 machine.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
@@ -273,19 +327,41 @@ const pfnw = measured.filter((r) => r.label === 'peer-no-write');
 const elFull = measured.filter((r) => r.tool === 'evallens' && r.label === 'full');
 
 const s = {
-  evallensPeer: { wallMs: stat(elPeer, 'wallMs'), peakRssMb: stat(elPeer, 'peakRssMb'), cpuS: stat(elPeer, 'cpuS'), inProcessMs: stat(elPeer, 'inProcessMs') },
-  promptfooPeer: WITH_PEER ? { wallMs: stat(pf, 'wallMs'), peakRssMb: stat(pf, 'peakRssMb'), cpuS: stat(pf, 'cpuS') } : undefined,
-  promptfooNoWritePeer: WITH_NO_WRITE ? { wallMs: stat(pfnw, 'wallMs'), peakRssMb: stat(pfnw, 'peakRssMb'), cpuS: stat(pfnw, 'cpuS') } : undefined,
-  evallensFull: { wallMs: stat(elFull, 'wallMs'), peakRssMb: stat(elFull, 'peakRssMb'), cpuS: stat(elFull, 'cpuS'), inProcessMs: stat(elFull, 'inProcessMs') },
+  evallensPeer: {
+    wallMs: stat(elPeer, 'wallMs'),
+    peakRssMb: stat(elPeer, 'peakRssMb'),
+    cpuS: stat(elPeer, 'cpuS'),
+    inProcessMs: stat(elPeer, 'inProcessMs'),
+  },
+  promptfooPeer: WITH_PEER
+    ? { wallMs: stat(pf, 'wallMs'), peakRssMb: stat(pf, 'peakRssMb'), cpuS: stat(pf, 'cpuS') }
+    : undefined,
+  promptfooNoWritePeer: WITH_NO_WRITE
+    ? { wallMs: stat(pfnw, 'wallMs'), peakRssMb: stat(pfnw, 'peakRssMb'), cpuS: stat(pfnw, 'cpuS') }
+    : undefined,
+  evallensFull: {
+    wallMs: stat(elFull, 'wallMs'),
+    peakRssMb: stat(elFull, 'peakRssMb'),
+    cpuS: stat(elFull, 'cpuS'),
+    inProcessMs: stat(elFull, 'inProcessMs'),
+  },
 };
 // Ratio of medians, and the per-round ratios (same round, back to back) as a spread.
 const ratio = WITH_PEER ? s.promptfooPeer.wallMs.median / s.evallensPeer.wallMs.median : undefined;
 const ratioNoWrite = WITH_NO_WRITE ? s.promptfooNoWritePeer.wallMs.median / s.evallensPeer.wallMs.median : undefined;
-const perRound = (peers) => elPeer.map((e) => { const p = peers.find((x) => x.round === e.round); return p ? p.wallMs / e.wallMs : undefined; }).filter(Boolean);
+const perRound = (peers) =>
+  elPeer
+    .map((e) => {
+      const p = peers.find((x) => x.round === e.round);
+      return p ? p.wallMs / e.wallMs : undefined;
+    })
+    .filter(Boolean);
 const roundRatios = WITH_PEER ? perRound(pf) : [];
 const roundRatiosNoWrite = WITH_NO_WRITE ? perRound(pfnw) : [];
 const evalsPerSec = (N * KINDS.length) / (s.evallensFull.wallMs.median / 1000);
-const evalsPerSecInProcess = s.evallensFull.inProcessMs ? (N * KINDS.length) / (s.evallensFull.inProcessMs.median / 1000) : undefined;
+const evalsPerSecInProcess = s.evallensFull.inProcessMs
+  ? (N * KINDS.length) / (s.evallensFull.inProcessMs.median / 1000)
+  : undefined;
 const fullRss = s.evallensFull.peakRssMb.median;
 const fullRssMax = s.evallensFull.peakRssMb.max;
 const targets = {
@@ -305,17 +381,29 @@ const agreement = KINDS.map((k) => ({
   truthFull: truth.full.pass[k.evallensTruth ?? k.truth],
   evallensFull: last(elFull)?.passByKind[k.kind],
 }));
-const problems = runs.flatMap((r) => r.problems.map((p) => `${r.tool} (${r.cases} cases) ${r.warmup ? 'warm-up' : `round ${r.round}`}: ${p}`));
+const problems = runs.flatMap((r) =>
+  r.problems.map((p) => `${r.tool} (${r.cases} cases) ${r.warmup ? 'warm-up' : `round ${r.round}`}: ${p}`),
+);
 for (const a of agreement) {
-  if (a.evallensPeer !== a.truthPeer) problems.push(`EvalLens ${a.kind}: ${a.evallensPeer} passes on ${M} cases, ground truth ${a.truthPeer}`);
-  if (a.evallensFull !== a.truthFull) problems.push(`EvalLens ${a.kind}: ${a.evallensFull} passes on ${N} cases, ground truth ${a.truthFull}`);
-  if (WITH_PEER && a.promptfooPeer !== a.truthPeerPromptfoo) problems.push(`promptfoo ${a.kind}: ${a.promptfooPeer} passes on ${M} cases, ground truth ${a.truthPeerPromptfoo}`);
+  if (a.evallensPeer !== a.truthPeer)
+    problems.push(`EvalLens ${a.kind}: ${a.evallensPeer} passes on ${M} cases, ground truth ${a.truthPeer}`);
+  if (a.evallensFull !== a.truthFull)
+    problems.push(`EvalLens ${a.kind}: ${a.evallensFull} passes on ${N} cases, ground truth ${a.truthFull}`);
+  if (WITH_PEER && a.promptfooPeer !== a.truthPeerPromptfoo)
+    problems.push(`promptfoo ${a.kind}: ${a.promptfooPeer} passes on ${M} cases, ground truth ${a.truthPeerPromptfoo}`);
 }
 const truthPassTotal = KINDS.reduce((sum, k) => sum + truth.peer.pass[k.truth], 0);
 for (const r of pfnw) {
-  if (r.assertPassTotal !== truthPassTotal) problems.push(`promptfoo --no-write round ${r.round}: ${r.assertPassTotal} assertions passed in all, ground truth ${truthPassTotal}`);
+  if (r.assertPassTotal !== truthPassTotal)
+    problems.push(
+      `promptfoo --no-write round ${r.round}: ${r.assertPassTotal} assertions passed in all, ground truth ${truthPassTotal}`,
+    );
 }
-for (const [name, xs] of [['EvalLens peer', elPeer], ['promptfoo', pf], ['EvalLens full', elFull]]) {
+for (const [name, xs] of [
+  ['EvalLens peer', elPeer],
+  ['promptfoo', pf],
+  ['EvalLens full', elFull],
+]) {
   if (xs.length && !consistent(xs)) problems.push(`${name}: pass counts differ between rounds`);
 }
 
@@ -328,24 +416,36 @@ const fmtInt = (x) => (x === undefined ? '–' : Math.round(x).toLocaleString('e
 const lines = [];
 lines.push(`## EvalLens benchmark — ${machine.date.slice(0, 10)}`);
 lines.push('');
-lines.push(`Machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB RAM, ${machine.platform}, Node ${machine.node}. ` +
-  `EvalLens ${machine.evallens} (${machine.evallensCommit})${WITH_PEER ? `, promptfoo ${machine.promptfoo}` : ''}. ` +
-  `Load average at start ${machine.loadAvgAtStart.join(' / ')}, at end ${machine.loadAvgAtEnd.join(' / ')}.`);
-lines.push(`${ROUNDS} measured rounds after ${WARMUP} warm-up; medians with (min–max). Whole processes: wall time around the spawn, peak RSS from GNU time. ` +
-  `EvalLens concurrency: ${CONCURRENCY ?? 'CLI default'}${WITH_PEER ? `; promptfoo -j ${PEER_JOBS}` : ''}.`);
+lines.push(
+  `Machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB RAM, ${machine.platform}, Node ${machine.node}. ` +
+    `EvalLens ${machine.evallens} (${machine.evallensCommit})${WITH_PEER ? `, promptfoo ${machine.promptfoo}` : ''}. ` +
+    `Load average at start ${machine.loadAvgAtStart.join(' / ')}, at end ${machine.loadAvgAtEnd.join(' / ')}.`,
+);
+lines.push(
+  `${ROUNDS} measured rounds after ${WARMUP} warm-up; medians with (min–max). Whole processes: wall time around the spawn, peak RSS from GNU time. ` +
+    `EvalLens concurrency: ${CONCURRENCY ?? 'CLI default'}${WITH_PEER ? `; promptfoo -j ${PEER_JOBS}` : ''}.`,
+);
 lines.push('');
 if (WITH_PEER) {
   lines.push(`### Side by side: ${fmtInt(M)} cases × 5 assertions`);
   lines.push('');
-  const cols = [['EvalLens', s.evallensPeer], ['promptfoo', s.promptfooPeer], ...(WITH_NO_WRITE ? [['promptfoo --no-write', s.promptfooNoWritePeer]] : [])];
+  const cols = [
+    ['EvalLens', s.evallensPeer],
+    ['promptfoo', s.promptfooPeer],
+    ...(WITH_NO_WRITE ? [['promptfoo --no-write', s.promptfooNoWritePeer]] : []),
+  ];
   const rr = (xs) => `per round ${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}×`;
   lines.push(`| | ${cols.map((c) => c[0]).join(' | ')} |`);
   lines.push(`|---|${cols.map(() => '---:').join('|')}|`);
   lines.push(`| wall time, s | ${cols.map((c) => spread(c[1].wallMs, sec)).join(' | ')} |`);
-  lines.push(`| **wall time ÷ EvalLens's** | 1 | **${ratio.toFixed(1)}×** (${rr(roundRatios)}) |${WITH_NO_WRITE ? ` **${ratioNoWrite.toFixed(1)}×** (${rr(roundRatiosNoWrite)}) |` : ''}`);
+  lines.push(
+    `| **wall time ÷ EvalLens's** | 1 | **${ratio.toFixed(1)}×** (${rr(roundRatios)}) |${WITH_NO_WRITE ? ` **${ratioNoWrite.toFixed(1)}×** (${rr(roundRatiosNoWrite)}) |` : ''}`,
+  );
   lines.push(`| CPU time (user+sys), s | ${cols.map((c) => spread(c[1].cpuS, (x) => x.toFixed(2))).join(' | ')} |`);
   lines.push(`| peak RSS, MB | ${cols.map((c) => spread(c[1].peakRssMb, mb)).join(' | ')} |`);
-  lines.push(`| evaluations / s (whole process) | ${cols.map((c) => fmtInt((M * 5) / (c[1].wallMs.median / 1000))).join(' | ')} |`);
+  lines.push(
+    `| evaluations / s (whole process) | ${cols.map((c) => fmtInt((M * 5) / (c[1].wallMs.median / 1000))).join(' | ')} |`,
+  );
   lines.push('');
 }
 lines.push(`### EvalLens alone: ${fmtInt(N)} cases × 5 scorers (targets from the issue)`);
@@ -353,49 +453,87 @@ lines.push('');
 lines.push('| | median (min–max) | target | met |');
 lines.push('|---|---:|---:|:---:|');
 lines.push(`| wall time, s | ${spread(s.evallensFull.wallMs, sec)} | | |`);
-lines.push(`| evaluations / s (whole process) | ${fmtInt(evalsPerSec)} | ≥ ${fmtInt(TARGET_EVALS_PER_SEC)} | ${targets.evalsPerSec.met ? 'yes' : '**no**'} |`);
-lines.push(`| peak RSS, MB | ${spread(s.evallensFull.peakRssMb, mb)} | < ${TARGET_RSS_MB} | ${targets.peakRssMb.met ? 'yes' : '**no**'} |`);
-if (s.evallensFull.inProcessMs) lines.push(`| run duration reported by EvalLens (report.durationMs), s | ${spread(s.evallensFull.inProcessMs, sec)} (${fmtInt(evalsPerSecInProcess)} evals/s) | | |`);
+lines.push(
+  `| evaluations / s (whole process) | ${fmtInt(evalsPerSec)} | ≥ ${fmtInt(TARGET_EVALS_PER_SEC)} | ${targets.evalsPerSec.met ? 'yes' : '**no**'} |`,
+);
+lines.push(
+  `| peak RSS, MB | ${spread(s.evallensFull.peakRssMb, mb)} | < ${TARGET_RSS_MB} | ${targets.peakRssMb.met ? 'yes' : '**no**'} |`,
+);
+if (s.evallensFull.inProcessMs)
+  lines.push(
+    `| run duration reported by EvalLens (report.durationMs), s | ${spread(s.evallensFull.inProcessMs, sec)} (${fmtInt(evalsPerSecInProcess)} evals/s) | | |`,
+  );
 lines.push(`| CPU time (user+sys), s | ${spread(s.evallensFull.cpuS, (x) => x.toFixed(2))} | | |`);
 lines.push('');
-lines.push('### Same work: passes per assertion kind (checked every run against the generator\'s ground truth)');
+lines.push("### Same work: passes per assertion kind (checked every run against the generator's ground truth)");
 lines.push('');
-lines.push(`| assertion | ground truth (${fmtInt(M)}) | EvalLens (${fmtInt(M)}) | ${WITH_PEER ? `promptfoo (${fmtInt(M)}) | ` : ''}ground truth (${fmtInt(N)}) | EvalLens (${fmtInt(N)}) |`);
+lines.push(
+  `| assertion | ground truth (${fmtInt(M)}) | EvalLens (${fmtInt(M)}) | ${WITH_PEER ? `promptfoo (${fmtInt(M)}) | ` : ''}ground truth (${fmtInt(N)}) | EvalLens (${fmtInt(N)}) |`,
+);
 lines.push(`|---|---:|---:|${WITH_PEER ? '---:|' : ''}---:|---:|`);
 for (const a of agreement) {
-  lines.push(`| ${a.kind} | ${fmtInt(a.truthPeer)} | ${fmtInt(a.evallensPeer)} | ${WITH_PEER ? `${fmtInt(a.promptfooPeer)} | ` : ''}${fmtInt(a.truthFull)} | ${fmtInt(a.evallensFull)} |`);
+  lines.push(
+    `| ${a.kind} | ${fmtInt(a.truthPeer)} | ${fmtInt(a.evallensPeer)} | ${WITH_PEER ? `${fmtInt(a.promptfooPeer)} | ` : ''}${fmtInt(a.truthFull)} | ${fmtInt(a.evallensFull)} |`,
+  );
 }
-if (WITH_NO_WRITE) lines.push(`| all five, passes in total (promptfoo --no-write keeps only this total: ${fmtInt(last(pfnw)?.assertPassTotal)}) | ${fmtInt(truthPassTotal)} | ${fmtInt(KINDS.reduce((x, k) => x + (last(elPeer)?.passByKind[k.kind] ?? 0), 0))} | ${fmtInt(KINDS.reduce((x, k) => x + (last(pf)?.passByKind[k.kind] ?? 0), 0))} | ${fmtInt(KINDS.reduce((x, k) => x + truth.full.pass[k.evallensTruth ?? k.truth], 0))} | ${fmtInt(KINDS.reduce((x, k) => x + (last(elFull)?.passByKind[k.kind] ?? 0), 0))} |`);
-lines.push(`| results per run | ${fmtInt(M * 5)} | ${fmtInt(last(elPeer)?.results)} | ${WITH_PEER ? `${fmtInt(last(pf)?.results)} | ` : ''}${fmtInt(N * 5)} | ${fmtInt(last(elFull)?.results)} |`);
+if (WITH_NO_WRITE)
+  lines.push(
+    `| all five, passes in total (promptfoo --no-write keeps only this total: ${fmtInt(last(pfnw)?.assertPassTotal)}) | ${fmtInt(truthPassTotal)} | ${fmtInt(KINDS.reduce((x, k) => x + (last(elPeer)?.passByKind[k.kind] ?? 0), 0))} | ${fmtInt(KINDS.reduce((x, k) => x + (last(pf)?.passByKind[k.kind] ?? 0), 0))} | ${fmtInt(KINDS.reduce((x, k) => x + truth.full.pass[k.evallensTruth ?? k.truth], 0))} | ${fmtInt(KINDS.reduce((x, k) => x + (last(elFull)?.passByKind[k.kind] ?? 0), 0))} |`,
+  );
+lines.push(
+  `| results per run | ${fmtInt(M * 5)} | ${fmtInt(last(elPeer)?.results)} | ${WITH_PEER ? `${fmtInt(last(pf)?.results)} | ` : ''}${fmtInt(N * 5)} | ${fmtInt(last(elFull)?.results)} |`,
+);
 lines.push('');
-lines.push(problems.length ? `**Problems:**\n${problems.map((p) => `- ${p}`).join('\n')}` : 'Checks: every run produced cases × 5 results and the pass counts above, equal to the ground truth, in every round.');
+lines.push(
+  problems.length
+    ? `**Problems:**\n${problems.map((p) => `- ${p}`).join('\n')}`
+    : 'Checks: every run produced cases × 5 results and the pass counts above, equal to the ground truth, in every round.',
+);
 lines.push('');
 lines.push('<details><summary>Every run</summary>');
 lines.push('');
 lines.push('| round | tool | cases | wall s | CPU s | peak RSS MB |');
 lines.push('|---|---|---:|---:|---:|---:|');
-for (const r of runs) lines.push(`| ${r.warmup ? 'warm-up' : r.round} | ${r.tool} | ${fmtInt(r.cases)} | ${sec(r.wallMs)} | ${r.cpuS.toFixed(2)} | ${mb(r.peakRssMb)} |`);
+for (const r of runs)
+  lines.push(
+    `| ${r.warmup ? 'warm-up' : r.round} | ${r.tool} | ${fmtInt(r.cases)} | ${sec(r.wallMs)} | ${r.cpuS.toFixed(2)} | ${mb(r.peakRssMb)} |`,
+  );
 lines.push('');
 lines.push('</details>');
 const markdown = `${lines.join('\n')}\n`;
 
 writeFileSync(join(OUT, 'results.md'), markdown);
-writeFileSync(join(OUT, 'results.json'), `${JSON.stringify({
-  machine,
-  settings: { rounds: ROUNDS, warmup: WARMUP, cases: N, peerCases: M, concurrency: CONCURRENCY ?? null, peerJobs: WITH_PEER ? PEER_JOBS : null, peerNoWrite: WITH_NO_WRITE },
-  summary: s,
-  ratioPromptfooOverEvalLens: ratio === undefined ? null : round(ratio, 2),
-  perRoundRatios: roundRatios.map((x) => round(x, 2)),
-  ratioPromptfooNoWriteOverEvalLens: ratioNoWrite === undefined ? null : round(ratioNoWrite, 2),
-  perRoundRatiosNoWrite: roundRatiosNoWrite.map((x) => round(x, 2)),
-  evalsPerSecWholeProcess: round(evalsPerSec),
-  evalsPerSecInProcess: round(evalsPerSecInProcess),
-  targets,
-  agreement,
-  groundTruth: truth,
-  problems,
-  runs: runs.map(({ stderr, ...r }) => r),
-}, null, 2)}\n`);
+writeFileSync(
+  join(OUT, 'results.json'),
+  `${JSON.stringify(
+    {
+      machine,
+      settings: {
+        rounds: ROUNDS,
+        warmup: WARMUP,
+        cases: N,
+        peerCases: M,
+        concurrency: CONCURRENCY ?? null,
+        peerJobs: WITH_PEER ? PEER_JOBS : null,
+        peerNoWrite: WITH_NO_WRITE,
+      },
+      summary: s,
+      ratioPromptfooOverEvalLens: ratio === undefined ? null : round(ratio, 2),
+      perRoundRatios: roundRatios.map((x) => round(x, 2)),
+      ratioPromptfooNoWriteOverEvalLens: ratioNoWrite === undefined ? null : round(ratioNoWrite, 2),
+      perRoundRatiosNoWrite: roundRatiosNoWrite.map((x) => round(x, 2)),
+      evalsPerSecWholeProcess: round(evalsPerSec),
+      evalsPerSecInProcess: round(evalsPerSecInProcess),
+      targets,
+      agreement,
+      groundTruth: truth,
+      problems,
+      runs: runs.map(({ stderr, ...r }) => r),
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.log('');
 console.log(markdown);
 console.log(`written: ${join(OUT, 'results.md')}, ${join(OUT, 'results.json')}`);

@@ -58,7 +58,28 @@ const CLI = resolve(args.cli);
 
 // --- Data: answers with a share of the expected keywords, seeded ------------------------------------
 
-const WORDS = ['refund', 'delivery', 'payment', 'original', 'method', 'within', 'thirty', 'days', 'shipping', 'damaged', 'exchange', 'size', 'store', 'credit', 'receipt', 'parcel', 'return', 'label', 'courier', 'warranty'];
+const WORDS = [
+  'refund',
+  'delivery',
+  'payment',
+  'original',
+  'method',
+  'within',
+  'thirty',
+  'days',
+  'shipping',
+  'damaged',
+  'exchange',
+  'size',
+  'store',
+  'credit',
+  'receipt',
+  'parcel',
+  'return',
+  'label',
+  'courier',
+  'warranty',
+];
 
 function generate(file, n) {
   const rng = makeRng(20261129);
@@ -66,8 +87,17 @@ function generate(file, n) {
   for (let i = 0; i < n; i++) {
     const expected = Array.from({ length: rng.int(4, 8) }, () => rng.pick(WORDS));
     const kept = expected.filter(() => rng.int(0, 9) < 7);
-    const filler = Array.from({ length: rng.int(3, 10) }, () => rng.pick(['we', 'can', 'the', 'your', 'for', 'a', 'it', 'is']));
-    lines.push(JSON.stringify({ id: `c${i}`, input: `question ${i}`, output: [...kept, ...filler].join(' '), expected: expected.join(' ') }));
+    const filler = Array.from({ length: rng.int(3, 10) }, () =>
+      rng.pick(['we', 'can', 'the', 'your', 'for', 'a', 'it', 'is']),
+    );
+    lines.push(
+      JSON.stringify({
+        id: `c${i}`,
+        input: `question ${i}`,
+        output: [...kept, ...filler].join(' '),
+        expected: expected.join(' '),
+      }),
+    );
   }
   writeFileSync(file, lines.join('\n') + '\n');
 }
@@ -91,13 +121,26 @@ function timed(argv, options = {}) {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ wallMs: Number(process.hrtime.bigint() - started) / 1e6, code, stderr }));
+    child.on('close', (code) =>
+      resolvePromise({ wallMs: Number(process.hrtime.bigint() - started) / 1e6, code, stderr }),
+    );
   });
 }
 
 async function runMode(mode, round) {
   const report = join(OUT, `${mode}-${round}.json`);
-  const argv = [process.execPath, CLI, 'run', join(OUT, `${mode}.eval.yaml`), '--reporter', 'json', '--out', report, '--runs-dir', join(OUT, 'runs')];
+  const argv = [
+    process.execPath,
+    CLI,
+    'run',
+    join(OUT, `${mode}.eval.yaml`),
+    '--reporter',
+    'json',
+    '--out',
+    report,
+    '--runs-dir',
+    join(OUT, 'runs'),
+  ];
   if (args.concurrency !== undefined) argv.push('--concurrency', String(Number(args.concurrency)));
   const { wallMs, code, stderr } = await timed(argv, { cwd: ROOT });
   // Exit 1 is a run with failing cases (some answers miss keywords on purpose); anything else is a fault.
@@ -144,8 +187,13 @@ for (let r = 0; r < WARMUP + ROUNDS; r++) {
     const run = await runMode(mode, r);
     // Both modes must give the same verdict for every case.
     if (reference === undefined) reference = run.verdicts;
-    else for (const [id, status] of run.verdicts) if (reference.get(id) !== status) run.problems.push(`case ${id}: ${status}, another run said ${reference.get(id)}`);
-    process.stderr.write(`${r < WARMUP ? 'warm-up' : `round ${r - WARMUP + 1}`} ${mode}: ${round(run.wallMs)} ms, ${round(run.rate)} cases/s${run.problems.length ? ` — ${run.problems.slice(0, 3).join('; ')}` : ''}\n`);
+    else
+      for (const [id, status] of run.verdicts)
+        if (reference.get(id) !== status)
+          run.problems.push(`case ${id}: ${status}, another run said ${reference.get(id)}`);
+    process.stderr.write(
+      `${r < WARMUP ? 'warm-up' : `round ${r - WARMUP + 1}`} ${mode}: ${round(run.wallMs)} ms, ${round(run.rate)} cases/s${run.problems.length ? ` — ${run.problems.slice(0, 3).join('; ')}` : ''}\n`,
+    );
     if (r >= WARMUP) runs.push({ ...run, verdicts: undefined });
   }
 }
@@ -168,22 +216,64 @@ const fmt = (s, d = 0) => `${round(s.median, d)} (${round(s.min, d)}–${round(s
 const lines = [];
 lines.push(`#### Subprocess scorers — ${new Date().toISOString().slice(0, 10)}`);
 lines.push('');
-lines.push(`Machine: ${capture('uname', ['-srm'])}, ${cores} cores, ${round(os.totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; ${capture('python3', ['--version'])}; load average at the end ${os.loadavg().map((x) => round(x, 1)).join(' / ')}.`);
-lines.push(`${CASES} cases × 1 Python scorer; ${ROUNDS} measured rounds after ${WARMUP} warm-up, modes alternating; medians with (min–max); whole \`node dist/cli.js run\` processes. ` +
-  `Concurrency: ${args.concurrency ?? `the CLI's default (${cores})`}; pool: ${args.processes ?? `the scorer's default (min(cores, 4) = ${Math.min(cores, 4)})`}.`);
+lines.push(
+  `Machine: ${capture('uname', ['-srm'])}, ${cores} cores, ${round(os.totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; ${capture('python3', ['--version'])}; load average at the end ${os
+    .loadavg()
+    .map((x) => round(x, 1))
+    .join(' / ')}.`,
+);
+lines.push(
+  `${CASES} cases × 1 Python scorer; ${ROUNDS} measured rounds after ${WARMUP} warm-up, modes alternating; medians with (min–max); whole \`node dist/cli.js run\` processes. ` +
+    `Concurrency: ${args.concurrency ?? `the CLI's default (${cores})`}; pool: ${args.processes ?? `the scorer's default (min(cores, 4) = ${Math.min(cores, 4)})`}.`,
+);
 lines.push('');
 lines.push('| mode | wall ms | cases/s |');
 lines.push('|---|---:|---:|');
 lines.push(`| per case (\`python3 keywords.py\` per case) | ${fmt(perCase.wallMs)} | ${fmt(perCase.rate)} |`);
-lines.push(`| persistent (\`mode: persistent\`, \`keywords_server.py\`) | ${fmt(persistent.wallMs)} | ${fmt(persistent.rate)} |`);
+lines.push(
+  `| persistent (\`mode: persistent\`, \`keywords_server.py\`) | ${fmt(persistent.wallMs)} | ${fmt(persistent.rate)} |`,
+);
 lines.push('');
-lines.push(`- **Ratio (persistent / per case, median rates): ${round(ratio, 1)}×** (target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'missed'}).`);
-lines.push(`- Floor: \`python3 -c pass\` spawned and reaped from Node, median of ${floor.n}: **${round(floor.median, 2)} ms** (${round(floor.min, 2)}–${round(floor.max, 2)}); ` +
-  `with ${concurrency} at a time that caps one-process-per-case at about ${round(floorRate)} cases/s before any scoring. ` +
-  `The interpreter it runs (${interpreter}) spawned directly: ${round(interpreterFloor.median, 2)} ms (${round(interpreterFloor.min, 2)}–${round(interpreterFloor.max, 2)}).`);
-lines.push(`- Checks: ${checksOk ? `every run had ${CASES} results, no scorer errors, and the same verdict per case in both modes (${runs[0]?.passed} pass)` : `FAILED: ${runs.flatMap((r) => r.problems).slice(0, 5).join('; ')}`}.`);
+lines.push(
+  `- **Ratio (persistent / per case, median rates): ${round(ratio, 1)}×** (target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'missed'}).`,
+);
+lines.push(
+  `- Floor: \`python3 -c pass\` spawned and reaped from Node, median of ${floor.n}: **${round(floor.median, 2)} ms** (${round(floor.min, 2)}–${round(floor.max, 2)}); ` +
+    `with ${concurrency} at a time that caps one-process-per-case at about ${round(floorRate)} cases/s before any scoring. ` +
+    `The interpreter it runs (${interpreter}) spawned directly: ${round(interpreterFloor.median, 2)} ms (${round(interpreterFloor.min, 2)}–${round(interpreterFloor.max, 2)}).`,
+);
+lines.push(
+  `- Checks: ${
+    checksOk
+      ? `every run had ${CASES} results, no scorer errors, and the same verdict per case in both modes (${runs[0]?.passed} pass)`
+      : `FAILED: ${runs
+          .flatMap((r) => r.problems)
+          .slice(0, 5)
+          .join('; ')}`
+  }.`,
+);
 const markdown = lines.join('\n') + '\n';
 writeFileSync(join(OUT, 'results.md'), markdown);
-writeFileSync(join(OUT, 'results.json'), JSON.stringify({ cases: CASES, rounds: ROUNDS, warmup: WARMUP, perCase, persistent, ratio, floor, interpreter, interpreterFloor, floorRate, checksOk, runs }, null, 2));
+writeFileSync(
+  join(OUT, 'results.json'),
+  JSON.stringify(
+    {
+      cases: CASES,
+      rounds: ROUNDS,
+      warmup: WARMUP,
+      perCase,
+      persistent,
+      ratio,
+      floor,
+      interpreter,
+      interpreterFloor,
+      floorRate,
+      checksOk,
+      runs,
+    },
+    null,
+    2,
+  ),
+);
 process.stdout.write(markdown);
 process.exit(checksOk ? 0 : 1);

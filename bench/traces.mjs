@@ -45,7 +45,10 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
 const SEED = 20261201;
 /** Changes whenever this file does, so a dataset made by an older generator is regenerated. */
-const GENERATOR_HASH = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex').slice(0, 16);
+const GENERATOR_HASH = createHash('sha256')
+  .update(readFileSync(fileURLToPath(import.meta.url)))
+  .digest('hex')
+  .slice(0, 16);
 /** The issue's bound: a trace-scorer evaluation costs at most this many exact_match evaluations. */
 const BOUND = 3;
 
@@ -125,7 +128,12 @@ const COPIES = TRACE_KEYS.length;
 const CONFIGS = [
   { id: 'a', file: 'exact.eval.yaml', label: 'exact_match alone', scorers: ['exact_match'] },
   { id: 'b', file: 'traces.eval.yaml', label: `the ${COPIES} trace scorers`, scorers: TRACE_KEYS },
-  { id: 'c', file: 'exact14.eval.yaml', label: `exact_match × ${COPIES}`, scorers: Array.from({ length: COPIES }, (_, i) => `exact_match_${i + 1}`) },
+  {
+    id: 'c',
+    file: 'exact14.eval.yaml',
+    label: `exact_match × ${COPIES}`,
+    scorers: Array.from({ length: COPIES }, (_, i) => `exact_match_${i + 1}`),
+  },
 ];
 
 // --- PRNG -------------------------------------------------------------------------------------------
@@ -134,18 +142,82 @@ const CONFIGS = [
 
 /** How each harness records tool names: MCP calls and native (harness) tools. */
 const HARNESSES = [
-  { id: 'claude', share: 0.35, mcp: (s, t) => ({ name: `mcp__${s}__${t}` }), native: { read: 'Read', grep: 'Grep', shell: 'Bash', fetch: 'WebFetch', todo: 'TodoWrite' } },
-  { id: 'gemini', share: 0.25, mcp: (s, t) => ({ name: `mcp_${s}_${t}` }), native: { read: 'read_file', grep: 'search_file_content', shell: 'run_shell_command', fetch: 'web_fetch', todo: 'write_todos' } },
-  { id: 'agy', share: 0.15, mcp: null, native: { read: 'view_file', grep: 'grep_search', shell: 'run_command', fetch: 'read_url_content', todo: 'update_plan' } },
-  { id: 'native', share: 0.25, mcp: (s, t) => ({ name: `${s}__${t}` }), native: { read: 'read_file', grep: 'grep', shell: 'shell', fetch: 'http_get', todo: 'todo' } },
+  {
+    id: 'claude',
+    share: 0.35,
+    mcp: (s, t) => ({ name: `mcp__${s}__${t}` }),
+    native: { read: 'Read', grep: 'Grep', shell: 'Bash', fetch: 'WebFetch', todo: 'TodoWrite' },
+  },
+  {
+    id: 'gemini',
+    share: 0.25,
+    mcp: (s, t) => ({ name: `mcp_${s}_${t}` }),
+    native: {
+      read: 'read_file',
+      grep: 'search_file_content',
+      shell: 'run_shell_command',
+      fetch: 'web_fetch',
+      todo: 'write_todos',
+    },
+  },
+  {
+    id: 'agy',
+    share: 0.15,
+    mcp: null,
+    native: {
+      read: 'view_file',
+      grep: 'grep_search',
+      shell: 'run_command',
+      fetch: 'read_url_content',
+      todo: 'update_plan',
+    },
+  },
+  {
+    id: 'native',
+    share: 0.25,
+    mcp: (s, t) => ({ name: `${s}__${t}` }),
+    native: { read: 'read_file', grep: 'grep', shell: 'shell', fetch: 'http_get', todo: 'todo' },
+  },
 ];
 
 const SCENARIOS = [
-  { id: 'refund', share: 0.55, plan: ['crm__get_customer', 'orders__list_orders', 'orders__get_order', 'billing__get_invoice', REFUND, 'crm__add_note'] },
-  { id: 'shipping', share: 0.25, plan: ['crm__get_customer', 'orders__get_order', 'shipping__track_package', 'shipping__create_label', 'crm__add_note'] },
-  { id: 'billing', share: 0.2, plan: ['crm__get_customer', 'billing__get_invoice', 'billing__issue_credit', 'crm__add_note'] },
+  {
+    id: 'refund',
+    share: 0.55,
+    plan: [
+      'crm__get_customer',
+      'orders__list_orders',
+      'orders__get_order',
+      'billing__get_invoice',
+      REFUND,
+      'crm__add_note',
+    ],
+  },
+  {
+    id: 'shipping',
+    share: 0.25,
+    plan: [
+      'crm__get_customer',
+      'orders__get_order',
+      'shipping__track_package',
+      'shipping__create_label',
+      'crm__add_note',
+    ],
+  },
+  {
+    id: 'billing',
+    share: 0.2,
+    plan: ['crm__get_customer', 'billing__get_invoice', 'billing__issue_credit', 'crm__add_note'],
+  },
 ];
-const FILLER_MCP = ['kb__search', 'kb__get_article', 'orders__get_order', 'crm__search_customers', 'shipping__track_package', 'orders__list_orders'];
+const FILLER_MCP = [
+  'kb__search',
+  'kb__get_article',
+  'orders__get_order',
+  'crm__search_customers',
+  'shipping__track_package',
+  'orders__list_orders',
+];
 const NATIVE_KINDS = ['read', 'grep', 'shell', 'fetch', 'todo'];
 const SKILLS = ['refund-policy', 'tone-guide', 'escalation', 'fraud-check', 'shipping-rates', 'apology-templates'];
 const OPENERS = {
@@ -154,9 +226,27 @@ const OPENERS = {
   billing: 'I was charged twice for this order.',
 };
 const AGENTS = ['billing', 'shipping', 'fraud'];
-const PRODUCTS = ['wireless headphones', 'standing desk', 'coffee grinder', 'running shoes', 'phone case', 'desk lamp', 'backpack', 'water bottle', 'keyboard', 'yoga mat'];
+const PRODUCTS = [
+  'wireless headphones',
+  'standing desk',
+  'coffee grinder',
+  'running shoes',
+  'phone case',
+  'desk lamp',
+  'backpack',
+  'water bottle',
+  'keyboard',
+  'yoga mat',
+];
 const CARRIERS = ['UPS', 'DHL', 'FedEx', 'USPS'];
-const FILES = ['policies/refunds.md', 'policies/shipping.md', 'src/orders/refund.ts', 'config/limits.yaml', 'README.md', 'docs/escalation.md'];
+const FILES = [
+  'policies/refunds.md',
+  'policies/shipping.md',
+  'src/orders/refund.ts',
+  'config/limits.yaml',
+  'README.md',
+  'docs/escalation.md',
+];
 
 const weighted = (rng, list) => {
   let x = rng.rand();
@@ -171,31 +261,103 @@ function mcpCall(rng, tool, ctx) {
   const order = ctx.orderId;
   switch (tool) {
     case 'crm__get_customer':
-      return { args: { customer_id: ctx.customerId, include: ['orders', 'notes'] }, result: { id: ctx.customerId, name: ctx.name, tier: rng.pick(['standard', 'plus', 'business']), since: `20${rng.int(15, 25)}-0${rng.int(1, 9)}-1${rng.int(0, 9)}`, open_tickets: rng.int(0, 3) } };
+      return {
+        args: { customer_id: ctx.customerId, include: ['orders', 'notes'] },
+        result: {
+          id: ctx.customerId,
+          name: ctx.name,
+          tier: rng.pick(['standard', 'plus', 'business']),
+          since: `20${rng.int(15, 25)}-0${rng.int(1, 9)}-1${rng.int(0, 9)}`,
+          open_tickets: rng.int(0, 3),
+        },
+      };
     case 'crm__search_customers':
-      return { args: { query: ctx.email, limit: 5 }, result: { matches: [{ id: ctx.customerId, score: 0.98 }], total: 1 } };
+      return {
+        args: { query: ctx.email, limit: 5 },
+        result: { matches: [{ id: ctx.customerId, score: 0.98 }], total: 1 },
+      };
     case 'crm__add_note':
-      return { args: { customer_id: ctx.customerId, note: `Resolved ${ctx.scenario} request for ${order}; customer informed.`, visibility: 'internal' }, result: { note_id: `N-${rng.digits(7)}`, created: true } };
+      return {
+        args: {
+          customer_id: ctx.customerId,
+          note: `Resolved ${ctx.scenario} request for ${order}; customer informed.`,
+          visibility: 'internal',
+        },
+        result: { note_id: `N-${rng.digits(7)}`, created: true },
+      };
     case 'orders__list_orders':
-      return { args: { customer_id: ctx.customerId, status: 'delivered', limit: 10 }, result: { orders: [{ id: order, total: ctx.amount, currency: ctx.currency }, { id: `ORD-${rng.digits(6)}`, total: rng.int(5, 400), currency: ctx.currency }], next_page: null } };
+      return {
+        args: { customer_id: ctx.customerId, status: 'delivered', limit: 10 },
+        result: {
+          orders: [
+            { id: order, total: ctx.amount, currency: ctx.currency },
+            { id: `ORD-${rng.digits(6)}`, total: rng.int(5, 400), currency: ctx.currency },
+          ],
+          next_page: null,
+        },
+      };
     case 'orders__get_order':
-      return { args: { order_id: order, fields: ['items', 'payment', 'shipping'] }, result: { id: order, status: 'delivered', items: [{ sku: `SKU-${rng.digits(5)}`, name: ctx.product, qty: 1, price: ctx.amount }], payment: { method: 'card', last4: ctx.last4 }, currency: ctx.currency } };
+      return {
+        args: { order_id: order, fields: ['items', 'payment', 'shipping'] },
+        result: {
+          id: order,
+          status: 'delivered',
+          items: [{ sku: `SKU-${rng.digits(5)}`, name: ctx.product, qty: 1, price: ctx.amount }],
+          payment: { method: 'card', last4: ctx.last4 },
+          currency: ctx.currency,
+        },
+      };
     case REFUND:
-      return { args: { order_id: ctx.refundOrderId, amount: ctx.refundAmount, currency: ctx.refundCurrency, reason: rng.pick(['damaged', 'not_as_described', 'late_delivery', 'changed_mind']), notify_customer: true }, result: { refund_id: `RF-${rng.digits(8)}`, status: 'pending', eta_days: rng.int(3, 10) } };
+      return {
+        args: {
+          order_id: ctx.refundOrderId,
+          amount: ctx.refundAmount,
+          currency: ctx.refundCurrency,
+          reason: rng.pick(['damaged', 'not_as_described', 'late_delivery', 'changed_mind']),
+          notify_customer: true,
+        },
+        result: { refund_id: `RF-${rng.digits(8)}`, status: 'pending', eta_days: rng.int(3, 10) },
+      };
     case DELETE:
       return { args: { order_id: order, confirm: true }, result: { deleted: true } };
     case 'billing__get_invoice':
-      return { args: { invoice_id: `INV-${rng.digits(7)}` }, result: { amount_due: 0, paid: ctx.amount, currency: ctx.currency, lines: rng.int(1, 4) } };
+      return {
+        args: { invoice_id: `INV-${rng.digits(7)}` },
+        result: { amount_due: 0, paid: ctx.amount, currency: ctx.currency, lines: rng.int(1, 4) },
+      };
     case 'billing__issue_credit':
-      return { args: { customer_id: ctx.customerId, amount: rng.int(5, 80), currency: ctx.currency, memo: 'goodwill credit' }, result: { credit_id: `CR-${rng.digits(6)}`, balance: rng.int(5, 200) } };
+      return {
+        args: { customer_id: ctx.customerId, amount: rng.int(5, 80), currency: ctx.currency, memo: 'goodwill credit' },
+        result: { credit_id: `CR-${rng.digits(6)}`, balance: rng.int(5, 200) },
+      };
     case 'shipping__track_package':
-      return { args: { tracking_number: `1Z${rng.digits(16)}`, carrier: rng.pick(CARRIERS) }, result: { status: rng.pick(['in_transit', 'delivered', 'exception']), last_scan: `Depot ${rng.int(10, 99)}`, events: rng.int(2, 9) } };
+      return {
+        args: { tracking_number: `1Z${rng.digits(16)}`, carrier: rng.pick(CARRIERS) },
+        result: {
+          status: rng.pick(['in_transit', 'delivered', 'exception']),
+          last_scan: `Depot ${rng.int(10, 99)}`,
+          events: rng.int(2, 9),
+        },
+      };
     case 'shipping__create_label':
-      return { args: { order_id: order, service: rng.pick(['ground', 'express']), return_label: true }, result: { label_url: `https://labels.example.com/${rng.digits(10)}.pdf`, cost: rng.int(4, 25) } };
+      return {
+        args: { order_id: order, service: rng.pick(['ground', 'express']), return_label: true },
+        result: { label_url: `https://labels.example.com/${rng.digits(10)}.pdf`, cost: rng.int(4, 25) },
+      };
     case 'kb__search':
-      return { args: { query: `${ctx.scenario} policy ${ctx.product}`, top_k: 5 }, result: { hits: [`kb-${rng.digits(4)}`, `kb-${rng.digits(4)}`, `kb-${rng.digits(4)}`] } };
+      return {
+        args: { query: `${ctx.scenario} policy ${ctx.product}`, top_k: 5 },
+        result: { hits: [`kb-${rng.digits(4)}`, `kb-${rng.digits(4)}`, `kb-${rng.digits(4)}`] },
+      };
     case 'kb__get_article':
-      return { args: { article_id: `kb-${rng.digits(4)}` }, result: { title: `${ctx.scenario} policy`, body: `Customers may request a ${ctx.scenario} within 30 days of delivery; items must be unused.`, updated: '2026-10-01' } };
+      return {
+        args: { article_id: `kb-${rng.digits(4)}` },
+        result: {
+          title: `${ctx.scenario} policy`,
+          body: `Customers may request a ${ctx.scenario} within 30 days of delivery; items must be unused.`,
+          updated: '2026-10-01',
+        },
+      };
     default:
       throw new Error(`no arguments for ${tool}`);
   }
@@ -204,11 +366,36 @@ function mcpCall(rng, tool, ctx) {
 /** Arguments and a result for one native (harness) tool call. */
 function nativeCall(rng, kind) {
   switch (kind) {
-    case 'read': return { args: { file_path: rng.pick(FILES) }, result: `# Policy\nRefunds over ${REFUND_RULES.maxAmount} need approval.\nLine ${rng.int(1, 400)}: see escalation.` };
-    case 'grep': return { args: { pattern: rng.pick(['refund', 'max_amount', 'escalat']), path: 'policies/' }, result: `policies/refunds.md:${rng.int(1, 200)}: refund window is 30 days` };
-    case 'shell': return { args: { command: rng.pick(['date -u', 'cat config/limits.yaml', 'ls policies']) }, result: { exit_code: 0, stdout: `ok ${rng.digits(4)}` } };
-    case 'fetch': return { args: { url: `https://status.example.com/api/${rng.pick(['payments', 'shipping'])}` }, result: { status: 200, body: 'all systems operational' } };
-    default: return { args: { todos: [{ content: 'check order', status: 'completed' }, { content: 'issue refund', status: 'in_progress' }] }, result: 'ok' };
+    case 'read':
+      return {
+        args: { file_path: rng.pick(FILES) },
+        result: `# Policy\nRefunds over ${REFUND_RULES.maxAmount} need approval.\nLine ${rng.int(1, 400)}: see escalation.`,
+      };
+    case 'grep':
+      return {
+        args: { pattern: rng.pick(['refund', 'max_amount', 'escalat']), path: 'policies/' },
+        result: `policies/refunds.md:${rng.int(1, 200)}: refund window is 30 days`,
+      };
+    case 'shell':
+      return {
+        args: { command: rng.pick(['date -u', 'cat config/limits.yaml', 'ls policies']) },
+        result: { exit_code: 0, stdout: `ok ${rng.digits(4)}` },
+      };
+    case 'fetch':
+      return {
+        args: { url: `https://status.example.com/api/${rng.pick(['payments', 'shipping'])}` },
+        result: { status: 200, body: 'all systems operational' },
+      };
+    default:
+      return {
+        args: {
+          todos: [
+            { content: 'check order', status: 'completed' },
+            { content: 'issue refund', status: 'in_progress' },
+          ],
+        },
+        result: 'ok',
+      };
   }
 }
 
@@ -247,7 +434,8 @@ function makeCase(rng, index) {
   const fillers = [];
   const deleteCall = rng.chance(0.03);
   if (deleteCall) fillers.push(DELETE);
-  while (plan.length + fillers.length < callCount) fillers.push(rng.chance(0.5) ? rng.pick(FILLER_MCP) : `native:${rng.pick(NATIVE_KINDS)}`);
+  while (plan.length + fillers.length < callCount)
+    fillers.push(rng.chance(0.5) ? rng.pick(FILLER_MCP) : `native:${rng.pick(NATIVE_KINDS)}`);
   rng.shuffle(fillers);
   const slots = new Set(rng.shuffle(Array.from({ length: callCount }, (_, i) => i)).slice(0, plan.length));
   const sequence = [];
@@ -275,9 +463,16 @@ function makeCase(rng, index) {
   let callNo = 0;
   let prompt = rng.int(6000, 14000);
   for (let t = 0; t < turns; t++) {
-    const userText = t === 0
-      ? `Hi, this is ${ctx.name}. ${OPENERS[scenario.id]} My order is ${ctx.orderId} (${ctx.product}, ${ctx.amount} ${ctx.currency}).`
-      : rng.pick(['Yes, please go ahead.', 'The card ending ' + ctx.last4 + ' is fine.', 'How long will it take?', 'Can you also send a return label?', 'Thanks, anything else you need from me?']);
+    const userText =
+      t === 0
+        ? `Hi, this is ${ctx.name}. ${OPENERS[scenario.id]} My order is ${ctx.orderId} (${ctx.product}, ${ctx.amount} ${ctx.currency}).`
+        : rng.pick([
+            'Yes, please go ahead.',
+            'The card ending ' + ctx.last4 + ' is fine.',
+            'How long will it take?',
+            'Can you also send a return label?',
+            'Thanks, anything else you need from me?',
+          ]);
     steps.push({ type: 'message', role: 'user', content: userText, turn: t });
     const modelLatency = rng.int(1500, 9000);
     clock += rng.int(300, 1200);
@@ -287,7 +482,8 @@ function makeCase(rng, index) {
       retrievedLists.push(ids);
       steps.push({ type: 'retrieval', query: `${ctx.scenario} policy for ${ctx.product}`, document_ids: ids, turn: t });
     }
-    if (handoffTurn === t) steps.push({ type: 'handoff', from: HANDOFF.from, to: handoffTo, reason: `${ctx.scenario} request`, turn: t });
+    if (handoffTurn === t)
+      steps.push({ type: 'handoff', from: HANDOFF.from, to: handoffTo, reason: `${ctx.scenario} request`, turn: t });
     for (let k = 0; k < skillCount; k++) {
       if (skillTurns[k] !== t) continue;
       const skill = rng.pick(SKILLS);
@@ -317,7 +513,13 @@ function makeCase(rng, index) {
         canonical = item;
         argsForRules = a;
         if (harness.mcp) {
-          step = { type: 'tool_call', id: `call_${index}_${callNo}`, ...harness.mcp(server, tool), arguments: a, result };
+          step = {
+            type: 'tool_call',
+            id: `call_${index}_${callNo}`,
+            ...harness.mcp(server, tool),
+            arguments: a,
+            result,
+          };
         } else {
           // Antigravity wraps every MCP call in call_mcp_tool; some recordings keep the fields JSON-encoded.
           const encoded = rng.chance(0.2);
@@ -325,14 +527,22 @@ function makeCase(rng, index) {
             type: 'tool_call',
             id: `call_${index}_${callNo}`,
             name: 'call_mcp_tool',
-            arguments: { ServerName: encoded ? JSON.stringify(server) : server, ToolName: tool, Arguments: encoded ? JSON.stringify(a) : a },
+            arguments: {
+              ServerName: encoded ? JSON.stringify(server) : server,
+              ToolName: tool,
+              Arguments: encoded ? JSON.stringify(a) : a,
+            },
             result,
           };
         }
       }
       if (failed) {
         delete step.result;
-        step.error = rng.pick(['upstream timeout after 30000 ms', '503 service unavailable', 'rate limited: retry after 2 s']);
+        step.error = rng.pick([
+          'upstream timeout after 30000 ms',
+          '503 service unavailable',
+          'rate limited: retry after 2 s',
+        ]);
       }
       Object.assign(step, { start_ms: start, end_ms: start + duration, duration_ms: duration, turn: t });
       steps.push(step);
@@ -342,7 +552,14 @@ function makeCase(rng, index) {
       callNo++;
       clock += rng.int(50, 600); // the model reads the result
     }
-    const assistantText = t === turns - 1 ? 'final' : rng.pick(['Let me check that for you.', 'I found your order and am looking at the refund policy.', 'One moment while I process this.']);
+    const assistantText =
+      t === turns - 1
+        ? 'final'
+        : rng.pick([
+            'Let me check that for you.',
+            'I found your order and am looking at the refund policy.',
+            'One moment while I process this.',
+          ]);
     steps.push({ type: 'message', role: 'assistant', content: assistantText, turn: t });
     clock += modelLatency;
     // Tokens: the prompt grows turn after turn; most of it is cached after the first turn.
@@ -351,7 +568,16 @@ function makeCase(rng, index) {
     const candidates = rng.int(150, 1800);
     const thoughts = rng.int(0, 2500);
     const toolTokens = rng.int(200, 3000);
-    const tokens = { input: prompt - cached, prompt, candidates, total: prompt + candidates + thoughts + toolTokens, cached, cache_creation: rng.int(0, 5000), thoughts, tool: toolTokens };
+    const tokens = {
+      input: prompt - cached,
+      prompt,
+      candidates,
+      total: prompt + candidates + thoughts + toolTokens,
+      cached,
+      cache_creation: rng.int(0, 5000),
+      thoughts,
+      tool: toolTokens,
+    };
     turnFigures.push({ tokens, model_latency_ms: modelLatency, tool_duration_ms: turnToolMs, tool_calls: turnCalls });
     modelTotal += modelLatency;
     toolTotal += turnToolMs;
@@ -364,12 +590,21 @@ function makeCase(rng, index) {
 
   // The answer, and the reference it is compared with.
   const eta = rng.int(3, 10);
-  const reference = scenario.id === 'refund'
-    ? `Refund of ${ctx.refundAmount} ${ctx.currency} issued for order ${ctx.orderId}; it reaches the card ending ${ctx.last4} within ${eta} business days.`
-    : scenario.id === 'shipping'
-      ? `A return label for order ${ctx.orderId} is on its way to ${ctx.email}; drop the ${ctx.product} at any ${rng.pick(CARRIERS)} point.`
-      : `A goodwill credit was added to account ${ctx.customerId}; it applies to your next invoice automatically.`;
-  const answer = rng.chance(0.55) ? reference : reference.replace(/\d+ business days|any \w+ point|next invoice/, (m) => (m.endsWith('days') ? `${eta + 2} business days` : m.startsWith('any') ? 'the nearest drop-off point' : 'following invoice'));
+  const reference =
+    scenario.id === 'refund'
+      ? `Refund of ${ctx.refundAmount} ${ctx.currency} issued for order ${ctx.orderId}; it reaches the card ending ${ctx.last4} within ${eta} business days.`
+      : scenario.id === 'shipping'
+        ? `A return label for order ${ctx.orderId} is on its way to ${ctx.email}; drop the ${ctx.product} at any ${rng.pick(CARRIERS)} point.`
+        : `A goodwill credit was added to account ${ctx.customerId}; it applies to your next invoice automatically.`;
+  const answer = rng.chance(0.55)
+    ? reference
+    : reference.replace(/\d+ business days|any \w+ point|next invoice/, (m) =>
+        m.endsWith('days')
+          ? `${eta + 2} business days`
+          : m.startsWith('any')
+            ? 'the nearest drop-off point'
+            : 'following invoice',
+      );
   steps[steps.length - 1].content = answer;
 
   // Expected values for the trace scorers, mostly right, sometimes off.
@@ -409,12 +644,23 @@ function makeCase(rng, index) {
   const sum = (f) => turnFigures.reduce((acc, x) => acc + f(x), 0);
   const verdict = (ok) => (ok ? 'pass' : 'fail');
   const called = calls.map((c) => c.name);
-  const sameSet = (x, y) => { const a = new Set(x); const b = new Set(y); return a.size === b.size && [...a].every((v) => b.has(v)); };
-  const refundOk = (a) => typeof a.order_id === 'string' && new RegExp(REFUND_RULES.orderId, 'u').test(a.order_id)
-    && typeof a.amount === 'number' && a.amount <= REFUND_RULES.maxAmount && REFUND_RULES.currencies.includes(a.currency);
+  const sameSet = (x, y) => {
+    const a = new Set(x);
+    const b = new Set(y);
+    return a.size === b.size && [...a].every((v) => b.has(v));
+  };
+  const refundOk = (a) =>
+    typeof a.order_id === 'string' &&
+    new RegExp(REFUND_RULES.orderId, 'u').test(a.order_id) &&
+    typeof a.amount === 'number' &&
+    a.amount <= REFUND_RULES.maxAmount &&
+    REFUND_RULES.currencies.includes(a.currency);
   let next = 0;
   const inOrder = REQUIRED_STEPS.every((name) => {
-    while (next < calls.length) { const c = calls[next++]; if (c.name === name && !c.error) return true; }
+    while (next < calls.length) {
+      const c = calls[next++];
+      if (c.name === name && !c.error) return true;
+    }
     return false;
   });
   const handedOff = steps.some((s) => s.type === 'handoff' && s.to === HANDOFF.to && s.from === HANDOFF.from);
@@ -431,8 +677,15 @@ function makeCase(rng, index) {
     end_to_end_latency: verdict(toolTotal + modelTotal <= COUNTER_LIMITS.end_to_end_latency),
     tool_call_latency: verdict(toolTotal <= COUNTER_LIMITS.tool_call_latency),
     token_consumption: verdict(sum((x) => x.tokens.total) <= COUNTER_LIMITS.token_consumption),
-    tokens_processed: verdict(sum((x) => x.tokens.input + x.tokens.candidates + x.tokens.cached + x.tokens.cache_creation) <= COUNTER_LIMITS.tokens_processed),
-    effective_billed_tokens: verdict(sum((x) => x.tokens.input * 1 + x.tokens.cached * 0.1 + x.tokens.cache_creation * 1.25 + x.tokens.candidates * 5) <= COUNTER_LIMITS.effective_billed_tokens),
+    tokens_processed: verdict(
+      sum((x) => x.tokens.input + x.tokens.candidates + x.tokens.cached + x.tokens.cache_creation) <=
+        COUNTER_LIMITS.tokens_processed,
+    ),
+    effective_billed_tokens: verdict(
+      sum(
+        (x) => x.tokens.input * 1 + x.tokens.cached * 0.1 + x.tokens.cache_creation * 1.25 + x.tokens.candidates * 5,
+      ) <= COUNTER_LIMITS.effective_billed_tokens,
+    ),
     skills_trajectory: verdict(sameSet(skills, activated)),
     tool_call_match: verdict(!called.includes(DELETE) && calls.some((c) => c.name === REFUND && refundOk(c.args))),
     trajectory: verdict(inOrder && !called.includes(DELETE) && handedOff),
@@ -452,7 +705,8 @@ function lcsLength(a, b) {
   let prev = new Array(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
     const row = new Array(b.length + 1).fill(0);
-    for (let j = 1; j <= b.length; j++) row[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], row[j - 1]);
+    for (let j = 1; j <= b.length; j++)
+      row[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], row[j - 1]);
     prev = row;
   }
   return prev[b.length];
@@ -465,7 +719,10 @@ function yamlScorerMap(scorers) {
   const lines = [];
   for (const [key, options] of Object.entries(scorers)) {
     const entries = Object.entries(options);
-    if (entries.length === 0) { lines.push(`  ${key}: {}`); continue; }
+    if (entries.length === 0) {
+      lines.push(`  ${key}: {}`);
+      continue;
+    }
     lines.push(`  ${key}:`);
     for (const [k, v] of entries) lines.push(`    ${k}: ${yamlScalar(v)}`);
   }
@@ -477,7 +734,10 @@ async function generate() {
   const rng = makeRng(SEED);
   const stream = createWriteStream(join(OUT, 'traces.jsonl'));
   const counts = {};
-  const bump = (scorer, status) => { counts[scorer] ??= {}; counts[scorer][status] = (counts[scorer][status] ?? 0) + 1; };
+  const bump = (scorer, status) => {
+    counts[scorer] ??= {};
+    counts[scorer][status] = (counts[scorer][status] ?? 0) + 1;
+  };
   let bytes = 0;
   let stepsTotal = 0;
   const kinds = {};
@@ -494,12 +754,35 @@ async function generate() {
   await once(stream, 'finish');
   if (stepsTotal !== N * S) throw new Error(`generated ${stepsTotal} steps, expected ${N} x ${S}`);
 
-  const head = (what, n) => `# Generated by bench/traces.mjs: ${N} cases of ${S}-step agent traces, ${what}.\ndescription: ${yamlScalar(`Trace-scorer benchmark, ${N} cases x ${n}`)}\ndataset: "traces.jsonl"\n`;
-  writeFileSync(join(OUT, 'exact.eval.yaml'), `${head('exact_match alone (the baseline)', 'exact_match')}scorers:\n${yamlScorerMap({ exact_match: EXACT })}\n`);
-  writeFileSync(join(OUT, 'traces.eval.yaml'), `${head(`the ${COPIES} trace scorers, one instance each`, `${COPIES} trace scorers`)}scorers:\n${yamlScorerMap(TRACE_SCORERS)}\n`);
-  const copies = CONFIGS[2].scorers.map((name) => `  - type: exact_match\n    name: ${name}\n${Object.entries(EXACT).map(([k, v]) => `    ${k}: ${yamlScalar(v)}`).join('\n')}`);
-  writeFileSync(join(OUT, 'exact14.eval.yaml'), `${head(`exact_match ${COPIES} times (as many evaluations per case as the trace scorers)`, `${COPIES} exact_match`)}scorers:\n${copies.join('\n')}\n`);
-  const truth = { generator: GENERATOR_HASH, seed: SEED, cases: N, steps: S, datasetBytes: bytes, stepKinds: kinds, counts };
+  const head = (what, n) =>
+    `# Generated by bench/traces.mjs: ${N} cases of ${S}-step agent traces, ${what}.\ndescription: ${yamlScalar(`Trace-scorer benchmark, ${N} cases x ${n}`)}\ndataset: "traces.jsonl"\n`;
+  writeFileSync(
+    join(OUT, 'exact.eval.yaml'),
+    `${head('exact_match alone (the baseline)', 'exact_match')}scorers:\n${yamlScorerMap({ exact_match: EXACT })}\n`,
+  );
+  writeFileSync(
+    join(OUT, 'traces.eval.yaml'),
+    `${head(`the ${COPIES} trace scorers, one instance each`, `${COPIES} trace scorers`)}scorers:\n${yamlScorerMap(TRACE_SCORERS)}\n`,
+  );
+  const copies = CONFIGS[2].scorers.map(
+    (name) =>
+      `  - type: exact_match\n    name: ${name}\n${Object.entries(EXACT)
+        .map(([k, v]) => `    ${k}: ${yamlScalar(v)}`)
+        .join('\n')}`,
+  );
+  writeFileSync(
+    join(OUT, 'exact14.eval.yaml'),
+    `${head(`exact_match ${COPIES} times (as many evaluations per case as the trace scorers)`, `${COPIES} exact_match`)}scorers:\n${copies.join('\n')}\n`,
+  );
+  const truth = {
+    generator: GENERATOR_HASH,
+    seed: SEED,
+    cases: N,
+    steps: S,
+    datasetBytes: bytes,
+    stepKinds: kinds,
+    counts,
+  };
   writeFileSync(join(OUT, 'truth.json'), `${JSON.stringify(truth, null, 2)}\n`);
   return truth;
 }
@@ -509,7 +792,21 @@ async function runConfig(config, truth) {
   const runsDir = join(OUT, `runs-${config.id}`);
   rmSync(report, { force: true });
   rmSync(runsDir, { recursive: true, force: true });
-  const m = await measure([process.execPath, CLI, 'run', join(OUT, config.file), '--reporter', 'json', '--out', report, '--runs-dir', runsDir], { cwd: ROOT, scratch: OUT, okCodes: [0, 1] });
+  const m = await measure(
+    [
+      process.execPath,
+      CLI,
+      'run',
+      join(OUT, config.file),
+      '--reporter',
+      'json',
+      '--out',
+      report,
+      '--runs-dir',
+      runsDir,
+    ],
+    { cwd: ROOT, scratch: OUT, okCodes: [0, 1] },
+  );
   const check = await checkReport(report, config, truth);
   rmSync(runsDir, { recursive: true, force: true });
   return {
@@ -541,14 +838,22 @@ async function checkReport(file, config, truth) {
   });
   const problems = [];
   const expectedResults = N * config.scorers.length;
-  if (results !== expectedResults) problems.push(`${results} results, expected ${N} x ${config.scorers.length} = ${expectedResults}`);
+  if (results !== expectedResults)
+    problems.push(`${results} results, expected ${N} x ${config.scorers.length} = ${expectedResults}`);
   if (caseIds.size !== N) problems.push(`${caseIds.size} distinct cases, expected ${N}`);
   if (typeof durationMs !== 'number' || Number.isNaN(durationMs)) problems.push('the report has no durationMs');
   for (const name of config.scorers) {
     const got = statuses[name];
-    if (!got) { problems.push(`no results for scorer ${name}`); continue; }
+    if (!got) {
+      problems.push(`no results for scorer ${name}`);
+      continue;
+    }
     const want = truth.counts[config.id === 'b' ? name : 'exact_match'];
-    const show = (x) => Object.entries(x).sort().map(([k, v]) => `${k} ${v}`).join(', ');
+    const show = (x) =>
+      Object.entries(x)
+        .sort()
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
     const same = Object.keys({ ...got, ...want }).every((k) => (got[k] ?? 0) === (want[k] ?? 0));
     if (!same) problems.push(`${name}: ${show(got)}; ground truth ${show(want)}`);
   }
@@ -556,7 +861,6 @@ async function checkReport(file, config, truth) {
 }
 
 // --- Statistics -------------------------------------------------------------------------------------
-
 
 // --- Main -------------------------------------------------------------------------------------------
 
@@ -566,7 +870,13 @@ mkdirSync(OUT, { recursive: true });
 
 let truth = existsSync(join(OUT, 'truth.json')) ? JSON.parse(readFileSync(join(OUT, 'truth.json'), 'utf8')) : undefined;
 const needed = ['traces.jsonl', ...CONFIGS.map((c) => c.file)];
-if (!truth || truth.generator !== GENERATOR_HASH || truth.cases !== N || truth.steps !== S || needed.some((f) => !existsSync(join(OUT, f)))) {
+if (
+  !truth ||
+  truth.generator !== GENERATOR_HASH ||
+  truth.cases !== N ||
+  truth.steps !== S ||
+  needed.some((f) => !existsSync(join(OUT, f)))
+) {
   console.log(`generating ${N} cases of ${S} steps into ${relative(ROOT, OUT) || OUT} ...`);
   truth = await generate();
 }
@@ -584,8 +894,12 @@ const machine = {
 };
 
 const runs = [];
-console.log(`trace bench: ${N} cases x ${S} steps (${(truth.datasetBytes / 2 ** 20).toFixed(0)} MB), ${ROUNDS} rounds (+${WARMUP} warm-up): ${CONFIGS.map((c) => `${c.id}) ${c.label}`).join('; ')}`);
-console.log(`machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB, Node ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}`);
+console.log(
+  `trace bench: ${N} cases x ${S} steps (${(truth.datasetBytes / 2 ** 20).toFixed(0)} MB), ${ROUNDS} rounds (+${WARMUP} warm-up): ${CONFIGS.map((c) => `${c.id}) ${c.label}`).join('; ')}`,
+);
+console.log(
+  `machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB, Node ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}`,
+);
 for (let r = 0; r < WARMUP + ROUNDS; r++) {
   const warm = r < WARMUP;
   const tag = warm ? `warm-up ${r + 1}` : `round ${r - WARMUP + 1}/${ROUNDS}`;
@@ -595,7 +909,9 @@ for (let r = 0; r < WARMUP + ROUNDS; r++) {
     const run = { ...(await runConfig(config, truth)), round: warm ? null : r - WARMUP + 1, warmup: warm };
     runs.push(run);
     const flag = run.problems.length ? `  PROBLEM: ${run.problems.join('; ')}` : '';
-    console.log(`  ${tag}: ${config.id}) ${config.label.padEnd(24)} ${(run.wallMs / 1000).toFixed(2).padStart(6)} s wall, ${(run.inProcessMs / 1000).toFixed(2).padStart(6)} s run, ${run.peakRssMb.toFixed(0).padStart(4)} MB${flag}`);
+    console.log(
+      `  ${tag}: ${config.id}) ${config.label.padEnd(24)} ${(run.wallMs / 1000).toFixed(2).padStart(6)} s wall, ${(run.inProcessMs / 1000).toFixed(2).padStart(6)} s run, ${run.peakRssMb.toFixed(0).padStart(4)} MB${flag}`,
+    );
   }
 }
 machine.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
@@ -607,7 +923,13 @@ const summary = {};
 for (const c of CONFIGS) {
   const rs = measured.filter((r) => r.config === c.id);
   const evals = N * c.scorers.length;
-  const s = { evaluations: evals, wallMs: stat(rs, 'wallMs'), inProcessMs: stat(rs, 'inProcessMs'), peakRssMb: stat(rs, 'peakRssMb'), cpuS: stat(rs, 'cpuS') };
+  const s = {
+    evaluations: evals,
+    wallMs: stat(rs, 'wallMs'),
+    inProcessMs: stat(rs, 'inProcessMs'),
+    peakRssMb: stat(rs, 'peakRssMb'),
+    cpuS: stat(rs, 'cpuS'),
+  };
   s.evalsPerSecWall = evals / (s.wallMs.median / 1000);
   s.evalsPerSecRun = evals / (s.inProcessMs.median / 1000);
   s.usPerEvalWall = (s.wallMs.median * 1000) / evals;
@@ -618,15 +940,29 @@ const A = summary.a;
 const B = summary.b;
 const C = summary.c;
 // The issue's ratio: time per evaluation of b over time per evaluation of a, from each measure.
-const perRound = (key, x, y) => measured.filter((r) => r.config === x).map((rx) => {
-  const ry = measured.find((q) => q.config === y && q.round === rx.round);
-  const ex = N * CONFIGS.find((c) => c.id === x).scorers.length;
-  const ey = N * CONFIGS.find((c) => c.id === y).scorers.length;
-  return ry ? (rx[key] / ex) / (ry[key] / ey) : undefined;
-}).filter((v) => v !== undefined);
+const perRound = (key, x, y) =>
+  measured
+    .filter((r) => r.config === x)
+    .map((rx) => {
+      const ry = measured.find((q) => q.config === y && q.round === rx.round);
+      const ex = N * CONFIGS.find((c) => c.id === x).scorers.length;
+      const ey = N * CONFIGS.find((c) => c.id === y).scorers.length;
+      return ry ? rx[key] / ex / (ry[key] / ey) : undefined;
+    })
+    .filter((v) => v !== undefined);
 const ratios = {
-  bOverA: { run: B.usPerEvalRun / A.usPerEvalRun, wall: B.usPerEvalWall / A.usPerEvalWall, runPerRound: perRound('inProcessMs', 'b', 'a'), wallPerRound: perRound('wallMs', 'b', 'a') },
-  bOverC: { run: B.usPerEvalRun / C.usPerEvalRun, wall: B.usPerEvalWall / C.usPerEvalWall, runPerRound: perRound('inProcessMs', 'b', 'c'), wallPerRound: perRound('wallMs', 'b', 'c') },
+  bOverA: {
+    run: B.usPerEvalRun / A.usPerEvalRun,
+    wall: B.usPerEvalWall / A.usPerEvalWall,
+    runPerRound: perRound('inProcessMs', 'b', 'a'),
+    wallPerRound: perRound('wallMs', 'b', 'a'),
+  },
+  bOverC: {
+    run: B.usPerEvalRun / C.usPerEvalRun,
+    wall: B.usPerEvalWall / C.usPerEvalWall,
+    runPerRound: perRound('inProcessMs', 'b', 'c'),
+    wallPerRound: perRound('wallMs', 'b', 'c'),
+  },
 };
 // Marginal CPU cost of one evaluation, with the per-case work that a, b and c share (reading, parsing
 // and validating the case, recording it) taken out: exact_match's from a and c (c adds 13 exact_match evaluations per case
@@ -640,7 +976,9 @@ const exactAboveNoise = C.cpuS.median - A.cpuS.median > A.cpuS.max - A.cpuS.min;
 ratios.marginalCpu = { exactUs, traceUs, ratio: traceUs / exactUs, exactAboveNoise };
 const holds = ratios.bOverA.run <= BOUND && ratios.bOverA.wall <= BOUND;
 
-const problems = runs.flatMap((r) => r.problems.map((p) => `${r.config}) ${r.warmup ? 'warm-up' : `round ${r.round}`}: ${p}`));
+const problems = runs.flatMap((r) =>
+  r.problems.map((p) => `${r.config}) ${r.warmup ? 'warm-up' : `round ${r.round}`}: ${p}`),
+);
 
 // --- Report -----------------------------------------------------------------------------------------
 
@@ -653,11 +991,19 @@ const rr = (xs) => `per round ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).
 const lines = [];
 lines.push(`#### Trace scorers — ${machine.date.slice(0, 10)}`);
 lines.push('');
-lines.push(`Machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB RAM, ${machine.platform}, Node ${machine.node}. EvalLens ${machine.evallens} (${machine.evallensCommit}). ` +
-  `Load average at start ${machine.loadAvgAtStart.join(' / ')}, at end ${machine.loadAvgAtEnd.join(' / ')}.`);
-lines.push(`Data: ${fmtInt(N)} cases, ${S}-step native traces (${(truth.datasetBytes / 2 ** 20).toFixed(0)} MB of JSONL; steps: ${Object.entries(truth.stepKinds).map(([k, v]) => `${k} ${fmtInt(v)}`).join(', ')}). ` +
-  `${ROUNDS} measured rounds after ${WARMUP} warm-up, configurations rotating; medians with (min–max). Whole processes: wall time around the spawn, peak RSS and CPU from GNU time. ` +
-  `"Run" is the report's own \`durationMs\` (reading, scoring and recording the cases; no start-up, config load or final report writing).`);
+lines.push(
+  `Machine: ${machine.nproc} cores (${machine.cpuModel}), ${machine.totalMemGiB} GiB RAM, ${machine.platform}, Node ${machine.node}. EvalLens ${machine.evallens} (${machine.evallensCommit}). ` +
+    `Load average at start ${machine.loadAvgAtStart.join(' / ')}, at end ${machine.loadAvgAtEnd.join(' / ')}.`,
+);
+lines.push(
+  `Data: ${fmtInt(N)} cases, ${S}-step native traces (${(truth.datasetBytes / 2 ** 20).toFixed(0)} MB of JSONL; steps: ${Object.entries(
+    truth.stepKinds,
+  )
+    .map(([k, v]) => `${k} ${fmtInt(v)}`)
+    .join(', ')}). ` +
+    `${ROUNDS} measured rounds after ${WARMUP} warm-up, configurations rotating; medians with (min–max). Whole processes: wall time around the spawn, peak RSS and CPU from GNU time. ` +
+    `"Run" is the report's own \`durationMs\` (reading, scoring and recording the cases; no start-up, config load or final report writing).`,
+);
 lines.push('');
 lines.push(`| | a) exact_match alone | b) ${COPIES} trace scorers | c) exact_match × ${COPIES} |`);
 lines.push('|---|---:|---:|---:|');
@@ -665,52 +1011,91 @@ const cols = [A, B, C];
 lines.push(`| evaluations per run | ${cols.map((s) => fmtInt(s.evaluations)).join(' | ')} |`);
 lines.push(`| wall time, s | ${cols.map((s) => spread(s.wallMs, sec)).join(' | ')} |`);
 lines.push(`| run (durationMs), s | ${cols.map((s) => spread(s.inProcessMs, sec)).join(' | ')} |`);
-lines.push(`| **evaluations / s, whole process** | ${cols.map((s) => `**${fmtInt(s.evalsPerSecWall)}**`).join(' | ')} |`);
+lines.push(
+  `| **evaluations / s, whole process** | ${cols.map((s) => `**${fmtInt(s.evalsPerSecWall)}**`).join(' | ')} |`,
+);
 lines.push(`| evaluations / s, run | ${cols.map((s) => fmtInt(s.evalsPerSecRun)).join(' | ')} |`);
-lines.push(`| µs per evaluation, whole process / run | ${cols.map((s) => `${us(s.usPerEvalWall)} / ${us(s.usPerEvalRun)}`).join(' | ')} |`);
+lines.push(
+  `| µs per evaluation, whole process / run | ${cols.map((s) => `${us(s.usPerEvalWall)} / ${us(s.usPerEvalRun)}`).join(' | ')} |`,
+);
 lines.push(`| **peak RSS, MB** | ${cols.map((s) => `**${spread(s.peakRssMb, (x) => x.toFixed(0))}**`).join(' | ')} |`);
 lines.push(`| CPU time (user+sys), s | ${cols.map((s) => spread(s.cpuS, (x) => x.toFixed(2))).join(' | ')} |`);
 lines.push('');
 lines.push('| per-evaluation cost ratio | from the run (durationMs) | from whole-process wall time | bound |');
 lines.push('|---|---:|---:|---:|');
-lines.push(`| **b ÷ a** (the issue's: a trace-scorer evaluation vs an exact_match evaluation) | **${ratioText(ratios.bOverA.run)}** (${rr(ratios.bOverA.runPerRound)}) | **${ratioText(ratios.bOverA.wall)}** (${rr(ratios.bOverA.wallPerRound)}) | ≤ ${BOUND}× |`);
-lines.push(`| b ÷ c (both ${COPIES} evaluations per case) | ${ratioText(ratios.bOverC.run)} (${rr(ratios.bOverC.runPerRound)}) | ${ratioText(ratios.bOverC.wall)} (${rr(ratios.bOverC.wallPerRound)}) | |`);
-lines.push(`| marginal CPU per evaluation, the shared per-case work taken out (from the CPU times of a, b, c) | trace scorer ${us(ratios.marginalCpu.traceUs)} µs, exact_match ${us(ratios.marginalCpu.exactUs)} µs${ratios.marginalCpu.exactAboveNoise ? `: ${ratioText(ratios.marginalCpu.ratio)}` : ' (c − a is within the spread of a between rounds: exact_match\'s own cost is below the noise, so no ratio)'} | | |`);
+lines.push(
+  `| **b ÷ a** (the issue's: a trace-scorer evaluation vs an exact_match evaluation) | **${ratioText(ratios.bOverA.run)}** (${rr(ratios.bOverA.runPerRound)}) | **${ratioText(ratios.bOverA.wall)}** (${rr(ratios.bOverA.wallPerRound)}) | ≤ ${BOUND}× |`,
+);
+lines.push(
+  `| b ÷ c (both ${COPIES} evaluations per case) | ${ratioText(ratios.bOverC.run)} (${rr(ratios.bOverC.runPerRound)}) | ${ratioText(ratios.bOverC.wall)} (${rr(ratios.bOverC.wallPerRound)}) | |`,
+);
+lines.push(
+  `| marginal CPU per evaluation, the shared per-case work taken out (from the CPU times of a, b, c) | trace scorer ${us(ratios.marginalCpu.traceUs)} µs, exact_match ${us(ratios.marginalCpu.exactUs)} µs${ratios.marginalCpu.exactAboveNoise ? `: ${ratioText(ratios.marginalCpu.ratio)}` : " (c − a is within the spread of a between rounds: exact_match's own cost is below the noise, so no ratio)"} | | |`,
+);
 lines.push('');
-lines.push(`**3× bound (b ÷ a): ${holds ? 'holds' : 'missed'}** — from the run ${ratioText(ratios.bOverA.run)}, from wall time ${ratioText(ratios.bOverA.wall)}. ` +
-  `With as many evaluations per case on both sides (b ÷ c): ${ratioText(ratios.bOverC.run)} from the run, ${ratioText(ratios.bOverC.wall)} from wall time` +
-  `${ratios.bOverC.run > BOUND || ratios.bOverC.wall > BOUND ? ' (over 3× by at least one measure)' : ' (both within 3×)'}.`);
+lines.push(
+  `**3× bound (b ÷ a): ${holds ? 'holds' : 'missed'}** — from the run ${ratioText(ratios.bOverA.run)}, from wall time ${ratioText(ratios.bOverA.wall)}. ` +
+    `With as many evaluations per case on both sides (b ÷ c): ${ratioText(ratios.bOverC.run)} from the run, ${ratioText(ratios.bOverC.wall)} from wall time` +
+    `${ratios.bOverC.run > BOUND || ratios.bOverC.wall > BOUND ? ' (over 3× by at least one measure)' : ' (both within 3×)'}.`,
+);
 lines.push('');
-lines.push('Verdicts per scorer (every run equal to the ground truth computed by the generator, unless listed under Problems):');
+lines.push(
+  'Verdicts per scorer (every run equal to the ground truth computed by the generator, unless listed under Problems):',
+);
 lines.push('');
 lines.push('| scorer | pass | fail |');
 lines.push('|---|---:|---:|');
-for (const k of ['exact_match', ...TRACE_KEYS]) lines.push(`| ${k} | ${fmtInt(truth.counts[k].pass ?? 0)} | ${fmtInt(truth.counts[k].fail ?? 0)} |`);
+for (const k of ['exact_match', ...TRACE_KEYS])
+  lines.push(`| ${k} | ${fmtInt(truth.counts[k].pass ?? 0)} | ${fmtInt(truth.counts[k].fail ?? 0)} |`);
 lines.push('');
-lines.push(problems.length ? `**Problems:**\n${problems.map((p) => `- ${p}`).join('\n')}` : `Checks: every run had cases × scorers results covering all ${fmtInt(N)} cases, and every scorer's pass/fail counts equal to the ground truth (no unsupported, error, inconclusive or timeout), in every round.`);
+lines.push(
+  problems.length
+    ? `**Problems:**\n${problems.map((p) => `- ${p}`).join('\n')}`
+    : `Checks: every run had cases × scorers results covering all ${fmtInt(N)} cases, and every scorer's pass/fail counts equal to the ground truth (no unsupported, error, inconclusive or timeout), in every round.`,
+);
 lines.push('');
 lines.push('<details><summary>Every run</summary>');
 lines.push('');
 lines.push('| round | config | wall s | run s | CPU s | peak RSS MB |');
 lines.push('|---|---|---:|---:|---:|---:|');
-for (const r of runs) lines.push(`| ${r.warmup ? 'warm-up' : r.round} | ${r.config}) ${CONFIGS.find((c) => c.id === r.config).label} | ${sec(r.wallMs)} | ${sec(r.inProcessMs)} | ${r.cpuS.toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`);
+for (const r of runs)
+  lines.push(
+    `| ${r.warmup ? 'warm-up' : r.round} | ${r.config}) ${CONFIGS.find((c) => c.id === r.config).label} | ${sec(r.wallMs)} | ${sec(r.inProcessMs)} | ${r.cpuS.toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`,
+  );
 lines.push('');
 lines.push('</details>');
 const markdown = `${lines.join('\n')}\n`;
 
 writeFileSync(join(OUT, 'results.md'), markdown);
-writeFileSync(join(OUT, 'results.json'), `${JSON.stringify({
-  machine,
-  settings: { cases: N, steps: S, rounds: ROUNDS, warmup: WARMUP, cli: relative(ROOT, CLI) },
-  configs: Object.fromEntries(CONFIGS.map((c) => [c.id, { file: c.file, label: c.label, scorers: c.scorers, command: `node ${relative(ROOT, CLI)} run ${relative(ROOT, join(OUT, c.file))} --reporter json --out ${relative(ROOT, join(OUT, `report-${c.id}.json`))} --runs-dir ${relative(ROOT, join(OUT, `runs-${c.id}`))}` }])),
-  traceScorerOptions: TRACE_SCORERS,
-  summary,
-  ratios,
-  bound: { factor: BOUND, holds },
-  groundTruth: truth,
-  problems,
-  runs,
-}, null, 2)}\n`);
+writeFileSync(
+  join(OUT, 'results.json'),
+  `${JSON.stringify(
+    {
+      machine,
+      settings: { cases: N, steps: S, rounds: ROUNDS, warmup: WARMUP, cli: relative(ROOT, CLI) },
+      configs: Object.fromEntries(
+        CONFIGS.map((c) => [
+          c.id,
+          {
+            file: c.file,
+            label: c.label,
+            scorers: c.scorers,
+            command: `node ${relative(ROOT, CLI)} run ${relative(ROOT, join(OUT, c.file))} --reporter json --out ${relative(ROOT, join(OUT, `report-${c.id}.json`))} --runs-dir ${relative(ROOT, join(OUT, `runs-${c.id}`))}`,
+          },
+        ]),
+      ),
+      traceScorerOptions: TRACE_SCORERS,
+      summary,
+      ratios,
+      bound: { factor: BOUND, holds },
+      groundTruth: truth,
+      problems,
+      runs,
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.log('');
 console.log(markdown);
 console.log(`written: ${relative(ROOT, join(OUT, 'results.md'))}, ${relative(ROOT, join(OUT, 'results.json'))}`);

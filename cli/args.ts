@@ -26,13 +26,28 @@ export type Command =
     }
   | { readonly kind: 'version' }
   /** What a run would do: cases, trials and LLM judge calls (`--json` for the extension). */
-  | { readonly kind: 'plan'; readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string; readonly trials?: number; readonly json: boolean; readonly untrusted?: boolean }
+  | {
+      readonly kind: 'plan';
+      readonly config: string;
+      readonly caseIds: readonly string[];
+      readonly filter?: string;
+      readonly trials?: number;
+      readonly json: boolean;
+      readonly untrusted?: boolean;
+    }
   /**
    * `listCases` (--cases): print the cases of `config` and of `moreConfigs`, one JSON line per config.
    * `caseData` (--case-data <id>): print that case's fields as one JSON line (protocol/caseData.ts).
    * `untrusted`: read the configs as an untrusted run does (no environment variable is read).
    */
-  | { readonly kind: 'validate'; readonly config: string; readonly listCases?: boolean; readonly moreConfigs?: readonly string[]; readonly caseData?: string; readonly untrusted?: boolean }
+  | {
+      readonly kind: 'validate';
+      readonly config: string;
+      readonly listCases?: boolean;
+      readonly moreConfigs?: readonly string[];
+      readonly caseData?: string;
+      readonly untrusted?: boolean;
+    }
   | {
       readonly kind: 'run';
       readonly config: string;
@@ -53,7 +68,19 @@ export class UsageError extends Error {
 
 /** The options each command accepts (their long names); any other is refused naming the command. */
 const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
-  run: ['help', 'reporter', 'out', 'case', 'filter', 'concurrency', 'trials', 'runs-dir', 'color', 'no-color', 'untrusted'],
+  run: [
+    'help',
+    'reporter',
+    'out',
+    'case',
+    'filter',
+    'concurrency',
+    'trials',
+    'runs-dir',
+    'color',
+    'no-color',
+    'untrusted',
+  ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
@@ -93,12 +120,17 @@ const OPTIONS = {
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Where a usage error sends the person: the command's help when the command is known, else the general one. */
 function seeHelp(command: string | undefined): string {
-  return command !== undefined && isCommandName(command) ? `see \`evallens ${command} --help\`` : 'see `evallens --help`';
+  return command !== undefined && isCommandName(command)
+    ? `see \`evallens ${command} --help\``
+    : 'see `evallens --help`';
 }
 
 /** A parser error in our words: the option it is about and what was expected, one line. */
@@ -112,7 +144,9 @@ function parserError(error: Error & { code?: string }, command: string | undefin
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name !== undefined) {
     if (OPTION_VALUES[name] !== undefined) {
-      const hint = /ambiguous/.test(error.message) ? ` (to give a value that starts with "-", write --${name}=<value>)` : '';
+      const hint = /ambiguous/.test(error.message)
+        ? ` (to give a value that starts with "-", write --${name}=<value>)`
+        : '';
       return new UsageError(`--${name} needs ${OPTION_VALUES[name]}${hint}; ${seeHelp(command)}`);
     }
     return new UsageError(`--${name} takes no value; ${seeHelp(command)}`);
@@ -132,8 +166,14 @@ export function parseCommand(argv: readonly string[]): Command {
   const { values, positionals, tokens } = parsed;
   const [verb, config, ...rest] = positionals;
   if (verb === 'help') {
-    if (config !== undefined && !isCommandName(config)) throw new UsageError(`no command "${printable(config)}" (expected ${COMMAND_NAMES.join(', ')}); see \`evallens --help\``);
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${printable(rest[0] ?? '')}": \`evallens help\` takes one command name; see \`evallens --help\``);
+    if (config !== undefined && !isCommandName(config))
+      throw new UsageError(
+        `no command "${printable(config)}" (expected ${COMMAND_NAMES.join(', ')}); see \`evallens --help\``,
+      );
+    if (rest.length > 0)
+      throw new UsageError(
+        `unexpected argument "${printable(rest[0] ?? '')}": \`evallens help\` takes one command name; see \`evallens --help\``,
+      );
     return config === undefined ? { kind: 'help' } : { kind: 'help', command: config };
   }
   if (verb === 'version' || (verb === undefined && values.version === true)) return { kind: 'version' };
@@ -141,26 +181,58 @@ export function parseCommand(argv: readonly string[]): Command {
     if (values.help === true) return { kind: 'help' };
     throw new UsageError('no command given (expected run, validate, plan or report); see `evallens --help`');
   }
-  if (!isCommandName(verb)) throw new UsageError(`unknown command "${printable(verb)}" (expected run, validate, plan or report); see \`evallens --help\``);
+  if (!isCommandName(verb))
+    throw new UsageError(
+      `unknown command "${printable(verb)}" (expected run, validate, plan or report); see \`evallens --help\``,
+    );
   if (values.help === true) return { kind: 'help', command: verb };
   if (verb === 'report') {
-    const unused = (['case', 'filter', 'concurrency', 'trials', 'untrusted', 'json', 'cases'] as const).find((name) => values[name] !== undefined);
-    if (unused !== undefined) throw new UsageError(`--${unused} is for running an eval; \`evallens report\` shows results already made; see \`evallens report --help\``);
+    const unused = (['case', 'filter', 'concurrency', 'trials', 'untrusted', 'json', 'cases'] as const).find(
+      (name) => values[name] !== undefined,
+    );
+    if (unused !== undefined)
+      throw new UsageError(
+        `--${unused} is for running an eval; \`evallens report\` shows results already made; see \`evallens report --help\``,
+      );
   }
   for (const token of tokens) {
     if (token.kind === 'option' && !COMMAND_OPTIONS[verb].includes(token.name)) {
-      throw new UsageError(`${printable(token.rawName)} is not an option of \`evallens ${verb}\`; see \`evallens ${verb} --help\``);
+      throw new UsageError(
+        `${printable(token.rawName)} is not an option of \`evallens ${verb}\`; see \`evallens ${verb} --help\``,
+      );
     }
   }
-  if (verb === 'report' && config === undefined) throw new UsageError('`evallens report` needs the path of a results folder (EvalBench\'s <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json; see `evallens report --help`');
-  if (config === undefined) throw new UsageError(`\`evallens ${verb}\` needs the path of a run config; see \`evallens ${verb} --help\``);
+  if (verb === 'report' && config === undefined)
+    throw new UsageError(
+      "`evallens report` needs the path of a results folder (EvalBench's <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json; see `evallens report --help`",
+    );
+  if (config === undefined)
+    throw new UsageError(`\`evallens ${verb}\` needs the path of a run config; see \`evallens ${verb} --help\``);
   const untrusted = values.untrusted === true ? { untrusted: true } : {};
-  if (verb === 'validate' && values.cases === true) return { kind: 'validate', config, listCases: true, moreConfigs: rest, ...untrusted };
-  if (rest.length > 0) throw new UsageError(`unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``);
-  if (verb === 'validate') return { kind: 'validate', config, ...(values['case-data'] === undefined ? {} : { caseData: values['case-data'] }), ...untrusted };
+  if (verb === 'validate' && values.cases === true)
+    return { kind: 'validate', config, listCases: true, moreConfigs: rest, ...untrusted };
+  if (rest.length > 0)
+    throw new UsageError(
+      `unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``,
+    );
+  if (verb === 'validate')
+    return {
+      kind: 'validate',
+      config,
+      ...(values['case-data'] === undefined ? {} : { caseData: values['case-data'] }),
+      ...untrusted,
+    };
   if (verb === 'plan') {
     const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
-    return { kind: 'plan', config, caseIds: values.case ?? [], ...(values.filter === undefined ? {} : { filter: values.filter }), ...(trials === undefined ? {} : { trials }), json: values.json === true, ...untrusted };
+    return {
+      kind: 'plan',
+      config,
+      caseIds: values.case ?? [],
+      ...(values.filter === undefined ? {} : { filter: values.filter }),
+      ...(trials === undefined ? {} : { trials }),
+      json: values.json === true,
+      ...untrusted,
+    };
   }
 
   const reporters: { name: ReporterName; out?: string }[] = [];
@@ -168,11 +240,15 @@ export function parseCommand(argv: readonly string[]): Command {
     if (token.kind !== 'option') continue;
     if (token.name === 'reporter') {
       const name = token.value ?? '';
-      if (!isReporterName(name)) throw new UsageError(`unknown reporter "${printable(name)}" (expected one of ${REPORTER_NAMES.join(', ')}); see \`evallens ${verb} --help\``);
+      if (!isReporterName(name))
+        throw new UsageError(
+          `unknown reporter "${printable(name)}" (expected one of ${REPORTER_NAMES.join(', ')}); see \`evallens ${verb} --help\``,
+        );
       reporters.push({ name });
     } else if (token.name === 'out') {
       const last = reporters[reporters.length - 1];
-      if (last === undefined) throw new UsageError('--out must follow the --reporter it is for, e.g. `--reporter json --out report.json`');
+      if (last === undefined)
+        throw new UsageError('--out must follow the --reporter it is for, e.g. `--reporter json --out report.json`');
       if (last.out !== undefined) throw new UsageError(`--out given twice for the ${last.name} reporter`);
       last.out = token.value ?? '';
     }
@@ -207,6 +283,7 @@ export function parseCommand(argv: readonly string[]): Command {
 function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}; got "${printable(value)}"`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max}; got "${printable(value)}"`);
   return n;
 }

@@ -45,15 +45,22 @@ export async function lookupCase(configFile: string, caseId: string, env: Env): 
   const loaded = loadRunConfig(configFile, env, { engine: cliEngine });
   if (loaded.config === undefined) {
     const problem = loaded.problems.find((p) => p.severity === 'error') ?? loaded.problems[0];
-    const where = problem === undefined ? configFile : `${problem.range.file}:${displayLineColumn(problem.range.start)}`;
-    return { ok: false, reason: `the run config could not be loaded (${where}: ${problem?.message ?? 'unknown problem'})` };
+    const where =
+      problem === undefined ? configFile : `${problem.range.file}:${displayLineColumn(problem.range.start)}`;
+    return {
+      ok: false,
+      reason: `the run config could not be loaded (${where}: ${problem?.message ?? 'unknown problem'})`,
+    };
   }
   try {
     for await (const record of caseRecords(loaded.config)) {
       if (record.ok && record.value.case.id === caseId) return { ok: true, data: caseData(record.value.case) };
       if (!record.ok && record.error.id === caseId) {
         const at = record.error.range;
-        return { ok: false, reason: `the dataset record at ${at.file}:${displayLineColumn(at.start)} could not be read: ${record.error.message}` };
+        return {
+          ok: false,
+          reason: `the dataset record at ${at.file}:${displayLineColumn(at.start)} could not be read: ${record.error.message}`,
+        };
       }
     }
   } catch (error) {

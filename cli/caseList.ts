@@ -37,32 +37,58 @@ export async function listCases(configFile: string, env: Env): Promise<CaseList>
   const config = parsed.config;
   if (config === undefined) {
     const first = parsed.problems.find((p) => p.severity === 'error') ?? parsed.problems[0];
-    return { configFile, cases: [], reaches: [], problem: first === undefined ? 'the config could not be read' : `${where(first.range)}${first.message}` };
+    return {
+      configFile,
+      cases: [],
+      reaches: [],
+      problem: first === undefined ? 'the config could not be read' : `${where(first.range)}${first.message}`,
+    };
   }
   // Server databases are sockets the workspace chose: a config with one is not free (on-save runs leave it out).
-  const scorerReaches = config.scorers.flatMap((s) => (s.definition.reaches === undefined ? [] : [s.definition.reaches]));
+  const scorerReaches = config.scorers.flatMap((s) =>
+    s.definition.reaches === undefined ? [] : [s.definition.reaches],
+  );
   const databases = databaseReaches(config);
   const reaches = [...new Set([...scorerReaches, ...databases])];
   const datasetFile = config.dataset?.path;
   // What `evallens plan` would add up, so the editor plans a run without a second process.
   const plan: ListedPlan = {
     trials: config.numTrials,
-    scorers: config.scorers.map((s) => ({ name: s.name, key: s.definition.key, acrossTrials: s.definition.acrossTrials === true, ...(s.definition.reaches === undefined ? {} : { reaches: s.definition.reaches }) })),
+    scorers: config.scorers.map((s) => ({
+      name: s.name,
+      key: s.definition.key,
+      acrossTrials: s.definition.acrossTrials === true,
+      ...(s.definition.reaches === undefined ? {} : { reaches: s.definition.reaches }),
+    })),
     reaches: databases,
   };
-  const base = { configFile, reaches, target: config.target !== undefined, plan, ...(datasetFile === undefined ? {} : { datasetFile }) };
+  const base = {
+    configFile,
+    reaches,
+    target: config.target !== undefined,
+    plan,
+    ...(datasetFile === undefined ? {} : { datasetFile }),
+  };
   const cases: ListedCase[] = [];
   try {
     for await (const record of caseRecords(config)) {
       if (record.ok) {
         const judgeCalls = judgeCallsPerEvaluation(config, record.value.case);
-        cases.push({ id: record.value.case.id, range: record.value.range, ...(judgeCalls.some((n) => n > 0) ? { judgeCalls } : {}) });
+        cases.push({
+          id: record.value.case.id,
+          range: record.value.range,
+          ...(judgeCalls.some((n) => n > 0) ? { judgeCalls } : {}),
+        });
       } else cases.push({ id: record.error.id, range: record.error.range, readError: record.error.message });
     }
   } catch (e) {
     // A dataset that cannot be read at all; the cases read before it stay listed.
     const range = e instanceof DatasetError ? e.range : undefined;
-    return { ...base, cases, problem: `${range === undefined ? '' : where(range)}${e instanceof Error ? e.message : String(e)}` };
+    return {
+      ...base,
+      cases,
+      problem: `${range === undefined ? '' : where(range)}${e instanceof Error ? e.message : String(e)}`,
+    };
   }
   return { ...base, cases };
 }

@@ -69,7 +69,9 @@ async function main(argv: readonly string[]): Promise<number> {
       if (command.caseData !== undefined) return printCaseData(command.config, command.caseData, env);
       const config = loadConfig(command.config, env);
       if (config === undefined || !(await inputsLoad(config, env, { readCases: true }))) return EXIT.usage;
-      process.stdout.write(`${printable(command.config)}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`);
+      process.stdout.write(
+        `${printable(command.config)}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`,
+      );
       return EXIT.passed;
     }
     case 'run': {
@@ -110,8 +112,14 @@ async function inputsLoad(config: RunConfig, env: Env, options: { readonly readC
 }
 
 /** Whether every `--case` id is in the dataset and the selection matches a case; else says why (a usage error). */
-async function selectionExists(config: RunConfig, command: { readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string }): Promise<boolean> {
-  const problems = await checkSelection(caseRecords(config), command.config, { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) });
+async function selectionExists(
+  config: RunConfig,
+  command: { readonly config: string; readonly caseIds: readonly string[]; readonly filter?: string },
+): Promise<boolean> {
+  const problems = await checkSelection(caseRecords(config), command.config, {
+    ids: command.caseIds,
+    ...(command.filter === undefined ? {} : { filter: command.filter }),
+  });
   for (const problem of problems) say(`evallens: ${problem}`);
   return problems.length === 0;
 }
@@ -148,7 +156,9 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   if (config === undefined) return EXIT.usage;
   const across = config.scorers.find((s) => s.definition.acrossTrials === true);
   if (command.trials !== undefined && command.trials < 2 && across !== undefined) {
-    say(`evallens: --trials ${command.trials}: ${across.name} compares the trials of each case with each other and needs at least 2`);
+    say(
+      `evallens: --trials ${command.trials}: ${across.name} compares the trials of each case with each other and needs at least 2`,
+    );
     return EXIT.usage;
   }
   try {
@@ -163,12 +173,23 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
   // The console reporter stays on beside file reporters, but not when another reporter owns stdout.
   const stdoutTaken = requested.some((r) => r.name !== 'console' && r.out === undefined);
-  const withConsole = requested.some((r) => r.name === 'console') || stdoutTaken ? requested : [{ name: 'console' as const }, ...requested];
+  const withConsole =
+    requested.some((r) => r.name === 'console') || stdoutTaken
+      ? requested
+      : [{ name: 'console' as const }, ...requested];
   // EvalBench's `reporting.csv`: a CSV report per run in its output directory, beside what was asked for.
   const csvDirectory = config.csvOutputDirectory;
-  const asked = csvDirectory === undefined ? withConsole : [...withConsole, { name: 'csv' as const, out: join(csvDirectory, `${runId}.csv`) }];
+  const asked =
+    csvDirectory === undefined
+      ? withConsole
+      : [...withConsole, { name: 'csv' as const, out: join(csvDirectory, `${runId}.csv`) }];
   const reporters: Reporter[] = asked.map((r) =>
-    createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout: process.stdout, cwd, color }),
+    createReporter(r.name, {
+      ...(r.out === undefined ? {} : { out: resolve(r.out) }),
+      stdout: process.stdout,
+      cwd,
+      color,
+    }),
   );
 
   const controller = new AbortController();
@@ -185,7 +206,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
 
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
   // Ctrl-C / SIGTERM cancel, a second one exits now; nothing the run started outlives it (exitCleanup.ts).
-  const signals = watchRunSignals(() => controller.abort(), (text) => process.stderr.write(text));
+  const signals = watchRunSignals(
+    () => controller.abort(),
+    (text) => process.stderr.write(text),
+  );
   const onEvent = (event: RunEvent) => {
     store.onEvent(event);
     for (const reporter of reporters) reporter.onEvent(event);
@@ -195,7 +219,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     if (!command.untrusted && hasJudges(config)) {
       // Said before any call is made; the extension asks for confirmation from `evallens plan --json`.
       const selection = { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) };
-      const plan = await planJudgeCalls(config, caseRecords(config), { selection, ...(command.trials === undefined ? {} : { trials: command.trials }) });
+      const plan = await planJudgeCalls(config, caseRecords(config), {
+        selection,
+        ...(command.trials === undefined ? {} : { trials: command.trials }),
+      });
       say(`evallens: ${describePlan(plan)}`);
     }
     const outcome = await runEval(config, caseRecords(config), {
@@ -236,7 +263,12 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     // The editor that forked this run shows the report without reading it with a second process.
     if (source.file !== undefined) await handOverReport(source.file);
     const verdict = runVerdict(head);
-    return { PASSED: EXIT.passed, FAILED: EXIT.failed, CANCELLED: EXIT.cancelled, 'NOTHING SCORED': EXIT.nothingScored }[verdict];
+    return {
+      PASSED: EXIT.passed,
+      FAILED: EXIT.failed,
+      CANCELLED: EXIT.cancelled,
+      'NOTHING SCORED': EXIT.nothingScored,
+    }[verdict];
   } catch (e) {
     // Where in the dataset, when the reader knows; else the config line that names the dataset.
     if (e instanceof DatasetError) return printDatasetError(e, config);
@@ -259,7 +291,9 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     // A bug of ours, not a user mistake: say so plainly, with the stack for the bug report.
-    process.stderr.write(`${printable(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, { lines: true })}\n`);
+    process.stderr.write(
+      `${printable(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, { lines: true })}\n`,
+    );
     process.exitCode = 70;
   },
 );

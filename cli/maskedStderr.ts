@@ -10,7 +10,8 @@ import { maskSecretText } from '../shared/text/secretMask';
 export function maskStderr(stream: NodeJS.WriteStream): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
+    const text =
+      typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
     return text === undefined ? write(chunk, ...rest) : write(maskSecretText(text), ...rest);
   }) as typeof stream.write;
 }

@@ -12,7 +12,11 @@ import { databaseReaches } from './preparers';
  * which the extension reads to ask for confirmation above a configured number of calls. The top-level
  * `reaches` is what the run reaches besides its scorers: `network` for a server database config.
  */
-export async function printPlan(config: RunConfig, command: Extract<Command, { kind: 'plan' }>, out: NodeJS.WritableStream): Promise<void> {
+export async function printPlan(
+  config: RunConfig,
+  command: Extract<Command, { kind: 'plan' }>,
+  out: NodeJS.WritableStream,
+): Promise<void> {
   const plan = await planJudgeCalls(config, caseRecords(config), {
     selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
     ...(command.trials === undefined ? {} : { trials: command.trials }),
@@ -21,11 +25,17 @@ export async function printPlan(config: RunConfig, command: Extract<Command, { k
   const target = (config as RunConfig & { readonly target?: unknown }).target !== undefined;
   const reaches = databaseReaches(config);
   if (command.json) {
-    out.write(`${jsonPrintable(JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target, reaches }))}\n`);
+    out.write(
+      `${jsonPrintable(JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target, reaches }))}\n`,
+    );
     return;
   }
   out.write(`${printable(describePlan(plan))}\n`);
-  for (const s of plan.scorers) out.write(`  ${printable(s.name)}${s.name === s.key ? '' : ` (${s.key})`}: ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`);
+  for (const s of plan.scorers)
+    out.write(
+      `  ${printable(s.name)}${s.name === s.key ? '' : ` (${s.key})`}: ${s.judgeCalls} judge call${s.judgeCalls === 1 ? '' : 's'}${s.reaches === undefined ? '' : `, reaches ${s.reaches}`}\n`,
+    );
   if (target) out.write('  the config has a target: the run calls the system under test for each case × trial\n');
-  if (reaches.length > 0) out.write('  the config names server database configs: the run connects to them (a run without trust does not)\n');
+  if (reaches.length > 0)
+    out.write('  the config names server database configs: the run connects to them (a run without trust does not)\n');
 }

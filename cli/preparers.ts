@@ -20,7 +20,12 @@ type Env = Readonly<Record<string, string | undefined>>;
  * cannot be opened is an `error` on its cases. `signal` is the run's: cancelling the run stops
  * target calls in flight. `trusted: false` reads no environment variable a database config names.
  */
-export async function openPreparers(config: RunConfig, given: Env, signal: AbortSignal, options: { readonly trusted?: boolean } = {}): Promise<{ preparer?: CasePreparer; problems: Problem[] }> {
+export async function openPreparers(
+  config: RunConfig,
+  given: Env,
+  signal: AbortSignal,
+  options: { readonly trusted?: boolean } = {},
+): Promise<{ preparer?: CasePreparer; problems: Problem[] }> {
   // Without trust nothing below may read the environment, whatever `given` is.
   const trusted = (options.trusted ?? true) && !isUntrustedEnv(given);
   const env = trusted ? given : isUntrustedEnv(given) ? given : untrustedEnv();
@@ -46,9 +51,15 @@ export function checkDatabaseConfigs(config: RunConfig, env: Env): Problem[] {
  * `network` when one is a server database (PostgreSQL, MySQL…) or names variables (so it may be one).
  * SQLite files are local and reach nothing. Nothing is connected to.
  */
-export function databaseReaches(config: RunConfig): ('network')[] {
+export function databaseReaches(config: RunConfig): 'network'[] {
   const { entries } = loadEntries(config, untrustedEnv(), false);
-  return entries.some((e) => e.unread !== undefined || (e.config !== undefined && e.config.engine !== 'sqlite' && e.config.engine !== 'unsupported')) ? ['network'] : [];
+  return entries.some(
+    (e) =>
+      e.unread !== undefined ||
+      (e.config !== undefined && e.config.engine !== 'sqlite' && e.config.engine !== 'unsupported'),
+  )
+    ? ['network']
+    : [];
 }
 
 /**
@@ -67,33 +78,64 @@ export function checkSetupFolders(config: RunConfig, env: Env, targets: readonly
   const servers = new Set<number>();
   for (const target of targets) {
     const picked = selectDatabase(entries, target, config.databaseNames ?? {}, setupDirectory);
-    const index = entries.findIndex((e) => e.config !== undefined && (target.dialect === undefined || e.config.dialect === target.dialect));
+    const index = entries.findIndex(
+      (e) => e.config !== undefined && (target.dialect === undefined || e.config.dialect === target.dialect),
+    );
     const ref = refs[index < 0 ? 0 : index];
     if (ref === undefined) continue;
-    if ('location' in picked && picked.location.engine === 'sqlite' && picked.location.build !== undefined) built.set(picked.location.build.folder, { folder: picked.location.build.folder, range: ref.range });
+    if ('location' in picked && picked.location.engine === 'sqlite' && picked.location.build !== undefined)
+      built.set(picked.location.build.folder, { folder: picked.location.build.folder, range: ref.range });
     else if ('location' in picked && picked.location.engine !== 'sqlite') servers.add(index);
-    else if ('error' in picked && picked.error.includes('cannot be built')) missing.set(picked.error, { message: picked.error, range: ref.range });
+    else if ('error' in picked && picked.error.includes('cannot be built'))
+      missing.set(picked.error, { message: picked.error, range: ref.range });
   }
   for (const { folder, range } of built.values()) {
-    problems.push({ code: 'database-built', severity: 'information', message: `the SQLite database ${basename(folder)} is built for the run, in memory, from ${folder} as EvalBench builds it (pre_setup.sql, setup.sql, data/*.csv, post_setup.sql); no database file is read or written`, range });
+    problems.push({
+      code: 'database-built',
+      severity: 'information',
+      message: `the SQLite database ${basename(folder)} is built for the run, in memory, from ${folder} as EvalBench builds it (pre_setup.sql, setup.sql, data/*.csv, post_setup.sql); no database file is read or written`,
+      range,
+    });
   }
-  for (const { message, range } of missing.values()) problems.push({ code: 'database-setup-missing', severity: 'warning', message: `${message}; its cases are errors in a run`, range });
+  for (const { message, range } of missing.values())
+    problems.push({
+      code: 'database-setup-missing',
+      severity: 'warning',
+      message: `${message}; its cases are errors in a run`,
+      range,
+    });
   for (const index of servers) {
     const ref = refs[index];
     const config = entries[index]?.config;
     if (ref === undefined || config === undefined) continue;
-    problems.push({ code: 'evalbench-key-not-run', severity: 'information', message: `EvalLens runs EvalBench's setup scripts (setup_directory) only for SQLite databases: the ${config.dialect} databases of ${ref.configFile} are yours; build them before the run — cases run on them as they are`, range: ref.range });
+    problems.push({
+      code: 'evalbench-key-not-run',
+      severity: 'information',
+      message: `EvalLens runs EvalBench's setup scripts (setup_directory) only for SQLite databases: the ${config.dialect} databases of ${ref.configFile} are yours; build them before the run — cases run on them as they are`,
+      range: ref.range,
+    });
   }
   return problems;
 }
 
-function databasesOf(config: RunConfig, env: Env, trusted: boolean): { preparer?: CasePreparer; problems: Problem[]; sqlite?: boolean } {
+function databasesOf(
+  config: RunConfig,
+  env: Env,
+  trusted: boolean,
+): { preparer?: CasePreparer; problems: Problem[]; sqlite?: boolean } {
   const { entries, problems } = loadEntries(config, env, trusted);
   if (entries.length === 0) return { problems };
   const names = config.databaseNames;
   const setup = config.setupDirectory === undefined ? {} : { setupDirectory: config.setupDirectory };
   const cleanUp = config.sqlCleanUp === undefined ? {} : { cleanUp: config.sqlCleanUp };
-  const preparer = databasePreparer(entries, { timeoutMs: config.timeoutMs, env, open: (location, vars) => openEngine(location, vars), ...(names === undefined ? {} : { names }), ...setup, ...cleanUp });
+  const preparer = databasePreparer(entries, {
+    timeoutMs: config.timeoutMs,
+    env,
+    open: (location, vars) => openEngine(location, vars),
+    ...(names === undefined ? {} : { names }),
+    ...setup,
+    ...cleanUp,
+  });
   return { preparer, problems, sqlite: entries.some((entry) => entry.config?.engine === 'sqlite') };
 }
 
@@ -107,7 +149,11 @@ function loadEntries(config: RunConfig, env: Env, trusted: boolean): { entries: 
   return { entries, problems };
 }
 
-function loadEntriesWithRefs(config: RunConfig, env: Env, trusted: boolean): { entries: DatabaseEntry[]; refs: DatabaseConfigRef[]; problems: Problem[] } {
+function loadEntriesWithRefs(
+  config: RunConfig,
+  env: Env,
+  trusted: boolean,
+): { entries: DatabaseEntry[]; refs: DatabaseConfigRef[]; problems: Problem[] } {
   const entries: DatabaseEntry[] = [];
   const problems: Problem[] = [];
   // The run config's entry of each of `entries`, in the same order.
@@ -119,17 +165,31 @@ function loadEntriesWithRefs(config: RunConfig, env: Env, trusted: boolean): { e
       const dialect = declaredDialect(ref.configFile);
       entries.push({ unread: dialect === undefined ? {} : { dialect } });
       refs.push(ref);
-      problems.push({ code: 'database-not-read', severity: 'information', message: `the database config ${ref.configFile} names environment variables, which a run without trust does not read: its cases are skipped`, range: ref.range });
+      problems.push({
+        code: 'database-not-read',
+        severity: 'information',
+        message: `the database config ${ref.configFile} names environment variables, which a run without trust does not read: its cases are skipped`,
+        range: ref.range,
+      });
       continue;
     }
     // With a setup folder an SQLite database is built in memory, so its database_path folder need not exist (EvalBench creates it).
     const built = config.setupDirectory !== undefined && loaded.config?.engine === 'sqlite';
-    problems.push(...(built ? loaded.problems.filter((p) => !(p.code === 'missing-file' && p.message.includes('(database_path)'))) : loaded.problems));
+    problems.push(
+      ...(built
+        ? loaded.problems.filter((p) => !(p.code === 'missing-file' && p.message.includes('(database_path)')))
+        : loaded.problems),
+    );
     if (loaded.config === undefined) continue;
     entries.push({ config: loaded.config });
     refs.push(ref);
     if (loaded.config.engine === 'unsupported') {
-      problems.push({ code: 'database-not-supported', severity: 'warning', message: `${loaded.config.reason}; the cases on this database (${loaded.config.dialect}) are errors in a run`, range: ref.range });
+      problems.push({
+        code: 'database-not-supported',
+        severity: 'warning',
+        message: `${loaded.config.reason}; the cases on this database (${loaded.config.dialect}) are errors in a run`,
+        range: ref.range,
+      });
     }
   }
   const dialects = new Map<string, string>();
@@ -139,7 +199,13 @@ function loadEntriesWithRefs(config: RunConfig, env: Env, trusted: boolean): { e
     if (dialect === undefined || ref === undefined) continue;
     const first = dialects.get(dialect);
     if (first === undefined) dialects.set(dialect, ref.configFile);
-    else problems.push({ code: 'database-not-run', severity: 'information', message: `EvalLens runs the ${dialect} cases on the first database config of that dialect (${first}); ${ref.configFile} is not used in this run`, range: ref.range });
+    else
+      problems.push({
+        code: 'database-not-run',
+        severity: 'information',
+        message: `EvalLens runs the ${dialect} cases on the first database config of that dialect (${first}); ${ref.configFile} is not used in this run`,
+        range: ref.range,
+      });
   }
   return { entries, refs, problems };
 }

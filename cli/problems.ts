@@ -9,7 +9,9 @@ import { displayLineColumn } from '../shared/text/displayPosition';
  */
 export function formatProblem(problem: Problem, cwd: string): string {
   const { file, start } = problem.range;
-  return printable(`${displayPath(file, cwd)}:${displayLineColumn(start)}: ${problem.severity}: ${problem.message} [${problem.code}]`);
+  return printable(
+    `${displayPath(file, cwd)}:${displayLineColumn(start)}: ${problem.severity}: ${problem.message} [${problem.code}]`,
+  );
 }
 
 export function displayPath(file: string, cwd: string): string {
@@ -24,6 +26,11 @@ export function displayPath(file: string, cwd: string): string {
  */
 export function byPosition(problems: readonly Problem[]): Problem[] {
   const fileOrder = new Map<string, number>();
-  for (const problem of problems) if (!fileOrder.has(problem.range.file)) fileOrder.set(problem.range.file, fileOrder.size);
-  return [...problems].sort((a, b) => (fileOrder.get(a.range.file) ?? 0) - (fileOrder.get(b.range.file) ?? 0) || a.range.start.offset - b.range.start.offset);
+  for (const problem of problems)
+    if (!fileOrder.has(problem.range.file)) fileOrder.set(problem.range.file, fileOrder.size);
+  return [...problems].sort(
+    (a, b) =>
+      (fileOrder.get(a.range.file) ?? 0) - (fileOrder.get(b.range.file) ?? 0) ||
+      a.range.start.offset - b.range.start.offset,
+  );
 }

@@ -27,7 +27,11 @@ type ReportCommand = Extract<Command, { kind: 'report' }>;
 
 class ReportInputError extends Error {}
 
-export async function reportCommand(command: ReportCommand, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+export async function reportCommand(
+  command: ReportCommand,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<number> {
   const cwd = process.cwd();
   let loaded: { report: Report; problems: readonly Problem[]; file?: string };
   try {
@@ -61,8 +65,13 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
   const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
   const stdoutTaken = requested.some((r) => r.name !== 'console' && r.out === undefined);
-  const asked = requested.some((r) => r.name === 'console') || stdoutTaken ? requested : [{ name: 'console' as const }, ...requested];
-  const reporters = asked.map((r) => createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout, cwd, color }));
+  const asked =
+    requested.some((r) => r.name === 'console') || stdoutTaken
+      ? requested
+      : [{ name: 'console' as const }, ...requested];
+  const reporters = asked.map((r) =>
+    createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout, cwd, color }),
+  );
   if (asked.some((r) => r.name === 'console' && r.out === undefined)) {
     stdout.write(`${printable(heading(report, file, cwd), { lines: true })}\n`);
   }
@@ -82,7 +91,10 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
   }
   const unread = problems.filter((p) => p.severity === 'error').length;
   if (unread > 0) {
-    say(stderr, `evallens: ${unread} row${unread === 1 ? '' : 's'} could not be read (listed above); the report has the rest`);
+    say(
+      stderr,
+      `evallens: ${unread} row${unread === 1 ? '' : 's'} could not be read (listed above); the report has the rest`,
+    );
     return EXIT.failed;
   }
   return runVerdict(report) === 'PASSED' ? EXIT.passed : EXIT.failed;
@@ -92,21 +104,38 @@ export async function reportCommand(command: ReportCommand, stdout: NodeJS.Writa
  * `evallens run <EvalBench results folder>`: nothing to run, so the results are shown as `report`
  * shows them (said on stderr). Undefined when the path is anything else (a run config).
  */
-export async function runAsReport(command: Extract<Command, { kind: 'run' }>, stderr: NodeJS.WritableStream): Promise<ReportCommand | undefined> {
+export async function runAsReport(
+  command: Extract<Command, { kind: 'run' }>,
+  stderr: NodeJS.WritableStream,
+): Promise<ReportCommand | undefined> {
   if (/\.ya?ml$/i.test(command.config) || !(await isEvalBenchResults(command.config))) return undefined;
-  say(stderr, `evallens: ${command.config} holds EvalBench's results, not a run config: showing them as \`evallens report\` does (nothing is run or re-scored)`);
-  return { kind: 'report', path: command.config, reporters: command.reporters, ...(command.runsDir === undefined ? {} : { runsDir: command.runsDir }), ...(command.color === undefined ? {} : { color: command.color }) };
+  say(
+    stderr,
+    `evallens: ${command.config} holds EvalBench's results, not a run config: showing them as \`evallens report\` does (nothing is run or re-scored)`,
+  );
+  return {
+    kind: 'report',
+    path: command.config,
+    reporters: command.reporters,
+    ...(command.runsDir === undefined ? {} : { runsDir: command.runsDir }),
+    ...(command.color === undefined ? {} : { color: command.color }),
+  };
 }
 
 /** An EvalBench results folder or CSV file, an EvalLens run folder, or a report.json. */
 async function load(path: string): Promise<{ report: Report; problems: readonly Problem[]; file?: string }> {
   const info = await stat(path).catch(() => undefined);
   // A report.json is read bounded whatever it is (a missing file, a link to /dev/zero and a FIFO are refused by name).
-  if (/\.json$/i.test(path) && info?.isDirectory() !== true) return { report: await readReport(path), problems: [], file: path };
-  if (info === undefined) throw new ReportInputError(`${path}:1:1: expected a results folder or a report.json, but it does not exist`);
+  if (/\.json$/i.test(path) && info?.isDirectory() !== true)
+    return { report: await readReport(path), problems: [], file: path };
+  if (info === undefined)
+    throw new ReportInputError(`${path}:1:1: expected a results folder or a report.json, but it does not exist`);
   if (!info.isFile()) {
     const runReport = join(path, 'report.json');
-    const found = await stat(runReport).then((s) => s.isFile(), () => false);
+    const found = await stat(runReport).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     if (found) return { report: await readReport(runReport), problems: [], file: runReport };
   }
   if (!(await isEvalBenchResults(path))) {
@@ -142,8 +171,23 @@ async function* iterate<T>(items: readonly T[]): AsyncIterable<T> {
 
 /** The report as the run events the reporters read: the console prints a line per case from them. */
 function* events(report: Report): Generator<RunEvent> {
-  const scorers = report.scorers.map(({ name, key, origin, scale, threshold, weight, lowerIsBetter }) => ({ name, key, origin, scale, weight, lowerIsBetter, ...(threshold === undefined ? {} : { threshold }) }));
-  yield { type: 'run/start', runId: report.runId, configFile: report.configFile, startedAt: report.startedAt, scorers, numTrials: report.numTrials };
+  const scorers = report.scorers.map(({ name, key, origin, scale, threshold, weight, lowerIsBetter }) => ({
+    name,
+    key,
+    origin,
+    scale,
+    weight,
+    lowerIsBetter,
+    ...(threshold === undefined ? {} : { threshold }),
+  }));
+  yield {
+    type: 'run/start',
+    runId: report.runId,
+    configFile: report.configFile,
+    startedAt: report.startedAt,
+    scorers,
+    numTrials: report.numTrials,
+  };
   const byCase = new Map<string, ScorerResult[]>();
   for (const r of report.results) {
     const list = byCase.get(r.caseId) ?? [];
@@ -153,21 +197,44 @@ function* events(report: Report): Generator<RunEvent> {
   for (const c of report.cases) {
     const at = { offset: 0, ...fromDisplay(c.location) };
     const range = { file: c.location.file, start: at, end: at };
-    yield { type: 'case/end', caseId: c.id, index: c.index, range, status: c.status, durationMs: c.durationMs, results: byCase.get(c.id) ?? [], ...(c.trials === undefined ? {} : { trials: c.trials }) };
+    yield {
+      type: 'case/end',
+      caseId: c.id,
+      index: c.index,
+      range,
+      status: c.status,
+      durationMs: c.durationMs,
+      results: byCase.get(c.id) ?? [],
+      ...(c.trials === undefined ? {} : { trials: c.trials }),
+    };
   }
-  yield { type: 'run/end', runId: report.runId, finishedAt: report.finishedAt, durationMs: report.durationMs, cancelled: report.cancelled, summary: report.summary };
+  yield {
+    type: 'run/end',
+    runId: report.runId,
+    finishedAt: report.finishedAt,
+    durationMs: report.durationMs,
+    cancelled: report.cancelled,
+    summary: report.summary,
+  };
 }
 
 /** What was read, and EvalBench's own summary numbers as it wrote them. */
 function heading(report: Report, file: string, cwd: string): string {
   const imported: ImportedResults | undefined = report.imported;
   if (imported === undefined) return `EvalLens report ${displayPath(file, cwd)}\n`;
-  const lines = [`EvalBench results: ${displayPath(report.configFile, cwd)} (read, not re-scored; report written to ${displayPath(file, cwd)})`];
+  const lines = [
+    `EvalBench results: ${displayPath(report.configFile, cwd)} (read, not re-scored; report written to ${displayPath(file, cwd)})`,
+  ];
   for (const job of imported.jobs) {
-    lines.push(`job ${job.jobId}${job.runTime === undefined ? '' : ` (run ${job.runTime})`}: EvalBench's own summary.csv:`);
+    lines.push(
+      `job ${job.jobId}${job.runTime === undefined ? '' : ` (run ${job.runTime})`}: EvalBench's own summary.csv:`,
+    );
     if (job.summary.length === 0) lines.push('  (no summary.csv)');
     for (const row of job.summary) {
-      const share = row.correct !== undefined && row.total !== undefined && row.total > 0 ? ` = ${Number(((row.correct / row.total) * 100).toFixed(2))}%` : '';
+      const share =
+        row.correct !== undefined && row.total !== undefined && row.total > 0
+          ? ` = ${Number(((row.correct / row.total) * 100).toFixed(2))}%`
+          : '';
       lines.push(`  ${row.metric}: ${row.correct ?? '-'}/${row.total ?? '-'}${share}`);
     }
   }

@@ -42,7 +42,13 @@ function position(text: string, offset: number): { line: number; column: number 
 export async function readReportFile(path: string): Promise<Report> {
   // Bounded like every read (a symlink to /dev/zero, a FIFO or a huge file is refused, not read).
   const read = await readBoundedText(path, 'report');
-  if (!read.ok) throw new ReportFileError(path, 1, 1, `cannot read the report file (${read.code === 'ENOENT' ? 'it does not exist' : read.reason})`);
+  if (!read.ok)
+    throw new ReportFileError(
+      path,
+      1,
+      1,
+      `cannot read the report file (${read.code === 'ENOENT' ? 'it does not exist' : read.reason})`,
+    );
   return parseReport(read.text, path);
 }
 
@@ -54,7 +60,12 @@ export function parseReport(text: string, path: string): Report {
   const deep = tooDeepJson(body);
   if (deep !== undefined) {
     const at = position(body, deep);
-    throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report, but it has ${tooDeepMessage()}`);
+    throw new ReportFileError(
+      path,
+      at.line,
+      at.column + (at.line === 1 ? shift : 0),
+      `expected an EvalLens report, but it has ${tooDeepMessage()}`,
+    );
   }
   let value: unknown;
   try {
@@ -65,12 +76,21 @@ export function parseReport(text: string, path: string): Report {
   const check = validate(value);
   const first = check.errors?.[0];
   if (first === undefined) return value as Report;
-  const segments = first.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const segments = first.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   const node = findNodeAtLocation(parseTree(body) ?? { type: 'null', offset: 0, length: 0 }, segments);
   const at = position(body, node?.offset ?? 0);
   const where = first.instancePath === '' ? 'the top level' : first.instancePath;
   const more = (check.errors?.length ?? 1) > 1 ? ` (and ${(check.errors?.length ?? 1) - 1} more problems)` : '';
-  throw new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected an EvalLens report (schemas/report.schema.json), but at ${where} the value ${first.message ?? 'does not fit'}${more}`);
+  throw new ReportFileError(
+    path,
+    at.line,
+    at.column + (at.line === 1 ? shift : 0),
+    `expected an EvalLens report (schemas/report.schema.json), but at ${where} the value ${first.message ?? 'does not fit'}${more}`,
+  );
 }
 
 /** JSON.parse says little and quotes the text; jsonc-parser gives the first error's offset and kind. */
@@ -80,6 +100,16 @@ function syntaxError(body: string, path: string, shift: number): ReportFileError
   const first = errors[0];
   const at = position(body, first?.offset ?? 0);
   // "CommaExpected" → "comma expected"
-  const what = first === undefined ? 'text that is not JSON' : `a JSON syntax error (${printParseErrorCode(first.error).replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase()})`;
-  return new ReportFileError(path, at.line, at.column + (at.line === 1 ? shift : 0), `expected a JSON report, saw ${what}`);
+  const what =
+    first === undefined
+      ? 'text that is not JSON'
+      : `a JSON syntax error (${printParseErrorCode(first.error)
+          .replace(/(?<=[a-z])(?=[A-Z])/g, ' ')
+          .toLowerCase()})`;
+  return new ReportFileError(
+    path,
+    at.line,
+    at.column + (at.line === 1 ? shift : 0),
+    `expected a JSON report, saw ${what}`,
+  );
 }

@@ -15,7 +15,11 @@ const SUGGESTIONS = 3;
 const BATCH = 1000;
 
 /** The refusal to print (one line each), or none when the selection names real cases and matches some. */
-export async function checkSelection(records: AsyncIterable<DatasetRecord>, configPath: string, selection: CaseSelection): Promise<string[]> {
+export async function checkSelection(
+  records: AsyncIterable<DatasetRecord>,
+  configPath: string,
+  selection: CaseSelection,
+): Promise<string[]> {
   const ids = selection.ids ?? [];
   if (ids.length === 0 && selection.filter === undefined) return [];
   const wanted = new Set(ids);
@@ -50,14 +54,21 @@ export async function checkSelection(records: AsyncIterable<DatasetRecord>, conf
   const help = `\`evallens validate ${configPath} --cases\` lists the ids`;
   for (const id of ids) {
     if (found.has(id)) continue;
-    problems.push(`--case ${JSON.stringify(id)}: the dataset has no case with this id (${total} case${total === 1 ? '' : 's'})${suggest(closestNames(id, near, SUGGESTIONS))}; ${help}`);
+    problems.push(
+      `--case ${JSON.stringify(id)}: the dataset has no case with this id (${total} case${total === 1 ? '' : 's'})${suggest(closestNames(id, near, SUGGESTIONS))}; ${help}`,
+    );
   }
   if (selection.filter !== undefined && matchedFilter === 0) {
-    const hint = filterProbe === undefined || filterProbe === '' ? '' : suggest(closestNames(filterProbe, near, SUGGESTIONS));
-    problems.push(`--filter ${JSON.stringify(selection.filter)}: no case id matches (${total} case${total === 1 ? '' : 's'}; * is any text, ? one character)${hint}; ${help}`);
+    const hint =
+      filterProbe === undefined || filterProbe === '' ? '' : suggest(closestNames(filterProbe, near, SUGGESTIONS));
+    problems.push(
+      `--filter ${JSON.stringify(selection.filter)}: no case id matches (${total} case${total === 1 ? '' : 's'}; * is any text, ? one character)${hint}; ${help}`,
+    );
   }
   if (problems.length === 0 && matchedSelection === 0) {
-    problems.push(`--case and --filter together select no case: none of the ids given matches ${JSON.stringify(selection.filter ?? '')}`);
+    problems.push(
+      `--case and --filter together select no case: none of the ids given matches ${JSON.stringify(selection.filter ?? '')}`,
+    );
   }
   return problems;
 }

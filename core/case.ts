@@ -41,4 +41,5 @@ export interface CaseReadError {
   readonly message: string;
 }
 
-export type DatasetRecord = { readonly ok: true; readonly value: LocatedCase } | { readonly ok: false; readonly error: CaseReadError };
+export type DatasetRecord =
+  { readonly ok: true; readonly value: LocatedCase } | { readonly ok: false; readonly error: CaseReadError };

@@ -43,7 +43,13 @@ export interface EngineContext {
 }
 
 /** Caps: a few large configs' worth of patterns and schemas; far more models and credentials files than a run names. */
-export const ENGINE_CACHE_LIMITS = { regexVerdicts: 500, compiledSchemas: 200, prompts: 64, rateLimiters: 256, googleAuths: 32 } as const;
+export const ENGINE_CACHE_LIMITS = {
+  regexVerdicts: 500,
+  compiledSchemas: 200,
+  prompts: 64,
+  rateLimiters: 256,
+  googleAuths: 32,
+} as const;
 
 export function createEngineContext(): EngineContext {
   return {

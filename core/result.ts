@@ -6,7 +6,16 @@ import type { Json } from './case';
  * recording lacks what the scorer reads `unsupported`. `measured` is a figure with no pass mark (a
  * count or a latency with no threshold): it neither passes nor fails until a threshold is set.
  */
-export const RESULT_STATUSES = ['pass', 'fail', 'error', 'inconclusive', 'unsupported', 'timeout', 'skipped', 'measured'] as const;
+export const RESULT_STATUSES = [
+  'pass',
+  'fail',
+  'error',
+  'inconclusive',
+  'unsupported',
+  'timeout',
+  'skipped',
+  'measured',
+] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /** What a scorer returns. Reasons carry no payload text; payload-derived detail goes in `details`. */

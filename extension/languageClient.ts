@@ -3,7 +3,12 @@
  * IPC, for `evallens-yaml` documents on disk and untitled ones, EvalBench configs in plain YAML, and datasets.
  */
 import type * as vscode from 'vscode';
-import { LanguageClient, type LanguageClientOptions, type ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
 
 export const LANGUAGE_ID = 'evallens-yaml';
 
@@ -18,10 +23,31 @@ function serverEnv(trusted: boolean): NodeJS.ProcessEnv {
   return trusted ? { EVALLENS_UNTRUSTED: '0' } : { EVALLENS_UNTRUSTED: '1' };
 }
 
-export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, trusted: () => boolean): LanguageClient {
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+  trusted: () => boolean,
+): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
-  const run = { module, transport: TransportKind.ipc, options: { get env() { return serverEnv(trusted()); } } };
-  const debug = { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${SERVER_DEBUG_PORT}`], get env() { return serverEnv(trusted()); } } };
+  const run = {
+    module,
+    transport: TransportKind.ipc,
+    options: {
+      get env() {
+        return serverEnv(trusted());
+      },
+    },
+  };
+  const debug = {
+    module,
+    transport: TransportKind.ipc,
+    options: {
+      execArgv: ['--nolazy', `--inspect=${SERVER_DEBUG_PORT}`],
+      get env() {
+        return serverEnv(trusted());
+      },
+    },
+  };
   const serverOptions: ServerOptions = { run, debug };
   const clientOptions: LanguageClientOptions = {
     // Plain YAML too (EvalBench run configs have plain names; the server recognizes them by content

@@ -6,7 +6,13 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ANNOTATED_FILES, CaseCodeLensProvider, OPEN_RESULTS_COMMAND, RUN_CASE_COMMAND, RUN_CONFIG_COMMAND } from './editor/caseCodeLens';
+import {
+  ANNOTATED_FILES,
+  CaseCodeLensProvider,
+  OPEN_RESULTS_COMMAND,
+  RUN_CASE_COMMAND,
+  RUN_CONFIG_COMMAND,
+} from './editor/caseCodeLens';
 import { CaseResultDecorations } from './editor/caseResultDecorations';
 import { offerFailures, showFirstFailure, SHOW_FAILURES_COMMAND } from './editor/showFailures';
 import { createLanguageClient, restartLanguageClient } from './languageClient';
@@ -46,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
 
   const cliPath = context.asAbsolutePath('dist/cli.js');
   // Cases are listed by the CLI in a child process, on first use, not here.
-  const index = new CaseIndex(new BatchedDiscovery(cliPath, context.extensionPath, () => vscode.workspace.isTrusted).discover);
+  const index = new CaseIndex(
+    new BatchedDiscovery(cliPath, context.extensionPath, () => vscode.workspace.isTrusted).discover,
+  );
   const lastResults = new LastResults();
   const lastRuns = new LastRuns();
   /** The configs of the last test run: "Show failures" starts with theirs. */
@@ -96,7 +104,10 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
     status,
     results,
     // Revives the results view after a reload (the panel's code loads only when one is revived).
-    registerResultsPanelSerializer(context.extensionUri, { reveal: (target) => void results.reveal(target), restored: (panel) => results.adopt(panel) }),
+    registerResultsPanelSerializer(context.extensionUri, {
+      reveal: (target) => void results.reveal(target),
+      restored: (panel) => results.adopt(panel),
+    }),
     lenses,
     new CaseResultDecorations(lastResults),
     vscode.languages.registerCodeLensProvider(ANNOTATED_FILES, lenses),
@@ -110,16 +121,23 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
     }),
     vscode.commands.registerCommand(RUN_CONFIG_COMMAND, (configFile: unknown) => {
       const file = typeof configFile === 'string' ? configFile : activeConfigFile();
-      if (file === undefined) return vscode.window.showInformationMessage('EvalLens: open an *.eval.yaml config to run it.');
+      if (file === undefined)
+        return vscode.window.showInformationMessage('EvalLens: open an *.eval.yaml config to run it.');
       return runner.runItems(file);
     }),
-    vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (configFile: unknown) => results.openResults(typeof configFile === 'string' ? configFile : undefined)),
+    vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (configFile: unknown) =>
+      results.openResults(typeof configFile === 'string' ? configFile : undefined),
+    ),
     vscode.commands.registerCommand(OPEN_REPORT_FILE_COMMAND, () => results.openReportFile()),
     vscode.commands.registerCommand(SHOW_FAILURES_COMMAND, (configFiles: unknown) =>
-      showFirstFailure(lastResults, Array.isArray(configFiles) && configFiles.every((c) => typeof c === 'string') ? configFiles : lastRunConfigs),
+      showFirstFailure(
+        lastResults,
+        Array.isArray(configFiles) && configFiles.every((c) => typeof c === 'string') ? configFiles : lastRunConfigs,
+      ),
     ),
     vscode.workspace.onDidChangeConfiguration((change) => {
-      if (change.affectsConfiguration(SETTINGS_SECTION)) settings = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key));
+      if (change.affectsConfiguration(SETTINGS_SECTION))
+        settings = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key));
     }),
     vscode.workspace.onDidSaveTextDocument((document) => {
       if (!settings.runOnSave || document.uri.scheme !== 'file') return;
@@ -136,7 +154,9 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
 
   // Not awaited: activation stays quick, and a server that fails to start is reported, not thrown.
   void runReportingFailure(client.start(), output, 'start');
-  output.info(`Activated in ${(performance.now() - activationStarted).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'}).`);
+  output.info(
+    `Activated in ${(performance.now() - activationStarted).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'}).`,
+  );
   return context.extensionMode === vscode.ExtensionMode.Test ? createTestApi(tree.controller) : undefined;
 }
 
@@ -151,11 +171,17 @@ function activeConfigFile(): string | undefined {
   return uri !== undefined && uri.scheme === 'file' && /\.eval\.ya?ml$/.test(uri.fsPath) ? uri.fsPath : undefined;
 }
 
-async function runReportingFailure(work: Promise<void>, output: vscode.LogOutputChannel, verb: 'start' | 'restart'): Promise<void> {
+async function runReportingFailure(
+  work: Promise<void>,
+  output: vscode.LogOutputChannel,
+  verb: 'start' | 'restart',
+): Promise<void> {
   try {
     await work;
   } catch (error) {
     output.error(`The language server did not ${verb}: ${error instanceof Error ? error.message : String(error)}`);
-    void vscode.window.showErrorMessage(`EvalLens: the language server did not ${verb}. See the EvalLens output for details.`);
+    void vscode.window.showErrorMessage(
+      `EvalLens: the language server did not ${verb}. See the EvalLens output for details.`,
+    );
   }
 }

@@ -51,7 +51,11 @@ export class ResultsViewBridge implements vscode.Disposable {
     private readonly lastBatch: () => readonly ConfigOutcome[] = () => [],
   ) {
     this.tabs = vscode.window.tabGroups.onDidChangeTabs((change) => {
-      if (change.closed.some(isResultsTab) && !vscode.window.tabGroups.all.some((group) => group.tabs.some(isResultsTab))) this.current = undefined;
+      if (
+        change.closed.some(isResultsTab) &&
+        !vscode.window.tabGroups.all.some((group) => group.tabs.some(isResultsTab))
+      )
+        this.current = undefined;
     });
   }
 
@@ -101,16 +105,23 @@ export class ResultsViewBridge implements vscode.Disposable {
       const reported = this.lastBatch().filter((o) => o.reportFile !== undefined);
       if (reported.length > 1) {
         const picked = await vscode.window.showQuickPick(
-          reported.map((o) => ({ label: o.label, description: o.summary === undefined ? '' : outcomeCounts(o), outcome: o })),
+          reported.map((o) => ({
+            label: o.label,
+            description: o.summary === undefined ? '' : outcomeCounts(o),
+            outcome: o,
+          })),
           { title: `EvalLens: the last run covered ${reported.length} configs`, placeHolder: 'Open the results of…' },
         );
         if (picked?.outcome.reportFile !== undefined) await this.showReportFile(picked.outcome.reportFile, true);
         return;
       }
     }
-    const report = (configFile === undefined ? this.lastReport : this.lastReports.get(configFile)) ?? (await this.newestReport());
+    const report =
+      (configFile === undefined ? this.lastReport : this.lastReports.get(configFile)) ?? (await this.newestReport());
     if (report === undefined) {
-      void vscode.window.showInformationMessage('EvalLens: no run yet. Run a config from the Test Explorer or with "Run all" above its `scorers:`.');
+      void vscode.window.showInformationMessage(
+        'EvalLens: no run yet. Run a config from the Test Explorer or with "Run all" above its `scorers:`.',
+      );
       return;
     }
     await this.showReportFile(report, true);
@@ -136,11 +147,13 @@ export class ResultsViewBridge implements vscode.Disposable {
   /** EvalBench's results, read by the CLI (never parsed here) into a report the view shows. */
   private async importResults(path: string): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const runsDir = folder === undefined ? join(tmpdir(), 'evallens-runs') : resolve(folder, this.settings().runsDirectory);
+    const runsDir =
+      folder === undefined ? join(tmpdir(), 'evallens-runs') : resolve(folder, this.settings().runsDirectory);
     const reportFile = join(tmpdir(), `evallens-report-${randomBytes(6).toString('hex')}.json`);
     const cliPath = vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath;
-    const answer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'EvalLens: reading EvalBench results' }, () =>
-      importReport(cliPath, path, runsDir, reportFile, folder ?? tmpdir()),
+    const answer = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'EvalLens: reading EvalBench results' },
+      () => importReport(cliPath, path, runsDir, reportFile, folder ?? tmpdir()),
     );
     if (!answer.ok) {
       this.output.error(`Cannot read the results: ${answer.reason}`);
@@ -158,7 +171,10 @@ export class ResultsViewBridge implements vscode.Disposable {
   private async showReportFile(path: string, complain: boolean, handedOver?: string): Promise<void> {
     try {
       const { readReportFile } = await loadPanelModule();
-      const report = handedOver === undefined ? await readReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path) : (JSON.parse(handedOver) as Report);
+      const report =
+        handedOver === undefined
+          ? await readReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path)
+          : (JSON.parse(handedOver) as Report);
       (await this.panel()).showReport(report);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -192,9 +208,15 @@ export class ResultsViewBridge implements vscode.Disposable {
     const position = new vscode.Position(line, column);
     try {
       // Beside the results view (which opens in the active group), so the view stays in sight.
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.Beside, preview: true });
+      await vscode.window.showTextDocument(vscode.Uri.file(file), {
+        selection: new vscode.Range(position, position),
+        viewColumn: vscode.ViewColumn.Beside,
+        preview: true,
+      });
     } catch (e) {
-      void vscode.window.showErrorMessage(maskedText(`EvalLens: cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`));
+      void vscode.window.showErrorMessage(
+        maskedText(`EvalLens: cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`),
+      );
     }
   }
 

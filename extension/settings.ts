@@ -41,7 +41,10 @@ export function readSettings(get: (key: string) => unknown): EvalLensSettings {
   return {
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(limit === undefined ? {} : { runTimeLimitSeconds: limit }),
-    runsDirectory: typeof runsDirectory === 'string' && runsDirectory.trim() !== '' ? runsDirectory.trim() : DEFAULT_SETTINGS.runsDirectory,
+    runsDirectory:
+      typeof runsDirectory === 'string' && runsDirectory.trim() !== ''
+        ? runsDirectory.trim()
+        : DEFAULT_SETTINGS.runsDirectory,
     runOnSave: get('run.onSave') === true,
     runCostlyScorersOnSave: get('run.costlyScorersOnSave') === true,
     confirmJudgeCallsAbove: confirm ?? DEFAULT_SETTINGS.confirmJudgeCallsAbove,

@@ -30,7 +30,9 @@ export interface RecordedMessage {
 export interface RecordedRun {
   readonly name: string | undefined;
   /** Per test item id, the last state the run gave it and the messages that came with it. */
-  readonly states: Readonly<Record<string, { readonly state: RecordedState; readonly messages: readonly RecordedMessage[] }>>;
+  readonly states: Readonly<
+    Record<string, { readonly state: RecordedState; readonly messages: readonly RecordedMessage[] }>
+  >;
   /** What the run wrote to Test Results, with the item it was attached to. */
   readonly output: readonly { readonly text: string; readonly testId?: string }[];
   readonly ended: boolean;
@@ -46,10 +48,22 @@ export function createTestApi(controller: vscode.TestController): EvalLensTestAp
   const createTestRun = controller.createTestRun.bind(controller);
   controller.createTestRun = (request, name, persist) => {
     const run = createTestRun(request, name, persist);
-    const recorded = { name, states: {} as Record<string, RecordedRun['states'][string]>, output: [] as RecordedRun['output'][number][], ended: false };
+    const recorded = {
+      name,
+      states: {} as Record<string, RecordedRun['states'][string]>,
+      output: [] as RecordedRun['output'][number][],
+      ended: false,
+    };
     runs.push(recorded);
-    const mark = (state: RecordedState, test: vscode.TestItem, messages?: vscode.TestMessage | readonly vscode.TestMessage[]) => {
-      recorded.states[test.id] = { state, messages: (messages === undefined ? [] : Array.isArray(messages) ? messages : [messages]).map(recordMessage) };
+    const mark = (
+      state: RecordedState,
+      test: vscode.TestItem,
+      messages?: vscode.TestMessage | readonly vscode.TestMessage[],
+    ) => {
+      recorded.states[test.id] = {
+        state,
+        messages: (messages === undefined ? [] : Array.isArray(messages) ? messages : [messages]).map(recordMessage),
+      };
     };
     return new Proxy(run, {
       get(target, property, receiver) {
@@ -68,7 +82,11 @@ export function createTestApi(controller: vscode.TestController): EvalLensTestAp
             };
           case 'failed':
           case 'errored':
-            return (test: vscode.TestItem, message: vscode.TestMessage | readonly vscode.TestMessage[], duration?: number) => {
+            return (
+              test: vscode.TestItem,
+              message: vscode.TestMessage | readonly vscode.TestMessage[],
+              duration?: number,
+            ) => {
               mark(property, test, message);
               target[property](test, message, duration);
             };
@@ -104,7 +122,11 @@ function nodesOf(items: vscode.TestItemCollection): TestTreeNode[] {
       label: item.label,
       ...(item.uri === undefined ? {} : { file: item.uri.fsPath }),
       ...(item.range === undefined ? {} : { line: item.range.start.line }),
-      ...(typeof item.error === 'string' ? { error: item.error } : item.error === undefined ? {} : { error: item.error.value }),
+      ...(typeof item.error === 'string'
+        ? { error: item.error }
+        : item.error === undefined
+          ? {}
+          : { error: item.error.value }),
       ...(item.description === undefined ? {} : { description: item.description }),
       children: nodesOf(item.children),
     });
@@ -116,6 +138,8 @@ function recordMessage(message: vscode.TestMessage): RecordedMessage {
   return {
     text: typeof message.message === 'string' ? message.message : message.message.value,
     hasDiff: message.expectedOutput !== undefined && message.actualOutput !== undefined,
-    ...(message.location === undefined ? {} : { file: message.location.uri.fsPath, line: message.location.range.start.line }),
+    ...(message.location === undefined
+      ? {}
+      : { file: message.location.uri.fsPath, line: message.location.range.start.line }),
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { CaseData } from './webview';
 
-export type CaseLookup = { readonly ok: true; readonly data: CaseData } | { readonly ok: false; readonly reason: string };
+export type CaseLookup =
+  { readonly ok: true; readonly data: CaseData } | { readonly ok: false; readonly reason: string };
 
 type Fields = { readonly [key: string]: unknown };
 

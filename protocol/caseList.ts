@@ -60,7 +60,12 @@ function fieldsOf(value: unknown): Fields | undefined {
 
 function isPosition(value: unknown): boolean {
   const p = fieldsOf(value);
-  return p !== undefined && typeof p['line'] === 'number' && typeof p['column'] === 'number' && typeof p['offset'] === 'number';
+  return (
+    p !== undefined &&
+    typeof p['line'] === 'number' &&
+    typeof p['column'] === 'number' &&
+    typeof p['offset'] === 'number'
+  );
 }
 
 function isCount(value: unknown): value is number {
@@ -74,14 +79,26 @@ function isStringArray(value: unknown): value is string[] {
 /** The listing's plan part, or undefined when it is missing or not in shape (the editor then asks `evallens plan`). */
 function parsePlanPart(value: unknown): ListedPlan | undefined {
   const p = fieldsOf(value);
-  if (p === undefined || !isCount(p['trials']) || !Array.isArray(p['scorers']) || !isStringArray(p['reaches'])) return undefined;
+  if (p === undefined || !isCount(p['trials']) || !Array.isArray(p['scorers']) || !isStringArray(p['reaches']))
+    return undefined;
   const scorers: ListedScorer[] = [];
   for (const entry of p['scorers']) {
     const s = fieldsOf(entry);
-    if (s === undefined || typeof s['name'] !== 'string' || typeof s['key'] !== 'string' || typeof s['acrossTrials'] !== 'boolean') return undefined;
+    if (
+      s === undefined ||
+      typeof s['name'] !== 'string' ||
+      typeof s['key'] !== 'string' ||
+      typeof s['acrossTrials'] !== 'boolean'
+    )
+      return undefined;
     const reaches = s['reaches'];
     if (reaches !== undefined && typeof reaches !== 'string') return undefined;
-    scorers.push({ name: s['name'], key: s['key'], acrossTrials: s['acrossTrials'], ...(reaches === undefined ? {} : { reaches }) });
+    scorers.push({
+      name: s['name'],
+      key: s['key'],
+      acrossTrials: s['acrossTrials'],
+      ...(reaches === undefined ? {} : { reaches }),
+    });
   }
   return { trials: p['trials'], scorers, reaches: p['reaches'] };
 }
@@ -100,7 +117,13 @@ export function parseCaseList(text: string): CaseList | undefined {
     return undefined;
   }
   const v = fieldsOf(value);
-  if (v === undefined || typeof v['configFile'] !== 'string' || !Array.isArray(v['cases']) || !Array.isArray(v['reaches'])) return undefined;
+  if (
+    v === undefined ||
+    typeof v['configFile'] !== 'string' ||
+    !Array.isArray(v['cases']) ||
+    !Array.isArray(v['reaches'])
+  )
+    return undefined;
   let plan = v['plan'] === undefined ? undefined : parsePlanPart(v['plan']);
   const cases: ListedCase[] = [];
   for (const entry of v['cases']) {
@@ -109,9 +132,18 @@ export function parseCaseList(text: string): CaseList | undefined {
     const readError = c['readError'];
     const judgeCalls = c['judgeCalls'];
     // Counts that do not fit the scorers make the plan part unusable, not the listing.
-    if (judgeCalls !== undefined && !(Array.isArray(judgeCalls) && judgeCalls.length === plan?.scorers.length && judgeCalls.every(isCount))) plan = undefined;
+    if (
+      judgeCalls !== undefined &&
+      !(Array.isArray(judgeCalls) && judgeCalls.length === plan?.scorers.length && judgeCalls.every(isCount))
+    )
+      plan = undefined;
     const counts = Array.isArray(judgeCalls) && judgeCalls.every(isCount) ? { judgeCalls } : {};
-    cases.push({ id: c['id'], range: fromDisplayRange(c['range']), ...(typeof readError === 'string' ? { readError } : {}), ...counts });
+    cases.push({
+      id: c['id'],
+      range: fromDisplayRange(c['range']),
+      ...(typeof readError === 'string' ? { readError } : {}),
+      ...counts,
+    });
   }
   const datasetFile = v['datasetFile'];
   const problem = v['problem'];

@@ -21,5 +21,7 @@ export interface ReportHandover {
 export function asReportHandover(message: unknown): ReportHandover | undefined {
   if (!isObject(message) || message['type'] !== 'evallens/report') return undefined;
   const { file, json } = message;
-  return typeof file === 'string' && typeof json === 'string' && json.length <= MAX_HANDOVER_CHARS ? { type: 'evallens/report', file, json } : undefined;
+  return typeof file === 'string' && typeof json === 'string' && json.length <= MAX_HANDOVER_CHARS
+    ? { type: 'evallens/report', file, json }
+    : undefined;
 }

@@ -19,7 +19,13 @@ export type {
 } from '../core/runner/events';
 
 /** The `type`s a decoder accepts; anything else in the stream is an error, not an event. */
-export const RUN_EVENT_TYPES: readonly RunEvent['type'][] = ['run/start', 'case/start', 'result', 'case/end', 'run/end'];
+export const RUN_EVENT_TYPES: readonly RunEvent['type'][] = [
+  'run/start',
+  'case/start',
+  'result',
+  'case/end',
+  'run/end',
+];
 
 /** One event as one line, newline included. JSON.stringify escapes newlines inside strings. */
 export function encodeEvent(event: RunEvent): string {
@@ -105,12 +111,18 @@ function parseLine(line: string, lineNumber: number): RunEvent | undefined {
     throw new RunEventDecodeError(lineNumber, `saw text that is not valid JSON (${line.length} characters)`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RunEventDecodeError(lineNumber, `saw ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`);
+    throw new RunEventDecodeError(
+      lineNumber,
+      `saw ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`,
+    );
   }
   const type: unknown = (value as { type?: unknown }).type;
   if (typeof type !== 'string' || !(RUN_EVENT_TYPES as readonly string[]).includes(type)) {
     const seen = typeof type === 'string' ? `an unknown type "${type.slice(0, 40)}"` : 'no string `type`';
-    throw new RunEventDecodeError(lineNumber, `saw an object with ${seen} (expected one of ${RUN_EVENT_TYPES.join(', ')})`);
+    throw new RunEventDecodeError(
+      lineNumber,
+      `saw an object with ${seen} (expected one of ${RUN_EVENT_TYPES.join(', ')})`,
+    );
   }
   // The runner and the reader are built from the same core types; the type tag is the contract checked here.
   return value as RunEvent;

@@ -57,7 +57,12 @@ export interface RevealTarget {
 export type HostToWebview =
   /** Show a finished run. `complete: false` means more cases and results follow in `report/append`. */
   | { readonly type: 'report/show'; readonly report: Report; readonly complete: boolean }
-  | { readonly type: 'report/append'; readonly cases: readonly ReportCase[]; readonly results: readonly ScorerResult[]; readonly complete: boolean }
+  | {
+      readonly type: 'report/append';
+      readonly cases: readonly ReportCase[];
+      readonly results: readonly ScorerResult[];
+      readonly complete: boolean;
+    }
   /** Events of a run in progress, in order (a `run/start` starts a new view), with the aggregates so far. */
   | { readonly type: 'run/events'; readonly events: readonly RunEvent[]; readonly aggregates?: LiveAggregates }
   /** The answer to `case/request`. */
@@ -75,7 +80,15 @@ export type WebviewToHost =
   /** Send the case's data (answered by `case/data` or `case/unavailable`). */
   | { readonly type: 'case/request'; readonly configFile: string; readonly caseId: string };
 
-const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = ['report/show', 'report/append', 'run/events', 'case/data', 'case/unavailable', 'view/clear', 'config/label'];
+const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = [
+  'report/show',
+  'report/append',
+  'run/events',
+  'case/data',
+  'case/unavailable',
+  'view/clear',
+  'config/label',
+];
 
 type Fields = { readonly [key: string]: unknown };
 
@@ -92,11 +105,17 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
  */
 export function isHostToWebview(message: unknown): message is HostToWebview {
   const m = fieldsOf(message);
-  if (m === undefined || !isString(m['type']) || !(HOST_TO_WEBVIEW_TYPES as readonly string[]).includes(m['type'])) return false;
+  if (m === undefined || !isString(m['type']) || !(HOST_TO_WEBVIEW_TYPES as readonly string[]).includes(m['type']))
+    return false;
   switch (m['type'] as HostToWebview['type']) {
     case 'report/show': {
       const report = fieldsOf(m['report']);
-      return report !== undefined && Array.isArray(report['cases']) && Array.isArray(report['results']) && typeof m['complete'] === 'boolean';
+      return (
+        report !== undefined &&
+        Array.isArray(report['cases']) &&
+        Array.isArray(report['results']) &&
+        typeof m['complete'] === 'boolean'
+      );
     }
     case 'report/append':
       return Array.isArray(m['cases']) && Array.isArray(m['results']) && typeof m['complete'] === 'boolean';
@@ -120,7 +139,12 @@ function isLocation(value: unknown): value is ReportLocation {
 
 function isRevealTarget(value: unknown): value is RevealTarget {
   const t = fieldsOf(value);
-  return t !== undefined && isString(t['configFile']) && isString(t['caseId']) && (t['location'] === undefined || isLocation(t['location']));
+  return (
+    t !== undefined &&
+    isString(t['configFile']) &&
+    isString(t['caseId']) &&
+    (t['location'] === undefined || isLocation(t['location']))
+  );
 }
 
 /** A message the host received is one of ours, with every field the host reads of the right type. */

@@ -17,10 +17,15 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = 'usage: node scripts/build-example-db.mjs [--out-dir <dir>] [--schema <file>] [--postgres <postgres://user@host:port/database>]';
+const USAGE =
+  'usage: node scripts/build-example-db.mjs [--out-dir <dir>] [--schema <file>] [--postgres <postgres://user@host:port/database>]';
 
 function parseArgs(argv) {
-  const options = { outDir: join(ROOT, 'examples', 'nl2sql', 'db'), schema: join(ROOT, 'examples', 'nl2sql', 'schema.sql'), postgres: undefined };
+  const options = {
+    outDir: join(ROOT, 'examples', 'nl2sql', 'db'),
+    schema: join(ROOT, 'examples', 'nl2sql', 'schema.sql'),
+    postgres: undefined,
+  };
   const names = { '--out-dir': 'outDir', '--schema': 'schema', '--postgres': 'postgres' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -28,7 +33,10 @@ function parseArgs(argv) {
       console.log(USAGE);
       process.exit(0);
     }
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const name = names[flag];
     if (name === undefined) usageError(`unknown argument ${JSON.stringify(arg)}`);
     const value = inline ?? argv[++i];
@@ -70,7 +78,11 @@ async function buildSqlite(sql, outDir) {
 
 async function loadPostgres(sql, url) {
   const { Client } = require('pg');
-  const client = new Client({ connectionString: url, application_name: 'evallens-build-example-db', connectionTimeoutMillis: 10_000 });
+  const client = new Client({
+    connectionString: url,
+    application_name: 'evallens-build-example-db',
+    connectionTimeoutMillis: 10_000,
+  });
   const where = describeUrl(url);
   try {
     await client.connect();
@@ -113,10 +125,14 @@ try {
 const tables = tablesOf(sql);
 try {
   const file = await buildSqlite(sql, options.outDir);
-  console.log(`built ${relative(process.cwd(), file) || file} (SQLite: ${tables.join(', ')}) from ${relative(process.cwd(), options.schema)}`);
+  console.log(
+    `built ${relative(process.cwd(), file) || file} (SQLite: ${tables.join(', ')}) from ${relative(process.cwd(), options.schema)}`,
+  );
   if (options.postgres !== undefined) {
     const where = await loadPostgres(sql, options.postgres);
-    console.log(`loaded ${relative(process.cwd(), options.schema)} into PostgreSQL at ${where} (tables ${tables.join(', ')} dropped and created again)`);
+    console.log(
+      `loaded ${relative(process.cwd(), options.schema)} into PostgreSQL at ${where} (tables ${tables.join(', ')} dropped and created again)`,
+    );
   }
 } catch (e) {
   console.error(`build-example-db: ${e.message}`);

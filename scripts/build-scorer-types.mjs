@@ -25,7 +25,14 @@ function schemaFiles(dir) {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) found.push(...schemaFiles(path));
-    else if (name.endsWith('.schema.json')) found.push({ name: relative(schemasDir, path).replace(/\.schema\.json$/, '').split('\\').join('/'), path });
+    else if (name.endsWith('.schema.json'))
+      found.push({
+        name: relative(schemasDir, path)
+          .replace(/\.schema\.json$/, '')
+          .split('\\')
+          .join('/'),
+        path,
+      });
   }
   return found;
 }
@@ -40,7 +47,8 @@ export function typeOf(schema, depth = 1) {
   if (Array.isArray(schema.enum)) return schema.enum.map(literal).join(' | ');
   // Alternatives beside `properties` only say which of them are required (json_schema: `schema` or `schema_path`).
   const alternatives = schema.properties === undefined ? (schema.anyOf ?? schema.oneOf) : undefined;
-  if (Array.isArray(alternatives)) return unique(alternatives.map((s) => typeOf({ ...s, ...typeOnly(schema) }, depth))).join(' | ');
+  if (Array.isArray(alternatives))
+    return unique(alternatives.map((s) => typeOf({ ...s, ...typeOnly(schema) }, depth))).join(' | ');
   const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
   if (types.length === 0) return schema.properties !== undefined ? objectType(schema, depth) : 'Json';
   return unique(types.map((t) => typeOfKind(t, schema, depth))).join(' | ');
@@ -65,7 +73,8 @@ function typeOfKind(kind, schema, depth) {
 function objectType(schema, depth) {
   const properties = Object.entries(schema.properties ?? {});
   const extra = schema.additionalProperties;
-  if (properties.length === 0) return `{ readonly [key: string]: ${extra === undefined || extra === true ? 'Json' : typeOf(extra, depth)} }`;
+  if (properties.length === 0)
+    return `{ readonly [key: string]: ${extra === undefined || extra === true ? 'Json' : typeOf(extra, depth)} }`;
   const required = new Set(schema.required ?? []);
   const pad = '  '.repeat(depth + 1);
   const lines = properties.map(([key, property]) => {
@@ -108,7 +117,7 @@ export function generate() {
     '/** The options every scorer takes (schemas/scorer-common.schema.json). */',
     `export type ScorerCommonOptions = ${optionsType(join(root, 'schemas', 'scorer-common.schema.json'), 0)};`,
     '',
-    '/** Each scorer schema\'s options, as the scorer sees them (defaults filled in), by schema name. */',
+    "/** Each scorer schema's options, as the scorer sees them (defaults filled in), by schema name. */",
     'export interface ScorerOptionsBySchema {',
     ...entries,
     '}',

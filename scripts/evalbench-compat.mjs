@@ -30,7 +30,9 @@ const { values, positionals } = parseArgs({
 });
 const [checkout] = positionals;
 if (checkout === undefined || !existsSync(checkout) || !statSync(checkout).isDirectory()) {
-  process.stderr.write('usage: node scripts/evalbench-compat.mjs <evalbench-checkout> [--run] [--trusted] [--json] [--timeout <s>]\n');
+  process.stderr.write(
+    'usage: node scripts/evalbench-compat.mjs <evalbench-checkout> [--run] [--trusted] [--json] [--timeout <s>]\n',
+  );
   process.exit(2);
 }
 if (!existsSync(CLI)) {
@@ -63,11 +65,16 @@ function isRunConfig(path) {
   let data;
   try {
     // EvalBench's `!ENV` tag is not a YAML core tag; any unknown tag is read as plain text here.
-    data = parseYaml(readFileSync(path, 'utf8'), { customTags: [{ tag: '!ENV', resolve: (s) => s }], logLevel: 'silent' });
+    data = parseYaml(readFileSync(path, 'utf8'), {
+      customTags: [{ tag: '!ENV', resolve: (s) => s }],
+      logLevel: 'silent',
+    });
   } catch {
     return false;
   }
-  return data !== null && typeof data === 'object' && !Array.isArray(data) && ('dataset_config' in data || 'scorers' in data);
+  return (
+    data !== null && typeof data === 'object' && !Array.isArray(data) && ('dataset_config' in data || 'scorers' in data)
+  );
 }
 
 /** Runs the CLI with a time limit; resolves with its exit code (null on time-out) and output. */
@@ -76,8 +83,12 @@ function cli(args) {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { if (stdout.length < 1_000_000) stdout += d; });
-    child.stderr.on('data', (d) => { if (stderr.length < 1_000_000) stderr += d; });
+    child.stdout.on('data', (d) => {
+      if (stdout.length < 1_000_000) stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      if (stderr.length < 1_000_000) stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutSeconds * 1000);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -92,7 +103,15 @@ function problemsOf(stderr) {
   const problems = [];
   for (const line of stderr.split('\n')) {
     const m = PROBLEM.exec(line);
-    if (m !== null) problems.push({ file: m[1], line: Number(m[2]), column: Number(m[3]), severity: m[4], message: m[5], code: m[6] ?? '' });
+    if (m !== null)
+      problems.push({
+        file: m[1],
+        line: Number(m[2]),
+        column: Number(m[3]),
+        severity: m[4],
+        message: m[5],
+        code: m[6] ?? '',
+      });
   }
   return problems;
 }
@@ -108,7 +127,13 @@ async function check(configPath) {
   const verdict = validated.code === 0 ? (problems.length === 0 ? 'loads' : 'loads with notices') : 'refused';
   const entry = {
     config,
-    validate: { exitCode: validated.code, verdict, errors: count(problems, 'error'), warnings: count(problems, 'warning'), notices: count(problems, 'information') },
+    validate: {
+      exitCode: validated.code,
+      verdict,
+      errors: count(problems, 'error'),
+      warnings: count(problems, 'warning'),
+      notices: count(problems, 'information'),
+    },
     problems,
   };
   if (!values.run || validated.code !== 0) return entry;
@@ -118,11 +143,15 @@ async function check(configPath) {
     const args = ['run', config, '--no-color', '--reporter', 'json', '--out', out, '--runs-dir', join(scratch, 'runs')];
     const ran = await cli(values.trusted ? args : [...args, '--untrusted']);
     const report = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : undefined;
-    const lastError = problemsOf(ran.stderr).find((p) => p.severity === 'error') ?? ran.stderr.split('\n').find((l) => l.startsWith('evallens:'));
+    const lastError =
+      problemsOf(ran.stderr).find((p) => p.severity === 'error') ??
+      ran.stderr.split('\n').find((l) => l.startsWith('evallens:'));
     entry.run = {
       exitCode: ran.code,
       ...(report === undefined ? {} : { summary: report.summary, judgeSkips: countSkips(report) }),
-      ...(report === undefined && lastError !== undefined ? { why: typeof lastError === 'string' ? lastError : `${lastError.message} [${lastError.code}]` } : {}),
+      ...(report === undefined && lastError !== undefined
+        ? { why: typeof lastError === 'string' ? lastError : `${lastError.message} [${lastError.code}]` }
+        : {}),
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -157,13 +186,21 @@ if (values.json) {
   process.stdout.write(`${JSON.stringify({ checkout: root, trusted: values.trusted, entries }, null, 2)}\n`);
 } else {
   const tally = (v) => entries.filter((e) => e.validate.verdict === v).length;
-  process.stdout.write(`${entries.length} run configs: ${tally('loads')} load, ${tally('loads with notices')} load with notices, ${tally('refused')} refused\n\n`);
-  process.stdout.write(`| config | validate | errors | warnings | notices |${values.run ? ' run |' : ''}\n|---|---|---|---|---|${values.run ? '---|' : ''}\n`);
+  process.stdout.write(
+    `${entries.length} run configs: ${tally('loads')} load, ${tally('loads with notices')} load with notices, ${tally('refused')} refused\n\n`,
+  );
+  process.stdout.write(
+    `| config | validate | errors | warnings | notices |${values.run ? ' run |' : ''}\n|---|---|---|---|---|${values.run ? '---|' : ''}\n`,
+  );
   for (const e of entries) {
     const v = e.validate;
-    process.stdout.write(`| ${e.config} | ${v.verdict} (exit ${v.exitCode}) | ${v.errors} | ${v.warnings} | ${v.notices} |${values.run ? ` ${runCell(e.run)} |` : ''}\n`);
+    process.stdout.write(
+      `| ${e.config} | ${v.verdict} (exit ${v.exitCode}) | ${v.errors} | ${v.warnings} | ${v.notices} |${values.run ? ` ${runCell(e.run)} |` : ''}\n`,
+    );
   }
-  const refusals = entries.flatMap((e) => e.problems.filter((p) => p.severity === 'error').map((p) => `${e.config}: ${p.message} [${p.code}]`));
+  const refusals = entries.flatMap((e) =>
+    e.problems.filter((p) => p.severity === 'error').map((p) => `${e.config}: ${p.message} [${p.code}]`),
+  );
   if (refusals.length > 0) process.stdout.write(`\nErrors:\n${refusals.map((r) => `- ${r}`).join('\n')}\n`);
 }
 process.exit(entries.some((e) => e.validate.verdict === 'refused') ? 1 : 0);

@@ -41,7 +41,11 @@ function listTestFiles(roots, { skip = [] } = {}) {
 }
 
 function runTests(files, extraArgs = []) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extraArgs, ...files], { stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', ...extraArgs, ...files],
+    { stdio: 'inherit' },
+  );
   return result.status ?? 1;
 }
 
@@ -49,7 +53,9 @@ function runTests(files, extraArgs = []) {
 function setUp(script, why) {
   const result = spawnSync('bash', [script], { stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error(`\nnpm test: \`bash ${script}\` failed (${why}). Run it on its own to see why (it needs root the first time, for apt-get), or set EVALLENS_TEST_NO_SETUP=1 to run without it.`);
+    console.error(
+      `\nnpm test: \`bash ${script}\` failed (${why}). Run it on its own to see why (it needs root the first time, for apt-get), or set EVALLENS_TEST_NO_SETUP=1 to run without it.`,
+    );
     process.exit(result.status ?? 1);
   }
 }
@@ -64,7 +70,11 @@ if (args.length === 0 && process.env.EVALLENS_TEST_NO_SETUP !== '1') {
 }
 // MariaDB also for a run of chosen SQL test files: the MySQL tests skip only when EVALLENS_MYSQL_URL is
 // unset and the setup was turned off.
-if (process.env.EVALLENS_TEST_NO_SETUP !== '1' && process.env.EVALLENS_MYSQL_URL === undefined && (args.length === 0 || args.some((arg) => /sql/i.test(arg)))) {
+if (
+  process.env.EVALLENS_TEST_NO_SETUP !== '1' &&
+  process.env.EVALLENS_MYSQL_URL === undefined &&
+  (args.length === 0 || args.some((arg) => /sql/i.test(arg)))
+) {
   setUp(join('scripts', 'mariadb.sh'), 'the MariaDB the MySQL engine tests run on');
   process.env.EVALLENS_MYSQL_URL = `mysql://root@127.0.0.1:${process.env.EVALLENS_MYSQL_PORT ?? '33069'}/evallens_test`;
 }

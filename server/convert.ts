@@ -35,7 +35,10 @@ export function toSeverity(severity: ProblemSeverity): DiagnosticSeverity {
  */
 export function toDiagnostic(problem: Problem, file: string): Diagnostic {
   // The engine's suggestions travel with the diagnostic, so a quick fix needs no second analysis.
-  const data = problem.suggestions === undefined || problem.suggestions.length === 0 ? {} : { data: { suggestions: problem.suggestions } };
+  const data =
+    problem.suggestions === undefined || problem.suggestions.length === 0
+      ? {}
+      : { data: { suggestions: problem.suggestions } };
   const base = { severity: toSeverity(problem.severity), source: DIAGNOSTIC_SOURCE, code: problem.code, ...data };
   const message = diagnosticText(problem.message);
   if (problem.range.file === file) return { ...base, range: toRange(problem.range), message };

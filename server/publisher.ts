@@ -96,14 +96,20 @@ export class DiagnosticsPublisher {
       }
     } catch (error) {
       // An engine bug must not take the server down; say which document, keep its text out of the log.
-      this.connection.console.error(maskSecretText(`EvalLens could not check ${uri}: ${error instanceof Error ? error.message : String(error)}`));
+      this.connection.console.error(
+        maskSecretText(`EvalLens could not check ${uri}: ${error instanceof Error ? error.message : String(error)}`),
+      );
       this.send(document, []);
     }
   }
 
   private send(document: TextDocument, diagnostics: Diagnostic[]): void {
     this.published.add(document.uri);
-    void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: diagnostics.map(masked) });
+    void this.connection.sendDiagnostics({
+      uri: document.uri,
+      version: document.version,
+      diagnostics: diagnostics.map(masked),
+    });
   }
 }
 
@@ -114,6 +120,9 @@ export class DiagnosticsPublisher {
  */
 function masked(diagnostic: Diagnostic): Diagnostic {
   const related = diagnostic.relatedInformation?.map((r) => ({ ...r, message: maskSecretText(r.message) }));
-  const message = typeof diagnostic.message === 'string' ? maskSecretText(diagnostic.message) : { ...diagnostic.message, value: maskSecretText(diagnostic.message.value) };
+  const message =
+    typeof diagnostic.message === 'string'
+      ? maskSecretText(diagnostic.message)
+      : { ...diagnostic.message, value: maskSecretText(diagnostic.message.value) };
   return { ...diagnostic, message, ...(related === undefined ? {} : { relatedInformation: related }) };
 }

@@ -20,21 +20,39 @@ import { documentSymbols } from './features/symbols';
 import { dirname } from 'node:path';
 import { maskSecretText } from '../shared/text/secretMask';
 
-export function registerRequests(connection: Connection, documents: TextDocuments<TextDocument>, cache: AnalysisCache, fileExists: FileExists): void {
+export function registerRequests(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  cache: AnalysisCache,
+  fileExists: FileExists,
+): void {
   const guarded =
-    <P extends { textDocument: { uri: string } }, R>(what: string, empty: R, body: (document: TextDocument, params: P) => R) =>
+    <P extends { textDocument: { uri: string } }, R>(
+      what: string,
+      empty: R,
+      body: (document: TextDocument, params: P) => R,
+    ) =>
     (params: P): R => {
       const document = documents.get(params.textDocument.uri);
       if (document === undefined) return empty;
       try {
         return body(document, params);
       } catch (error) {
-        connection.console.error(maskSecretText(`EvalLens ${what} failed in ${params.textDocument.uri}: ${error instanceof Error ? error.message : String(error)}`));
+        connection.console.error(
+          maskSecretText(
+            `EvalLens ${what} failed in ${params.textDocument.uri}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
         return empty;
       }
     };
-  const rangeOf = (document: TextDocument) => (start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
-  const spanRange = (document: TextDocument) => (span: Span): Range => rangeOf(document)(span.start, span.end);
+  const rangeOf =
+    (document: TextDocument) =>
+    (start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
+  const spanRange =
+    (document: TextDocument) =>
+    (span: Span): Range =>
+      rangeOf(document)(span.start, span.end);
 
   connection.onCompletion(
     guarded('completion', [], (document, params) => {
@@ -77,7 +95,9 @@ export function registerRequests(connection: Connection, documents: TextDocument
       // where `refactor` also admits `refactor.rewrite`.
       const only = params.context.only;
       if (only === undefined || only.length === 0) return actions;
-      return actions.filter((a) => a.kind !== undefined && only.some((kind) => a.kind === kind || a.kind?.startsWith(`${kind}.`) === true));
+      return actions.filter(
+        (a) => a.kind !== undefined && only.some((kind) => a.kind === kind || a.kind?.startsWith(`${kind}.`) === true),
+      );
     }),
   );
 
@@ -93,7 +113,12 @@ export function registerRequests(connection: Connection, documents: TextDocument
       const analysis = cache.configOf(document);
       if (analysis === undefined || !document.uri.startsWith('file:')) return null;
       const file = definitionAt(analysis, document.offsetAt(params.position), fileExists);
-      return file === undefined ? null : { uri: pathToFileURL(file).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+      return file === undefined
+        ? null
+        : {
+            uri: pathToFileURL(file).href,
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          };
     }),
   );
 }

@@ -7,7 +7,12 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DidChangeWatchedFilesNotification, type Connection, type Disposable, type FileSystemWatcher } from 'vscode-languageserver';
+import {
+  DidChangeWatchedFilesNotification,
+  type Connection,
+  type Disposable,
+  type FileSystemWatcher,
+} from 'vscode-languageserver';
 
 /** More watchers than this are not registered (a config naming thousands of files keeps the editor responsive). */
 export const MAX_WATCHED_FILES = 1000;
@@ -24,7 +29,11 @@ export function literalGlob(text: string): string {
  * workspace watcher already sees: a folder not made yet is not watched from some ancestor, which could
  * be the root of the disk.
  */
-export function watchersFor(files: readonly string[], relativePatterns: boolean, isDirectory: (path: string) => boolean): FileSystemWatcher[] {
+export function watchersFor(
+  files: readonly string[],
+  relativePatterns: boolean,
+  isDirectory: (path: string) => boolean,
+): FileSystemWatcher[] {
   return files.slice(0, MAX_WATCHED_FILES).map((file) => {
     const folder = dirname(file);
     if (!relativePatterns || !isDirectory(folder)) return { globPattern: file.split(sep).map(literalGlob).join('/') };
@@ -74,7 +83,9 @@ export class NamedFileWatch {
     if (key === this.registeredKey) return;
     this.registeredKey = key;
     if (files.length > MAX_WATCHED_FILES) {
-      this.connection.console.warn(`The open configs name ${files.length} files; changes on disk are followed for the first ${MAX_WATCHED_FILES}.`);
+      this.connection.console.warn(
+        `The open configs name ${files.length} files; changes on disk are followed for the first ${MAX_WATCHED_FILES}.`,
+      );
     }
     const watchers = watchersFor(files, this.relativePatterns, isDirectory);
     // One registration at a time, in order: the previous one is withdrawn before the next is made.
@@ -84,7 +95,9 @@ export class NamedFileWatch {
       try {
         return await this.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
       } catch (error) {
-        this.connection.console.error(`EvalLens could not ask the editor to watch the files configs name: ${error instanceof Error ? error.message : String(error)}`);
+        this.connection.console.error(
+          `EvalLens could not ask the editor to watch the files configs name: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return undefined;
       }
     });

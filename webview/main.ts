@@ -13,7 +13,11 @@ const vscode = acquireVsCodeApi<PersistedView>();
 
 function isPersistedView(value: unknown): value is PersistedView {
   if (typeof value !== 'object' || value === null) return false;
-  const v = value as { filters?: { statuses?: unknown; scorers?: unknown; search?: unknown }; sort?: { column?: unknown; direction?: unknown }; detailOpen?: unknown };
+  const v = value as {
+    filters?: { statuses?: unknown; scorers?: unknown; search?: unknown };
+    sort?: { column?: unknown; direction?: unknown };
+    detailOpen?: unknown;
+  };
   return (
     Array.isArray(v.filters?.statuses) &&
     Array.isArray(v.filters?.scorers) &&

@@ -19,11 +19,19 @@ export function measure(argv, { cwd, env = process.env, scratch, okCodes, keepSt
   rmSync(timeFile, { force: true });
   return new Promise((resolveRun, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(GNU_TIME, ['-f', '%M %e %U %S', '-o', timeFile, ...argv], { cwd, env, stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'pipe'] });
+    const child = spawn(GNU_TIME, ['-f', '%M %e %U %S', '-o', timeFile, ...argv], {
+      cwd,
+      env,
+      stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout?.on('data', (d) => { if (stdout.length < 1 << 16) stdout += d; });
-    child.stderr.on('data', (d) => { if (stderr.length < 1 << 20) stderr += d; });
+    child.stdout?.on('data', (d) => {
+      if (stdout.length < 1 << 16) stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      if (stderr.length < 1 << 20) stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -14,8 +14,14 @@ export async function readReport(file, { onCase = () => {}, onResult = () => {} 
   const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const raw of rl) {
     const line = raw.endsWith(',') ? raw.slice(0, -1) : raw;
-    if (line === '"cases":[') { section = 'cases'; continue; }
-    if (line === '"results":[') { section = 'results'; continue; }
+    if (line === '"cases":[') {
+      section = 'cases';
+      continue;
+    }
+    if (line === '"results":[') {
+      section = 'results';
+      continue;
+    }
     if (line === '],' || line === ']' || line === '{' || line === '}' || line === '"scorers":[') continue;
     if (section === 'head') {
       if (line.startsWith('"durationMs":')) durationMs = Number(line.slice('"durationMs":'.length));

@@ -1,7 +1,8 @@
 // Small numeric and process helpers the benchmarks share.
 import { execFileSync } from 'node:child_process';
 
-export const round = (x, d = 0) => (x === undefined || x === null || Number.isNaN(x) ? x : Math.round(x * 10 ** d) / 10 ** d);
+export const round = (x, d = 0) =>
+  x === undefined || x === null || Number.isNaN(x) ? x : Math.round(x * 10 ** d) / 10 ** d;
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

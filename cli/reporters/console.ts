@@ -41,7 +41,8 @@ export class ConsoleReporter implements Reporter {
     this.skipReasons.onEvent(event);
     if (event.type === 'run/start') this.numTrials = event.numTrials;
     else if (event.type === 'case/start') this.order.start(event.index);
-    else if (event.type === 'case/end') for (const lines of this.order.end(event.index, this.caseLines(event))) this.write(lines);
+    else if (event.type === 'case/end')
+      for (const lines of this.order.end(event.index, this.caseLines(event))) this.write(lines);
   }
 
   async finish(report: ReportSource): Promise<void> {
@@ -64,7 +65,12 @@ export class ConsoleReporter implements Reporter {
     lines.push('', counts.join(', '));
     const missing = head.summary.missingCredentials;
     if (missing !== undefined) {
-      lines.push(this.paint('yellow', `${missing.results} judge result${missing.results === 1 ? ' was' : 's were'} skipped for missing credentials:`));
+      lines.push(
+        this.paint(
+          'yellow',
+          `${missing.results} judge result${missing.results === 1 ? ' was' : 's were'} skipped for missing credentials:`,
+        ),
+      );
       for (const reason of missing.reasons) lines.push(`${INDENT}${printable(reason)}`);
     }
     if (verdict === 'NOTHING SCORED') lines.push('', ...this.skipReasons.explain(head).map((line) => printable(line)));
@@ -111,7 +117,11 @@ export class ConsoleReporter implements Reporter {
     const rows = scorers.map((s) => [
       printable(s.name),
       s.passRate === undefined ? '-' : `${num(s.passRate * 100, 1)}%`,
-      s.meanScore === undefined ? '-' : s.scale.kind === 'count' ? `${num(s.meanScore)} ${s.scale.unit}` : num(s.meanScore),
+      s.meanScore === undefined
+        ? '-'
+        : s.scale.kind === 'count'
+          ? `${num(s.meanScore)} ${s.scale.unit}`
+          : num(s.meanScore),
     ]);
     const header = ['scorer', 'pass rate', 'mean score'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
@@ -120,7 +130,10 @@ export class ConsoleReporter implements Reporter {
       `${pad(header)}  test`.trimEnd(),
       ...rows.map((row, i) => {
         const test = scorers[i]?.test;
-        const shown = test === undefined ? '' : `threshold ${num(test.threshold)}${test.lower_is_better ? ' (lower is better)' : ''} → ${this.outcome(test.pass)}`;
+        const shown =
+          test === undefined
+            ? ''
+            : `threshold ${num(test.threshold)}${test.lower_is_better ? ' (lower is better)' : ''} → ${this.outcome(test.pass)}`;
         return `${pad(row)}  ${shown}`.trimEnd();
       }),
     ];

@@ -6,7 +6,19 @@ import { toDisplay } from '../../shared/text/displayPosition';
 import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 
-export const CSV_HEADER = ['case_id', 'scorer', 'trial', 'status', 'score', 'passed', 'duration_ms', 'reason', 'file', 'line', 'column'] as const;
+export const CSV_HEADER = [
+  'case_id',
+  'scorer',
+  'trial',
+  'status',
+  'score',
+  'passed',
+  'duration_ms',
+  'reason',
+  'file',
+  'line',
+  'column',
+] as const;
 
 /**
  * One row per case × scorer × trial, written as each case ends. Text fields are quoted per RFC 4180

@@ -49,7 +49,15 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
     ['durationMs', head.durationMs],
     ['cancelled', head.cancelled],
     ['numTrials', head.numTrials],
-    ['summary', head.summary.missingCredentials === undefined ? pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total']) : { ...pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total']), missingCredentials: pick(head.summary.missingCredentials, ['results', 'reasons']) }],
+    [
+      'summary',
+      head.summary.missingCredentials === undefined
+        ? pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total'])
+        : {
+            ...pick(head.summary, ['passed', 'failed', 'errored', 'skipped', 'total']),
+            missingCredentials: pick(head.summary.missingCredentials, ['results', 'reasons']),
+          },
+    ],
     ['job', head.job.test === undefined ? {} : { test: pick(head.job.test, ['score', 'threshold', 'pass']) }],
     // Said outright, so a reader need not work it out (a run that scored nothing is not a pass).
     ['verdict', verdictField(runVerdict(head))],
@@ -109,14 +117,27 @@ function scorerJson(s: ScorerAggregate): object {
     ...pick(s, ['threshold', 'weight', 'lowerIsBetter']),
     counts: pick(s.counts, RESULT_STATUSES),
     ...pick(s, ['meanScore', 'passRate']),
-    ...(s.test === undefined ? {} : { test: pick(s.test, ['primary_score', 'primary_score_metric', 'threshold', 'lower_is_better', 'pass']) }),
+    ...(s.test === undefined
+      ? {}
+      : { test: pick(s.test, ['primary_score', 'primary_score_metric', 'threshold', 'lower_is_better', 'pass']) }),
   };
 }
 
 function caseJson(c: ReportCase): ReportCase {
   const location = { file: c.location.file, line: c.location.line, column: c.location.column };
   const t = c.trials;
-  const trials = t === undefined ? {} : { trials: { trials: t.trials, passed: t.passed, passRate: t.passRate, passAtK: t.passAtK, passHatK: t.passHatK } };
+  const trials =
+    t === undefined
+      ? {}
+      : {
+          trials: {
+            trials: t.trials,
+            passed: t.passed,
+            passRate: t.passRate,
+            passAtK: t.passAtK,
+            passHatK: t.passHatK,
+          },
+        };
   return { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location, ...trials };
 }
 

@@ -57,22 +57,36 @@ export class JunitReporter implements Reporter {
         const nothingScored = verdict === 'NOTHING SCORED' ? this.nothingScoredCase(head, name) : '';
         const { tests, failures, errors, skipped } = this.counts;
         const totals = `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(head.durationMs)}"`;
-        const properties: [string, string][] = [['evallens.runId', head.runId], ['evallens.verdict', verdictField(verdict)]];
+        const properties: [string, string][] = [
+          ['evallens.runId', head.runId],
+          ['evallens.verdict', verdictField(verdict)],
+        ];
         for (const s of head.scorers) {
           if (s.test === undefined) continue;
-          properties.push([`scorer.${s.name}.mean_score`, String(s.test.primary_score)], [`scorer.${s.name}.threshold`, String(s.test.threshold)], [`scorer.${s.name}.pass`, String(s.test.pass)]);
+          properties.push(
+            [`scorer.${s.name}.mean_score`, String(s.test.primary_score)],
+            [`scorer.${s.name}.threshold`, String(s.test.threshold)],
+            [`scorer.${s.name}.pass`, String(s.test.pass)],
+          );
         }
         const job = head.job.test;
-        if (job !== undefined) properties.push(['job.score', String(job.score)], ['job.threshold', String(job.threshold)], ['job.pass', String(job.pass)]);
+        if (job !== undefined)
+          properties.push(
+            ['job.score', String(job.score)],
+            ['job.threshold', String(job.threshold)],
+            ['job.pass', String(job.pass)],
+          );
         let text = '<?xml version="1.0" encoding="UTF-8"?>\n';
         text += `<testsuites name="evallens" ${totals}>\n`;
         text += `  <testsuite name="${name}" ${totals}>\n`;
         text += '    <properties>\n';
-        for (const [key, value] of properties) text += `      <property name="${xmlAttr(key)}" value="${xmlAttr(value)}"/>\n`;
+        for (const [key, value] of properties)
+          text += `      <property name="${xmlAttr(key)}" value="${xmlAttr(value)}"/>\n`;
         text += '    </properties>\n';
         await writeChunk(output.stream, text);
         if (temp !== undefined) {
-          for await (const chunk of createReadStream(join(temp.dir, 'testcases.xml'), { encoding: 'utf8' })) await writeChunk(output.stream, String(chunk));
+          for await (const chunk of createReadStream(join(temp.dir, 'testcases.xml'), { encoding: 'utf8' }))
+            await writeChunk(output.stream, String(chunk));
         }
         await writeChunk(output.stream, `${nothingScored}  </testsuite>\n</testsuites>\n`);
       } finally {
@@ -87,7 +101,10 @@ export class JunitReporter implements Reporter {
   private tempStream(): WriteStream {
     if (this.temp === undefined) {
       const dir = mkdtempSync(join(tmpdir(), 'evallens-junit-'));
-      const temp: { dir: string; stream: WriteStream; failure?: Error } = { dir, stream: createWriteStream(join(dir, 'testcases.xml')) };
+      const temp: { dir: string; stream: WriteStream; failure?: Error } = {
+        dir,
+        stream: createWriteStream(join(dir, 'testcases.xml')),
+      };
       temp.stream.on('error', (error) => {
         temp.failure ??= error;
       });

@@ -27,10 +27,14 @@ export class SkipReasons {
   explain(head: Pick<Report, 'summary' | 'scorers'>): string[] {
     const { total, skipped } = head.summary;
     if (total === 0) {
-      return ["Nothing was scored: the run had no case (the dataset is empty, or the config's `scenarios` or `scenario_pattern` selected none)."];
+      return [
+        "Nothing was scored: the run had no case (the dataset is empty, or the config's `scenarios` or `scenario_pattern` selected none).",
+      ];
     }
     if (head.scorers.length === 0) {
-      return ['Nothing was scored: the config has no scorer EvalLens runs (EvalBench scorers it does not run are left out); add one it runs.'];
+      return [
+        'Nothing was scored: the config has no scorer EvalLens runs (EvalBench scorers it does not run are left out); add one it runs.',
+      ];
     }
     const reasons = [...this.counts.entries()].sort((a, b) => b[1] - a[1]);
     const lines = [`Nothing was scored: every case was skipped (${skipped} of ${total}).`];

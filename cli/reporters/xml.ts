@@ -6,18 +6,31 @@ const ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
  * and a JUnit file printed to a terminal or a CI log is inert.
  */
 const INERT = /(?![\u200c\u200d])[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
-const ENTITIES: { readonly [ch: string]: string } = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
+const ENTITIES: { readonly [ch: string]: string } = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  '\r': '&#13;',
+};
 /** In attributes line breaks and tabs are written as references, or parsers would turn them into spaces. */
 const ATTRIBUTE_ENTITIES: { readonly [ch: string]: string } = { ...ENTITIES, '\n': '&#10;', '\t': '&#9;' };
 
 /** Text for element content. */
 export function xmlText(value: string): string {
-  return value.replace(ILLEGAL, '').replace(/[&<>"'\r]/g, (ch) => ENTITIES[ch] ?? ch).replace(INERT, reference);
+  return value
+    .replace(ILLEGAL, '')
+    .replace(/[&<>"'\r]/g, (ch) => ENTITIES[ch] ?? ch)
+    .replace(INERT, reference);
 }
 
 /** Text for a double-quoted attribute value. */
 export function xmlAttr(value: string): string {
-  return value.replace(ILLEGAL, '').replace(/[&<>"'\r\n\t]/g, (ch) => ATTRIBUTE_ENTITIES[ch] ?? ch).replace(INERT, reference);
+  return value
+    .replace(ILLEGAL, '')
+    .replace(/[&<>"'\r\n\t]/g, (ch) => ATTRIBUTE_ENTITIES[ch] ?? ch)
+    .replace(INERT, reference);
 }
 
 function reference(ch: string): string {

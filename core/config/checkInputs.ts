@@ -51,12 +51,18 @@ export async function checkDataset(config: RunConfig): Promise<DatasetCheck> {
         const c = record.value.case;
         if (c.output !== undefined || c.trace !== undefined || c.trials !== undefined) recorded++;
         const target = sqlTarget(c);
-        if (target !== undefined && targets.size < LISTED_SQL_TARGETS) targets.set(JSON.stringify([target.database, target.dialect]), target);
+        if (target !== undefined && targets.size < LISTED_SQL_TARGETS)
+          targets.set(JSON.stringify([target.database, target.dialect]), target);
         continue;
       }
       unreadable++;
       if (unreadable <= LISTED_CASE_PROBLEMS) {
-        problems.push({ code: 'dataset-case', severity: 'warning', message: `${record.error.message} (a run scores case ${record.error.id} as an error)`, range: record.error.range });
+        problems.push({
+          code: 'dataset-case',
+          severity: 'warning',
+          message: `${record.error.message} (a run scores case ${record.error.id} as an error)`,
+          range: record.error.range,
+        });
       }
     }
   } catch (error) {
@@ -67,7 +73,12 @@ export async function checkDataset(config: RunConfig): Promise<DatasetCheck> {
   }
   const anchor: SourceRange | undefined = config.dataset?.range;
   if (unreadable > LISTED_CASE_PROBLEMS && anchor !== undefined) {
-    problems.push({ code: 'dataset-case', severity: 'warning', message: `${unreadable - LISTED_CASE_PROBLEMS} more cases of the dataset cannot be read (the first ${LISTED_CASE_PROBLEMS} are listed)`, range: anchor });
+    problems.push({
+      code: 'dataset-case',
+      severity: 'warning',
+      message: `${unreadable - LISTED_CASE_PROBLEMS} more cases of the dataset cannot be read (the first ${LISTED_CASE_PROBLEMS} are listed)`,
+      range: anchor,
+    });
   }
   if (cases > 0 && recorded === 0 && unreadable < cases && config.target === undefined && anchor !== undefined) {
     problems.push({

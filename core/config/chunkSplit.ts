@@ -52,7 +52,10 @@ export function splitTopLevel(text: string): TopLevelBlock[] | undefined {
     const from = b === 0 ? 0 : (starts[b] ?? 0);
     const to = starts[b + 1] ?? lines.length;
     const keyLine = lines[starts[b] ?? 0];
-    const items = keyLine !== undefined && SCORERS_LINE.test(keyLine.text) ? splitItems(text, lines, starts[b] ?? 0, to) : undefined;
+    const items =
+      keyLine !== undefined && SCORERS_LINE.test(keyLine.text)
+        ? splitItems(text, lines, starts[b] ?? 0, to)
+        : undefined;
     if (items === undefined) {
       blocks.push({ header: chunkOf(text, lines, from, to) });
     } else {
@@ -63,7 +66,12 @@ export function splitTopLevel(text: string): TopLevelBlock[] | undefined {
 }
 
 /** The items of the list under the `scorers:` line at `keyLine`, up to line `to`; undefined when it is not a plain block list. */
-function splitItems(text: string, lines: readonly Line[], keyLine: number, to: number): { firstItem: number; chunks: TextChunk[] } | undefined {
+function splitItems(
+  text: string,
+  lines: readonly Line[],
+  keyLine: number,
+  to: number,
+): { firstItem: number; chunks: TextChunk[] } | undefined {
   let indent = -1;
   const itemStarts: number[] = [];
   for (let i = keyLine + 1; i < to; i++) {

@@ -1,4 +1,20 @@
-import { Document, isAlias, isMap, isScalar, isSeq, Pair, parseDocument, visit, YAMLMap, YAMLSeq, type DocumentOptions, type Node, type ParseOptions, type ParsedNode, type SchemaOptions } from 'yaml';
+import {
+  Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  Pair,
+  parseDocument,
+  visit,
+  YAMLMap,
+  YAMLSeq,
+  type DocumentOptions,
+  type Node,
+  type ParseOptions,
+  type ParsedNode,
+  type SchemaOptions,
+} from 'yaml';
 import { splitTopLevel, type TextChunk, type TopLevelBlock } from './chunkSplit';
 
 /**
@@ -132,7 +148,10 @@ export class YamlChunkCache {
 
   /** Whether most of a long text's pieces are new (then it is parsed whole and its pieces queued for `warm`). */
   private isCold(blocks: readonly TopLevelBlock[], options: YamlParseOptions): boolean {
-    const pieces = blocks.flatMap((block) => [{ kind: 'map' as const, chunk: block.header }, ...(block.items ?? []).map((chunk) => ({ kind: 'seq' as const, chunk }))]);
+    const pieces = blocks.flatMap((block) => [
+      { kind: 'map' as const, chunk: block.header },
+      ...(block.items ?? []).map((chunk) => ({ kind: 'seq' as const, chunk })),
+    ]);
     if (pieces.length <= COLD_PIECES) return false;
     const missing = pieces.filter((p) => !this.chunks.has(keyOf(p.kind, p.chunk.text)));
     if (missing.length * 2 <= pieces.length) return false;
@@ -142,7 +161,13 @@ export class YamlChunkCache {
   }
 
   /** The root of one piece, from the cache when its text was parsed before; undefined when unusable. */
-  private piece(kind: 'map' | 'seq', chunk: TextChunk, build: number, options: YamlParseOptions, expanding: Node[]): ParsedNode | undefined {
+  private piece(
+    kind: 'map' | 'seq',
+    chunk: TextChunk,
+    build: number,
+    options: YamlParseOptions,
+    expanding: Node[],
+  ): ParsedNode | undefined {
     const key = keyOf(kind, chunk.text);
     const cached = this.chunks.get(key);
     if (cached !== undefined && cached.build !== build) {

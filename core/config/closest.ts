@@ -23,7 +23,8 @@ export function closestNames(name: string, known: readonly string[], limit = 3):
       const within = Math.max(2, Math.ceil(k.length / 3));
       // The distance is at least the difference in length, so a name much longer or shorter is never
       // near: skip the quadratic count (a pasted 400 KB key took seconds).
-      const d = Math.abs(lower.length - k.length) > within ? Number.POSITIVE_INFINITY : distance(lower, k.toLowerCase());
+      const d =
+        Math.abs(lower.length - k.length) > within ? Number.POSITIVE_INFINITY : distance(lower, k.toLowerCase());
       return { k, d, within };
     })
     .sort((x, y) => x.d - y.d || x.k.localeCompare(y.k));

@@ -16,6 +16,11 @@ const TOP_LEVEL_KEY = /^([A-Za-z_][\w.-]*)[ \t]*:/gm;
  * line by line for top-level keys, without parsing: completion asks while the text is being typed).
  */
 export function configFamily(config: Readonly<Record<string, unknown>> | readonly string[] | string): ConfigFamily {
-  const keys = typeof config === 'string' ? Array.from(config.matchAll(TOP_LEVEL_KEY), (m) => m[1] ?? '') : Array.isArray(config) ? config : Object.keys(config).filter((key) => (config as Readonly<Record<string, unknown>>)[key] !== undefined);
+  const keys =
+    typeof config === 'string'
+      ? Array.from(config.matchAll(TOP_LEVEL_KEY), (m) => m[1] ?? '')
+      : Array.isArray(config)
+        ? config
+        : Object.keys(config).filter((key) => (config as Readonly<Record<string, unknown>>)[key] !== undefined);
   return keys.some((key) => FAMILY_KEYS.includes(key)) ? 'evalbench' : 'evallens';
 }

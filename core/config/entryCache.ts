@@ -76,5 +76,7 @@ export class ScorerEntryCache {
 
 /** JSON text that tells apart every value YAML can give, JSON's `null` included: non-finite numbers and -0 are spelled out. */
 function exactJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? { '\u0000number': String(v) } : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? { '\u0000number': String(v) } : v,
+  );
 }

@@ -36,14 +36,17 @@ export function expandEnv(
   let length = 0;
   let last = 0;
   let tooLong: number | undefined;
-  const value = text.replace(PLACEHOLDER, (match: string, name: string | undefined, fallback: string | undefined, index: number) => {
-    length += index - last;
-    last = index + match.length;
-    const replacement = tooLong === undefined ? replacementOf(match, name, fallback, index) : '';
-    length += replacement.length;
-    if (tooLong === undefined && length > limit) tooLong = index;
-    return tooLong === undefined ? replacement : '';
-  });
+  const value = text.replace(
+    PLACEHOLDER,
+    (match: string, name: string | undefined, fallback: string | undefined, index: number) => {
+      length += index - last;
+      last = index + match.length;
+      const replacement = tooLong === undefined ? replacementOf(match, name, fallback, index) : '';
+      length += replacement.length;
+      if (tooLong === undefined && length > limit) tooLong = index;
+      return tooLong === undefined ? replacement : '';
+    },
+  );
   if (tooLong !== undefined) return { value: text, unresolved: [], used: [], tooLong };
   return { value, unresolved, used };
 

@@ -44,7 +44,10 @@ export function evalbenchScorers(): readonly ScorerDefinition[] {
 export function scorerSetFor(family: ConfigFamily, engine?: EngineContext): ScorerSet {
   let set = engine?.scorerSets.get(family);
   if (set === undefined) {
-    set = { registry: new ScorerRegistry(family === 'evalbench' ? evalbenchScorers() : BUILTIN_SCORERS), validators: new OptionsValidators() };
+    set = {
+      registry: new ScorerRegistry(family === 'evalbench' ? evalbenchScorers() : BUILTIN_SCORERS),
+      validators: new OptionsValidators(),
+    };
     engine?.scorerSets.set(family, set);
   }
   return set;
@@ -55,10 +58,16 @@ export function scorerSetFor(family: ConfigFamily, engine?: EngineContext): Scor
  * does not implement into one information notice on its key (the scorer is not in the run either
  * way). When no scorer is left to run, adds a warning on `scorers`.
  */
-export function acceptEvalbenchScorers(source: YamlSource, scorers: unknown, problems: readonly Problem[], context: { readonly registry: ScorerRegistry; readonly instances: number }): Problem[] {
+export function acceptEvalbenchScorers(
+  source: YamlSource,
+  scorers: unknown,
+  problems: readonly Problem[],
+  context: { readonly registry: ScorerRegistry; readonly instances: number },
+): Problem[] {
   const ignored = new Map<string, string>();
   for (const entry of scorerEntryKeys(source, scorers)) {
-    if (context.registry.get(entry.key) === undefined && isEvalbenchScorerNotRun(entry.key)) ignored.set(rangeKey(entry.range), entry.key);
+    if (context.registry.get(entry.key) === undefined && isEvalbenchScorerNotRun(entry.key))
+      ignored.set(rangeKey(entry.range), entry.key);
   }
   if (ignored.size === 0) return [...problems];
   const result = problems.map((problem): Problem => {
@@ -75,7 +84,8 @@ export function acceptEvalbenchScorers(source: YamlSource, scorers: unknown, pro
     result.push({
       code: 'no-scorer-runs',
       severity: 'warning',
-      message: 'none of the scorers of this config runs in EvalLens, so a run scores nothing (and exits 3); add one it runs (e.g. `trajectory_matcher` for agents, `set_match` for SQL)',
+      message:
+        'none of the scorers of this config runs in EvalLens, so a run scores nothing (and exits 3); add one it runs (e.g. `trajectory_matcher` for agents, `set_match` for SQL)',
       range: source.keyRange(['scorers']),
     });
   }
@@ -130,7 +140,11 @@ export interface CompatContext {
  * (each must exist), the setup folder, reporting, the scenario filters; and one information notice
  * per key EvalLens accepts without running it.
  */
-export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<string, unknown>>, context: CompatContext): { settings: EvalbenchSettings; problems: Problem[] } {
+export function readEvalbenchSettings(
+  source: YamlSource,
+  data: Readonly<Record<string, unknown>>,
+  context: CompatContext,
+): { settings: EvalbenchSettings; problems: Problem[] } {
   const problems: Problem[] = [...missingModelConfigs(source, data, context)];
   const reporting = isObject(data['reporting']) ? data['reporting'] : {};
 
@@ -162,7 +176,8 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
   }
   const truncate = reporting['truncate_execution_outputs'];
   const csv = reporting['csv'];
-  const csvDirectory = isObject(csv) && typeof csv['output_directory'] === 'string' ? csv['output_directory'] : 'results';
+  const csvDirectory =
+    isObject(csv) && typeof csv['output_directory'] === 'string' ? csv['output_directory'] : 'results';
   const caseIds = caseIdFilter(data);
   const settings: EvalbenchSettings = {
     ...(databases === undefined ? {} : { databases }),
@@ -170,7 +185,9 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
     ...sqlCleanUpOf(data),
     ...(setupDirectory === undefined ? {} : { setupDirectory }),
     truncateExecutionOutputs: typeof truncate === 'number' ? truncate : DEFAULT_TRUNCATE_EXECUTION_OUTPUTS,
-    ...(csv === undefined ? {} : { csvOutputDirectory: isAbsolute(csvDirectory) ? csvDirectory : resolve(context.dir, csvDirectory) }),
+    ...(csv === undefined
+      ? {}
+      : { csvOutputDirectory: isAbsolute(csvDirectory) ? csvDirectory : resolve(context.dir, csvDirectory) }),
     ...(caseIds === undefined ? {} : { caseIds }),
   };
   return { settings, problems };
@@ -179,7 +196,11 @@ export function readEvalbenchSettings(source: YamlSource, data: Readonly<Record<
 /** Model config keys: not run, but a path that names no file is still a mistake worth a warning. */
 const MODEL_CONFIG_KEYS = ['model_config', 'simulated_user_model_config', 'vuser_model_config'] as const;
 
-function missingModelConfigs(source: YamlSource, data: Readonly<Record<string, unknown>>, context: CompatContext): Problem[] {
+function missingModelConfigs(
+  source: YamlSource,
+  data: Readonly<Record<string, unknown>>,
+  context: CompatContext,
+): Problem[] {
   const exists = context.fileExists;
   if (exists === undefined) return [];
   return MODEL_CONFIG_KEYS.flatMap((key): Problem[] => {
@@ -188,18 +209,35 @@ function missingModelConfigs(source: YamlSource, data: Readonly<Record<string, u
     if (typeof value !== 'string' || value === '' || value.includes('${')) return [];
     const file = resolveConfigPath(value, context);
     if (exists(file)) return [];
-    return [{ code: 'missing-file', severity: 'warning', message: `the model config ${file} (${key}) does not exist (paths are relative to the config's folder)`, range: source.valueRange([key]) }];
+    return [
+      {
+        code: 'missing-file',
+        severity: 'warning',
+        message: `the model config ${file} (${key}) does not exist (paths are relative to the config's folder)`,
+        range: source.valueRange([key]),
+      },
+    ];
   });
 }
 
-function readDatabaseConfigs(source: YamlSource, value: unknown, context: CompatContext, problems: Problem[]): DatabaseConfigRef[] | undefined {
+function readDatabaseConfigs(
+  source: YamlSource,
+  value: unknown,
+  context: CompatContext,
+  problems: Problem[],
+): DatabaseConfigRef[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.flatMap((item: unknown, i): DatabaseConfigRef[] => {
     if (typeof item !== 'string' || item === '') return [];
     const configFile = resolveConfigPath(item, context);
     const range = source.valueRange(['database_configs', i]);
     if (context.fileExists !== undefined && !context.fileExists(configFile)) {
-      problems.push({ code: 'missing-file', severity: 'error', message: `the database config ${configFile} does not exist (paths are relative to the config's folder)`, range });
+      problems.push({
+        code: 'missing-file',
+        severity: 'error',
+        message: `the database config ${configFile} does not exist (paths are relative to the config's folder)`,
+        range,
+      });
     }
     return [{ configFile, range }];
   });
@@ -210,13 +248,24 @@ function readDatabaseConfigs(source: YamlSource, value: unknown, context: Compat
  * else `db_name_mappings[dialect]` with `{db_id}` replaced by the item's database. Entries that are
  * not strings are left out (the schema has said so).
  */
-function databaseNamesOf(data: Readonly<Record<string, unknown>>): { databaseNames?: NonNullable<RunConfig['databaseNames']> } {
+function databaseNamesOf(data: Readonly<Record<string, unknown>>): {
+  databaseNames?: NonNullable<RunConfig['databaseNames']>;
+} {
   const strings = (value: unknown): Record<string, string> =>
-    isObject(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
-  const overrides = isObject(data['db_name_overrides']) ? Object.fromEntries(Object.entries(data['db_name_overrides']).map(([dialect, names]) => [dialect, strings(names)])) : undefined;
+    isObject(value)
+      ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'))
+      : {};
+  const overrides = isObject(data['db_name_overrides'])
+    ? Object.fromEntries(Object.entries(data['db_name_overrides']).map(([dialect, names]) => [dialect, strings(names)]))
+    : undefined;
   const mappings = isObject(data['db_name_mappings']) ? strings(data['db_name_mappings']) : undefined;
   if (overrides === undefined && mappings === undefined) return {};
-  return { databaseNames: { ...(overrides === undefined ? {} : { overrides }), ...(mappings === undefined ? {} : { mappings }) } };
+  return {
+    databaseNames: {
+      ...(overrides === undefined ? {} : { overrides }),
+      ...(mappings === undefined ? {} : { mappings }),
+    },
+  };
 }
 
 /** EvalBench's `dialect` and `prompt_generator`, which decide how generated SQL is cleaned up (sanitizeSql.ts). */
@@ -224,13 +273,20 @@ function sqlCleanUpOf(data: Readonly<Record<string, unknown>>): { sqlCleanUp?: S
   const dialect = typeof data['dialect'] === 'string' ? data['dialect'] : undefined;
   const promptGenerator = typeof data['prompt_generator'] === 'string' ? data['prompt_generator'] : undefined;
   if (dialect === undefined && promptGenerator === undefined) return {};
-  return { sqlCleanUp: { ...(dialect === undefined ? {} : { dialect }), ...(promptGenerator === undefined ? {} : { promptGenerator }) } };
+  return {
+    sqlCleanUp: {
+      ...(dialect === undefined ? {} : { dialect }),
+      ...(promptGenerator === undefined ? {} : { promptGenerator }),
+    },
+  };
 }
 
 function caseIdFilter(data: Readonly<Record<string, unknown>>): CaseIdFilter | undefined {
   const scenarios = data['scenarios'];
   const pattern = data['scenario_pattern'];
-  const ids = Array.isArray(scenarios) ? scenarios.filter((id): id is string | number => typeof id === 'string' || typeof id === 'number').map(String) : [];
+  const ids = Array.isArray(scenarios)
+    ? scenarios.filter((id): id is string | number => typeof id === 'string' || typeof id === 'number').map(String)
+    : [];
   if (ids.length === 0 && typeof pattern !== 'string') return undefined;
   return { ...(ids.length === 0 ? {} : { ids }), ...(typeof pattern === 'string' ? { filter: pattern } : {}) };
 }
@@ -260,10 +316,19 @@ export function resolveConfigPath(path: string, context: CompatContext): string 
  */
 /** A `dataset_format` EvalBench has and EvalLens cannot read: such a dataset is not read at all. */
 export function isUnreadDatasetFormat(format: unknown): boolean {
-  return typeof format === 'string' && !NL2SQL_FORMATS.includes(format) && !EVALSET_FORMATS.includes(format) && EVALBENCH_DATASET_FORMATS.includes(format);
+  return (
+    typeof format === 'string' &&
+    !NL2SQL_FORMATS.includes(format) &&
+    !EVALSET_FORMATS.includes(format) &&
+    EVALBENCH_DATASET_FORMATS.includes(format)
+  );
 }
 
-export function evalbenchDatasetSource<T extends DatasetSource>(dataset: T, data: Readonly<Record<string, unknown>>, settings: EvalbenchSettings): T {
+export function evalbenchDatasetSource<T extends DatasetSource>(
+  dataset: T,
+  data: Readonly<Record<string, unknown>>,
+  settings: EvalbenchSettings,
+): T {
   const format = data['dataset_format'];
   const filters = {
     ...stringList(data['dialects'], 'dialects'),
@@ -273,10 +338,19 @@ export function evalbenchDatasetSource<T extends DatasetSource>(dataset: T, data
   let nl2sql: Nl2sqlSource | undefined;
   if (typeof format === 'string' && NL2SQL_FORMATS.includes(format)) {
     nl2sql = { format: format as Nl2sqlFormat, ...filters };
-  } else if (format === undefined && data['database_configs'] !== undefined && dataset.format === undefined && extname(dataset.path).toLowerCase() === '.json') {
+  } else if (
+    format === undefined &&
+    data['database_configs'] !== undefined &&
+    dataset.format === undefined &&
+    extname(dataset.path).toLowerCase() === '.json'
+  ) {
     nl2sql = { format: 'evalbench-standard-format', ...filters, inferred: true };
   }
-  return { ...dataset, ...(nl2sql === undefined ? {} : { nl2sql }), ...(settings.caseIds === undefined ? {} : { caseIds: settings.caseIds }) };
+  return {
+    ...dataset,
+    ...(nl2sql === undefined ? {} : { nl2sql }),
+    ...(settings.caseIds === undefined ? {} : { caseIds: settings.caseIds }),
+  };
 }
 
 function stringList<K extends string>(value: unknown, name: K): { [P in K]?: string[] } {

@@ -23,7 +23,8 @@ export function fileOptionKeys(schema: { readonly [key: string]: unknown }): str
 function namesFile(key: string, option: unknown): boolean {
   const own = option !== null && typeof option === 'object' ? (option as Record<string, unknown>) : {};
   const marker = own['x-evallens'];
-  if (marker !== null && typeof marker === 'object' && 'path' in marker) return (marker as { path: unknown }).path === 'file';
+  if (marker !== null && typeof marker === 'object' && 'path' in marker)
+    return (marker as { path: unknown }).path === 'file';
   if (FIELD_SELECTORS.has(key)) return false;
   const type = own['type'];
   const stringValued = type === undefined || type === 'string' || (Array.isArray(type) && type.includes('string'));
@@ -53,5 +54,9 @@ export const CONFIG_PATH_KEYS: readonly ConfigPathKey[] = [
 
 /** The path key at a value's path (indexes as numbers), if that value is a path. */
 export function configPathKeyAt(path: readonly (string | number)[]): ConfigPathKey | undefined {
-  return CONFIG_PATH_KEYS.find((key) => key.path.length === path.length && key.path.every((segment, i) => segment === '*' ? typeof path[i] === 'number' : segment === path[i]));
+  return CONFIG_PATH_KEYS.find(
+    (key) =>
+      key.path.length === path.length &&
+      key.path.every((segment, i) => (segment === '*' ? typeof path[i] === 'number' : segment === path[i])),
+  );
 }

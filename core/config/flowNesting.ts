@@ -49,7 +49,10 @@ export function tooDeepFlowNesting(text: string, limit = MAX_FLOW_NESTING): numb
     }
     // `: `, `- ` and `? ` let a value start; so do anchors and tags before it (`&a [`, `!tag {`).
     const next = text[i + 1];
-    if ((c === ':' || c === '-' || c === '?') && (next === undefined || next === ' ' || next === '\t' || next === '\n' || next === '\r')) {
+    if (
+      (c === ':' || c === '-' || c === '?') &&
+      (next === undefined || next === ' ' || next === '\t' || next === '\n' || next === '\r')
+    ) {
       valueStart = true;
       continue;
     }

@@ -13,7 +13,10 @@ export function duplicateInlineIds(source: YamlSource, cases: readonly InlineCas
   const problems: Problem[] = [];
   for (const inline of cases) {
     const value = inline.value;
-    const raw = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)['id'] : undefined;
+    const raw =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)['id']
+        : undefined;
     if (typeof raw !== 'string' && typeof raw !== 'number') continue;
     const id = String(raw);
     const range = source.valueRange(['cases', inline.index, 'id']);
@@ -22,7 +25,12 @@ export function duplicateInlineIds(source: YamlSource, cases: readonly InlineCas
       first.set(id, range.start.line);
       continue;
     }
-    problems.push({ code: 'duplicate-case-id', severity: 'error', message: `duplicate case id "${id}": the case at line ${displayLine(earlier)} has it already; case ids must be unique`, range });
+    problems.push({
+      code: 'duplicate-case-id',
+      severity: 'error',
+      message: `duplicate case id "${id}": the case at line ${displayLine(earlier)} has it already; case ids must be unique`,
+      range,
+    });
   }
   return problems;
 }

@@ -23,13 +23,24 @@ export interface LoadOptions {
  * untrusted `env` nothing is read from the environment — not the config's `${VAR}`s, not an evalset's
  * — and nothing the config chooses is written outside the workspace.
  */
-export function loadRunConfig(path: string, env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): ParsedRunConfig {
+export function loadRunConfig(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+  options: LoadOptions = {},
+): ParsedRunConfig {
   const read = readConfigFile(path, 'run config');
   if ('problem' in read) return { problems: [read.problem] };
   const source = new YamlSource(read.text, read.file);
-  const parsed = parseRunConfig(read.text, read.file, env, { fileExists: existsSync, source, ...(options.engine === undefined ? {} : { engine: options.engine }) });
+  const parsed = parseRunConfig(read.text, read.file, env, {
+    fileExists: existsSync,
+    source,
+    ...(options.engine === undefined ? {} : { engine: options.engine }),
+  });
   if (!isUntrustedEnv(env) || parsed.config === undefined) return parsed;
-  const config: RunConfig = parsed.config.dataset === undefined ? parsed.config : { ...parsed.config, dataset: { ...parsed.config.dataset, env } };
+  const config: RunConfig =
+    parsed.config.dataset === undefined
+      ? parsed.config
+      : { ...parsed.config, dataset: { ...parsed.config.dataset, env } };
   const output = config.csvOutputDirectory;
   const workspace = options.workspace ?? config.dir;
   if (output === undefined || !outsideOf(workspace, output)) return { ...parsed, config };

@@ -6,9 +6,22 @@ import { hasErrors, type Problem } from '../problem';
 import { createAjv } from '../schema/ajv';
 import type { ScorerRegistry } from '../scorers/registry';
 import { configFamily } from './configFamily';
-import { acceptEvalbenchScorers, evalbenchDatasetSource, isUnreadDatasetFormat, readEvalbenchSettings, resolveConfigPath, scorerSetFor } from './evalbenchCompat';
+import {
+  acceptEvalbenchScorers,
+  evalbenchDatasetSource,
+  isUnreadDatasetFormat,
+  readEvalbenchSettings,
+  resolveConfigPath,
+  scorerSetFor,
+} from './evalbenchCompat';
 import { evalbenchKeyNotices, unusedValuePaths, withoutUnusedVariables } from './evalbenchNotices';
-import { DEFAULT_JOB_THRESHOLD, DEFAULT_TIMEOUT_MS, type DatasetSource, type InlineCase, type RunConfig } from './runConfig';
+import {
+  DEFAULT_JOB_THRESHOLD,
+  DEFAULT_TIMEOUT_MS,
+  type DatasetSource,
+  type InlineCase,
+  type RunConfig,
+} from './runConfig';
 import { pointerSegments, schemaProblems } from './schemaMessages';
 import type { ScorerEntryCache } from './entryCache';
 import { createEngineContext, type EngineContext } from '../engineContext';
@@ -58,7 +71,11 @@ function validateTopLevel(engine: EngineContext): ValidateFunction {
   if (engine.validators.topLevel === undefined) {
     // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
     const { $defs, properties, allOf: _scorersOfFamily, ...rest } = runConfigSchema;
-    const topLevel = { ...rest, properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } }, $defs: { case: $defs.case } };
+    const topLevel = {
+      ...rest,
+      properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } },
+      $defs: { case: $defs.case },
+    };
     engine.validators.topLevel = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(topLevel);
   }
   return engine.validators.topLevel;
@@ -69,7 +86,12 @@ function validateTopLevel(engine: EngineContext): ValidateFunction {
  * scorer's options, and the files it names. Pure but for `fileExists`. Every problem carries the
  * range of the exact key or value it is about.
  */
-export function parseRunConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>, options: ParseOptions = {}): ParsedRunConfig {
+export function parseRunConfig(
+  text: string,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  options: ParseOptions = {},
+): ParsedRunConfig {
   const source = options.source ?? new YamlSource(text, file);
   const parsed = parseWithSource(source, file, env, options.engine ?? createEngineContext(), options);
   // A diagnostic lands in CI logs and editors: no message quotes a value `${VAR}` brought in.
@@ -78,7 +100,13 @@ export function parseRunConfig(text: string, file: string, env: Readonly<Record<
   return { ...parsed, problems, config: { ...parsed.config, secretValues: [...source.expandedValues] } };
 }
 
-function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>, engine: EngineContext, options: ParseOptions): ParsedRunConfig {
+function parseWithSource(
+  source: YamlSource,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  engine: EngineContext,
+  options: ParseOptions,
+): ParsedRunConfig {
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { problems: syntax };
   const problems: Problem[] = [...syntax, ...source.expandEnvironment(env)];
@@ -86,17 +114,42 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   if (hasErrors(asData.problems)) return { problems: [...problems, ...asData.problems] };
   const root = asData.value;
   if (root === null || root === undefined) {
-    return { problems: [...problems, { code: 'empty-config', severity: 'error', message: 'the config is empty: expected a mapping with `dataset:` (or `cases:`) and `scorers:`', range: source.range(0, 0) }] };
+    return {
+      problems: [
+        ...problems,
+        {
+          code: 'empty-config',
+          severity: 'error',
+          message: 'the config is empty: expected a mapping with `dataset:` (or `cases:`) and `scorers:`',
+          range: source.range(0, 0),
+        },
+      ],
+    };
   }
   if (typeof root !== 'object' || Array.isArray(root)) {
-    return { problems: [...problems, { code: 'schema', severity: 'error', message: `the config must be a mapping of keys (dataset, scorers, …), not ${Array.isArray(root) ? 'a list' : 'a single value'}`, range: source.headRange() }] };
+    return {
+      problems: [
+        ...problems,
+        {
+          code: 'schema',
+          severity: 'error',
+          message: `the config must be a mapping of keys (dataset, scorers, …), not ${Array.isArray(root) ? 'a list' : 'a single value'}`,
+          range: source.headRange(),
+        },
+      ],
+    };
   }
   const data = root as Record<string, unknown>;
   const validate = validateTopLevel(engine);
   if (!validate(data)) {
     // Scorer entries get their own, more precise messages below.
     const outside = (validate.errors ?? []).filter((e) => pointerSegments(e.instancePath)[0] !== 'scorers');
-    problems.push(...schemaProblems(outside, source, { basePath: [], knownKeys: (path) => (path.length === 0 ? TOP_LEVEL_KEYS : knownKeysOf(path)) }));
+    problems.push(
+      ...schemaProblems(outside, source, {
+        basePath: [],
+        knownKeys: (path) => (path.length === 0 ? TOP_LEVEL_KEYS : knownKeysOf(path)),
+      }),
+    );
   }
   const dir = dirname(file);
   // An EvalBench config (dataset_config / database_configs) means EvalBench's scorers by its keys.
@@ -106,7 +159,10 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   const timeoutMs = typeof data['timeout_ms'] === 'number' ? data['timeout_ms'] : DEFAULT_TIMEOUT_MS;
   // EvalBench's `reporting.truncate_execution_outputs` is the default of every SQL scorer's own option.
   const reporting = data['reporting'];
-  const truncate = reporting !== null && typeof reporting === 'object' ? (reporting as Record<string, unknown>)['truncate_execution_outputs'] : undefined;
+  const truncate =
+    reporting !== null && typeof reporting === 'object'
+      ? (reporting as Record<string, unknown>)['truncate_execution_outputs']
+      : undefined;
   const optionDefaults = typeof truncate === 'number' ? { truncate_execution_outputs: truncate } : {};
   const compat = { dir, family, ...(options.fileExists === undefined ? {} : { fileExists: options.fileExists }) };
   const scorers = readScorers(source, data['scorers'], {
@@ -121,16 +177,37 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
     ...(options.fileExists === undefined ? {} : { fileExists: options.fileExists }),
     ...(options.entryCache === undefined ? {} : { entryCache: options.entryCache }),
   });
-  problems.push(...(family === 'evalbench' ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, { registry, instances: scorers.instances.length }) : scorers.problems));
+  problems.push(
+    ...(family === 'evalbench'
+      ? acceptEvalbenchScorers(source, data['scorers'], scorers.problems, {
+          registry,
+          instances: scorers.instances.length,
+        })
+      : scorers.problems),
+  );
   // `scorers: {}` and `scorers: []` name no scorer either (the schema's `minProperties`/`minItems`).
   const noScorers = isEmptyScorers(data['scorers']);
   const emptyScorers = noScorers && data['scorers'] !== undefined && data['scorers'] !== null;
-  const noScorersWhere = emptyScorers ? { what: '`scorers` names no scorer', range: source.markRange(['scorers']) } : { what: 'the config has no `scorers:`', range: source.headRange() };
+  const noScorersWhere = emptyScorers
+    ? { what: '`scorers` names no scorer', range: source.markRange(['scorers']) }
+    : { what: 'the config has no `scorers:`', range: source.headRange() };
   if (noScorers && family === 'evalbench') {
     // EvalBench runs such configs for their other work (its seed configs build databases): nothing to score, not a mistake.
-    problems.push({ code: 'no-scorer-runs', severity: 'warning', message: `${noScorersWhere.what}, so a run scores nothing (EvalBench uses such configs for other work, e.g. seeding databases); add scorers to evaluate`, range: noScorersWhere.range, suggestions: ['scorers'] });
+    problems.push({
+      code: 'no-scorer-runs',
+      severity: 'warning',
+      message: `${noScorersWhere.what}, so a run scores nothing (EvalBench uses such configs for other work, e.g. seeding databases); add scorers to evaluate`,
+      range: noScorersWhere.range,
+      suggestions: ['scorers'],
+    });
   } else if (noScorers) {
-    problems.push({ code: 'missing-required', severity: 'error', message: `${noScorersWhere.what}; add at least one scorer (e.g. \`scorers: {exact_match: {}}\`)`, range: noScorersWhere.range, suggestions: ['scorers'] });
+    problems.push({
+      code: 'missing-required',
+      severity: 'error',
+      message: `${noScorersWhere.what}; add at least one scorer (e.g. \`scorers: {exact_match: {}}\`)`,
+      range: noScorersWhere.range,
+      suggestions: ['scorers'],
+    });
   }
   // Whether a job score exists is known only when every scorer entry loaded.
   problems.push(...passCriteriaProblems(source, data, hasErrors(scorers.problems) ? undefined : scorers.instances));
@@ -154,7 +231,10 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   problems.push(...dataset.problems);
   // A dataset in an EvalBench format EvalLens has no reader for is not read as something else (a warning says so).
   const unread = isEvalbench && isUnreadDatasetFormat(data['dataset_format']);
-  const datasetSource = dataset.source === undefined || unread ? undefined : evalbenchDatasetSource(dataset.source, data, evalbench.settings);
+  const datasetSource =
+    dataset.source === undefined || unread
+      ? undefined
+      : evalbenchDatasetSource(dataset.source, data, evalbench.settings);
   const inlineCases = readInlineCases(source, data['cases']);
   problems.push(...duplicateInlineIds(source, inlineCases));
   const target = readTarget(source, data['target'], { dir, env, timeoutMs });
@@ -166,23 +246,48 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
       problems.push({
         code: 'nothing-to-score',
         severity: 'warning',
-        message: 'this EvalBench config names no dataset (`dataset_config`): EvalLens scores recorded cases and has none here, so a run scores nothing (and exits 3); add `dataset_config: <recorded dataset>`',
+        message:
+          'this EvalBench config names no dataset (`dataset_config`): EvalLens scores recorded cases and has none here, so a run scores nothing (and exits 3); add `dataset_config: <recorded dataset>`',
         range: source.headRange(),
         suggestions: ['dataset_config'],
       });
     } else {
-      problems.push({ code: 'missing-dataset', severity: 'error', message: 'the config names no cases: add `dataset: <path>` or inline `cases:`', range: source.headRange(), suggestions: ['dataset'] });
+      problems.push({
+        code: 'missing-dataset',
+        severity: 'error',
+        message: 'the config names no cases: add `dataset: <path>` or inline `cases:`',
+        range: source.headRange(),
+        suggestions: ['dataset'],
+      });
     }
   }
   // A path with an unset `${VAR}` is said once, as the unset variable, not again as a missing file.
-  const unresolvedPath = datasetSource !== undefined && problems.some((p) => p.code === 'unresolved-variable' && within(p.range, datasetSource.range));
-  if (datasetSource !== undefined && !unresolvedPath && options.fileExists !== undefined && !options.fileExists(datasetSource.path)) {
+  const unresolvedPath =
+    datasetSource !== undefined &&
+    problems.some((p) => p.code === 'unresolved-variable' && within(p.range, datasetSource.range));
+  if (
+    datasetSource !== undefined &&
+    !unresolvedPath &&
+    options.fileExists !== undefined &&
+    !options.fileExists(datasetSource.path)
+  ) {
     // EvalBench's BIRD datasets are fetched by a script beside the config: say so rather than only "missing".
     const fetcher = join(dir, 'download_dataset.sh');
-    const fetch = options.fileExists(fetcher) ? `; the config's folder has ${fetcher}, which fetches EvalBench's dataset: run it first` : '';
-    problems.push({ code: 'missing-file', severity: 'error', message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)${fetch}`, range: datasetSource.range });
+    const fetch = options.fileExists(fetcher)
+      ? `; the config's folder has ${fetcher}, which fetches EvalBench's dataset: run it first`
+      : '';
+    problems.push({
+      code: 'missing-file',
+      severity: 'error',
+      message: `the dataset file ${datasetSource.path} does not exist (paths are relative to the config's folder)${fetch}`,
+      range: datasetSource.range,
+    });
   }
-  const unused = unusedValuePaths(data, { isEvalbench, knownKeys: TOP_LEVEL_KEYS, scorerRuns: (key) => registry.get(key) !== undefined });
+  const unused = unusedValuePaths(data, {
+    isEvalbench,
+    knownKeys: TOP_LEVEL_KEYS,
+    scorerRuns: (key) => registry.get(key) !== undefined,
+  });
   const kept = withoutUnusedVariables(problems, source, unused);
   const named = datasetSource === undefined ? {} : { datasetSource };
   if (hasErrors(kept)) return { problems: kept, ...named };
@@ -204,19 +309,40 @@ function parseWithSource(source: YamlSource, file: string, env: Readonly<Record<
   return { config, problems: kept, ...named };
 }
 
-function readDataset(source: YamlSource, data: Record<string, unknown>, absolute: (path: string) => string): { source?: DatasetSource & { range: YamlSourceRange }; problems: Problem[] } {
-  const key = data['dataset'] !== undefined ? 'dataset' : data['dataset_config'] !== undefined ? 'dataset_config' : undefined;
+function readDataset(
+  source: YamlSource,
+  data: Record<string, unknown>,
+  absolute: (path: string) => string,
+): { source?: DatasetSource & { range: YamlSourceRange }; problems: Problem[] } {
+  const key =
+    data['dataset'] !== undefined ? 'dataset' : data['dataset_config'] !== undefined ? 'dataset_config' : undefined;
   if (key === undefined) return { problems: [] };
   const value = data[key];
-  if (typeof value === 'string') return { source: { path: absolute(value), range: source.valueRange([key]) }, problems: [] };
+  if (typeof value === 'string')
+    return { source: { path: absolute(value), range: source.valueRange([key]) }, problems: [] };
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const v = value as { path?: unknown; prompts_file?: unknown; format?: DatasetSource['format']; columns?: DatasetSource['columns'] };
+    const v = value as {
+      path?: unknown;
+      prompts_file?: unknown;
+      format?: DatasetSource['format'];
+      columns?: DatasetSource['columns'];
+    };
     // EvalBench's dict form of `dataset_config` names the file `prompts_file`.
-    const pathKey = typeof v.path === 'string' ? 'path' : key === 'dataset_config' && typeof v.prompts_file === 'string' ? 'prompts_file' : undefined;
+    const pathKey =
+      typeof v.path === 'string'
+        ? 'path'
+        : key === 'dataset_config' && typeof v.prompts_file === 'string'
+          ? 'prompts_file'
+          : undefined;
     const path = pathKey === undefined ? undefined : v[pathKey];
     if (pathKey !== undefined && typeof path === 'string') {
       return {
-        source: { path: absolute(path), ...(v.format ? { format: v.format } : {}), ...(v.columns ? { columns: v.columns } : {}), range: source.valueRange([key, pathKey]) },
+        source: {
+          path: absolute(path),
+          ...(v.format ? { format: v.format } : {}),
+          ...(v.columns ? { columns: v.columns } : {}),
+          range: source.valueRange([key, pathKey]),
+        },
         problems: [],
       };
     }
@@ -231,7 +357,10 @@ function readInlineCases(source: YamlSource, value: unknown): InlineCase[] {
   if (!Array.isArray(value) || !isSeq(node)) return [];
   return value.map((item: unknown, index) => {
     const itemNode = node.items[index];
-    const range = itemNode !== undefined && (isMap(itemNode) || isSeq(itemNode) || 'range' in (itemNode as object)) ? source.valueRange(['cases', index]) : source.valueRange(['cases']);
+    const range =
+      itemNode !== undefined && (isMap(itemNode) || isSeq(itemNode) || 'range' in (itemNode as object))
+        ? source.valueRange(['cases', index])
+        : source.valueRange(['cases']);
     return { value: item, index, range };
   });
 }
@@ -245,7 +374,9 @@ function knownKeysOf(path: readonly (string | number)[]): readonly string[] {
 }
 
 function within(inner: SourceRange, outer: SourceRange): boolean {
-  return inner.file === outer.file && inner.start.offset >= outer.start.offset && inner.start.offset <= outer.end.offset;
+  return (
+    inner.file === outer.file && inner.start.offset >= outer.start.offset && inner.start.offset <= outer.end.offset
+  );
 }
 
 function isEmptyScorers(scorers: unknown): boolean {

@@ -27,7 +27,11 @@ export function thresholdOffScale(definition: ScorerDefinition, threshold: numbe
  * Problems of `pass_criteria.threshold`: off the 0–1 scale (an error), or with no job score to test
  * (a warning; `scorers` undefined when some entry did not load, so whether one would exist is unknown).
  */
-export function passCriteriaProblems(source: YamlSource, data: Record<string, unknown>, scorers: readonly ScorerInstance[] | undefined): Problem[] {
+export function passCriteriaProblems(
+  source: YamlSource,
+  data: Record<string, unknown>,
+  scorers: readonly ScorerInstance[] | undefined,
+): Problem[] {
   const criteria = data['pass_criteria'];
   if (criteria === null || typeof criteria !== 'object') return [];
   const threshold = (criteria as { threshold?: unknown }).threshold;
@@ -62,6 +66,7 @@ function onScale(scale: ScoreScale, threshold: number): boolean {
 
 /** For a percentage written on a 0–1 scale, the number that was probably meant (`threshold: 80` → 0.8). */
 function hint(scale: ScoreScale, threshold: number): string {
-  if (scale.kind === 'bounded' && scale.max === 1 && threshold > 1 && threshold <= 100) return ` (for ${threshold}%, write ${threshold / 100})`;
+  if (scale.kind === 'bounded' && scale.max === 1 && threshold > 1 && threshold <= 100)
+    return ` (for ${threshold}%, write ${threshold / 100})`;
   return '';
 }

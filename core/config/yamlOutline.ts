@@ -53,20 +53,33 @@ export function outlineOf(source: YamlSource): OutlineNode | undefined {
 
 function nodeOutline(node: Node, text: string): OutlineNode | undefined {
   if (isMap(node)) {
-    const entries = node.items.map((pair) => entryOutline(pair, text)).filter((e): e is OutlineEntry => e !== undefined);
+    const entries = node.items
+      .map((pair) => entryOutline(pair, text))
+      .filter((e): e is OutlineEntry => e !== undefined);
     return { kind: 'map', span: spanOf(node, text), flow: node.flow === true, entries };
   }
   if (isSeq(node)) {
-    const items = node.items.map((item) => (isNodeLike(item) ? nodeOutline(item, text) : undefined)).filter((n): n is OutlineNode => n !== undefined);
+    const items = node.items
+      .map((item) => (isNodeLike(item) ? nodeOutline(item, text) : undefined))
+      .filter((n): n is OutlineNode => n !== undefined);
     return { kind: 'seq', span: spanOf(node, text), flow: node.flow === true, items };
   }
   if (isScalar(node)) {
     const value = node.value;
-    const plain = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : value === null || value === undefined ? null : String(value);
+    const plain =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? value
+        : value === null || value === undefined
+          ? null
+          : String(value);
     return { kind: 'scalar', span: spanOf(node, text), value: plain };
   }
   // An alias: its own text, as a scalar.
-  return { kind: 'scalar', span: spanOf(node, text), value: text.slice(spanOf(node, text).start, spanOf(node, text).end) };
+  return {
+    kind: 'scalar',
+    span: spanOf(node, text),
+    value: text.slice(spanOf(node, text).start, spanOf(node, text).end),
+  };
 }
 
 function entryOutline(pair: Pair, text: string): OutlineEntry | undefined {
@@ -74,9 +87,18 @@ function entryOutline(pair: Pair, text: string): OutlineEntry | undefined {
   const keySpan = spanOf(pair.key, text);
   const valueNode = isNodeLike(pair.value) ? pair.value : undefined;
   // `key:` with nothing after it parses as a null scalar of zero width; treat it as no value.
-  const empty = valueNode !== undefined && isScalar(valueNode) && valueNode.value === null && spanOf(valueNode, text).end <= spanOf(valueNode, text).start;
+  const empty =
+    valueNode !== undefined &&
+    isScalar(valueNode) &&
+    valueNode.value === null &&
+    spanOf(valueNode, text).end <= spanOf(valueNode, text).start;
   const value = valueNode === undefined || empty ? undefined : nodeOutline(valueNode, text);
-  return { key: String(pair.key.value), keySpan, ...(value === undefined ? {} : { value }), span: { start: keySpan.start, end: Math.max(keySpan.end, value?.span.end ?? keySpan.end) } };
+  return {
+    key: String(pair.key.value),
+    keySpan,
+    ...(value === undefined ? {} : { value }),
+    span: { start: keySpan.start, end: Math.max(keySpan.end, value?.span.end ?? keySpan.end) },
+  };
 }
 
 function spanOf(node: Node, text: string): Span {
@@ -87,5 +109,7 @@ function spanOf(node: Node, text: string): Span {
 }
 
 function isNodeLike(value: unknown): value is Node {
-  return isMap(value) || isSeq(value) || isScalar(value) || (typeof value === 'object' && value !== null && 'range' in value);
+  return (
+    isMap(value) || isSeq(value) || isScalar(value) || (typeof value === 'object' && value !== null && 'range' in value)
+  );
 }

@@ -1,4 +1,16 @@
-import { isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, visit, type Alias, type Document, type Node, type Pair } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  Scalar,
+  visit,
+  type Alias,
+  type Document,
+  type Node,
+  type Pair,
+} from 'yaml';
 import type { Problem } from '../problem';
 import { LineIndex, type SourceRange } from '../text/position';
 import type { YamlChunkCache, YamlParseOptions } from './chunkedParse';
@@ -24,7 +36,12 @@ const MAY_HAVE_ALIAS = /(?:^|[\s[{,:])\*/;
 const envTag = { tag: '!ENV', resolve: (value: string) => value };
 
 // logLevel 'error': yaml would print its warnings (a collection as a key) to the process's stderr.
-const PARSE_OPTIONS: YamlParseOptions = { prettyErrors: false, customTags: [envTag], uniqueKeys: true, logLevel: 'error' };
+const PARSE_OPTIONS: YamlParseOptions = {
+  prettyErrors: false,
+  customTags: [envTag],
+  uniqueKeys: true,
+  logLevel: 'error',
+};
 
 /**
  * A parsed YAML file that keeps positions: the document, its line counter, and helpers that turn a
@@ -68,14 +85,12 @@ export class YamlSource {
 
   /** YAML syntax errors and warnings as problems. */
   syntaxProblems(): Problem[] {
-    const problems = [...this.doc.errors, ...this.doc.warnings].map(
-      (e): Problem => ({
-        code: 'yaml-syntax',
-        severity: this.doc.errors.includes(e as never) ? 'error' : 'warning',
-        message: `YAML: ${e.message.split('\n')[0] ?? e.message}`,
-        range: this.range(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)),
-      }),
-    );
+    const problems = [...this.doc.errors, ...this.doc.warnings].map((e): Problem => ({
+      code: 'yaml-syntax',
+      severity: this.doc.errors.includes(e as never) ? 'error' : 'warning',
+      message: `YAML: ${e.message.split('\n')[0] ?? e.message}`,
+      range: this.range(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)),
+    }));
     if (this.tooDeep === undefined) return problems;
     const message = `YAML: brackets nested more than ${MAX_FLOW_NESTING} levels deep here; expected at most ${MAX_FLOW_NESTING} (the rest of the file is not read)`;
     return [{ code: 'yaml-syntax', severity: 'error', message, range: this.tooDeep }, ...problems];
@@ -99,10 +114,16 @@ export class YamlSource {
         const { value, unresolved, used, tooLong } = expandEnv(node.value, env, limit);
         if (tooLong !== undefined) {
           const start = (node.range?.[0] ?? 0) + (node.type === Scalar.PLAIN ? tooLong : 0);
-          const message = limit === MAX_EXPANDED_CHARS
-            ? `expanding the \`\${…}\` variables here makes a string of more than ${MAX_EXPANDED_CHARS} characters; expected at most ${MAX_EXPANDED_CHARS} (the value is not used)`
-            : `expanding the \`\${…}\` variables of this file makes more than ${MAX_EXPANDED_DOCUMENT_CHARS} characters in all; expected at most ${MAX_EXPANDED_DOCUMENT_CHARS} (the value is not used)`;
-          problems.push({ code: 'expansion-too-long', severity: 'error', message, range: this.range(start, start + 2) });
+          const message =
+            limit === MAX_EXPANDED_CHARS
+              ? `expanding the \`\${…}\` variables here makes a string of more than ${MAX_EXPANDED_CHARS} characters; expected at most ${MAX_EXPANDED_CHARS} (the value is not used)`
+              : `expanding the \`\${…}\` variables of this file makes more than ${MAX_EXPANDED_DOCUMENT_CHARS} characters in all; expected at most ${MAX_EXPANDED_DOCUMENT_CHARS} (the value is not used)`;
+          problems.push({
+            code: 'expansion-too-long',
+            severity: 'error',
+            message,
+            range: this.range(start, start + 2),
+          });
           stopped = true;
           return visit.BREAK;
         }
@@ -118,7 +139,9 @@ export class YamlSource {
           problems.push({
             code: 'unresolved-variable',
             severity: 'error',
-            message: untrusted ? notReadReason(u.name) : `the environment variable ${u.name} is not set (expected a value for \`\${${u.name}}\`; set it, or give a fallback with \`\${${u.name}:-value}\`)`,
+            message: untrusted
+              ? notReadReason(u.name)
+              : `the environment variable ${u.name} is not set (expected a value for \`\${${u.name}}\`; set it, or give a fallback with \`\${${u.name}:-value}\`)`,
             range: plain ? this.range(start + u.index, start + u.index + u.length) : this.nodeRange(node),
           });
         }
@@ -143,7 +166,10 @@ export class YamlSource {
     const complexKey = this.firstComplexKey();
     if (complexKey !== undefined) {
       const message = 'YAML: a key must be plain text or a number, not a mapping or a list (a config names its keys)';
-      return { value: undefined, problems: [{ code: 'yaml-complex-key', severity: 'error', message, range: this.nodeRange(complexKey) }] };
+      return {
+        value: undefined,
+        problems: [{ code: 'yaml-complex-key', severity: 'error', message, range: this.nodeRange(complexKey) }],
+      };
     }
     // A piece-wise parse has no anchors or aliases (chunkedParse.ts falls back to a whole parse).
     if (this.expanding !== undefined) return { value: this.doc.toJS(), problems };
@@ -163,9 +189,19 @@ export class YamlSource {
         const target = anchors.get(node.source);
         const at = node.range?.[0] ?? 0;
         if (target === undefined) {
-          problems.push({ code: 'yaml-alias', severity: 'error', message: `YAML: the alias *${node.source} names no anchor (expected \`&${node.source}\` on a value before it)`, range: this.nodeRange(node) });
+          problems.push({
+            code: 'yaml-alias',
+            severity: 'error',
+            message: `YAML: the alias *${node.source} names no anchor (expected \`&${node.source}\` on a value before it)`,
+            range: this.nodeRange(node),
+          });
         } else if (target.range && at >= target.range[0] && at < target.range[2]) {
-          problems.push({ code: 'yaml-alias', severity: 'error', message: `YAML: the alias *${node.source} is inside the value it names, so that value would contain itself`, range: this.nodeRange(node) });
+          problems.push({
+            code: 'yaml-alias',
+            severity: 'error',
+            message: `YAML: the alias *${node.source} is inside the value it names, so that value would contain itself`,
+            range: this.nodeRange(node),
+          });
         }
       },
     });
@@ -175,7 +211,17 @@ export class YamlSource {
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       const range = firstAlias === undefined ? this.range(0, 0) : this.nodeRange(firstAlias);
-      return { value: undefined, problems: [{ code: 'yaml-alias', severity: 'error', message: `YAML: the aliases expand to too much data (at most ${MAX_ALIAS_COUNT} alias expansions are read; ${why})`, range }] };
+      return {
+        value: undefined,
+        problems: [
+          {
+            code: 'yaml-alias',
+            severity: 'error',
+            message: `YAML: the aliases expand to too much data (at most ${MAX_ALIAS_COUNT} alias expansions are read; ${why})`,
+            range,
+          },
+        ],
+      };
     }
   }
 
@@ -198,7 +244,9 @@ export class YamlSource {
   /** The keys of a top-level mapping, as written (before `${VAR}` expansion when asked first); none for anything else. */
   topLevelKeys(): string[] {
     const contents = this.doc.contents;
-    return isMap(contents) ? contents.items.flatMap((pair) => (isScalar(pair.key) ? [String(pair.key.value)] : [])) : [];
+    return isMap(contents)
+      ? contents.items.flatMap((pair) => (isScalar(pair.key) ? [String(pair.key.value)] : []))
+      : [];
   }
 
   /** The node at a path (string keys, number indexes), or undefined. */
@@ -260,7 +308,8 @@ export class YamlSource {
     for (let n = path.length; n >= 0; n--) {
       const prefix = path.slice(0, n);
       const node = this.nodeAt(prefix);
-      if (node !== undefined && node.range) return n === path.length || n === 0 ? this.nodeRange(node) : this.keyRangeOrNode(prefix, node);
+      if (node !== undefined && node.range)
+        return n === path.length || n === 0 ? this.nodeRange(node) : this.keyRangeOrNode(prefix, node);
       const pair = this.pairAt(prefix);
       if (pair !== undefined && isNode(pair.key)) return this.nodeRange(pair.key);
     }
@@ -292,5 +341,7 @@ function lastCoveredLine(range: SourceRange): number {
 }
 
 function isNode(value: unknown): value is Node {
-  return isScalar(value) || isMap(value) || isSeq(value) || (typeof value === 'object' && value !== null && 'range' in value);
+  return (
+    isScalar(value) || isMap(value) || isSeq(value) || (typeof value === 'object' && value !== null && 'range' in value)
+  );
 }

@@ -42,7 +42,9 @@ export class ExpansionTooLong extends Error {
     readonly offset: number,
     readonly limit: number,
   ) {
-    super(`expanding \${${variable}} here makes the text longer than ${limit} characters; expected at most ${limit} (a value repeated too often)`);
+    super(
+      `expanding \${${variable}} here makes the text longer than ${limit} characters; expected at most ${limit} (a value repeated too often)`,
+    );
   }
 }
 
@@ -59,7 +61,13 @@ const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * are not expanded again. A variable that is not set (an empty value is set) is a DatasetError naming
  * it and its line and column, and nothing of the file is read.
  */
-export function expandEnvironment(text: string, file: string, lines: LineIndex, env: NodeJS.ProcessEnv = process.env, limit = MAX_EXPANDED_ELEMENT_CHARS): ExpandedText {
+export function expandEnvironment(
+  text: string,
+  file: string,
+  lines: LineIndex,
+  env: NodeJS.ProcessEnv = process.env,
+  limit = MAX_EXPANDED_ELEMENT_CHARS,
+): ExpandedText {
   const substitutions: Substitution[] = [];
   let expanded = '';
   let last = 0;
@@ -101,7 +109,15 @@ export function expandEnvironment(text: string, file: string, lines: LineIndex, 
 }
 
 /** Scenario fields that become case fields; every other field of a scenario goes into `metadata`. */
-const MAPPED = new Set(['id', 'starting_prompt', 'expected_trajectory', 'expected_skills', 'conversation_history', 'accumulated_tools', 'accumulated_skills']);
+const MAPPED = new Set([
+  'id',
+  'starting_prompt',
+  'expected_trajectory',
+  'expected_skills',
+  'conversation_history',
+  'accumulated_tools',
+  'accumulated_skills',
+]);
 
 /**
  * Scenario fields left out of the case: `env` holds the agent's environment for EvalBench's own
@@ -122,7 +138,11 @@ export function caseOfScenario(scenario: unknown): unknown {
   if (!isObject(scenario)) return scenario;
   const rest = Object.fromEntries(Object.entries(scenario).filter(([key]) => !MAPPED.has(key) && !DROPPED.has(key)));
   const expected = picked(scenario, { expected_trajectory: 'trajectory', expected_skills: 'skills' });
-  const trace = picked(scenario, { conversation_history: 'conversation_history', accumulated_tools: 'accumulated_tools', accumulated_skills: 'accumulated_skills' });
+  const trace = picked(scenario, {
+    conversation_history: 'conversation_history',
+    accumulated_tools: 'accumulated_tools',
+    accumulated_skills: 'accumulated_skills',
+  });
   return {
     ...rest,
     ...picked(scenario, { id: 'id', starting_prompt: 'input' }),
@@ -132,7 +152,12 @@ export function caseOfScenario(scenario: unknown): unknown {
 }
 
 /** The scenario's fields named in `names`, renamed; undefined when it has none of them. */
-function picked(scenario: { readonly [key: string]: unknown }, names: { readonly [from: string]: string }): { [key: string]: unknown } | undefined {
-  const entries = Object.entries(names).flatMap(([from, to]) => (Object.hasOwn(scenario, from) && scenario[from] !== undefined ? [[to, scenario[from]] as const] : []));
+function picked(
+  scenario: { readonly [key: string]: unknown },
+  names: { readonly [from: string]: string },
+): { [key: string]: unknown } | undefined {
+  const entries = Object.entries(names).flatMap(([from, to]) =>
+    Object.hasOwn(scenario, from) && scenario[from] !== undefined ? [[to, scenario[from]] as const] : [],
+  );
   return entries.length === 0 ? undefined : Object.fromEntries(entries);
 }

@@ -33,7 +33,11 @@ export function caseFromValue(value: unknown, at: CaseLocation, ids: CaseIdTrack
   const vocabulary = at.vocabulary ?? 'json';
   if (!isObject(value)) {
     const expected = vocabulary === 'yaml' ? 'a mapping of fields' : 'a JSON object';
-    return readError(ids, at, `a case must be ${expected}, ${at.subject ?? 'this case'} is ${describeKind(value, vocabulary)}`);
+    return readError(
+      ids,
+      at,
+      `a case must be ${expected}, ${at.subject ?? 'this case'} is ${describeKind(value, vocabulary)}`,
+    );
   }
   const rawId = value['id'];
   const ownId = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : undefined;

@@ -13,14 +13,19 @@ const validate = createAjv({ useDefaults: false }).compile(caseSchema);
 export function caseSchemaViolations(value: unknown, vocabulary: Vocabulary = 'json'): string[] {
   if (validate(value)) return [];
   // `if` only reports that a `then` failed; the failing `then` keyword says what is wrong.
-  return (validate.errors ?? []).filter((error) => error.keyword !== 'if').map((error) => describeViolation(error, value, vocabulary));
+  return (validate.errors ?? [])
+    .filter((error) => error.keyword !== 'if')
+    .map((error) => describeViolation(error, value, vocabulary));
 }
 
 function describeViolation(error: ErrorObject, root: unknown, vocabulary: Vocabulary): string {
   const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
   const field = segments.length === 0 ? 'the case' : `field "${segments.join('.')}"`;
   if (error.keyword === 'type') {
-    const expected = ([] as unknown[]).concat(error.params['type']).map((t) => articleFor(String(t), vocabulary)).join(' or ');
+    const expected = ([] as unknown[])
+      .concat(error.params['type'])
+      .map((t) => articleFor(String(t), vocabulary))
+      .join(' or ');
     return `${field} must be ${expected}, not ${describeKind(valueAt(root, segments), vocabulary)}`;
   }
   return `${field} ${error.message ?? `breaks the "${error.keyword}" rule`}`;

@@ -29,8 +29,21 @@ export async function* readCsv(source: DatasetSource): AsyncGenerator<DatasetRec
       if (malformed !== undefined) {
         const where = displayLineAndColumn(malformed.at);
         const message = `the row at line ${displayLine(start.line)} is not valid CSV: ${malformed.what}, at ${where}`;
-        if (header === undefined) throw new DatasetError(file, `dataset ${displayPath(file)}: the header ${message.slice('the '.length)}`, { file, start: malformed.at, end: malformed.at });
-        yield readError(ids, { range: { file, start: malformed.at, end: positionIn(text, text.length, start) }, index: index++, positionalId: positionalId('line', displayLine(start.line)) }, message);
+        if (header === undefined)
+          throw new DatasetError(file, `dataset ${displayPath(file)}: the header ${message.slice('the '.length)}`, {
+            file,
+            start: malformed.at,
+            end: malformed.at,
+          });
+        yield readError(
+          ids,
+          {
+            range: { file, start: malformed.at, end: positionIn(text, text.length, start) },
+            index: index++,
+            positionalId: positionalId('line', displayLine(start.line)),
+          },
+          message,
+        );
         continue;
       }
       if (header === undefined) header = headerColumns(file, record, declared);
@@ -41,14 +54,32 @@ export async function* readCsv(source: DatasetSource): AsyncGenerator<DatasetRec
     yield syntaxRecord(file, error.code, reader.rest(), reader.position(), index, ids);
     return;
   }
-  if (header === undefined) throw new DatasetError(file, `dataset ${displayPath(file)} is empty; a CSV dataset starts with a header row`);
+  if (header === undefined)
+    throw new DatasetError(file, `dataset ${displayPath(file)} is empty; a CSV dataset starts with a header row`);
 }
 
-function rowRecord(file: string, header: readonly CsvColumn[], cells: readonly string[], text: string, start: SourcePosition, index: number, ids: CaseIdTracker): DatasetRecord {
+function rowRecord(
+  file: string,
+  header: readonly CsvColumn[],
+  cells: readonly string[],
+  text: string,
+  start: SourcePosition,
+  index: number,
+  ids: CaseIdTracker,
+): DatasetRecord {
   const line = displayLine(start.line);
-  const at: CaseLocation = { range: { file, start, end: positionIn(text, text.length, start) }, index, positionalId: positionalId('line', line), subject: 'this row' };
+  const at: CaseLocation = {
+    range: { file, start, end: positionIn(text, text.length, start) },
+    index,
+    positionalId: positionalId('line', line),
+    subject: 'this row',
+  };
   if (cells.length !== header.length) {
-    return readError(ids, at, `the row at line ${line} has ${plural(cells.length, 'cell')}, but the header has ${plural(header.length, 'column')}`);
+    return readError(
+      ids,
+      at,
+      `the row at line ${line} has ${plural(cells.length, 'cell')}, but the header has ${plural(header.length, 'column')}`,
+    );
   }
   const fields: [string, Json][] = [];
   const metadata: [string, Json][] = [];
@@ -62,7 +93,8 @@ function rowRecord(file: string, header: readonly CsvColumn[], cells: readonly s
       // absent: an empty typed cell, or an empty id (the case gets its positional id)
     } else if (CASE_COLUMNS.has(column.name)) {
       fields.push([column.name, cell.value]);
-      if (column.name === 'id' && (typeof cell.value === 'string' || typeof cell.value === 'number')) ownId = String(cell.value);
+      if (column.name === 'id' && (typeof cell.value === 'string' || typeof cell.value === 'number'))
+        ownId = String(cell.value);
     } else {
       metadata.push([column.name, cell.value]);
     }
@@ -72,7 +104,9 @@ function rowRecord(file: string, header: readonly CsvColumn[], cells: readonly s
     const [from, to] = cellSpans(text).spans[first.column] ?? [0, text.length];
     const range: SourceRange = { file, start: positionIn(text, from, start), end: positionIn(text, to, start) };
     const where = ` at ${displayLineAndColumn(range.start)}`;
-    const message = bad.map((b) => `the "${header[b.column]?.name ?? ''}" cell${b === first ? where : ''} ${b.what}`).join('; ');
+    const message = bad
+      .map((b) => `the "${header[b.column]?.name ?? ''}" cell${b === first ? where : ''} ${b.what}`)
+      .join('; ');
     return readError(ids, { ...at, range }, message, ownId);
   }
   if (metadata.length > 0) fields.push(['metadata', Object.fromEntries(metadata)]);
@@ -80,7 +114,14 @@ function rowRecord(file: string, header: readonly CsvColumn[], cells: readonly s
 }
 
 /** The error record for a CSV syntax error in the row that starts at `start` (its text: `rest`). */
-function syntaxRecord(file: string, code: string, rest: string, start: SourcePosition, index: number, ids: CaseIdTracker): DatasetRecord {
+function syntaxRecord(
+  file: string,
+  code: string,
+  rest: string,
+  start: SourcePosition,
+  index: number,
+  ids: CaseIdTracker,
+): DatasetRecord {
   const quote = code === 'CSV_QUOTE_NOT_CLOSED' ? cellSpans(rest).unclosedQuote : undefined;
   const at = quote === undefined ? start : positionIn(rest, quote, start);
   const range: SourceRange = { file, start: at, end: quote === undefined ? at : positionIn(rest, quote + 1, start) };
@@ -91,7 +132,11 @@ function syntaxRecord(file: string, code: string, rest: string, start: SourcePos
       : code === 'CSV_MAX_RECORD_SIZE'
         ? `the row at line ${displayLine(at.line)} is longer than ${MAX_ROW_CHARACTERS} characters (is a quote left open?)`
         : `the row at line ${displayLine(at.line)} is not valid CSV (${code})`;
-  return readError(ids, { range, index, positionalId: positionalId('line', displayLine(at.line)) }, `${what}; the rest of the file is not read until this is fixed`);
+  return readError(
+    ids,
+    { range, index, positionalId: positionalId('line', displayLine(at.line)) },
+    `${what}; the rest of the file is not read until this is fixed`,
+  );
 }
 
 function plural(count: number, noun: string): string {

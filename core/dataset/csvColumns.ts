@@ -17,7 +17,11 @@ export interface CsvColumn {
  * Reads the header row (names trimmed) against the declared column types. A declared column that
  * is not in the header, a duplicate name or an empty name stops the run: a DatasetError.
  */
-export function headerColumns(file: string, cells: readonly string[], declared: Readonly<Record<string, ColumnType>>): CsvColumn[] {
+export function headerColumns(
+  file: string,
+  cells: readonly string[],
+  declared: Readonly<Record<string, ColumnType>>,
+): CsvColumn[] {
   const names = cells.map((cell) => cell.trim());
   const where = `the header of dataset ${displayPath(file)}`;
   names.forEach((name, i) => {
@@ -27,14 +31,18 @@ export function headerColumns(file: string, cells: readonly string[], declared: 
   });
   for (const name of Object.keys(declared)) {
     if (!names.includes(name)) {
-      throw new DatasetError(file, `columns declares "${name}", but ${where} has no such column (it has ${names.map((n) => `"${n}"`).join(', ')})`);
+      throw new DatasetError(
+        file,
+        `columns declares "${name}", but ${where} has no such column (it has ${names.map((n) => `"${n}"`).join(', ')})`,
+      );
     }
   }
   return names.map((name) => ({ name, type: declared[name] ?? 'string' }));
 }
 
 /** A cell's value (`undefined`: absent), or what is wrong with it. */
-export type CellValue = { readonly ok: true; readonly value: Json | undefined } | { readonly ok: false; readonly problem: string };
+export type CellValue =
+  { readonly ok: true; readonly value: Json | undefined } | { readonly ok: false; readonly problem: string };
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 
@@ -50,11 +58,15 @@ export function readCell(raw: string, type: ColumnType): CellValue {
   switch (type) {
     case 'number': {
       const value = Number(text);
-      return DECIMAL.test(text) && Number.isFinite(value) ? { ok: true, value } : { ok: false, problem: 'is not a finite decimal number' };
+      return DECIMAL.test(text) && Number.isFinite(value)
+        ? { ok: true, value }
+        : { ok: false, problem: 'is not a finite decimal number' };
     }
     case 'boolean': {
       const lower = text.toLowerCase();
-      return lower === 'true' || lower === 'false' ? { ok: true, value: lower === 'true' } : { ok: false, problem: 'is neither true nor false' };
+      return lower === 'true' || lower === 'false'
+        ? { ok: true, value: lower === 'true' }
+        : { ok: false, problem: 'is neither true nor false' };
     }
     case 'json':
       try {

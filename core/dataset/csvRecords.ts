@@ -11,9 +11,22 @@
 
 /** One record found at `start` (an offset in the text given so far). */
 export type ScannedRecord =
-  | { readonly kind: 'record'; readonly cells: string[]; readonly start: number; readonly end: number; readonly next: number }
+  | {
+      readonly kind: 'record';
+      readonly cells: string[];
+      readonly start: number;
+      readonly end: number;
+      readonly next: number;
+    }
   /** `at`: where it stops being CSV; `end`/`next`: its first line only (the rest is read again). */
-  | { readonly kind: 'malformed'; readonly at: number; readonly what: string; readonly start: number; readonly end: number; readonly next: number };
+  | {
+      readonly kind: 'malformed';
+      readonly at: number;
+      readonly what: string;
+      readonly start: number;
+      readonly end: number;
+      readonly next: number;
+    };
 
 /**
  * Scans one record at `start`. `end`: where its text ends (before the line terminator); `next`:
@@ -28,7 +41,14 @@ export function scanRecord(text: string, start: number, final: boolean): Scanned
       const open = i;
       const quoted = scanQuoted(text, i, final);
       if (quoted === undefined) return undefined;
-      if (quoted.kind === 'unclosed') return malformed(text, start, i, 'a quoted cell is never closed (expected a closing `"` before the end of the file)', final);
+      if (quoted.kind === 'unclosed')
+        return malformed(
+          text,
+          start,
+          i,
+          'a quoted cell is never closed (expected a closing `"` before the end of the file)',
+          final,
+        );
       cells.push(quoted.value);
       i = quoted.end;
       const after = terminator(text, i, final);
@@ -52,7 +72,14 @@ export function scanRecord(text: string, start: number, final: boolean): Scanned
     if (stop === text.length && !final) return undefined;
     const cell = text.slice(i, stop);
     const quote = cell.indexOf('"');
-    if (quote !== -1) return malformed(text, start, i + quote, 'a quote inside a cell that does not start with one (quote the whole cell and write the quote as `""`)', final);
+    if (quote !== -1)
+      return malformed(
+        text,
+        start,
+        i + quote,
+        'a quote inside a cell that does not start with one (quote the whole cell and write the quote as `""`)',
+        final,
+      );
     cells.push(cell);
     i = stop;
     if (text.charCodeAt(i) === COMMA) {
@@ -70,7 +97,11 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /** A quoted cell's value and the offset after its closing quote, or that it is never closed. */
-function scanQuoted(text: string, open: number, final: boolean): { kind: 'cell'; value: string; end: number } | { kind: 'unclosed' } | undefined {
+function scanQuoted(
+  text: string,
+  open: number,
+  final: boolean,
+): { kind: 'cell'; value: string; end: number } | { kind: 'unclosed' } | undefined {
   let value = '';
   let from = open + 1;
   for (;;) {

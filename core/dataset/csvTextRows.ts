@@ -30,7 +30,11 @@ export class CsvRowTooLong extends Error {
  * A row past MAX_ROW_CHARACTERS or a read error ends the iteration by throwing; `position()` and
  * `rest()` then say where reading stopped and what was left, for the error.
  */
-export function csvTextRows(input: Readable): { readonly rows: AsyncGenerator<CsvTextRow>; position(): SourcePosition; rest(): string } {
+export function csvTextRows(input: Readable): {
+  readonly rows: AsyncGenerator<CsvTextRow>;
+  position(): SourcePosition;
+  rest(): string;
+} {
   const decoder = new TextDecoder('utf-8');
   let pending = '';
   let position: SourcePosition = { offset: 0, line: 0, column: 0 };
@@ -46,7 +50,12 @@ export function csvTextRows(input: Readable): { readonly rows: AsyncGenerator<Cs
       position = positionIn(pending.slice(from, found.next), found.next - from, start);
       from = found.next;
       if (found.kind === 'malformed') {
-        yield { record: [], text, start, malformed: { at: positionIn(text, found.at - found.start, start), what: found.what } };
+        yield {
+          record: [],
+          text,
+          start,
+          malformed: { at: positionIn(text, found.at - found.start, start), what: found.what },
+        };
       } else if (text.trim() !== '') {
         yield { record: found.cells, text, start };
       }

@@ -39,7 +39,8 @@ const REASONS: Readonly<Record<string, string>> = {
  * is not a dataset problem and must keep its stack).
  */
 export function unreadable(file: string, error: unknown): unknown {
-  if (!(error instanceof Error) || !('syscall' in error) || !('code' in error) || typeof error.code !== 'string') return error;
+  if (!(error instanceof Error) || !('syscall' in error) || !('code' in error) || typeof error.code !== 'string')
+    return error;
   const reason = REASONS[error.code] ?? `system error ${error.code}`;
   return new DatasetError(file, `cannot read dataset ${displayPath(file)}: ${reason}`);
 }

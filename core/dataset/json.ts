@@ -4,7 +4,14 @@ import { caseOfScenario } from './agentEvalset';
 import { caseFromValue, readError } from './caseFromValue';
 import { CaseIdTracker, positionalId } from './caseIdTracker';
 import { DatasetError, displayPath } from './datasetError';
-import { MAX_CASE_CHARS, parseElementText, probeJsonDataset, rangeAt, scanJsonDataset, syntaxMessage } from './jsonStream';
+import {
+  MAX_CASE_CHARS,
+  parseElementText,
+  probeJsonDataset,
+  rangeAt,
+  scanJsonDataset,
+  syntaxMessage,
+} from './jsonStream';
 import type { DatasetSource } from './source';
 import { isUntrustedEnv, notReadReason } from '../config/untrustedEnv';
 import { displayLineAndColumn } from '../../shared/text/displayPosition';
@@ -21,7 +28,10 @@ import { displayLineAndColumn } from '../../shared/text/displayPosition';
  * one error record at its position, after the cases that end before it; nothing after it is read,
  * since nothing after it can be trusted. Cases without an `id` get `case-N` (1-based position).
  */
-export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = source.env ?? process.env): AsyncGenerator<DatasetRecord> {
+export async function* readJson(
+  source: DatasetSource,
+  env: NodeJS.ProcessEnv = source.env ?? process.env,
+): AsyncGenerator<DatasetRecord> {
   const file = source.path;
   const probe = await probeJsonDataset(source, env);
   const keys = probe.keys ?? [];
@@ -40,14 +50,22 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
   const ids = new CaseIdTracker();
   let index = 0;
   const stop = (at: SourcePosition, what: string, length: number): DatasetRecord =>
-    readError(ids, { range: rangeAt(file, at, length), index, positionalId: positionalId('case', index + 1) }, syntaxMessage(at, what));
+    readError(
+      ids,
+      { range: rangeAt(file, at, length), index, positionalId: positionalId('case', index + 1) },
+      syntaxMessage(at, what),
+    );
   for await (const event of scanJsonDataset(source, { listKey: listKey ?? 'cases', maxItemChars: MAX_CASE_CHARS })) {
     if (event.kind === 'item' || event.kind === 'value') {
       const parsed = parseElementText(event.text, event.start, file, evalset ? env : undefined);
       if (!parsed.ok && parsed.skip === true && event.kind === 'item') {
         // An element too deep or too long to use: it is an error, the ones after it are still read.
         const at = parsed.at;
-        yield readError(ids, { range: rangeAt(file, at, parsed.length), index, positionalId: positionalId('case', index + 1) }, `the element at ${displayLineAndColumn(at)} cannot be read: ${parsed.what}`);
+        yield readError(
+          ids,
+          { range: rangeAt(file, at, parsed.length), index, positionalId: positionalId('case', index + 1) },
+          `the element at ${displayLineAndColumn(at)} cannot be read: ${parsed.what}`,
+        );
         index += 1;
         continue;
       }
@@ -58,7 +76,16 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
       if (event.kind === 'value') continue;
       const range = { file, start: event.start, end: event.end };
       const value = evalset ? caseOfScenario(parsed.value) : parsed.value;
-      yield caseFromValue(value, { range, index, positionalId: positionalId('case', index + 1), subject: evalset ? 'this scenario' : 'this element' }, ids);
+      yield caseFromValue(
+        value,
+        {
+          range,
+          index,
+          positionalId: positionalId('case', index + 1),
+          subject: evalset ? 'this scenario' : 'this element',
+        },
+        ids,
+      );
       index += 1;
     } else if (event.kind === 'error') {
       yield stop(event.at, event.what, 1);
@@ -66,11 +93,19 @@ export async function* readJson(source: DatasetSource, env: NodeJS.ProcessEnv = 
     } else if (event.kind === 'tooLarge') {
       const at = event.start;
       const message = `the element at ${displayLineAndColumn(at)} is longer than ${event.limit / (1024 * 1024)} Mi characters, the most EvalLens reads as one case; split it, or keep large payloads in files the case names`;
-      yield readError(ids, { range: rangeAt(file, at, 1), index, positionalId: positionalId('case', index + 1) }, message);
+      yield readError(
+        ids,
+        { range: rangeAt(file, at, 1), index, positionalId: positionalId('case', index + 1) },
+        message,
+      );
       return;
     } else if (event.kind === 'shape') {
       const range = event.seen === 'the file is empty' ? undefined : { file, start: event.start, end: event.at };
-      throw new DatasetError(file, `dataset ${displayPath(file)} must hold a JSON array of cases (or an object with a "cases" array), but ${event.seen}`, range);
+      throw new DatasetError(
+        file,
+        `dataset ${displayPath(file)} must hold a JSON array of cases (or an object with a "cases" array), but ${event.seen}`,
+        range,
+      );
     }
   }
 }

@@ -14,7 +14,12 @@ import { characterAt } from './jsonSyntax';
  */
 export type ScanEvent =
   | { readonly kind: 'key'; readonly key: string }
-  | { readonly kind: 'item' | 'value'; readonly text: string; readonly start: SourcePosition; readonly end: SourcePosition }
+  | {
+      readonly kind: 'item' | 'value';
+      readonly text: string;
+      readonly start: SourcePosition;
+      readonly end: SourcePosition;
+    }
   | { readonly kind: 'shape'; readonly seen: string; readonly start: SourcePosition; readonly at: SourcePosition }
   | { readonly kind: 'error'; readonly at: SourcePosition; readonly what: string }
   | { readonly kind: 'tooLarge'; readonly start: SourcePosition; readonly limit: number };
@@ -138,7 +143,12 @@ export class JsonListScanner {
         break;
       case State.Capture:
         // The element's own text says best what is missing; the reader parses it.
-        this.emit({ kind: this.afterCapture === State.AfterItem ? 'item' : 'value', text: this.pieces.join(''), start: this.captureStart, end: at });
+        this.emit({
+          kind: this.afterCapture === State.AfterItem ? 'item' : 'value',
+          text: this.pieces.join(''),
+          start: this.captureStart,
+          end: at,
+        });
         break;
       case State.ListOpen:
       case State.ListNext:
@@ -257,7 +267,11 @@ export class JsonListScanner {
         }
       }
       const code = text.charCodeAt(n);
-      if ((this.captureKind === Capture.Scalar || this.captureKind === Capture.Placeholder) && n === from && this.captured === 0) {
+      if (
+        (this.captureKind === Capture.Scalar || this.captureKind === Capture.Placeholder) &&
+        n === from &&
+        this.captured === 0
+      ) {
         // The first character of a scalar is its own.
       } else if (this.captureKind === Capture.Placeholder) {
         if (code === 0x7d) {
@@ -267,7 +281,15 @@ export class JsonListScanner {
           break;
         }
       } else if (this.captureKind === Capture.Scalar) {
-        if (code === 0x2c || code === 0x5d || code === 0x7d || code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) {
+        if (
+          code === 0x2c ||
+          code === 0x5d ||
+          code === 0x7d ||
+          code === 0x20 ||
+          code === 0x09 ||
+          code === 0x0a ||
+          code === 0x0d
+        ) {
           done = true;
           break;
         }
@@ -300,7 +322,10 @@ export class JsonListScanner {
     }
     if (this.options.keepText !== false || this.state === State.KeyString) this.pieces.push(text.slice(from, n));
     this.captured += n - from;
-    if (this.captured > this.options.maxItemChars && (this.options.keepText !== false || this.state === State.KeyString)) {
+    if (
+      this.captured > this.options.maxItemChars &&
+      (this.options.keepText !== false || this.state === State.KeyString)
+    ) {
       this.emit({ kind: 'tooLarge', start: this.captureStart, limit: this.options.maxItemChars });
       this.state = State.Done;
       return text.length;
@@ -388,7 +413,7 @@ export class JsonListScanner {
       if (this.nextDollar < from) this.nextDollar = nextIndex(text, '$', from);
       limit = Math.min(limit, this.nextDollar);
     }
-    for (let at = from; ; ) {
+    for (let at = from; ;) {
       const quote = text.indexOf('"', at);
       if (quote === -1 || quote >= limit) return limit;
       if (!isEscaped(text, quote, from)) return quote;
@@ -409,7 +434,11 @@ export class JsonListScanner {
   /** Follows `${NAME}` (NAME a shell-style name) through the characters as they go by. */
   private watchPlaceholder(code: number): void {
     if (this.watch === 2) {
-      const nameChar = code === 0x5f || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39 && this.watchName !== '');
+      const nameChar =
+        code === 0x5f ||
+        (code >= 0x41 && code <= 0x5a) ||
+        (code >= 0x61 && code <= 0x7a) ||
+        (code >= 0x30 && code <= 0x39 && this.watchName !== '');
       if (nameChar) {
         this.watchName += String.fromCharCode(code);
         return;
@@ -450,7 +479,16 @@ function nextIndex(text: string, char: string, from: number): number {
 }
 
 function startsValue(code: number): boolean {
-  return code === 0x7b || code === 0x5b || code === 0x22 || code === 0x2d || (code >= 0x30 && code <= 0x39) || code === 0x74 || code === 0x66 || code === 0x6e;
+  return (
+    code === 0x7b ||
+    code === 0x5b ||
+    code === 0x22 ||
+    code === 0x2d ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x74 ||
+    code === 0x66 ||
+    code === 0x6e
+  );
 }
 
 function captureOf(code: number): Capture {

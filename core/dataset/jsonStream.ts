@@ -78,7 +78,13 @@ export async function probeJsonDataset(source: DatasetSource, env: NodeJS.Proces
 export type ParsedText =
   | { readonly ok: true; readonly value: unknown }
   /** `skip`: the text cannot be used (nested past MAX_JSON_DEPTH, or its expansion too long), but the next element can still be read. */
-  | { readonly ok: false; readonly at: SourcePosition; readonly what: string; readonly length: number; readonly skip?: true };
+  | {
+      readonly ok: false;
+      readonly at: SourcePosition;
+      readonly what: string;
+      readonly length: number;
+      readonly skip?: true;
+    };
 
 /**
  * Parses one element's (or value's) text, with `${NAME}`s expanded first when `env` is given
@@ -86,10 +92,16 @@ export type ParsedText =
  * expansion to the placeholder, and from the element's start to the file's line and column. A
  * substituted value is never quoted: "the value of ${X} does not fit into the JSON there".
  */
-export function parseElementText(text: string, start: SourcePosition, file: string, env: NodeJS.ProcessEnv | undefined): ParsedText {
+export function parseElementText(
+  text: string,
+  start: SourcePosition,
+  file: string,
+  env: NodeJS.ProcessEnv | undefined,
+): ParsedText {
   let expanded: ExpandedText | undefined;
   try {
-    expanded = env !== undefined && text.includes('${') ? expandEnvironment(text, file, new LineIndex(text), env) : undefined;
+    expanded =
+      env !== undefined && text.includes('${') ? expandEnvironment(text, file, new LineIndex(text), env) : undefined;
   } catch (error) {
     if (!(error instanceof ExpansionTooLong)) throw error;
     return { ok: false, at: positionIn(text, error.offset, start), what: error.message, length: 2, skip: true };
@@ -98,7 +110,13 @@ export function parseElementText(text: string, start: SourcePosition, file: stri
   const deep = tooDeepJson(parsed);
   if (deep !== undefined) {
     const offset = expanded?.originalOffset(deep) ?? deep;
-    return { ok: false, at: positionIn(text, offset, start), what: `it has ${tooDeepMessage()}`, length: 1, skip: true };
+    return {
+      ok: false,
+      at: positionIn(text, offset, start),
+      what: `it has ${tooDeepMessage()}`,
+      length: 1,
+      skip: true,
+    };
   }
   try {
     return { ok: true, value: JSON.parse(parsed) as unknown };
@@ -106,7 +124,8 @@ export function parseElementText(text: string, start: SourcePosition, file: stri
     const problem = locate(parsed, error);
     const variable = expanded?.variableAt(problem.offset);
     const offset = expanded?.originalOffset(problem.offset) ?? problem.offset;
-    const what = variable === undefined ? problem.what : `the value of \${${variable}} does not fit into the JSON there`;
+    const what =
+      variable === undefined ? problem.what : `the value of \${${variable}} does not fit into the JSON there`;
     return { ok: false, at: positionIn(text, offset, start), what, length: offset < text.length ? 1 : 0 };
   }
 }
@@ -114,7 +133,11 @@ export function parseElementText(text: string, start: SourcePosition, file: stri
 /** The position of `offset` of an element's text in the file, the element starting at `start`. */
 export function positionIn(text: string, offset: number, start: SourcePosition): SourcePosition {
   const inner = new LineIndex(text).position(offset);
-  return { offset: start.offset + inner.offset, line: start.line + inner.line, column: inner.line === 0 ? start.column + inner.column : inner.column };
+  return {
+    offset: start.offset + inner.offset,
+    line: start.line + inner.line,
+    column: inner.line === 0 ? start.column + inner.column : inner.column,
+  };
 }
 
 export function rangeAt(file: string, at: SourcePosition, length: number): SourceRange {

@@ -22,7 +22,9 @@ export function describeJsonParseError(text: string, error: unknown): JsonSyntax
   const match = POSITION.exec(message);
   if (match?.[1] === undefined) {
     const offset = firstErrorOffset(text);
-    return offset >= text.length ? endsEarly(text) : { offset, what: `unexpected character ${characterAt(text, offset)}` };
+    return offset >= text.length
+      ? endsEarly(text)
+      : { offset, what: `unexpected character ${characterAt(text, offset)}` };
   }
   const offset = Number(match[1]);
   if (message.startsWith('Unexpected non-whitespace character after JSON')) {
@@ -38,7 +40,9 @@ export function describeJsonParseError(text: string, error: unknown): JsonSyntax
 export function characterAt(text: string, offset: number): string {
   const code = text.codePointAt(offset);
   if (code === undefined) return 'end of text';
-  return code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${String.fromCodePoint(code)}'`;
+  return code < 0x20 || code === 0x7f
+    ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+    : `'${String.fromCodePoint(code)}'`;
 }
 
 function endsEarly(text: string): JsonSyntaxProblem {

@@ -33,7 +33,12 @@ export async function* readJsonl(source: DatasetSource): AsyncGenerator<DatasetR
   }
 }
 
-function jsonlRecord(file: string, { text, line, offset, overLength }: TextLine, index: number, ids: CaseIdTracker): DatasetRecord {
+function jsonlRecord(
+  file: string,
+  { text, line, offset, overLength }: TextLine,
+  index: number,
+  ids: CaseIdTracker,
+): DatasetRecord {
   const at: CaseLocation = {
     range: lineRange(file, offset, line, 0, text.length),
     index,
@@ -41,11 +46,19 @@ function jsonlRecord(file: string, { text, line, offset, overLength }: TextLine,
     subject: 'this line',
   };
   if (overLength !== undefined) {
-    return readError(ids, at, `line ${displayLine(line)} is ${overLength} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`);
+    return readError(
+      ids,
+      at,
+      `line ${displayLine(line)} is ${overLength} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`,
+    );
   }
   const deep = tooDeepJson(text);
   if (deep !== undefined) {
-    return readError(ids, { ...at, range: lineRange(file, offset, line, deep, 1) }, `line ${displayLine(line)} has ${tooDeepMessage()} (at column ${displayColumn(deep)})`);
+    return readError(
+      ids,
+      { ...at, range: lineRange(file, offset, line, deep, 1) },
+      `line ${displayLine(line)} has ${tooDeepMessage()} (at column ${displayColumn(deep)})`,
+    );
   }
   let value: unknown;
   try {
@@ -53,7 +66,11 @@ function jsonlRecord(file: string, { text, line, offset, overLength }: TextLine,
   } catch (error) {
     const problem = describeJsonParseError(text, error);
     const range = lineRange(file, offset, line, problem.offset, problem.offset < text.length ? 1 : 0);
-    return readError(ids, { ...at, range }, `line ${displayLine(line)} is not valid JSON: ${problem.what} at column ${displayColumn(problem.offset)}`);
+    return readError(
+      ids,
+      { ...at, range },
+      `line ${displayLine(line)} is not valid JSON: ${problem.what} at column ${displayColumn(problem.offset)}`,
+    );
   }
   return caseFromValue(value, at, ids);
 }

@@ -34,8 +34,16 @@ export async function* readNl2sql(source: DatasetSource): AsyncGenerator<Dataset
   let index = 0;
   let position = 0;
   const stop = (at: SourcePosition, what: string, length: number): DatasetRecord =>
-    readError(ids, { range: rangeAt(file, at, length), index, positionalId: positionalId('case', position + 1) }, syntaxMessage(at, what));
-  for await (const event of scanJsonDataset(source, { listKey: undefined, maxItemChars: MAX_CASE_CHARS, arrayOnly: true })) {
+    readError(
+      ids,
+      { range: rangeAt(file, at, length), index, positionalId: positionalId('case', position + 1) },
+      syntaxMessage(at, what),
+    );
+  for await (const event of scanJsonDataset(source, {
+    listKey: undefined,
+    maxItemChars: MAX_CASE_CHARS,
+    arrayOnly: true,
+  })) {
     if (event.kind === 'shape') {
       if (format === undefined) {
         // Not an array (or empty): an ordinary JSON dataset, which says itself what is wrong.
@@ -43,7 +51,11 @@ export async function* readNl2sql(source: DatasetSource): AsyncGenerator<Dataset
         return;
       }
       const range = event.seen === 'the file is empty' ? undefined : { file, start: event.start, end: event.at };
-      throw new DatasetError(file, `the ${format} dataset ${displayPath(file)} must hold a JSON array of items, but ${event.seen}`, range);
+      throw new DatasetError(
+        file,
+        `the ${format} dataset ${displayPath(file)} must hold a JSON array of items, but ${event.seen}`,
+        range,
+      );
     }
     if (event.kind === 'error') {
       yield stop(event.at, event.what, 1);
@@ -51,7 +63,11 @@ export async function* readNl2sql(source: DatasetSource): AsyncGenerator<Dataset
     }
     if (event.kind === 'tooLarge') {
       const at = event.start;
-      yield stop(at, `the item is longer than ${event.limit / (1024 * 1024)} Mi characters, the most EvalLens reads as one item`, 1);
+      yield stop(
+        at,
+        `the item is longer than ${event.limit / (1024 * 1024)} Mi characters, the most EvalLens reads as one item`,
+        1,
+      );
       return;
     }
     if (event.kind !== 'item') continue;
@@ -73,17 +89,20 @@ export async function* readNl2sql(source: DatasetSource): AsyncGenerator<Dataset
     const outcome = convert(parsed.value);
     if (outcome.kind === 'dropped') continue;
     const at = { range, index, positionalId: positionalId('case', position), subject: 'this item' };
-    yield outcome.kind === 'case' ? caseFromValue(outcome.value, at, ids) : readError(ids, at, `item at line ${displayLine(range.start.line)}: ${outcome.message}`, outcome.id);
+    yield outcome.kind === 'case'
+      ? caseFromValue(outcome.value, at, ids)
+      : readError(ids, at, `item at line ${displayLine(range.start.line)}: ${outcome.message}`, outcome.id);
     index += 1;
   }
 }
 
 function converter(format: Nl2sqlFormat, options: Nl2sqlSource, stem: string): (item: unknown) => ItemOutcome {
-  return format === 'bird-standard-format' ? (item) => birdItem(item, options, stem) : (item) => standardItem(item, options);
+  return format === 'bird-standard-format'
+    ? (item) => birdItem(item, options, stem)
+    : (item) => standardItem(item, options);
 }
 
 /** EvalBench's default BIRD database: the dataset file's name with `.json` taken out. */
 function datasetStem(file: string): string {
   return basename(file).replaceAll('.json', '');
 }
-

@@ -24,7 +24,8 @@ export const BIRD_DEFAULT_DIALECT = 'sqlite';
 export function formatOfItem(item: unknown): Nl2sqlFormat | undefined {
   if (!isObject(item)) return undefined;
   if (Object.hasOwn(item, 'nl_prompt')) return 'evalbench-standard-format';
-  if (Object.hasOwn(item, 'question') && ['SQL', 'db_id', 'question_id'].some((key) => Object.hasOwn(item, key))) return 'bird-standard-format';
+  if (Object.hasOwn(item, 'question') && ['SQL', 'db_id', 'question_id'].some((key) => Object.hasOwn(item, key)))
+    return 'bird-standard-format';
   return undefined;
 }
 
@@ -43,12 +44,17 @@ export function standardItem(item: unknown, options: Nl2sqlSource): ItemOutcome 
   const fail = (message: string): ItemOutcome => invalid(message, id);
   const queryType = item['query_type'];
   if (typeof queryType !== 'string' || !QUERY_TYPES.includes(queryType.toLowerCase())) {
-    return fail(typeof queryType === 'string' ? 'field "query_type" must be dql, dml or ddl (in any case)' : `field "query_type" must be a string (dql, dml or ddl), not ${describeKind(queryType)}`);
+    return fail(
+      typeof queryType === 'string'
+        ? 'field "query_type" must be dql, dml or ddl (in any case)'
+        : `field "query_type" must be a string (dql, dml or ddl), not ${describeKind(queryType)}`,
+    );
   }
   const database = item['database'];
   if (typeof database !== 'string') return fail(`field "database" must be a string, not ${describeKind(database)}`);
   const dialects = item['dialects'];
-  if (!isStringList(dialects)) return fail(`field "dialects" must be an array of strings, not ${describeKind(dialects)}`);
+  if (!isStringList(dialects))
+    return fail(`field "dialects" must be an array of strings, not ${describeKind(dialects)}`);
   if (dialects.length === 0) return fail('field "dialects" lists no dialect, so the item runs nowhere');
   if (!keptByType(queryType, options) || !keptByDatabase(database, options)) return { kind: 'dropped' };
   const dialect = chooseDialect(dialects, options.dialects);
@@ -63,14 +69,17 @@ export function standardItem(item: unknown, options: Nl2sqlSource): ItemOutcome 
   for (const field of ['eval_query', 'setup_sql', 'cleanup_sql']) {
     const statements = dialectStatements(item, field, dialect, { required: false, nulls: true });
     if (!statements.ok) return fail(statements.message);
-    if (statements.statements !== undefined && statements.statements.length > 0) expected[field] = statements.statements;
+    if (statements.statements !== undefined && statements.statements.length > 0)
+      expected[field] = statements.statements;
   }
   Object.assign(expected, { query_type: queryType.toLowerCase(), database, dialect });
 
   const tags = item['tags'];
-  if (tags !== undefined && !Array.isArray(tags)) return fail(`field "tags" must be an array, not ${describeKind(tags)}`);
+  if (tags !== undefined && !Array.isArray(tags))
+    return fail(`field "tags" must be an array, not ${describeKind(tags)}`);
   const other = item['other'];
-  if (other !== undefined && !isObject(other)) return fail(`field "other" must be an object, not ${describeKind(other)}`);
+  if (other !== undefined && !isObject(other))
+    return fail(`field "other" must be an object, not ${describeKind(other)}`);
   const metadata: Fields = {
     tags: (tags ?? []) as Json[],
     other: Object.fromEntries(Object.entries(other ?? {}).map(([key, value]) => [key, pythonJsonDumps(value as Json)])),
@@ -90,7 +99,8 @@ export function birdItem(item: unknown, options: Nl2sqlSource, stem: string): It
   if (!isObject(item)) return invalid(`an item must be a JSON object, not ${describeKind(item)}`);
   const rawId = Object.hasOwn(item, 'question_id') ? item['question_id'] : item['id'];
   const id = idOf(rawId);
-  if (id === undefined) return invalid(`field "question_id" (or "id") must be a string or a number, not ${describeKind(rawId)}`);
+  if (id === undefined)
+    return invalid(`field "question_id" (or "id") must be a string or a number, not ${describeKind(rawId)}`);
   const fail = (message: string): ItemOutcome => invalid(message, id);
   const other = isObject(item['other']) ? item['other'] : {};
   const question = item['question'] ?? other['question'];
@@ -110,19 +120,29 @@ export function birdItem(item: unknown, options: Nl2sqlSource, stem: string): It
     golden = sql === null || sql === '' ? [] : [sql];
   } else if (isObject(item['golden_sql'])) {
     const configured = options.dialects ?? [];
-    dialect = configured.length > 0 ? chooseDialect(Object.keys(item['golden_sql']), configured) : Object.keys(item['golden_sql'])[0];
+    dialect =
+      configured.length > 0
+        ? chooseDialect(Object.keys(item['golden_sql']), configured)
+        : Object.keys(item['golden_sql'])[0];
     if (dialect === undefined) return { kind: 'dropped' };
     const statements = dialectStatements(item, 'golden_sql', dialect, { required: true, nulls: false });
     if (!statements.ok) return fail(statements.message);
     golden = statements.statements ?? [];
   } else {
-    return fail(item['golden_sql'] === undefined ? 'the item has neither "SQL" nor "golden_sql"' : `field "golden_sql" must be an object of dialect → SQL, not ${describeKind(item['golden_sql'])}`);
+    return fail(
+      item['golden_sql'] === undefined
+        ? 'the item has neither "SQL" nor "golden_sql"'
+        : `field "golden_sql" must be an object of dialect → SQL, not ${describeKind(item['golden_sql'])}`,
+    );
   }
   if (golden.length === 0) return { kind: 'dropped' };
 
   const difficulty = item['difficulty'];
   const tags = difficulty !== undefined ? [difficulty] : Array.isArray(item['tags']) ? item['tags'] : [];
-  const metadata: Fields = { tags: tags as Json[], ...(difficulty === undefined ? {} : { difficulty: difficulty as Json }) };
+  const metadata: Fields = {
+    tags: tags as Json[],
+    ...(difficulty === undefined ? {} : { difficulty: difficulty as Json }),
+  };
   const expected: Fields = { golden_sql: golden, query_type: 'dql', database, dialect };
   return recorded(item, id, dialect, { id, input: `${question}${evidence}`.replaceAll('`', '"'), expected, metadata });
 }
@@ -135,13 +155,24 @@ export function birdItem(item: unknown, options: Nl2sqlSource, stem: string): It
 export function pythonJsonDumps(value: Json): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return pythonString(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : value > 0 ? 'Infinity' : value < 0 ? '-Infinity' : 'NaN';
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? String(value) : value > 0 ? 'Infinity' : value < 0 ? '-Infinity' : 'NaN';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (Array.isArray(value)) return `[${(value as readonly Json[]).map(pythonJsonDumps).join(', ')}]`;
-  return `{${Object.entries(value).map(([key, item]) => `${pythonString(key)}: ${pythonJsonDumps(item)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${pythonString(key)}: ${pythonJsonDumps(item)}`)
+    .join(', ')}}`;
 }
 
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
 
 function pythonString(text: string): string {
   let out = '"';
@@ -181,24 +212,37 @@ function chooseDialect(supported: readonly string[], configured: readonly string
   return configured.find((dialect) => supported.includes(dialect));
 }
 
-type Statements = { readonly ok: true; readonly statements?: Json[] } | { readonly ok: false; readonly message: string };
+type Statements =
+  { readonly ok: true; readonly statements?: Json[] } | { readonly ok: false; readonly message: string };
 
 /**
  * The statements of `item[field][dialect]`: a list (of strings, and of nulls where `nulls`), or one
  * string. A missing field or dialect is no statements; a missing `golden_sql` (`required`) is a mistake.
  */
-function dialectStatements(item: Item, field: string, dialect: string, rules: { readonly required: boolean; readonly nulls: boolean }): Statements {
+function dialectStatements(
+  item: Item,
+  field: string,
+  dialect: string,
+  rules: { readonly required: boolean; readonly nulls: boolean },
+): Statements {
   const byDialect = item[field];
   if (byDialect === undefined || (byDialect === null && !rules.required)) {
     return rules.required ? { ok: false, message: `the item has no "${field}"` } : { ok: true };
   }
-  if (!isObject(byDialect)) return { ok: false, message: `field "${field}" must be an object of dialect → SQL statements, not ${describeKind(byDialect)}` };
+  if (!isObject(byDialect))
+    return {
+      ok: false,
+      message: `field "${field}" must be an object of dialect → SQL statements, not ${describeKind(byDialect)}`,
+    };
   const entry = byDialect[dialect];
   if (entry === undefined || entry === null) return { ok: true };
   if (typeof entry === 'string') return { ok: true, statements: [entry] };
   const allowed = (value: unknown) => typeof value === 'string' || (rules.nulls && value === null);
   if (!Array.isArray(entry) || !entry.every(allowed)) {
-    return { ok: false, message: `field "${field}.${dialect}" must be an array of SQL strings${rules.nulls ? ' (or nulls)' : ''}, not ${describeKind(entry)}${Array.isArray(entry) ? ' holding other values' : ''}` };
+    return {
+      ok: false,
+      message: `field "${field}.${dialect}" must be an array of SQL strings${rules.nulls ? ' (or nulls)' : ''}, not ${describeKind(entry)}${Array.isArray(entry) ? ' holding other values' : ''}`,
+    };
   }
   return { ok: true, statements: entry as Json[] };
 }
@@ -208,7 +252,8 @@ function recorded(item: Item, id: string, dialect: string, fields: Fields): Item
   const output = generatedSql(item['generated_sql'], dialect, 'generated_sql');
   if (!output.ok) return invalid(output.message, id);
   const trials = item['trials'];
-  if (trials === undefined) return { kind: 'case', value: { ...fields, ...(output.sql === undefined ? {} : { output: output.sql }) } };
+  if (trials === undefined)
+    return { kind: 'case', value: { ...fields, ...(output.sql === undefined ? {} : { output: output.sql }) } };
   if (!Array.isArray(trials)) return invalid(`field "trials" must be an array, not ${describeKind(trials)}`, id);
   const read: Json[] = [];
   for (const [n, trial] of trials.entries()) {
@@ -216,14 +261,25 @@ function recorded(item: Item, id: string, dialect: string, fields: Fields): Item
     const sql = generatedSql(trial['generated_sql'], dialect, `trials[${n}].generated_sql`);
     if (!sql.ok) return invalid(sql.message, id);
     const error = trial['error'];
-    if (error !== undefined && error !== null && typeof error !== 'string') return invalid(`field "trials[${n}].error" must be a string, not ${describeKind(error)}`, id);
-    read.push({ ...(sql.sql === undefined ? {} : { output: sql.sql }), ...(typeof error === 'string' ? { error } : {}) });
+    if (error !== undefined && error !== null && typeof error !== 'string')
+      return invalid(`field "trials[${n}].error" must be a string, not ${describeKind(error)}`, id);
+    read.push({
+      ...(sql.sql === undefined ? {} : { output: sql.sql }),
+      ...(typeof error === 'string' ? { error } : {}),
+    });
   }
-  return { kind: 'case', value: { ...fields, ...(output.sql === undefined ? {} : { output: output.sql }), trials: read } };
+  return {
+    kind: 'case',
+    value: { ...fields, ...(output.sql === undefined ? {} : { output: output.sql }), trials: read },
+  };
 }
 
 /** A recorded `generated_sql`: a string, or `{dialect: sql}` read for `dialect`; null or absent is no output. */
-function generatedSql(value: unknown, dialect: string, field: string): { readonly ok: true; readonly sql?: string } | { readonly ok: false; readonly message: string } {
+function generatedSql(
+  value: unknown,
+  dialect: string,
+  field: string,
+): { readonly ok: true; readonly sql?: string } | { readonly ok: false; readonly message: string } {
   if (value === undefined || value === null) return { ok: true };
   if (typeof value === 'string') return { ok: true, sql: value };
   if (isObject(value)) {
@@ -232,5 +288,8 @@ function generatedSql(value: unknown, dialect: string, field: string): { readonl
     if (typeof sql === 'string') return { ok: true, sql };
     return { ok: false, message: `field "${field}.${dialect}" must be a string, not ${describeKind(sql)}` };
   }
-  return { ok: false, message: `field "${field}" must be a string or an object of dialect → SQL, not ${describeKind(value)}` };
+  return {
+    ok: false,
+    message: `field "${field}" must be a string or an object of dialect → SQL, not ${describeKind(value)}`,
+  };
 }

@@ -10,7 +10,12 @@ import { caseSelector } from './caseSelection';
 import type { DatasetFormat, DatasetReader, DatasetSource } from './source';
 import { readYaml } from './yaml';
 
-const READERS: Readonly<Record<DatasetFormat, DatasetReader>> = { jsonl: readJsonl, json: readJson, yaml: readYaml, csv: readCsv };
+const READERS: Readonly<Record<DatasetFormat, DatasetReader>> = {
+  jsonl: readJsonl,
+  json: readJson,
+  yaml: readYaml,
+  csv: readCsv,
+};
 
 const EXTENSIONS: Readonly<Record<string, DatasetFormat>> = {
   '.jsonl': 'jsonl',
@@ -31,10 +36,16 @@ export function datasetFormat(source: DatasetSource): DatasetFormat {
   const format = source.format ?? EXTENSIONS[extension];
   if (format === undefined) {
     const seen = extension === '' ? 'it has no extension' : `its extension "${extension}" is not one EvalLens reads`;
-    throw new DatasetError(source.path, `cannot tell the format of dataset ${displayPath(source.path)}: ${seen}; use .jsonl, .ndjson, .json, .yaml, .yml or .csv, or set its format`);
+    throw new DatasetError(
+      source.path,
+      `cannot tell the format of dataset ${displayPath(source.path)}: ${seen}; use .jsonl, .ndjson, .json, .yaml, .yml or .csv, or set its format`,
+    );
   }
   if (format !== 'csv' && Object.keys(source.columns ?? {}).length > 0) {
-    throw new DatasetError(source.path, `columns only applies to CSV datasets, and dataset ${displayPath(source.path)} is read as ${format}`);
+    throw new DatasetError(
+      source.path,
+      `columns only applies to CSV datasets, and dataset ${displayPath(source.path)} is read as ${format}`,
+    );
   }
   return format;
 }
@@ -48,8 +59,16 @@ export function datasetFormat(source: DatasetSource): DatasetFormat {
  */
 export async function* openDataset(source: DatasetSource): AsyncGenerator<DatasetRecord> {
   // A folder (`dataset: .`) is said to be one, not a file without an extension; other stat failures are the readers' to say.
-  if (await stat(source.path).then((s) => s.isDirectory(), () => false)) {
-    throw new DatasetError(source.path, `dataset ${displayPath(source.path)} is a folder, not a dataset file: name a .jsonl, .ndjson, .json, .yaml, .yml or .csv file`);
+  if (
+    await stat(source.path).then(
+      (s) => s.isDirectory(),
+      () => false,
+    )
+  ) {
+    throw new DatasetError(
+      source.path,
+      `dataset ${displayPath(source.path)} is a folder, not a dataset file: name a .jsonl, .ndjson, .json, .yaml, .yml or .csv file`,
+    );
   }
   const records = source.nl2sql !== undefined ? readNl2sql(source) : READERS[datasetFormat(source)](source);
   if (source.caseIds === undefined) {
@@ -61,5 +80,3 @@ export async function* openDataset(source: DatasetSource): AsyncGenerator<Datase
     if (keep(record.ok ? record.value.case.id : record.error.id)) yield record;
   }
 }
-
-

@@ -11,7 +11,12 @@ import { DatasetError, displayPath } from './datasetError';
 export async function readDatasetText(file: string, held?: string): Promise<string> {
   let text: string;
   if (held !== undefined) {
-    if (held.length > READ_LIMITS.wholeDataset) throw refusedDataset(file, { ok: false, code: 'too-large', reason: `expected at most ${READ_LIMITS.wholeDataset} characters, but it has ${held.length}` });
+    if (held.length > READ_LIMITS.wholeDataset)
+      throw refusedDataset(file, {
+        ok: false,
+        code: 'too-large',
+        reason: `expected at most ${READ_LIMITS.wholeDataset} characters, but it has ${held.length}`,
+      });
     text = held;
   } else {
     const read = await readBoundedText(file, 'wholeDataset');

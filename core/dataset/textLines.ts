@@ -17,7 +17,10 @@ export interface TextLine {
  * leading BOM is dropped; invalid UTF-8 becomes U+FFFD; `\n` and `\r\n` end a line (a lone `\r`
  * does not, as in the editor's line count).
  */
-export async function* linesOf(chunks: AsyncIterable<Uint8Array>, maxLineChars = Number.POSITIVE_INFINITY): AsyncGenerator<TextLine> {
+export async function* linesOf(
+  chunks: AsyncIterable<Uint8Array>,
+  maxLineChars = Number.POSITIVE_INFINITY,
+): AsyncGenerator<TextLine> {
   const decoder = new TextDecoder('utf-8');
   let pending: string[] = [];
   // Length of the unfinished line so far, kept or not (an over-long line's text is dropped as it comes).
@@ -29,7 +32,8 @@ export async function* linesOf(chunks: AsyncIterable<Uint8Array>, maxLineChars =
     const length = pendingLength + piece.length;
     let current: TextLine;
     if (length > maxLineChars) {
-      const endsWithCr = piece.length > 0 ? piece.endsWith('\r') : (pending[pending.length - 1]?.endsWith('\r') ?? false);
+      const endsWithCr =
+        piece.length > 0 ? piece.endsWith('\r') : (pending[pending.length - 1]?.endsWith('\r') ?? false);
       current = { text: '', line, offset, overLength: endsWithCr ? length - 1 : length };
     } else {
       const full = pending.length > 0 ? pending.join('') + piece : piece;

@@ -23,11 +23,17 @@ export async function* readYaml(source: DatasetSource): AsyncGenerator<DatasetRe
   // yaml composes flow collections recursively: thousands of `[` overflow its stack. Only the lines
   // before the one that nests too deep are parsed; that place is an error record.
   const tooDeep = tooDeepFlowNesting(text);
-  const doc = parseDocument(tooDeep === undefined ? text : text.slice(0, text.lastIndexOf('\n', tooDeep) + 1), { prettyErrors: false });
+  const doc = parseDocument(tooDeep === undefined ? text : text.slice(0, text.lastIndexOf('\n', tooDeep) + 1), {
+    prettyErrors: false,
+  });
   const items = findItems(doc);
   if (typeof items === 'string' && doc.errors.length === 0) {
     const range = doc.contents?.range ? lines.range(file, doc.contents.range[0], doc.contents.range[1]) : undefined;
-    throw new DatasetError(file, `dataset ${displayPath(file)} must hold a list of cases (or a mapping with a "cases" list), but ${items}`, range);
+    throw new DatasetError(
+      file,
+      `dataset ${displayPath(file)} must hold a list of cases (or a mapping with a "cases" list), but ${items}`,
+      range,
+    );
   }
   const ids = new CaseIdTracker();
   const stop = Math.min(doc.errors[0]?.pos[0] ?? Number.POSITIVE_INFINITY, tooDeep ?? Number.POSITIVE_INFINITY);
@@ -35,7 +41,13 @@ export async function* readYaml(source: DatasetSource): AsyncGenerator<DatasetRe
   for (const item of typeof items === 'string' ? [] : items) {
     const [start, end] = isNode(item) && item.range ? item.range : [0, 0];
     if (end >= stop) break;
-    const at = { range: lines.range(file, start, trimEnd(text, start, end)), index, positionalId: positionalId('case', index + 1), subject: 'this item', vocabulary: 'yaml' as const };
+    const at = {
+      range: lines.range(file, start, trimEnd(text, start, end)),
+      index,
+      positionalId: positionalId('case', index + 1),
+      subject: 'this item',
+      vocabulary: 'yaml' as const,
+    };
     const value = toJs(item, doc);
     yield value.ok ? caseFromValue(value.value, at, ids) : readError(ids, at, value.message);
     index += 1;
@@ -43,14 +55,22 @@ export async function* readYaml(source: DatasetSource): AsyncGenerator<DatasetRe
   if (tooDeep !== undefined) {
     const range = lines.range(file, tooDeep, tooDeep + 1);
     const where = displayLineAndColumn(range.start);
-    yield readError(ids, { range, index, positionalId: positionalId('case', index + 1) }, `YAML: brackets nested more than ${MAX_FLOW_NESTING} levels deep at ${where}; expected at most ${MAX_FLOW_NESTING} (the rest of the file is not read)`);
+    yield readError(
+      ids,
+      { range, index, positionalId: positionalId('case', index + 1) },
+      `YAML: brackets nested more than ${MAX_FLOW_NESTING} levels deep at ${where}; expected at most ${MAX_FLOW_NESTING} (the rest of the file is not read)`,
+    );
     return;
   }
   for (const [n, error] of doc.errors.entries()) {
     const range = lines.range(file, error.pos[0], Math.max(error.pos[0], error.pos[1]));
     const where = displayLineAndColumn(range.start);
     const rest = n === 0 ? '; the rest of the file is not read until this is fixed' : '';
-    yield readError(ids, { range, index, positionalId: positionalId('case', index + 1) }, `YAML syntax error at ${where}: ${describeError(error)}${rest}`);
+    yield readError(
+      ids,
+      { range, index, positionalId: positionalId('case', index + 1) },
+      `YAML syntax error at ${where}: ${describeError(error)}${rest}`,
+    );
     index += 1;
   }
 }
@@ -71,7 +91,9 @@ function findItems(doc: Document): readonly unknown[] | string {
 function kindOf(node: unknown, doc: Document): string {
   if (isAlias(node)) {
     const target = node.resolve(doc);
-    return target === undefined ? `only the alias *${node.source}, which names no anchor` : `the alias *${node.source} (expected the list itself, not an alias)`;
+    return target === undefined
+      ? `only the alias *${node.source}, which names no anchor`
+      : `the alias *${node.source} (expected the list itself, not an alias)`;
   }
   if (isScalar(node)) return describeKind(node.value, 'yaml');
   return isSeq(node) ? 'a list' : isMap(node) ? 'a mapping' : 'a value that is not a list';
@@ -83,7 +105,10 @@ function toJs(item: unknown, doc: Document): { ok: true; value: unknown } | { ok
     return { ok: true, value: item.toJS(doc, { maxAliasCount: 100 }) };
   } catch (error) {
     // yaml refuses an alias that names no anchor and aliases that expand too much (a "billion laughs" document).
-    const why = error instanceof Error && /Unresolved alias/.test(error.message) ? 'an alias in this item names no anchor before it (expected `&name` on a value before `*name`)' : 'this item expands too many YAML aliases (at most 100 are read)';
+    const why =
+      error instanceof Error && /Unresolved alias/.test(error.message)
+        ? 'an alias in this item names no anchor before it (expected `&name` on a value before `*name`)'
+        : 'this item expands too many YAML aliases (at most 100 are read)';
     return { ok: false, message: why };
   }
 }

@@ -21,30 +21,49 @@ export function parseJudgeObject(answer: string): Read<JudgeObject> {
   const fenced = [...text.matchAll(/```[a-zA-Z]*[ \t]*\r?\n?([\s\S]*?)```/g)].map((m) => (m[1] ?? '').trim());
   const fencedObjects = distinct(fenced.map(tryObject).filter((o): o is JudgeObject => o !== undefined));
   if (fencedObjects.length === 1 && fencedObjects[0] !== undefined) return { ok: true, value: fencedObjects[0] };
-  if (fencedObjects.length > 1) return { ok: false, reason: `the judge's answer holds ${fencedObjects.length} different JSON objects in fenced blocks; expected one` };
+  if (fencedObjects.length > 1)
+    return {
+      ok: false,
+      reason: `the judge's answer holds ${fencedObjects.length} different JSON objects in fenced blocks; expected one`,
+    };
 
   const candidates = balancedObjects(text);
   const objects = distinct(candidates.map(tryObject).filter((o): o is JudgeObject => o !== undefined));
   if (objects.length === 1 && objects[0] !== undefined) return { ok: true, value: objects[0] };
-  if (objects.length > 1) return { ok: false, reason: `the judge's answer holds ${objects.length} different JSON objects; expected one` };
+  if (objects.length > 1)
+    return { ok: false, reason: `the judge's answer holds ${objects.length} different JSON objects; expected one` };
   // JSON.parse's message quotes the text, which may quote the case: the answer is in details instead.
-  if (candidates.length > 0) return { ok: false, reason: `the judge's answer has a {…} block that is not valid JSON (${candidates.length} block${candidates.length === 1 ? '' : 's'} tried); expected one JSON object` };
-  return { ok: false, reason: `the judge's answer holds no JSON object (${text.length} characters of text); expected one JSON object` };
+  if (candidates.length > 0)
+    return {
+      ok: false,
+      reason: `the judge's answer has a {…} block that is not valid JSON (${candidates.length} block${candidates.length === 1 ? '' : 's'} tried); expected one JSON object`,
+    };
+  return {
+    ok: false,
+    reason: `the judge's answer holds no JSON object (${text.length} characters of text); expected one JSON object`,
+  };
 }
 
 /** A field that must be one of `allowed` (case-insensitive; answered in the canonical spelling). */
 export function readChoice<T extends string>(object: JudgeObject, key: string, allowed: readonly T[]): Read<T> {
   const value = object[key];
-  if (typeof value !== 'string') return { ok: false, reason: `the judge's answer has no "${key}" string (expected one of ${allowed.join(', ')}; got ${kind(value)})` };
+  if (typeof value !== 'string')
+    return {
+      ok: false,
+      reason: `the judge's answer has no "${key}" string (expected one of ${allowed.join(', ')}; got ${kind(value)})`,
+    };
   const found = allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
-  return found === undefined ? { ok: false, reason: `the judge's "${key}" is not one of ${allowed.join(', ')}` } : { ok: true, value: found };
+  return found === undefined
+    ? { ok: false, reason: `the judge's "${key}" is not one of ${allowed.join(', ')}` }
+    : { ok: true, value: found };
 }
 
 /** A boolean field; the strings "true" and "false" are read as booleans too. */
 export function readBoolean(object: JudgeObject, key: string): Read<boolean> {
   const value = object[key];
   if (typeof value === 'boolean') return { ok: true, value };
-  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return { ok: true, value: value.trim().toLowerCase() === 'true' };
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+    return { ok: true, value: value.trim().toLowerCase() === 'true' };
   return { ok: false, reason: `the judge's answer has no "${key}" true/false (got ${kind(value)})` };
 }
 
@@ -52,8 +71,10 @@ export function readBoolean(object: JudgeObject, key: string): Read<boolean> {
 export function readCount(object: JudgeObject, key: string, min: number, max: number): Read<number> {
   const raw = object[key];
   const value = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isInteger(value)) return { ok: false, reason: `the judge's answer has no whole number "${key}" (got ${kind(raw)})` };
-  if (value < min || value > max) return { ok: false, reason: `the judge's "${key}" is ${value}, outside ${min}–${max}` };
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    return { ok: false, reason: `the judge's answer has no whole number "${key}" (got ${kind(raw)})` };
+  if (value < min || value > max)
+    return { ok: false, reason: `the judge's "${key}" is ${value}, outside ${min}–${max}` };
   return { ok: true, value };
 }
 
@@ -65,7 +86,9 @@ export function readText(object: JudgeObject, key: string): string | undefined {
 
 /** The answer as kept in `details` (long answers shortened): it may quote the case, so never in a reason. */
 export function answerDetail(answer: string): string {
-  return answer.length > ANSWER_DETAIL_CHARS ? `${answer.slice(0, ANSWER_DETAIL_CHARS)}… (${answer.length} characters)` : answer;
+  return answer.length > ANSWER_DETAIL_CHARS
+    ? `${answer.slice(0, ANSWER_DETAIL_CHARS)}… (${answer.length} characters)`
+    : answer;
 }
 export const ANSWER_DETAIL_CHARS = 4000;
 

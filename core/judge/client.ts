@@ -23,7 +23,10 @@ export interface JudgePrompt {
   readonly user: string;
 }
 
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<Response>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<Response>;
 
 const PROVIDERS: Readonly<Record<ProviderName, Provider>> = {
   openai: openAiProvider,
@@ -49,14 +52,21 @@ export interface CallContext {
  * every text that could quote it is masked, and a 401/403 is said without the API's message.
  * Missing credentials are `skipped`: the judge is not called and the reason says what is missing.
  */
-export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt, context: CallContext): Promise<AttemptOutcome<string>> {
+export async function requestCompletion(
+  config: ModelConfig,
+  prompt: JudgePrompt,
+  context: CallContext,
+): Promise<AttemptOutcome<string>> {
   const credential = await credentialFor(config, context);
   if ('skipped' in credential) return { kind: 'skipped', reason: credential.skipped };
   if ('failed' in credential) return { kind: 'failed', reason: credential.failed };
   const stopped = await context.waitTurn?.();
   if (stopped !== undefined) return { kind: 'failed', reason: stopped };
   // Every value a reason or an answer must not show: the credential, the project, and the endpoint's user-info and query values.
-  const secrets = [credential.kind === 'none' ? undefined : credential.value, usesGoogleCredentials(config) ? config.project : undefined];
+  const secrets = [
+    credential.kind === 'none' ? undefined : credential.value,
+    usesGoogleCredentials(config) ? config.project : undefined,
+  ];
   const provider = PROVIDERS[config.provider];
   const { url, headers, body } = provider.request(config, prompt, credential);
   secrets.push(...urlSecrets(url));
@@ -67,12 +77,23 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   try {
     response = await context.fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
     const read = await readBodyCapped(response, JUDGE_RESPONSE_CAP_BYTES);
-    if (!read.ok) return { kind: 'failed', reason: `the judge's response (HTTP ${response.status}) is larger than ${JUDGE_RESPONSE_CAP_BYTES} bytes (the cap on a judge's response); the request was ended after ${read.readBytes} bytes` };
+    if (!read.ok)
+      return {
+        kind: 'failed',
+        reason: `the judge's response (HTTP ${response.status}) is larger than ${JUDGE_RESPONSE_CAP_BYTES} bytes (the cap on a judge's response); the request was ended after ${read.readBytes} bytes`,
+      };
     text = read.text;
   } catch (e) {
     if (context.signal.aborted) return { kind: 'failed', reason: 'the judge call was stopped' };
-    if (timeout.aborted) return { kind: 'retry', reason: `the judge did not answer within ${config.timeoutMs} ms (timeout_ms of ${config.file})` };
-    return { kind: 'retry', reason: `cannot reach the judge at ${where(config, url)}: ${maskSecretText(networkReason(e), secrets)}` };
+    if (timeout.aborted)
+      return {
+        kind: 'retry',
+        reason: `the judge did not answer within ${config.timeoutMs} ms (timeout_ms of ${config.file})`,
+      };
+    return {
+      kind: 'retry',
+      reason: `cannot reach the judge at ${where(config, url)}: ${maskSecretText(networkReason(e), secrets)}`,
+    };
   }
   const status = response.status;
   if (status === 429 || status >= 500) {
@@ -86,7 +107,10 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   }
   if (status < 200 || status >= 300) {
     // Vertex's messages name the project, which may come from the environment: masked like the credential.
-    const projectMasked = usesGoogleCredentials(config) && config.project !== undefined && config.project !== '' ? text.split(config.project).join('<project>') : text;
+    const projectMasked =
+      usesGoogleCredentials(config) && config.project !== undefined && config.project !== ''
+        ? text.split(config.project).join('<project>')
+        : text;
     return { kind: 'failed', reason: `the judge answered HTTP ${status}${apiError(projectMasked, secrets)}` };
   }
   let json: unknown;
@@ -97,7 +121,9 @@ export async function requestCompletion(config: ModelConfig, prompt: JudgePrompt
   }
   const answer = provider.answer(json);
   // A judge can echo what it was sent: its answer (kept in details) is masked like any reason.
-  return 'text' in answer ? { kind: 'done', value: maskSecretText(answer.text, secrets) } : { kind: 'failed', reason: maskSecretText(answer.reason, secrets) };
+  return 'text' in answer
+    ? { kind: 'done', value: maskSecretText(answer.text, secrets) }
+    : { kind: 'failed', reason: maskSecretText(answer.reason, secrets) };
 }
 
 type CredentialOutcome = Credential | { readonly skipped: string } | { readonly failed: string };
@@ -105,21 +131,27 @@ type CredentialOutcome = Credential | { readonly skipped: string } | { readonly 
 async function credentialFor(config: ModelConfig, context: CallContext): Promise<CredentialOutcome> {
   const help = config.credentialsHelp === undefined ? '' : ` (${config.credentialsHelp})`;
   if (usesGoogleCredentials(config)) {
-    if (config.project === undefined || config.location === undefined) return { skipped: `missing settings for ${config.model} on Vertex AI${help}` };
+    if (config.project === undefined || config.location === undefined)
+      return { skipped: `missing settings for ${config.model} on Vertex AI${help}` };
     const token = await context.googleToken(context.env, config.project);
-    if (token.kind === 'missing') return { skipped: `missing credentials for ${config.model} on Vertex AI: ${token.reason}` };
+    if (token.kind === 'missing')
+      return { skipped: `missing credentials for ${config.model} on Vertex AI: ${token.reason}` };
     if (token.kind === 'failed') return { failed: token.reason };
     rememberSecret(token.token);
     return { kind: 'bearer', value: token.token };
   }
   if (config.apiKeyEnv === undefined) return { kind: 'none' };
   const key = readSecretEnv(context.env, config.apiKeyEnv);
-  if (key === undefined || key === '') return { skipped: `missing credentials for ${config.model}: the environment variable ${config.apiKeyEnv} is not set (model config ${config.file})${help}` };
+  if (key === undefined || key === '')
+    return {
+      skipped: `missing credentials for ${config.model}: the environment variable ${config.apiKeyEnv} is not set (model config ${config.file})${help}`,
+    };
   return { kind: 'key', value: key };
 }
 
 function refusalHint(config: ModelConfig): string {
-  if (usesGoogleCredentials(config)) return `check that the Google account of the application-default credentials may use ${config.model} on Vertex AI in the project of ${config.file}`;
+  if (usesGoogleCredentials(config))
+    return `check that the Google account of the application-default credentials may use ${config.model} on Vertex AI in the project of ${config.file}`;
   return config.apiKeyEnv === undefined ? 'no key was sent (set api_key_env)' : `check the key in ${config.apiKeyEnv}`;
 }
 
@@ -144,7 +176,13 @@ function apiError(text: string, secrets: readonly (string | undefined)[]): strin
 function urlSecrets(url: string): string[] {
   try {
     const parsed = new URL(url);
-    return [parsed.username, parsed.password, decodeURIComponent(parsed.username), decodeURIComponent(parsed.password), ...[...parsed.searchParams.values()]];
+    return [
+      parsed.username,
+      parsed.password,
+      decodeURIComponent(parsed.username),
+      decodeURIComponent(parsed.password),
+      ...[...parsed.searchParams.values()],
+    ];
   } catch {
     return [];
   }
@@ -166,6 +204,9 @@ function where(config: ModelConfig, url: string): string {
 
 function networkReason(e: unknown): string {
   const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause
+      ? String((cause as { code: unknown }).code)
+      : undefined;
   return code ?? (cause instanceof Error ? cause.message : String(cause));
 }

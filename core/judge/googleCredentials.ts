@@ -5,9 +5,15 @@ import { BoundedCache } from '../boundedCache';
 import { ENGINE_CACHE_LIMITS } from '../engineContext';
 
 /** What getting a Google access token came to; a reason never quotes the library's message (it may quote the credentials file). */
-export type TokenOutcome = { readonly kind: 'token'; readonly token: string } | { readonly kind: 'missing'; readonly reason: string } | { readonly kind: 'failed'; readonly reason: string };
+export type TokenOutcome =
+  | { readonly kind: 'token'; readonly token: string }
+  | { readonly kind: 'missing'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string };
 
-export type GoogleTokenSource = (env: Readonly<Record<string, string | undefined>>, project: string | undefined) => Promise<TokenOutcome>;
+export type GoogleTokenSource = (
+  env: Readonly<Record<string, string | undefined>>,
+  project: string | undefined,
+) => Promise<TokenOutcome>;
 
 /** How google-auth-library says it found no credentials (its GoogleAuthExceptionMessages.NO_ADC_FOUND, not exported from the package root). */
 const NO_ADC_MESSAGE = 'Could not load the default credentials';
@@ -23,7 +29,9 @@ export const NO_ADC_REASON =
  * ~/.config/gcloud), else the metadata server on Google Cloud. Any credential type google-auth-library
  * reads works (authorized_user, service_account, external_account, impersonated_service_account, …).
  */
-export function googleAccessTokenWith(auths: GoogleAuths = new BoundedCache(ENGINE_CACHE_LIMITS.googleAuths)): GoogleTokenSource {
+export function googleAccessTokenWith(
+  auths: GoogleAuths = new BoundedCache(ENGINE_CACHE_LIMITS.googleAuths),
+): GoogleTokenSource {
   return (env, project) => googleAccessToken(env, project, auths);
 }
 
@@ -34,7 +42,11 @@ export function googleAccessTokenWith(auths: GoogleAuths = new BoundedCache(ENGI
  */
 type GoogleAuths = BoundedCache<string, GoogleAuth>;
 
-async function googleAccessToken(env: Readonly<Record<string, string | undefined>>, project: string | undefined, auths: GoogleAuths): Promise<TokenOutcome> {
+async function googleAccessToken(
+  env: Readonly<Record<string, string | undefined>>,
+  project: string | undefined,
+  auths: GoogleAuths,
+): Promise<TokenOutcome> {
   const file = credentialsFile(env);
   // Without a file only Google Cloud's metadata server can sign in; off Google Cloud, asking it would
   // cost a network probe (and a warning on stderr) to learn what is already known.
@@ -45,18 +57,28 @@ async function googleAccessToken(env: Readonly<Record<string, string | undefined
     // Loaded at the first Vertex call: a run without one, and the language server, never pay for it.
     const { GoogleAuth } = await import('google-auth-library');
     // projectId given: the library then never looks a project up (which may run gcloud).
-    auth = new GoogleAuth({ scopes: SCOPES, projectId: project ?? 'evallens-judge', ...(file === undefined ? {} : { keyFilename: file }) });
+    auth = new GoogleAuth({
+      scopes: SCOPES,
+      projectId: project ?? 'evallens-judge',
+      ...(file === undefined ? {} : { keyFilename: file }),
+    });
     auths.set(key, auth);
   }
   try {
     const client = await auth.getClient();
     const { token } = await client.getAccessToken();
-    if (typeof token !== 'string' || token === '') return { kind: 'failed', reason: 'the Google credentials gave no access token' };
+    if (typeof token !== 'string' || token === '')
+      return { kind: 'failed', reason: 'the Google credentials gave no access token' };
     return { kind: 'token', token };
   } catch (e) {
     if (e instanceof Error && e.message.startsWith(NO_ADC_MESSAGE)) return { kind: 'missing', reason: NO_ADC_REASON };
     // Which file, not its path: the path is an environment variable's value.
-    const where = file === undefined ? 'application-default credentials' : env['GOOGLE_APPLICATION_CREDENTIALS'] ? 'the file GOOGLE_APPLICATION_CREDENTIALS names' : "gcloud's application-default credentials file";
+    const where =
+      file === undefined
+        ? 'application-default credentials'
+        : env['GOOGLE_APPLICATION_CREDENTIALS']
+          ? 'the file GOOGLE_APPLICATION_CREDENTIALS names'
+          : "gcloud's application-default credentials file";
     return { kind: 'failed', reason: `cannot get a Google access token from ${where}: ${safeCause(e)}` };
   }
 }
@@ -64,7 +86,13 @@ async function googleAccessToken(env: Readonly<Record<string, string | undefined
 function credentialsFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const named = env['GOOGLE_APPLICATION_CREDENTIALS'];
   if (named !== undefined && named !== '') return named;
-  const configDir = env['CLOUDSDK_CONFIG'] || (env['HOME'] ? join(env['HOME'], '.config', 'gcloud') : env['APPDATA'] ? join(env['APPDATA'], 'gcloud') : undefined);
+  const configDir =
+    env['CLOUDSDK_CONFIG'] ||
+    (env['HOME']
+      ? join(env['HOME'], '.config', 'gcloud')
+      : env['APPDATA']
+        ? join(env['APPDATA'], 'gcloud')
+        : undefined);
   if (configDir === undefined) return undefined;
   const wellKnown = join(configDir, 'application_default_credentials.json');
   return existsSync(wellKnown) ? wellKnown : undefined;

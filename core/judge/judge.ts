@@ -69,12 +69,18 @@ export class Judge {
                 },
               }),
         }),
-      { maxAttempts: config.maxAttempts, initialDelayMs: config.retryInitialDelayMs, maxDelayMs: config.retryMaxDelayMs },
+      {
+        maxAttempts: config.maxAttempts,
+        initialDelayMs: config.retryInitialDelayMs,
+        maxDelayMs: config.retryMaxDelayMs,
+      },
       deps.clock,
       signal,
     );
     if (outcome.ok) return { ok: true, text: outcome.value, attempts: outcome.attempts };
-    return outcome.skipped === true ? { ok: false, reason: outcome.reason, attempts: outcome.attempts, missingCredentials: true } : { ok: false, reason: outcome.reason, attempts: outcome.attempts };
+    return outcome.skipped === true
+      ? { ok: false, reason: outcome.reason, attempts: outcome.attempts, missingCredentials: true }
+      : { ok: false, reason: outcome.reason, attempts: outcome.attempts };
   }
 }
 
@@ -84,7 +90,11 @@ export class Judge {
  * API's, not a scorer's). Made at a judge's first call, so the language server, which never scores,
  * never makes one.
  */
-export function sharedLimiter(config: ModelConfig, clock: { readonly now: () => number; readonly sleep: RetryClock['sleep'] }, limiters: BoundedCache<string, RateLimiter>): RateLimiter | undefined {
+export function sharedLimiter(
+  config: ModelConfig,
+  clock: { readonly now: () => number; readonly sleep: RetryClock['sleep'] },
+  limiters: BoundedCache<string, RateLimiter>,
+): RateLimiter | undefined {
   const perMinute = config.execsPerMinute;
   if (perMinute === undefined) return undefined;
   const key = JSON.stringify([config.provider, config.baseUrl, config.model, perMinute]);
@@ -92,9 +102,21 @@ export function sharedLimiter(config: ModelConfig, clock: { readonly now: () => 
 }
 
 /** A judge with the real network, clock and timers, sharing the host's limiters, sign-ins and prompts. */
-export function realJudge(config: ModelConfig, env: Readonly<Record<string, string | undefined>>, engine: EngineContext): Judge {
+export function realJudge(
+  config: ModelConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  engine: EngineContext,
+): Judge {
   const now = () => performance.now();
   // Looked up at the first call: loading a config (the language server does it on every edit) makes no limiter.
   const limiter = () => sharedLimiter(config, { now, sleep: realRetryClock.sleep }, engine.rateLimiters);
-  return new Judge(config, { env, fetch: (url, init) => fetch(url, init), now, clock: realRetryClock, limiter, prompts: engine.prompts, googleToken: googleAccessTokenWith(engine.googleAuths) });
+  return new Judge(config, {
+    env,
+    fetch: (url, init) => fetch(url, init),
+    now,
+    clock: realRetryClock,
+    limiter,
+    prompts: engine.prompts,
+    googleToken: googleAccessTokenWith(engine.googleAuths),
+  });
 }

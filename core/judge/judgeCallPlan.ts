@@ -24,7 +24,11 @@ export interface PlannedScorer {
  * upper bound: a scorer that decides without its judge (llmrater on results that match as sets) makes
  * fewer; retries are not counted.
  */
-export async function planJudgeCalls(config: RunConfig, records: AsyncIterable<DatasetRecord>, options: { readonly selection?: CaseSelection; readonly trials?: number } = {}): Promise<JudgeCallPlan> {
+export async function planJudgeCalls(
+  config: RunConfig,
+  records: AsyncIterable<DatasetRecord>,
+  options: { readonly selection?: CaseSelection; readonly trials?: number } = {},
+): Promise<JudgeCallPlan> {
   const trials = options.trials ?? config.numTrials;
   const selected = caseSelector(options.selection ?? {});
   const counts = config.scorers.map(() => 0);

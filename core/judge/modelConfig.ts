@@ -50,25 +50,46 @@ export function usesGoogleCredentials(config: Pick<ModelConfig, 'provider'>): bo
   return config.provider === 'vertex_gemini' || config.provider === 'vertex_anthropic';
 }
 
-export type LoadedModelConfig = { readonly ok: true; readonly config: ModelConfig; readonly problems: readonly Problem[] } | { readonly ok: false; readonly problems: readonly Problem[] };
+export type LoadedModelConfig =
+  | { readonly ok: true; readonly config: ModelConfig; readonly problems: readonly Problem[] }
+  | { readonly ok: false; readonly problems: readonly Problem[] };
 
 /** Reads and checks a model config file; an unreadable or malformed file gives problems, never a throw. */
-export function loadModelConfig(path: string, env: Readonly<Record<string, string | undefined>>, engine?: EngineContext): LoadedModelConfig {
+export function loadModelConfig(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+  engine?: EngineContext,
+): LoadedModelConfig {
   const read = readConfigFile(path, 'model config');
   if ('problem' in read) return { ok: false, problems: [read.problem] };
   return parseModelConfig(read.text, read.file, env, engine);
 }
 
 /** Checks a model config's text; the host's engine context keeps the compiled schema (absent: compiled for this call). */
-export function parseModelConfig(text: string, file: string, env: Readonly<Record<string, string | undefined>>, engine?: EngineContext): LoadedModelConfig {
+export function parseModelConfig(
+  text: string,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  engine?: EngineContext,
+): LoadedModelConfig {
   const source = new YamlSource(text, file);
   const validators = engine?.validators ?? {};
-  const loaded = parseModelSource(source, file, env, () => (validators.modelConfig ??= createAjv({ useDefaults: true, verbose: true }).compile(schema)));
+  const loaded = parseModelSource(
+    source,
+    file,
+    env,
+    () => (validators.modelConfig ??= createAjv({ useDefaults: true, verbose: true }).compile(schema)),
+  );
   // No diagnostic quotes a value `${VAR}` brought in (a key, a project).
   return { ...loaded, problems: maskProblems([...loaded.problems], source.expandedValues) };
 }
 
-function parseModelSource(source: YamlSource, file: string, env: Readonly<Record<string, string | undefined>>, compiled: () => ValidateFunction): LoadedModelConfig {
+function parseModelSource(
+  source: YamlSource,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  compiled: () => ValidateFunction,
+): LoadedModelConfig {
   const syntax = source.syntaxProblems();
   if (hasErrors(syntax)) return { ok: false, problems: syntax };
   const expanded = source.expandEnvironment(env);
@@ -77,9 +98,20 @@ function parseModelSource(source: YamlSource, file: string, env: Readonly<Record
   const asData = source.toData();
   if (asData.problems.length > 0) return { ok: false, problems: [...problems, ...asData.problems] };
   const root: unknown = asData.value;
-  const at = (path: readonly string[], message: string, code = 'schema'): Problem => ({ code, severity: 'error', message, range: source.valueRange(path) });
+  const at = (path: readonly string[], message: string, code = 'schema'): Problem => ({
+    code,
+    severity: 'error',
+    message,
+    range: source.valueRange(path),
+  });
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
-    return { ok: false, problems: [...problems, at([], 'a model config is a mapping with `provider` and `model` (and usually `api_key_env`)')] };
+    return {
+      ok: false,
+      problems: [
+        ...problems,
+        at([], 'a model config is a mapping with `provider` and `model` (and usually `api_key_env`)'),
+      ],
+    };
   }
   const data = root as Record<string, unknown>;
   if ('generator' in data && !('provider' in data)) {
@@ -93,15 +125,29 @@ function parseModelSource(source: YamlSource, file: string, env: Readonly<Record
   const validator = compiled();
   if (!validator(data)) {
     const known = Object.keys(schema.properties);
-    problems.push(...schemaProblems(validator.errors ?? [], source, { basePath: [], knownKeys: (path) => (path.length === 0 ? known : []) }));
+    problems.push(
+      ...schemaProblems(validator.errors ?? [], source, {
+        basePath: [],
+        knownKeys: (path) => (path.length === 0 ? known : []),
+      }),
+    );
   }
   if (hasErrors(problems)) return { ok: false, problems };
   const provider = data['provider'] as ProviderName;
-  const project = typeof data['project'] === 'string' ? data['project'] : readSecretEnv(env, EVALBENCH_PROJECT_ENV) || undefined;
+  const project =
+    typeof data['project'] === 'string' ? data['project'] : readSecretEnv(env, EVALBENCH_PROJECT_ENV) || undefined;
   const location = typeof data['location'] === 'string' ? data['location'] : env[EVALBENCH_REGION_ENV] || undefined;
-  const defaultBase = provider === 'vertex_gemini' || provider === 'vertex_anthropic' ? vertexBaseUrl(location) : DEFAULT_BASE_URLS[provider];
+  const defaultBase =
+    provider === 'vertex_gemini' || provider === 'vertex_anthropic'
+      ? vertexBaseUrl(location)
+      : DEFAULT_BASE_URLS[provider];
   const baseUrl = (typeof data['base_url'] === 'string' ? data['base_url'] : defaultBase).replace(/\/+$/, '');
-  const apiKeyEnv = typeof data['api_key_env'] === 'string' ? data['api_key_env'] : provider === 'gemini' ? 'GEMINI_API_KEY' : undefined;
+  const apiKeyEnv =
+    typeof data['api_key_env'] === 'string'
+      ? data['api_key_env']
+      : provider === 'gemini'
+        ? 'GEMINI_API_KEY'
+        : undefined;
   const config: ModelConfig = {
     file,
     provider,

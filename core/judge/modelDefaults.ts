@@ -1,10 +1,16 @@
 import schema from '../../schemas/model-config.schema.json';
 
-export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com' } as const;
+export const DEFAULT_BASE_URLS = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+} as const;
 
 /** Vertex AI's host for a location: regional, or the global endpoint. */
 export function vertexBaseUrl(location: string | undefined): string {
-  return location === undefined || location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+  return location === undefined || location === 'global'
+    ? 'https://aiplatform.googleapis.com'
+    : `https://${location}-aiplatform.googleapis.com`;
 }
 
 /** The environment variables EvalBench reads for a Vertex project and region when its config names none. */

@@ -11,7 +11,9 @@ import type { BoundedCache } from '../boundedCache';
  */
 export function promptTemplate(name: string, cache?: BoundedCache<string, string>): string {
   const read = () => {
-    const file = [join(__dirname, '..', 'prompts'), join(__dirname, '..', '..', 'prompts')].map((dir) => join(dir, `${name}.md`)).find((f) => existsSync(f));
+    const file = [join(__dirname, '..', 'prompts'), join(__dirname, '..', '..', 'prompts')]
+      .map((dir) => join(dir, `${name}.md`))
+      .find((f) => existsSync(f));
     if (file === undefined) throw new Error(`the judge prompt prompts/${name}.md is missing from this installation`);
     return readFileSync(file, 'utf8');
   };
@@ -19,10 +21,15 @@ export function promptTemplate(name: string, cache?: BoundedCache<string, string
 }
 
 /** The prompt with its `{{placeholders}}` filled in; a placeholder with no value is a bug, said as one. */
-export function renderPrompt(name: string, values: Readonly<Record<string, string>>, cache?: BoundedCache<string, string>): string {
+export function renderPrompt(
+  name: string,
+  values: Readonly<Record<string, string>>,
+  cache?: BoundedCache<string, string>,
+): string {
   return promptTemplate(name, cache).replace(/\{\{([a-z_]+)\}\}/g, (_match, key: string) => {
     const value = values[key];
-    if (value === undefined) throw new Error(`the judge prompt prompts/${name}.md has {{${key}}}, which the scorer does not fill`);
+    if (value === undefined)
+      throw new Error(`the judge prompt prompts/${name}.md has {{${key}}}, which the scorer does not fill`);
     return value;
   });
 }

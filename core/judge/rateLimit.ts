@@ -9,7 +9,10 @@ export class RateLimiter {
 
   constructor(
     readonly perMinute: number,
-    private readonly clock: { readonly now: () => number; readonly sleep: (ms: number, signal: AbortSignal) => Promise<void> },
+    private readonly clock: {
+      readonly now: () => number;
+      readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+    },
   ) {}
 
   /** Resolves when a request may start (and counts it as started); rejects when `signal` aborts first. */

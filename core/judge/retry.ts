@@ -30,13 +30,19 @@ export type RetryResult<T> =
   | { readonly ok: true; readonly value: T; readonly attempts: number }
   | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly skipped?: true };
 
-export async function withRetry<T>(attempt: (n: number) => Promise<AttemptOutcome<T>>, policy: RetryPolicy, clock: RetryClock, signal: AbortSignal): Promise<RetryResult<T>> {
+export async function withRetry<T>(
+  attempt: (n: number) => Promise<AttemptOutcome<T>>,
+  policy: RetryPolicy,
+  clock: RetryClock,
+  signal: AbortSignal,
+): Promise<RetryResult<T>> {
   for (let n = 1; ; n++) {
     const outcome = await attempt(n);
     if (outcome.kind === 'done') return { ok: true, value: outcome.value, attempts: n };
     if (outcome.kind === 'failed') return { ok: false, reason: outcome.reason, attempts: n };
     if (outcome.kind === 'skipped') return { ok: false, reason: outcome.reason, attempts: n - 1, skipped: true };
-    if (n >= policy.maxAttempts) return { ok: false, reason: `${outcome.reason}; gave up after ${n} attempt${n === 1 ? '' : 's'}`, attempts: n };
+    if (n >= policy.maxAttempts)
+      return { ok: false, reason: `${outcome.reason}; gave up after ${n} attempt${n === 1 ? '' : 's'}`, attempts: n };
     const wait = outcome.retryAfterMs ?? backoffMs(n, policy, clock.random);
     try {
       await clock.sleep(Math.min(wait, policy.maxDelayMs), signal);

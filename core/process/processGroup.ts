@@ -1,4 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithStdioTuple, type StdioPipe } from 'node:child_process';
+import {
+  spawn,
+  type ChildProcessWithoutNullStreams,
+  type SpawnOptionsWithStdioTuple,
+  type StdioPipe,
+} from 'node:child_process';
 import { groupEnded, groupStarted, hostRunToken, markedEnv } from '../../shared/process/runProcesses';
 
 /** What to start: `sh -c <cmd>` for a shell command, or a program with its arguments (no shell). */
@@ -12,9 +17,19 @@ export type ProcessCommand = { readonly shell: string } | { readonly file: strin
  * the group), so that `endRunProcesses` (runProcesses.ts) can end all of it, descendants that left
  * the group included, even in the exit path.
  */
-export function spawnGroup(command: ProcessCommand, cwd: string, env?: Readonly<Record<string, string | undefined>>): ChildProcessWithoutNullStreams {
-  const options: SpawnOptionsWithStdioTuple<StdioPipe, StdioPipe, StdioPipe> = { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: markedEnv(env ?? process.env, hostRunToken) };
-  const child = 'shell' in command ? spawn('sh', ['-c', command.shell], options) : spawn(command.file, [...command.args], options);
+export function spawnGroup(
+  command: ProcessCommand,
+  cwd: string,
+  env?: Readonly<Record<string, string | undefined>>,
+): ChildProcessWithoutNullStreams {
+  const options: SpawnOptionsWithStdioTuple<StdioPipe, StdioPipe, StdioPipe> = {
+    cwd,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: markedEnv(env ?? process.env, hostRunToken),
+  };
+  const child =
+    'shell' in command ? spawn('sh', ['-c', command.shell], options) : spawn(command.file, [...command.args], options);
   const pid = child.pid;
   if (pid !== undefined) {
     groupStarted(pid);
@@ -39,7 +54,10 @@ export const PIPE_GRACE_MS = 500;
  * and what was read is the whole output). `ended` may be called twice; the caller settles once. The
  * returned function cancels the grace, for a run that ends some other way (a timeout, an abort).
  */
-export function whenOutputEnds(child: ChildProcessWithoutNullStreams, ended: (code: number | null, signal: NodeJS.Signals | null) => void): () => void {
+export function whenOutputEnds(
+  child: ChildProcessWithoutNullStreams,
+  ended: (code: number | null, signal: NodeJS.Signals | null) => void,
+): () => void {
   let grace: ReturnType<typeof setTimeout> | undefined;
   child.on('exit', (code, killedBy) => {
     grace = setTimeout(() => {

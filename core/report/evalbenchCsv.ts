@@ -39,7 +39,12 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
         continue;
       }
       if (++rows > maxRows) {
-        yield { ok: false, line: displayLine(start.line), column: 1, message: `expected at most ${maxRows} rows, but the file has more; the rest of it is not read` };
+        yield {
+          ok: false,
+          line: displayLine(start.line),
+          column: 1,
+          message: `expected at most ${maxRows} rows, but the file has more; the rest of it is not read`,
+        };
         return;
       }
       if (row.record.length !== header.length) {
@@ -47,7 +52,11 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
         const spans = cellSpans(text).spans;
         const at = row.record.length > header.length ? (spans[header.length]?.[0] ?? 0) : text.length;
         const where = positionIn(text, at, start);
-        yield { ok: false, ...toDisplay(where), message: `expected ${header.length} cells, as the header has, but the row has ${row.record.length}` };
+        yield {
+          ok: false,
+          ...toDisplay(where),
+          message: `expected ${header.length} cells, as the header has, but the row has ${row.record.length}`,
+        };
         continue;
       }
       const cells = new Map<string, string>();
@@ -59,14 +68,21 @@ export async function* evalBenchCsvRows(file: string, maxRows: number): AsyncGen
     if (code === undefined || !code.startsWith('CSV_')) {
       const io = error instanceof Error && 'code' in error ? String(error.code) : 'an unknown error';
       const position = reader.position();
-      yield { ok: false, ...toDisplay(position), message: `expected a readable CSV file, but reading it failed (${io})` };
+      yield {
+        ok: false,
+        ...toDisplay(position),
+        message: `expected a readable CSV file, but reading it failed (${io})`,
+      };
       return;
     }
     const rest = reader.rest();
     const position = reader.position();
     const quote = code === 'CSV_QUOTE_NOT_CLOSED' ? cellSpans(rest).unclosedQuote : undefined;
     const at = quote === undefined ? position : positionIn(rest, quote, position);
-    const what = quote !== undefined ? 'expected the quoted cell that starts here to be closed, but it never is' : `expected a CSV row, but this row is not valid CSV (${code})`;
+    const what =
+      quote !== undefined
+        ? 'expected the quoted cell that starts here to be closed, but it never is'
+        : `expected a CSV row, but this row is not valid CSV (${code})`;
     yield { ok: false, ...toDisplay(at), message: `${what}; the rest of the file is not read` };
   } finally {
     input.destroy();

@@ -16,7 +16,15 @@ import { fromDisplay } from '../../shared/text/displayPosition';
 import { caseStatus } from '../runner/run';
 import { trialStats } from '../runner/trials';
 import { type CsvRow, evalBenchCsvRows } from './evalbenchCsv';
-import { caseOf, resultOf, type ReadBudget, type TrialPayload, trialOf, type PairRow, pairsResult } from './evalbenchRows';
+import {
+  caseOf,
+  resultOf,
+  type ReadBudget,
+  type TrialPayload,
+  trialOf,
+  type PairRow,
+  pairsResult,
+} from './evalbenchRows';
 import { maskConfigValue, shownText } from './evalbenchMask';
 import type { ImportedJob, ImportedSummaryRow, Report, ReportCase } from './report';
 
@@ -123,12 +131,20 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
     folders = await jobFolders(root);
   } catch (e) {
     const code = e instanceof Error && 'code' in e ? String(e.code) : 'an unknown error';
-    throw new EvalBenchResultsError(`${root}:1:1: expected an EvalBench results folder, but it cannot be read (${code === 'ENOENT' ? 'it does not exist' : code})`);
+    throw new EvalBenchResultsError(
+      `${root}:1:1: expected an EvalBench results folder, but it cannot be read (${code === 'ENOENT' ? 'it does not exist' : code})`,
+    );
   }
   if (folders.length === 0) {
-    throw new EvalBenchResultsError(`${root}:1:1: expected an EvalBench results folder (a job folder with scores.csv or evals.csv, as \`reporting: csv\` writes, or a folder of them), but found none`);
+    throw new EvalBenchResultsError(
+      `${root}:1:1: expected an EvalBench results folder (a job folder with scores.csv or evals.csv, as \`reporting: csv\` writes, or a folder of them), but found none`,
+    );
   }
-  const budget: ReadBudget = { rows: options.maxRows ?? MAX_ROWS, characters: options.maxPayloadCharacters ?? MAX_PAYLOAD_CHARACTERS, cut: false };
+  const budget: ReadBudget = {
+    rows: options.maxRows ?? MAX_ROWS,
+    characters: options.maxPayloadCharacters ?? MAX_PAYLOAD_CHARACTERS,
+    cut: false,
+  };
   const problems: Problem[] = [];
   const cases = new Map<string, CaseEntry>();
   const jobs: ImportedJob[] = [];
@@ -157,7 +173,14 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
     for (const r of entry.results) aggregator.add(r);
     results.push(...entry.results);
     const trials = numTrials > 1 && entry.trials > 1 ? { trials: trialStats(entry.results, entry.trials) } : {};
-    reportCases.push({ id: entry.id, index, status, durationMs: 0, location: { file: entry.location.file, line: entry.location.line, column: 1 }, ...trials });
+    reportCases.push({
+      id: entry.id,
+      index,
+      status,
+      durationMs: 0,
+      location: { file: entry.location.file, line: entry.location.line, column: 1 },
+      ...trials,
+    });
   });
   if (budget.cut) {
     const at = { offset: 0, line: 0, column: 0 };
@@ -168,7 +191,10 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
       range: { file: root, start: at, end: at },
     });
   }
-  const times = jobs.map((j) => isoTime(j.runTime)).filter((t): t is string => t !== undefined).sort();
+  const times = jobs
+    .map((j) => isoTime(j.runTime))
+    .filter((t): t is string => t !== undefined)
+    .sort();
   const started = times[0] ?? new Date(0).toISOString();
   const single = jobs.length === 1 ? jobs[0] : undefined;
   const report: Report = {
@@ -189,7 +215,7 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
     results,
     imported: {
       format: 'evalbench-csv',
-      note: 'Read from EvalBench\'s CSV results, not run by EvalLens. Scores are EvalBench\'s (scores.csv); a result passes when its score is 100, as EvalBench\'s summary counts it. Per-scorer pass rates and case statuses are EvalLens\'s reading of those scores; the summary of each job is EvalBench\'s own summary.csv, as written. Run times are EvalBench\'s clock, whose time zone it does not record.',
+      note: "Read from EvalBench's CSV results, not run by EvalLens. Scores are EvalBench's (scores.csv); a result passes when its score is 100, as EvalBench's summary counts it. Per-scorer pass rates and case statuses are EvalLens's reading of those scores; the summary of each job is EvalBench's own summary.csv, as written. Run times are EvalBench's clock, whose time zone it does not record.",
       jobs,
     },
   };
@@ -273,7 +299,12 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
 
   const scoresFile = await present('scores.csv');
   if (scoresFile === undefined) {
-    bad(join(folder, 'scores.csv'), 1, 1, 'expected scores.csv beside evals.csv (EvalBench writes both), but it is missing: this job has no scores to show');
+    bad(
+      join(folder, 'scores.csv'),
+      1,
+      1,
+      'expected scores.csv beside evals.csv (EvalBench writes both), but it is missing: this job has no scores to show',
+    );
   } else {
     const pairs = new Map<string, PairRow[]>();
     for await (const row of rowsOf(scoresFile, ctx.budget)) {
@@ -309,7 +340,18 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
       const entry = caseEntry(ctx, jobId, caseId, { file: scoresFile, line: row.line });
       entry.trials = Math.max(entry.trials, trialNumber);
       numTrials = Math.max(numTrials, trialNumber);
-      entry.results.push(resultOf(entry.id, comparator, trialNumber, row.cells, trial, `${basename(scoresFile)}:${row.line}`, MEASUREMENTS[comparator] !== undefined || GRADES.has(comparator), ctx.budget));
+      entry.results.push(
+        resultOf(
+          entry.id,
+          comparator,
+          trialNumber,
+          row.cells,
+          trial,
+          `${basename(scoresFile)}:${row.line}`,
+          MEASUREMENTS[comparator] !== undefined || GRADES.has(comparator),
+          ctx.budget,
+        ),
+      );
     }
     for (const list of pairs.values()) {
       const first = list[0];
@@ -334,13 +376,23 @@ async function readJob(folder: string, ctx: JobContext): Promise<{ imported: Imp
       const metricScore = number(row.cells.get('metric_score'));
       const correct = number(row.cells.get('correct_results_count'));
       const total = number(row.cells.get('total_results_count'));
-      summary.push({ metric, ...(metricScore === undefined ? {} : { metricScore }), ...(correct === undefined ? {} : { correct }), ...(total === undefined ? {} : { total }) });
+      summary.push({
+        metric,
+        ...(metricScore === undefined ? {} : { metricScore }),
+        ...(correct === undefined ? {} : { correct }),
+        ...(total === undefined ? {} : { total }),
+      });
     }
   }
   return { imported: { jobId, folder, ...(runTime === undefined ? {} : { runTime }), summary, config }, numTrials };
 }
 
-function caseEntry(ctx: JobContext, jobId: string, caseId: string, location: { file: string; line: number }): CaseEntry {
+function caseEntry(
+  ctx: JobContext,
+  jobId: string,
+  caseId: string,
+  location: { file: string; line: number },
+): CaseEntry {
   const id = ctx.prefix ? `${jobId}/${caseId}` : caseId;
   let entry = ctx.cases.get(id);
   if (entry === undefined) {

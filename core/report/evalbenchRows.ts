@@ -57,7 +57,12 @@ const SHOWN_COLUMNS: readonly (readonly [string, string])[] = [
   ['dialects', 'dialects'],
 ];
 
-export function trialOf(cells: ReadonlyMap<string, string>, file: string, line: number, budget: ReadBudget): TrialPayload | undefined {
+export function trialOf(
+  cells: ReadonlyMap<string, string>,
+  file: string,
+  line: number,
+  budget: ReadBudget,
+): TrialPayload | undefined {
   const trialId = (cells.get('id') ?? '').trim();
   if (trialId === '') return undefined;
   const own = caseOf(trialId);
@@ -72,7 +77,7 @@ export function trialOf(cells: ReadonlyMap<string, string>, file: string, line: 
   }
   if (needed > budget.characters) {
     budget.cut = true;
-    details['payload'] = 'not kept: the results are too large to hold whole; read this eval\'s row of evals.csv';
+    details['payload'] = "not kept: the results are too large to hold whole; read this eval's row of evals.csv";
   } else {
     for (const [column, label] of SHOWN_COLUMNS) {
       const value = cellValue(cells.get(column), budget);
@@ -80,7 +85,12 @@ export function trialOf(cells: ReadonlyMap<string, string>, file: string, line: 
     }
   }
   details['evals_row'] = `${file.split(/[\\/]/).pop() ?? file}:${line}`;
-  return { trialId, caseId: promptId === '' ? own.caseId : promptId, trial: /^\d+$/.test(index) ? Number(index) + 1 : own.trial, details };
+  return {
+    trialId,
+    caseId: promptId === '' ? own.caseId : promptId,
+    trial: /^\d+$/.test(index) ? Number(index) + 1 : own.trial,
+    details,
+  };
 }
 
 /**
@@ -161,34 +171,79 @@ function scoreOf(text: string | undefined): number | undefined {
 }
 
 /** A scores.csv row as a result. `measurement`: a figure EvalBench averages or leaves out of its summary (latency, tokens, 0–100 grades). */
-export function resultOf(caseId: string, scorer: string, trial: number, cells: ReadonlyMap<string, string>, payload: TrialPayload | undefined, row: string, measurement: boolean, budget: ReadBudget): ScorerResult {
+export function resultOf(
+  caseId: string,
+  scorer: string,
+  trial: number,
+  cells: ReadonlyMap<string, string>,
+  payload: TrialPayload | undefined,
+  row: string,
+  measurement: boolean,
+  budget: ReadBudget,
+): ScorerResult {
   const raw = cells.get('score') ?? '';
   const score = scoreOf(raw);
   const details: { [key: string]: Json } = { ...(payload?.details ?? {}) };
   if (payload === undefined) {
     // No evals.csv row: scores.csv still names the generated SQL and its error.
-    for (const [column, label] of [['generated_sql', 'output'], ['generated_error', 'generated_error'], ['database', 'database']] as const) {
+    for (const [column, label] of [
+      ['generated_sql', 'output'],
+      ['generated_error', 'generated_error'],
+      ['database', 'database'],
+    ] as const) {
       const value = cellValue(cells.get(column), budget);
       if (value !== undefined) details[label] = value;
     }
   }
   const logs = cellValue(cells.get('comparison_logs'), budget);
   if (logs !== undefined) details['comparison_logs'] = logs;
-  const comparisonError = cellValue(cells.get('comparison_error'), budget) ?? (nonBlank(cells.get('comparison_error')) ? 'not kept (the results are too large)' : undefined);
+  const comparisonError =
+    cellValue(cells.get('comparison_error'), budget) ??
+    (nonBlank(cells.get('comparison_error')) ? 'not kept (the results are too large)' : undefined);
   if (comparisonError !== undefined) details['comparison_error'] = comparisonError;
   details['evalbench_score'] = raw;
   details['scores_row'] = row;
   const base = { caseId, scorer, trial, durationMs: 0, details };
   if (comparisonError !== undefined) {
-    return { ...base, status: 'error', passed: false, reason: `EvalBench's ${scorer} raised an error on this eval (comparison_error in details); EvalBench counts it as not correct` };
+    return {
+      ...base,
+      status: 'error',
+      passed: false,
+      reason: `EvalBench's ${scorer} raised an error on this eval (comparison_error in details); EvalBench counts it as not correct`,
+    };
   }
   if (score === undefined) {
-    return { ...base, status: 'error', passed: false, reason: `expected a number in the score cell, but it is ${raw.trim() === '' ? 'empty' : 'not a number'}` };
+    return {
+      ...base,
+      status: 'error',
+      passed: false,
+      reason: `expected a number in the score cell, but it is ${raw.trim() === '' ? 'empty' : 'not a number'}`,
+    };
   }
-  if (measurement) return { ...base, status: 'measured', score, reason: `EvalBench gave ${score} (a figure its summary averages or leaves out; no pass mark)` };
-  if (score === 100) return { ...base, status: 'pass', score, passed: true, reason: 'EvalBench scored 100, which its summary counts as correct' };
-  const ran = details['generated_error'] !== undefined ? '; the generated SQL failed to run (generated_error in details)' : '';
-  return { ...base, status: 'fail', score, passed: false, reason: `EvalBench scored ${score}; its summary counts only 100 as correct${ran}` };
+  if (measurement)
+    return {
+      ...base,
+      status: 'measured',
+      score,
+      reason: `EvalBench gave ${score} (a figure its summary averages or leaves out; no pass mark)`,
+    };
+  if (score === 100)
+    return {
+      ...base,
+      status: 'pass',
+      score,
+      passed: true,
+      reason: 'EvalBench scored 100, which its summary counts as correct',
+    };
+  const ran =
+    details['generated_error'] !== undefined ? '; the generated SQL failed to run (generated_error in details)' : '';
+  return {
+    ...base,
+    status: 'fail',
+    score,
+    passed: false,
+    reason: `EvalBench scored ${score}; its summary counts only 100 as correct${ran}`,
+  };
 }
 
 /**
@@ -196,19 +251,48 @@ export function resultOf(caseId: string, scorer: string, trial: number, cells: R
  * one result across trials (trial 0): EvalBench's summary takes the lowest pair score of a prompt
  * and counts the prompt as correct when it is 100.
  */
-export function pairsResult(caseId: string, scorer: string, rows: readonly PairRow[], file: string, budget: ReadBudget): ScorerResult {
+export function pairsResult(
+  caseId: string,
+  scorer: string,
+  rows: readonly PairRow[],
+  file: string,
+  budget: ReadBudget,
+): ScorerResult {
   const pairs: Json[] = rows.map((r) => {
     const logs = cellValue(r.cells.get('logs'), budget);
-    return { trials: [r.cells.get('trial1_id') ?? '', r.cells.get('trial2_id') ?? ''], score: r.cells.get('score') ?? '', ...(logs === undefined ? {} : { logs }), row: `${file}:${r.line}` };
+    return {
+      trials: [r.cells.get('trial1_id') ?? '', r.cells.get('trial2_id') ?? ''],
+      score: r.cells.get('score') ?? '',
+      ...(logs === undefined ? {} : { logs }),
+      row: `${file}:${r.line}`,
+    };
   });
   const scores = rows.map((r) => scoreOf(r.cells.get('score')));
   const details = { pairs };
   const base = { caseId, scorer, trial: 0, durationMs: 0, details };
   if (scores.some((s) => s === undefined)) {
-    return { ...base, status: 'error', passed: false, reason: 'expected a number in the score cell of every pair of trials, but one is empty or not a number' };
+    return {
+      ...base,
+      status: 'error',
+      passed: false,
+      reason: 'expected a number in the score cell of every pair of trials, but one is empty or not a number',
+    };
   }
   const lowest = Math.min(...scores.map((s) => s ?? 0));
-  if (lowest === 100) return { ...base, status: 'pass', score: lowest, passed: true, reason: `all ${rows.length} pairs of trials scored 100 in EvalBench, which its summary counts as consistent` };
+  if (lowest === 100)
+    return {
+      ...base,
+      status: 'pass',
+      score: lowest,
+      passed: true,
+      reason: `all ${rows.length} pairs of trials scored 100 in EvalBench, which its summary counts as consistent`,
+    };
   const differing = scores.filter((s) => s !== 100).length;
-  return { ...base, status: 'fail', score: lowest, passed: false, reason: `${differing} of ${rows.length} pairs of trials scored below 100 in EvalBench (lowest ${lowest}); its summary counts the prompt as correct only when every pair is 100` };
+  return {
+    ...base,
+    status: 'fail',
+    score: lowest,
+    passed: false,
+    reason: `${differing} of ${rows.length} pairs of trials scored below 100 in EvalBench (lowest ${lowest}); its summary counts the prompt as correct only when every pair is 100`,
+  };
 }

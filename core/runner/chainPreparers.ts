@@ -7,7 +7,11 @@ import type { CasePreparer } from './casePreparer';
  */
 export function chainPreparers(preparers: readonly CasePreparer[]): CasePreparer | undefined {
   if (preparers.length <= 1) return preparers[0];
-  const reaches = preparers.some((p) => p.reaches === 'network') ? 'network' : preparers.some((p) => p.reaches === 'workspace-code') ? 'workspace-code' : undefined;
+  const reaches = preparers.some((p) => p.reaches === 'network')
+    ? 'network'
+    : preparers.some((p) => p.reaches === 'workspace-code')
+      ? 'workspace-code'
+      : undefined;
   return {
     ...(reaches === undefined ? {} : { reaches }),
     reachesFor: (evalCase) => preparers.some((p) => p.reaches !== undefined && (p.reachesFor?.(evalCase) ?? true)),

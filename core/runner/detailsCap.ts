@@ -48,7 +48,9 @@ function capValue(value: Json): Json {
   if (typeof value === 'string') return capText(value);
   if (Array.isArray(value)) {
     const kept = value.slice(0, MAX_DETAIL_ITEMS).map(capValue);
-    return value.length > MAX_DETAIL_ITEMS ? [...kept, `…[${value.length - MAX_DETAIL_ITEMS} more items left out, ${value.length} in all]`] : kept;
+    return value.length > MAX_DETAIL_ITEMS
+      ? [...kept, `…[${value.length - MAX_DETAIL_ITEMS} more items left out, ${value.length} in all]`]
+      : kept;
   }
   if (value !== null && typeof value === 'object') return capObject(value as { readonly [key: string]: Json });
   return value;
@@ -64,6 +66,7 @@ function capObject(value: { readonly [key: string]: Json }): { [key: string]: Js
     const inner = value[key];
     if (inner !== undefined) out[capText(key)] = capValue(inner);
   }
-  if (count > MAX_DETAIL_ITEMS) out[OMITTED_KEYS_KEY] = `…[${count - MAX_DETAIL_ITEMS} more keys left out, ${count} in all]`;
+  if (count > MAX_DETAIL_ITEMS)
+    out[OMITTED_KEYS_KEY] = `…[${count - MAX_DETAIL_ITEMS} more keys left out, ${count} in all]`;
   return out;
 }

@@ -17,12 +17,24 @@ export interface LiveScorer extends ScorerInstance {
  * answers `error` with the reason for every case rather than stopping the run. A run without trust
  * does not build the scorers that run workspace code or call a service (it never calls them).
  */
-export function prepareScorers(instances: readonly ScorerInstance[], options: { readonly trusted?: boolean } = {}): LiveScorer[] {
+export function prepareScorers(
+  instances: readonly ScorerInstance[],
+  options: { readonly trusted?: boolean } = {},
+): LiveScorer[] {
   return instances.map((instance): LiveScorer => {
-    if (options.trusted === false && instance.definition.reaches !== undefined) return answering(instance, { status: 'skipped', reason: UNTRUSTED_REASON });
+    if (options.trusted === false && instance.definition.reaches !== undefined)
+      return answering(instance, { status: 'skipped', reason: UNTRUSTED_REASON });
     const made = instance.definition.create(instance.options, instance.context);
-    if (made.ok) return { ...instance, scorer: made.scorer, ...(made.acrossTrials === undefined ? {} : { acrossTrials: made.acrossTrials }) };
-    return answering(instance, { status: 'error', reason: `the scorer cannot be prepared: ${made.issues.map((i) => i.message).join('; ')}` });
+    if (made.ok)
+      return {
+        ...instance,
+        scorer: made.scorer,
+        ...(made.acrossTrials === undefined ? {} : { acrossTrials: made.acrossTrials }),
+      };
+    return answering(instance, {
+      status: 'error',
+      reason: `the scorer cannot be prepared: ${made.issues.map((i) => i.message).join('; ')}`,
+    });
   });
 }
 

@@ -8,7 +8,17 @@ import { openDataset } from '../dataset/open';
 export async function* caseRecords(config: RunConfig): AsyncIterable<DatasetRecord> {
   const ids = new CaseIdTracker();
   for (const inline of config.inlineCases) {
-    yield caseFromValue(inline.value, { range: inline.range, index: inline.index, positionalId: positionalId('case', inline.index + 1), subject: 'this case', vocabulary: 'yaml' }, ids);
+    yield caseFromValue(
+      inline.value,
+      {
+        range: inline.range,
+        index: inline.index,
+        positionalId: positionalId('case', inline.index + 1),
+        subject: 'this case',
+        vocabulary: 'yaml',
+      },
+      ids,
+    );
   }
   if (config.dataset !== undefined) yield* openDataset(config.dataset);
 }

@@ -51,14 +51,21 @@ export interface RunOutcome {
  * the next record only when a slot frees (so a large JSONL file is never all in memory). Emits the
  * typed event stream; returns the summary and aggregates.
  */
-export async function runEval(config: RunConfig, records: AsyncIterable<DatasetRecord>, options: RunOptions): Promise<RunOutcome> {
+export async function runEval(
+  config: RunConfig,
+  records: AsyncIterable<DatasetRecord>,
+  options: RunOptions,
+): Promise<RunOutcome> {
   // Values `${VAR}` brought into the config (a key in a header, a scorer's value): masked in every result.
   const secrets = secretSet(config.secretValues ?? []);
   const now = options.now ?? (() => performance.now());
   const clock = options.clock ?? (() => new Date());
   // The loader and the CLI refuse values past the caps; a caller of the library is held to them too.
   const trials = Math.min(MAX_TRIALS, options.trials ?? config.numTrials);
-  const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism()));
+  const concurrency = Math.min(
+    MAX_CONCURRENCY,
+    Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism()),
+  );
   const selected = caseSelector(options.selection ?? {});
   // The config was checked when it loaded; its scorers are built now, for this run.
   const live = prepareScorers(config.scorers, options.trusted === undefined ? {} : { trusted: options.trusted });
@@ -67,7 +74,15 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   const counts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
   const startedAt = clock().toISOString();
   const runStarted = now();
-  options.onEvent({ type: 'run/start', runId: options.runId, configFile: config.file, startedAt, scorers, numTrials: trials, jobThreshold: config.jobThreshold });
+  options.onEvent({
+    type: 'run/start',
+    runId: options.runId,
+    configFile: config.file,
+    startedAt,
+    scorers,
+    numTrials: trials,
+    jobThreshold: config.jobThreshold,
+  });
 
   const iterator = records[Symbol.asyncIterator]();
   const missingCredentials = { results: 0, reasons: new Set<string>() };
@@ -101,7 +116,16 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
             ...(options.preparer === undefined ? {} : { preparer: options.preparer }),
             ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
           })
-        : [{ caseId: id, scorer: 'dataset', trial: 1, status: 'error' as const, reason: record.error.message, durationMs: 0 }];
+        : [
+            {
+              caseId: id,
+              scorer: 'dataset',
+              trial: 1,
+              status: 'error' as const,
+              reason: record.error.message,
+              durationMs: 0,
+            },
+          ];
       // Masked once, for the result events and the case's end alike (both reach the run folder and reports).
       const masked = maskKnownSecrets(results, secrets);
       emitResults(masked);
@@ -125,14 +149,25 @@ export async function runEval(config: RunConfig, records: AsyncIterable<DatasetR
   const summary: RunSummary = {
     ...counts,
     total: counts.passed + counts.failed + counts.errored + counts.skipped,
-    ...(missingCredentials.results === 0 ? {} : { missingCredentials: { results: missingCredentials.results, reasons: [...missingCredentials.reasons] } }),
+    ...(missingCredentials.results === 0
+      ? {}
+      : { missingCredentials: { results: missingCredentials.results, reasons: [...missingCredentials.reasons] } }),
   };
   const aggregates = aggregator.scorerAggregates();
   const jobTest = aggregator.jobTest(aggregates);
   const finishedAt = clock().toISOString();
   const durationMs = Math.round((now() - runStarted) * 1000) / 1000;
   options.onEvent({ type: 'run/end', runId: options.runId, finishedAt, durationMs, cancelled, summary });
-  return { summary, cancelled, scorers: aggregates, ...(jobTest === undefined ? {} : { jobTest }), startedAt, finishedAt, durationMs, numTrials: trials };
+  return {
+    summary,
+    cancelled,
+    scorers: aggregates,
+    ...(jobTest === undefined ? {} : { jobTest }),
+    startedAt,
+    finishedAt,
+    durationMs,
+    numTrials: trials,
+  };
 }
 
 /** Distinct missing-credential reasons a summary keeps (one per judge model config, in practice). */
@@ -167,5 +202,9 @@ function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {
 
 /** Results with every known secret value masked in their reasons and details. */
 function maskKnownSecrets(results: readonly ScorerResult[], secrets: readonly string[]): ScorerResult[] {
-  return results.map((r) => ({ ...r, reason: maskSecretText(r.reason, secrets), ...(r.details === undefined ? {} : { details: maskJson(r.details, secrets) }) }));
+  return results.map((r) => ({
+    ...r,
+    reason: maskSecretText(r.reason, secrets),
+    ...(r.details === undefined ? {} : { details: maskJson(r.details, secrets) }),
+  }));
 }

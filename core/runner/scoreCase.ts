@@ -13,13 +13,19 @@ import { trialCases, type TrialCase } from './trials';
  * abandoned at the limit and its signal aborted; a synchronous one cannot be stopped, so it is
  * measured); a scorer that throws gives an `error` result, never a crashed run.
  */
-export async function scoreCase(evalCase: EvalCase, scorers: readonly LiveScorer[], trials: number, context: CaseContext): Promise<ScorerResult[]> {
+export async function scoreCase(
+  evalCase: EvalCase,
+  scorers: readonly LiveScorer[],
+  trials: number,
+  context: CaseContext,
+): Promise<ScorerResult[]> {
   const { now, preparer } = context;
   const abort = context.abort ?? { controller: new AbortController() };
   if (context.trusted === false) {
     const gated = scorers.filter((s) => s.definition.reaches !== undefined);
     // A target is workspace code too: a case that needs it has no output to score, so nothing runs.
-    if (preparer !== undefined && preparerReaches(preparer, evalCase, trials)) return untrusted(evalCase.id, scorers, trials);
+    if (preparer !== undefined && preparerReaches(preparer, evalCase, trials))
+      return untrusted(evalCase.id, scorers, trials);
     if (gated.length > 0) {
       const allowed = scorers.filter((s) => s.definition.reaches === undefined);
       const results = await scoreCase(evalCase, allowed, trials, { ...context, trusted: true });
@@ -34,19 +40,30 @@ export async function scoreCase(evalCase: EvalCase, scorers: readonly LiveScorer
     if (abort.controller.signal.aborted) abort.controller = new AbortController();
     return abort.controller;
   };
-  const recorded: readonly TrialCase[] = trials === 1 && evalCase.trials === undefined ? [{ ok: true, case: evalCase }] : trialCases(evalCase, trials);
+  const recorded: readonly TrialCase[] =
+    trials === 1 && evalCase.trials === undefined ? [{ ok: true, case: evalCase }] : trialCases(evalCase, trials);
   const cases = preparer === undefined ? recorded : await prepareTrials(recorded, preparer, controller().signal);
   for (let trial = 1; trial <= trials; trial++) {
     const trialCase = cases[trial - 1];
     for (const instance of scorers) {
       if (instance.acrossTrials !== undefined) continue;
       if (trialCase === undefined || !trialCase.ok) {
-        results.push(finish({ status: 'error', reason: trialCase?.reason ?? 'no such trial' }, evalCase.id, instance, trial, 0));
+        results.push(
+          finish({ status: 'error', reason: trialCase?.reason ?? 'no such trial' }, evalCase.id, instance, trial, 0),
+        );
         continue;
       }
       const started = now();
       const selected = applyFieldPaths(trialCase.case, instance.options);
-      const verdict = selected.ok ? await evaluate((signal) => instance.scorer.score(selected.input, signal), instance, started, now, controller()) : selected.verdict;
+      const verdict = selected.ok
+        ? await evaluate(
+            (signal) => instance.scorer.score(selected.input, signal),
+            instance,
+            started,
+            now,
+            controller(),
+          )
+        : selected.verdict;
       results.push(...finishParts(verdict, evalCase.id, instance, trial, now() - started));
     }
   }
@@ -54,7 +71,9 @@ export async function scoreCase(evalCase: EvalCase, scorers: readonly LiveScorer
     const across = instance.acrossTrials;
     if (across === undefined) continue;
     const started = now();
-    const verdict = await acrossTrials(cases, instance, (inputs) => evaluate((signal) => across.scoreTrials(inputs, signal), instance, started, now, controller()));
+    const verdict = await acrossTrials(cases, instance, (inputs) =>
+      evaluate((signal) => across.scoreTrials(inputs, signal), instance, started, now, controller()),
+    );
     results.push(finish(verdict, evalCase.id, instance, 0, now() - started));
   }
   return results;
@@ -78,20 +97,30 @@ export const UNTRUSTED_REASON = 'workspace is not trusted';
 function preparerReaches(preparer: CasePreparer, evalCase: EvalCase, trials: number): boolean {
   if (preparer.reaches === undefined) return false;
   if (preparer.reachesFor === undefined) return true;
-  const recorded = trials === 1 && evalCase.trials === undefined ? [{ ok: true as const, case: evalCase }] : trialCases(evalCase, trials);
+  const recorded =
+    trials === 1 && evalCase.trials === undefined
+      ? [{ ok: true as const, case: evalCase }]
+      : trialCases(evalCase, trials);
   return recorded.some((t) => !t.ok || preparer.reachesFor?.(t.case) !== false);
 }
 
 /** The results of scorers that a run without trust does not call: skipped, for every trial they would have had. */
 function untrusted(caseId: string, scorers: readonly LiveScorer[], trials: number): ScorerResult[] {
   return scorers.flatMap((instance) => {
-    const trialNumbers = instance.definition.acrossTrials === true ? [0] : Array.from({ length: trials }, (_, i) => i + 1);
-    return trialNumbers.map((trial) => finish({ status: 'skipped', reason: UNTRUSTED_REASON }, caseId, instance, trial, 0));
+    const trialNumbers =
+      instance.definition.acrossTrials === true ? [0] : Array.from({ length: trials }, (_, i) => i + 1);
+    return trialNumbers.map((trial) =>
+      finish({ status: 'skipped', reason: UNTRUSTED_REASON }, caseId, instance, trial, 0),
+    );
   });
 }
 
 /** Prepares each trial's case (in order: a database sees one query at a time per worker). */
-async function prepareTrials(cases: readonly TrialCase[], preparer: CasePreparer, signal: AbortSignal): Promise<TrialCase[]> {
+async function prepareTrials(
+  cases: readonly TrialCase[],
+  preparer: CasePreparer,
+  signal: AbortSignal,
+): Promise<TrialCase[]> {
   const prepared: TrialCase[] = [];
   for (const trialCase of cases) {
     if (!trialCase.ok) {
@@ -100,7 +129,11 @@ async function prepareTrials(cases: readonly TrialCase[], preparer: CasePreparer
     }
     try {
       const withWork = await preparer.prepare(trialCase.case, signal);
-      prepared.push(trialCase.error === undefined ? { ok: true, case: withWork } : { ok: true, case: withWork, error: trialCase.error });
+      prepared.push(
+        trialCase.error === undefined
+          ? { ok: true, case: withWork }
+          : { ok: true, case: withWork, error: trialCase.error },
+      );
     } catch (e) {
       prepared.push({ ok: false, reason: e instanceof Error ? e.message : String(e) });
     }
@@ -109,14 +142,26 @@ async function prepareTrials(cases: readonly TrialCase[], preparer: CasePreparer
 }
 
 /** Gathers every trial's input for an across-trials scorer; any trial that cannot be read is an error. */
-async function acrossTrials(cases: readonly TrialCase[], instance: LiveScorer, score: (inputs: TrialInput[]) => Promise<ScorerVerdict>): Promise<ScorerVerdict> {
-  if (cases.length < 2) return { status: 'error', reason: `${instance.definition.key} compares trials with each other and needs num_trials of at least 2 (the run has ${cases.length})` };
+async function acrossTrials(
+  cases: readonly TrialCase[],
+  instance: LiveScorer,
+  score: (inputs: TrialInput[]) => Promise<ScorerVerdict>,
+): Promise<ScorerVerdict> {
+  if (cases.length < 2)
+    return {
+      status: 'error',
+      reason: `${instance.definition.key} compares trials with each other and needs num_trials of at least 2 (the run has ${cases.length})`,
+    };
   const inputs: TrialInput[] = [];
   for (const [i, trialCase] of cases.entries()) {
     if (!trialCase.ok) return { status: 'error', reason: `trial ${i + 1}: ${trialCase.reason}` };
     const selected = applyFieldPaths(trialCase.case, instance.options);
     if (!selected.ok) return { ...selected.verdict, reason: `trial ${i + 1}: ${selected.verdict.reason}` };
-    inputs.push({ ...selected.input, trial: i + 1, ...(trialCase.error === undefined ? {} : { error: trialCase.error }) });
+    inputs.push({
+      ...selected.input,
+      trial: i + 1,
+      ...(trialCase.error === undefined ? {} : { error: trialCase.error }),
+    });
   }
   return score(inputs);
 }
@@ -143,7 +188,11 @@ function overTime(limit: number, elapsed: number): ScorerVerdict {
   return { status: 'timeout', reason: `the scorer took ${Math.round(elapsed)} ms, over its time limit of ${limit} ms` };
 }
 
-function withTimeout(outcome: Promise<ScorerVerdict>, limitMs: number, controller: AbortController): Promise<ScorerVerdict> {
+function withTimeout(
+  outcome: Promise<ScorerVerdict>,
+  limitMs: number,
+  controller: AbortController,
+): Promise<ScorerVerdict> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<ScorerVerdict>((resolve) => {
     timer = setTimeout(() => {
@@ -163,17 +212,31 @@ function isPromise(value: unknown): value is Promise<ScorerVerdict> {
  * An itemized verdict (`parts`) becomes one result per item, named `<instance>_<index>`, each under
  * the instance's threshold; every item carries the evaluation's duration. Any other verdict is one result.
  */
-function finishParts(verdict: ScorerVerdict, caseId: string, instance: LiveScorer, trial: number, durationMs: number): ScorerResult[] {
+function finishParts(
+  verdict: ScorerVerdict,
+  caseId: string,
+  instance: LiveScorer,
+  trial: number,
+  durationMs: number,
+): ScorerResult[] {
   const parts = verdict.parts;
   if (parts === undefined || parts.length === 0) return [finish(verdict, caseId, instance, trial, durationMs)];
-  return parts.map(({ index, ...part }) => finish(part, caseId, { ...instance, name: `${instance.name}_${index}` }, trial, durationMs));
+  return parts.map(({ index, ...part }) =>
+    finish(part, caseId, { ...instance, name: `${instance.name}_${index}` }, trial, durationMs),
+  );
 }
 
 /**
  * The threshold rule (EvalHub): where a threshold resolves and the scorer decided with a number,
  * pass is `score >= threshold` (`<=` with lower_is_better). A result that did not decide has no `passed`.
  */
-function finish(verdict: ScorerVerdict, caseId: string, instance: LiveScorer, trial: number, durationMs: number): ScorerResult {
+function finish(
+  verdict: ScorerVerdict,
+  caseId: string,
+  instance: LiveScorer,
+  trial: number,
+  durationMs: number,
+): ScorerResult {
   let status = verdict.status;
   const decidable = status === 'pass' || status === 'fail' || status === 'measured';
   if (decidable && instance.threshold !== undefined && typeof verdict.score === 'number') {

@@ -2,7 +2,9 @@ import type { EvalCase, Json } from '../case';
 import type { ScorerResult } from '../result';
 
 /** One trial of a case: the case as that trial saw it, or why the recording has no such trial. */
-export type TrialCase = { readonly ok: true; readonly case: EvalCase; readonly error?: string } | { readonly ok: false; readonly reason: string };
+export type TrialCase =
+  | { readonly ok: true; readonly case: EvalCase; readonly error?: string }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * The cases of trials 1..n. Without recorded `trials` every trial scores the case as it is (the
@@ -13,13 +15,23 @@ export type TrialCase = { readonly ok: true; readonly case: EvalCase; readonly e
  */
 export function trialCases(evalCase: EvalCase, n: number): TrialCase[] {
   const recorded = evalCase.trials;
-  if (recorded === undefined || recorded === null) return Array.from({ length: n }, () => ({ ok: true, case: evalCase }));
-  if (!Array.isArray(recorded)) return Array.from({ length: n }, () => ({ ok: false, reason: 'the case\'s `trials` must be a list of `{output, trace, error}` objects' }));
+  if (recorded === undefined || recorded === null)
+    return Array.from({ length: n }, () => ({ ok: true, case: evalCase }));
+  if (!Array.isArray(recorded))
+    return Array.from({ length: n }, () => ({
+      ok: false,
+      reason: "the case's `trials` must be a list of `{output, trace, error}` objects",
+    }));
   const list = recorded as readonly Json[];
   return Array.from({ length: n }, (_, i): TrialCase => {
     const entry = list[i];
-    if (entry === undefined) return { ok: false, reason: `the case records ${list.length} trial${list.length === 1 ? '' : 's'}, and num_trials asks for ${n}` };
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return { ok: false, reason: `recorded trial ${i + 1} must be an object with output, trace or error` };
+    if (entry === undefined)
+      return {
+        ok: false,
+        reason: `the case records ${list.length} trial${list.length === 1 ? '' : 's'}, and num_trials asks for ${n}`,
+      };
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+      return { ok: false, reason: `recorded trial ${i + 1} must be an object with output, trace or error` };
     const t = entry as { readonly [key: string]: Json };
     const trialCase: EvalCase = {
       ...evalCase,
@@ -27,7 +39,9 @@ export function trialCases(evalCase: EvalCase, n: number): TrialCase[] {
       ...('trace' in t ? { trace: t['trace'] } : {}),
     };
     const error = t['error'];
-    return typeof error === 'string' && error !== '' ? { ok: true, case: trialCase, error } : { ok: true, case: trialCase };
+    return typeof error === 'string' && error !== ''
+      ? { ok: true, case: trialCase, error }
+      : { ok: true, case: trialCase };
   });
 }
 

@@ -15,7 +15,14 @@ import userSchemaOptions from './userSchemaAjvOptions.json';
  */
 export function createAjv(options: { useDefaults: boolean; verbose?: boolean; ownSchemas?: boolean }): Ajv2020 {
   const own = options.ownSchemas === true ? { validateSchema: false, code: { optimize: false } } : {};
-  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: options.useDefaults, allowUnionTypes: true, verbose: options.verbose ?? false, ...own });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    useDefaults: options.useDefaults,
+    allowUnionTypes: true,
+    verbose: options.verbose ?? false,
+    ...own,
+  });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-evallens', schemaType: 'object' });

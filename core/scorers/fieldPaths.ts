@@ -18,14 +18,16 @@ export function applyFieldPaths(
     const parsed = parseFieldPath(outputPath);
     if (!parsed.ok) return { ok: false, verdict: error(`output_path: ${parsed.message}`) };
     output = valueAt(output, parsed.segments);
-    if (output === undefined) return { ok: false, verdict: fail(`the output has no field at output_path "${outputPath}"`) };
+    if (output === undefined)
+      return { ok: false, verdict: fail(`the output has no field at output_path "${outputPath}"`) };
   }
   const expectedPath = options['expected_path'];
   if (typeof expectedPath === 'string') {
     const parsed = parseFieldPath(expectedPath);
     if (!parsed.ok) return { ok: false, verdict: error(`expected_path: ${parsed.message}`) };
     expected = valueAt(expected, parsed.segments);
-    if (expected === undefined) return { ok: false, verdict: error(`the expected value has no field at expected_path "${expectedPath}"`) };
+    if (expected === undefined)
+      return { ok: false, verdict: error(`the expected value has no field at expected_path "${expectedPath}"`) };
   }
   return { ok: true, input: { case: evalCase, output, expected } };
 }

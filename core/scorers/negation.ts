@@ -14,7 +14,13 @@ const NEGATION = /^not[-_](.+)$/;
  * decision (no default threshold), one result per case (not per trial or per item).
  */
 export function isBooleanVerdict(definition: ScorerDefinition): boolean {
-  return definition.scale.kind === 'bounded' && definition.scale.max === 1 && definition.defaultThreshold === undefined && definition.acrossTrials === undefined && definition.itemized === undefined;
+  return (
+    definition.scale.kind === 'bounded' &&
+    definition.scale.max === 1 &&
+    definition.defaultThreshold === undefined &&
+    definition.acrossTrials === undefined &&
+    definition.itemized === undefined
+  );
 }
 
 /** The key a `not-` / `not_` key negates (`regex` for `not-regex`), whatever it names; undefined for other keys. */
@@ -23,7 +29,10 @@ export function negatedKey(key: string): string | undefined {
 }
 
 /** The scorer a `not-` / `not_` key names, when its base key is a boolean-verdict scorer. */
-export function negationOf(key: string, base: (key: string) => ScorerDefinition | undefined): ScorerDefinition | undefined {
+export function negationOf(
+  key: string,
+  base: (key: string) => ScorerDefinition | undefined,
+): ScorerDefinition | undefined {
   const match = NEGATION.exec(key);
   const definition = match?.[1] === undefined ? undefined : base(match[1]);
   if (definition === undefined || !isBooleanVerdict(definition)) return undefined;
@@ -36,7 +45,9 @@ function negated(key: string, definition: ScorerDefinition): ScorerDefinition {
   return {
     ...rest,
     key,
-    ...(definition.check === undefined ? {} : { check: (options, context) => definition.check?.(options, context) ?? { ok: true } }),
+    ...(definition.check === undefined
+      ? {}
+      : { check: (options, context) => definition.check?.(options, context) ?? { ok: true } }),
     create(options, context) {
       const made = definition.create(options, context);
       if (!made.ok) return made;

@@ -141,6 +141,8 @@ export class ScorerRegistry {
   }
 
   all(): ScorerDefinition[] {
-    return this.keys().map((k) => this.byKey.get(k)).filter((d): d is ScorerDefinition => d !== undefined);
+    return this.keys()
+      .map((k) => this.byKey.get(k))
+      .filter((d): d is ScorerDefinition => d !== undefined);
   }
 }

@@ -57,7 +57,9 @@ export type Prepared =
   | { readonly ok: false; readonly issues: readonly OptionIssue[] };
 
 /** What checking a scorer's options found: nothing, notices to show at the entry, or issues that refuse it. */
-export type Checked = { readonly ok: true; readonly notices?: readonly OptionIssue[] } | { readonly ok: false; readonly issues: readonly OptionIssue[] };
+export type Checked =
+  | { readonly ok: true; readonly notices?: readonly OptionIssue[] }
+  | { readonly ok: false; readonly issues: readonly OptionIssue[] };
 
 /** What `check` and `create` may use besides the options. */
 export interface ScorerContext {
@@ -96,7 +98,8 @@ export type ScorerReach = 'workspace-code' | 'network';
  * The native scale of a scorer's score. Bounded scores are normalized to 0–1 (score / max) before
  * they enter the job score; counts have no normalization and stay out of it.
  */
-export type ScoreScale = { readonly kind: 'bounded'; readonly max: number } | { readonly kind: 'count'; readonly unit: string };
+export type ScoreScale =
+  { readonly kind: 'bounded'; readonly max: number } | { readonly kind: 'count'; readonly unit: string };
 
 export interface ScorerDefinition {
   /** The key that selects the scorer in `scorers:`; also the schema's file name. */
@@ -146,7 +149,10 @@ export type OptionsOf<S extends keyof ScorerOptionsBySchema> = ScorerOptionsBySc
 type KeyOf<S extends string> = S extends `${string}/${infer Key}` ? KeyOf<Key> : S;
 
 /** A scorer definition written against its options' type; `defineScorer` makes it a ScorerDefinition. */
-export interface TypedScorerDefinition<Options> extends Omit<ScorerDefinition, 'key' | 'check' | 'create' | 'reportsAs' | 'judgeCalls'> {
+export interface TypedScorerDefinition<Options> extends Omit<
+  ScorerDefinition,
+  'key' | 'check' | 'create' | 'reportsAs' | 'judgeCalls'
+> {
   readonly reportsAs?: (options: Options) => string | undefined;
   readonly judgeCalls?: (options: Options, evalCase?: EvalCase) => number;
   check?(options: Options, context: ScorerContext): Checked;
@@ -159,7 +165,10 @@ export interface TypedScorerDefinition<Options> extends Omit<ScorerDefinition, '
  * Its key is the schema's file name. The one cast is here: the validator has checked the options
  * against that schema, defaults filled in, before `create` sees them.
  */
-export function defineScorer<S extends keyof ScorerOptionsBySchema>(schemaName: S, definition: TypedScorerDefinition<OptionsOf<S>>): ScorerDefinition & { readonly key: KeyOf<S> } {
+export function defineScorer<S extends keyof ScorerOptionsBySchema>(
+  schemaName: S,
+  definition: TypedScorerDefinition<OptionsOf<S>>,
+): ScorerDefinition & { readonly key: KeyOf<S> } {
   type Options = OptionsOf<S>;
   const typed = (options: { readonly [key: string]: Json }): Options => options as unknown as Options;
   const { reportsAs, judgeCalls, check, create, ...rest } = definition;
@@ -179,7 +188,16 @@ export function prepared(scorer: Scorer): Prepared {
 
 /** An across-trials scorer; scoring a single trial with it is an error the runner never makes. */
 export function preparedAcrossTrials(acrossTrials: AcrossTrialsScorer): Prepared {
-  return { ok: true, acrossTrials, scorer: { score: () => ({ status: 'error', reason: 'this scorer compares trials with each other; it scores no single trial' }) } };
+  return {
+    ok: true,
+    acrossTrials,
+    scorer: {
+      score: () => ({
+        status: 'error',
+        reason: 'this scorer compares trials with each other; it scores no single trial',
+      }),
+    },
+  };
 }
 
 export function refused(...issues: OptionIssue[]): Prepared {

@@ -91,7 +91,15 @@ export type DatabaseLocation =
       /** Set when the run config has `setup_directory`: the database is built in memory from `folder` (`<setup_directory>/<database>`) for `dbType`, and `file` is not read. */
       readonly build?: { readonly folder: string; readonly dbType: string };
     }
-  | { readonly engine: 'postgres' | 'mysql'; readonly host: string; readonly port: number; readonly database: string; readonly user: string; readonly passwordEnv?: string; readonly allowSuperuser?: boolean };
+  | {
+      readonly engine: 'postgres' | 'mysql';
+      readonly host: string;
+      readonly port: number;
+      readonly database: string;
+      readonly user: string;
+      readonly passwordEnv?: string;
+      readonly allowSuperuser?: boolean;
+    };
 
 export interface ParsedDatabaseConfig {
   readonly config?: DatabaseConfig;
@@ -99,9 +107,32 @@ export interface ParsedDatabaseConfig {
 }
 
 /** Keys EvalLens reads. */
-const READ_KEYS = ['db_type', 'dialect', 'database_name', 'database_path', 'extension', 'db_name_suffix', 'max_executions_per_minute', 'user_name', 'host', 'port', 'password', 'password_env', 'allow_superuser'];
+const READ_KEYS = [
+  'db_type',
+  'dialect',
+  'database_name',
+  'database_path',
+  'extension',
+  'db_name_suffix',
+  'max_executions_per_minute',
+  'user_name',
+  'host',
+  'port',
+  'password',
+  'password_env',
+  'allow_superuser',
+];
 /** Keys of EvalBench's database configs that do not change where SQL runs here: accepted as they are. */
-const IGNORED_KEYS = ['location', 'nl_config', 'gcp_project_id', 'gcp_region', 'use_cloud_sql', 'is_tmp_db', 'connection_string', 'secret_manager_path'];
+const IGNORED_KEYS = [
+  'location',
+  'nl_config',
+  'gcp_project_id',
+  'gcp_region',
+  'use_cloud_sql',
+  'is_tmp_db',
+  'connection_string',
+  'secret_manager_path',
+];
 const KNOWN_KEYS = [...READ_KEYS, ...IGNORED_KEYS];
 
 /** EvalBench's `db_type`s (databases/__init__.py) and the engine that runs each here. */
@@ -119,14 +150,23 @@ const ENGINES: Readonly<Record<string, 'sqlite' | 'postgres' | 'mysql' | 'unsupp
 };
 /** Spellings EvalLens has accepted before, kept. */
 const ALIASES: Readonly<Record<string, string>> = { sqlite3: 'sqlite', postgresql: 'postgres' };
-const PRODUCT: Readonly<Record<string, string>> = { bigquery: 'BigQuery', spanner: 'Spanner', sqlserver: 'SQL Server', mongodb: 'MongoDB', bigtable: 'Bigtable' };
+const PRODUCT: Readonly<Record<string, string>> = {
+  bigquery: 'BigQuery',
+  spanner: 'Spanner',
+  sqlserver: 'SQL Server',
+  mongodb: 'MongoDB',
+  bigtable: 'Bigtable',
+};
 const DEFAULT_PORTS = { postgres: 5432, mysql: 3306 } as const;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** `${NAME}`, all of a value: a password that comes from the environment. */
 const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /** Reads a database config from disk and parses it; an unreadable file is a problem, not a crash. */
-export function loadDatabaseConfig(path: string, env: Readonly<Record<string, string | undefined>>): ParsedDatabaseConfig {
+export function loadDatabaseConfig(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): ParsedDatabaseConfig {
   const read = readConfigFile(path, 'database config');
   if ('problem' in read) return { problems: [read.problem] };
   return parseDatabaseConfig(read.text, read.file, env, { fileExists: existsSync });
@@ -158,9 +198,19 @@ function parseDatabaseSource(
   const asData = source.toData();
   if (hasErrors(asData.problems)) return { problems: [...problems, ...asData.problems] };
   const root = asData.value;
-  const problem = (code: string, message: string, path: readonly string[], onKey = false, suggestions?: readonly string[]): void => {
+  const problem = (
+    code: string,
+    message: string,
+    path: readonly string[],
+    onKey = false,
+    suggestions?: readonly string[],
+  ): void => {
     const range = onKey ? source.keyRange(path) : source.valueRange(path);
-    problems.push(suggestions === undefined ? { code, severity: 'error', message, range } : { code, severity: 'error', message, range, suggestions });
+    problems.push(
+      suggestions === undefined
+        ? { code, severity: 'error', message, range }
+        : { code, severity: 'error', message, range, suggestions },
+    );
   };
   const warn = (code: string, message: string, path: readonly string[]): void => {
     problems.push({ code, severity: 'warning', message, range: source.valueRange(path) });
@@ -170,15 +220,28 @@ function parseDatabaseSource(
     return { problems };
   }
   if (typeof root !== 'object' || Array.isArray(root)) {
-    problem('schema', `a database config must be a mapping of keys (db_type, database_name, …), not ${Array.isArray(root) ? 'a list' : 'a single value'}`, []);
+    problem(
+      'schema',
+      `a database config must be a mapping of keys (db_type, database_name, …), not ${Array.isArray(root) ? 'a list' : 'a single value'}`,
+      [],
+    );
     return { problems };
   }
   const data = root as Record<string, unknown>;
 
   for (const key of Object.keys(data)) {
     if (KNOWN_KEYS.includes(key)) continue;
-    const suggestions = closestNames(key, READ_KEYS.filter((k) => k !== 'password'));
-    problems.push({ code: 'unknown-key', severity: 'warning', message: `unknown database config key "${key}"${didYouMean(suggestions)}`, range: source.keyRange([key]), suggestions });
+    const suggestions = closestNames(
+      key,
+      READ_KEYS.filter((k) => k !== 'password'),
+    );
+    problems.push({
+      code: 'unknown-key',
+      severity: 'warning',
+      message: `unknown database config key "${key}"${didYouMean(suggestions)}`,
+      range: source.keyRange([key]),
+      suggestions,
+    });
   }
   if (password.kind === 'literal') {
     problem(
@@ -202,18 +265,25 @@ function parseDatabaseSource(
     const value = data[key];
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= max) return value;
-    if (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0 && Number(value) <= max) return Number(value);
+    if (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0 && Number(value) <= max)
+      return Number(value);
     problem('schema', `\`${key}\` must be a whole number from 1 to ${max}, not ${describe(value)}`, [key]);
     return undefined;
   };
-  const required = (key: string, why: string): void => problem('missing-required', `\`${key}\` is missing: ${why}`, [], false, [key]);
+  const required = (key: string, why: string): void =>
+    problem('missing-required', `\`${key}\` is missing: ${why}`, [], false, [key]);
 
   const typeKey = data['db_type'] !== undefined ? 'db_type' : 'dialect';
   const typeName = stringAt(typeKey)?.toLowerCase();
   const dbType = typeName === undefined ? undefined : (ALIASES[typeName] ?? typeName);
   const engine = dbType === undefined ? undefined : ENGINES[dbType];
   if (typeName === undefined) required('db_type', `expected one of ${Object.keys(ENGINES).join(', ')}`);
-  else if (engine === undefined) problem('unsupported-database', `${typeKey} "${typeName}" is not a database EvalBench knows: expected one of ${Object.keys(ENGINES).join(', ')}`, [typeKey]);
+  else if (engine === undefined)
+    problem(
+      'unsupported-database',
+      `${typeKey} "${typeName}" is not a database EvalBench knows: expected one of ${Object.keys(ENGINES).join(', ')}`,
+      [typeKey],
+    );
   const dialect = stringAt('dialect') ?? dbType ?? '';
   const name = stringAt('database_name') ?? '';
   const nameSuffix = typeof data['db_name_suffix'] === 'string' ? data['db_name_suffix'] : '';
@@ -227,40 +297,60 @@ function parseDatabaseSource(
     warn('database-not-supported', `${reason}; every case on this database is an error in a run`, path);
     return { config: { ...base, engine: 'unsupported', reason }, problems };
   };
-  if (engine === 'unsupported') return unsupported(`EvalLens does not run SQL on ${PRODUCT[dbType] ?? dbType} (db_type ${dbType}): it runs SQLite, PostgreSQL (and AlloyDB) and MySQL`, [typeKey]);
+  if (engine === 'unsupported')
+    return unsupported(
+      `EvalLens does not run SQL on ${PRODUCT[dbType] ?? dbType} (db_type ${dbType}): it runs SQLite, PostgreSQL (and AlloyDB) and MySQL`,
+      [typeKey],
+    );
 
   if (engine === 'sqlite') {
     const folder = stringAt('database_path');
-    if (folder === undefined) required('database_path', 'the folder that holds the SQLite files (`<database_path>/<database><extension>`)');
+    if (folder === undefined)
+      required('database_path', 'the folder that holds the SQLite files (`<database_path>/<database><extension>`)');
     const rawExtension = stringAt('extension') ?? '.db';
     const extension = rawExtension.startsWith('.') ? rawExtension : `.${rawExtension}`;
     if (folder === undefined || hasErrors(problems)) return { problems };
     const found = resolveFolder(folder, dirname(file), options.fileExists);
     if (options.fileExists !== undefined && !options.fileExists(found)) {
-      warn('missing-file', `the folder ${found} (database_path) does not exist here, nor in a folder above this config: every case on this database is an error in a run`, ['database_path']);
+      warn(
+        'missing-file',
+        `the folder ${found} (database_path) does not exist here, nor in a folder above this config: every case on this database is an error in a run`,
+        ['database_path'],
+      );
     }
     return { config: { ...base, engine, folder: found, extension }, problems };
   }
 
   if (password.kind === 'placeholder') {
-    return unsupported('the password is a placeholder (`<…>`), not a password: put the password in an environment variable and name it here with `password: !ENV ${VAR}`', ['password']);
+    return unsupported(
+      'the password is a placeholder (`<…>`), not a password: put the password in an environment variable and name it here with `password: !ENV ${VAR}`',
+      ['password'],
+    );
   }
   if ('secret_manager_path' in data && password.kind === 'none' && data['password_env'] === undefined) {
-    return unsupported('the password is in Google Secret Manager (secret_manager_path), which EvalLens does not read: put it in an environment variable and name it with `password: !ENV ${VAR}`', ['secret_manager_path']);
+    return unsupported(
+      'the password is in Google Secret Manager (secret_manager_path), which EvalLens does not read: put it in an environment variable and name it with `password: !ENV ${VAR}`',
+      ['secret_manager_path'],
+    );
   }
   const address = serverAddress(dbType, engine, stringAt('host'), data['port'], stringAt('database_path'));
   if ('reason' in address) return unsupported(address.reason, [address.path]);
   const port = address.port ?? positive('port', 65535) ?? DEFAULT_PORTS[engine];
   const user = stringAt('user_name');
   if (user === undefined) required('user_name', 'the user to connect as');
-  if (name === '' && data['database_name'] === undefined) required('database_name', 'the database of items that name none');
+  if (name === '' && data['database_name'] === undefined)
+    required('database_name', 'the database of items that name none');
   const passwordEnv = password.kind === 'env' ? password.name : stringAt('password_env');
   if (password.kind !== 'env' && passwordEnv !== undefined && !ENV_NAME.test(passwordEnv)) {
-    problem('schema', `\`password_env\` names an environment variable (letters, digits, _), not "${passwordEnv}"`, ['password_env']);
+    problem('schema', `\`password_env\` names an environment variable (letters, digits, _), not "${passwordEnv}"`, [
+      'password_env',
+    ]);
   }
   const allowSuperuser = data['allow_superuser'];
   if (allowSuperuser !== undefined && allowSuperuser !== null && typeof allowSuperuser !== 'boolean') {
-    problem('schema', `\`allow_superuser\` must be true or false, not ${describe(allowSuperuser)}`, ['allow_superuser']);
+    problem('schema', `\`allow_superuser\` must be true or false, not ${describe(allowSuperuser)}`, [
+      'allow_superuser',
+    ]);
   }
   if (allowSuperuser === true) {
     warn(
@@ -270,7 +360,14 @@ function parseDatabaseSource(
     );
   }
   if (user === undefined || hasErrors(problems)) return { problems };
-  const server = { ...base, engine, host: address.host, port, user, ...(allowSuperuser === true ? { allowSuperuser: true } : {}) };
+  const server = {
+    ...base,
+    engine,
+    host: address.host,
+    port,
+    user,
+    ...(allowSuperuser === true ? { allowSuperuser: true } : {}),
+  };
   return { config: passwordEnv === undefined ? server : { ...server, passwordEnv }, problems };
 }
 
@@ -284,22 +381,41 @@ export function databaseNameFor(config: DatabaseConfig, itemDatabase: string | u
 
 /** Where a database of a config is (`database`: from `databaseNameFor`). */
 export function locationOf(config: SqliteDatabaseConfig | ServerDatabaseConfig, database: string): DatabaseLocation {
-  if (config.engine === 'sqlite') return { engine: 'sqlite', file: join(config.folder, database.endsWith(config.extension) ? database : `${database}${config.extension}`) };
-  const base = { engine: config.engine, host: config.host, port: config.port, database, user: config.user, ...(config.allowSuperuser === true ? { allowSuperuser: true } : {}) };
+  if (config.engine === 'sqlite')
+    return {
+      engine: 'sqlite',
+      file: join(config.folder, database.endsWith(config.extension) ? database : `${database}${config.extension}`),
+    };
+  const base = {
+    engine: config.engine,
+    host: config.host,
+    port: config.port,
+    database,
+    user: config.user,
+    ...(config.allowSuperuser === true ? { allowSuperuser: true } : {}),
+  };
   return config.passwordEnv === undefined ? base : { ...base, passwordEnv: config.passwordEnv };
 }
 
 /** The connection settings of a server database, with the password read from its environment variable. */
-export function serverSettingsOf(location: Extract<DatabaseLocation, { engine: 'postgres' | 'mysql' }>, env: Readonly<Record<string, string | undefined>>): ServerSettings {
+export function serverSettingsOf(
+  location: Extract<DatabaseLocation, { engine: 'postgres' | 'mysql' }>,
+  env: Readonly<Record<string, string | undefined>>,
+): ServerSettings {
   const base = { host: location.host, port: location.port, database: location.database, user: location.user };
   if (location.passwordEnv === undefined) return base;
   const password = readSecretEnv(env, location.passwordEnv);
-  if (password === undefined) throw new Error(`the environment variable ${location.passwordEnv} (the password of database ${location.database}) is not set`);
+  if (password === undefined)
+    throw new Error(
+      `the environment variable ${location.passwordEnv} (the password of database ${location.database}) is not set`,
+    );
   return { ...base, password };
 }
 
 /** Where the password comes from, seen before `${VAR}` expansion; an env password's node is emptied so expansion never reads it. */
-function passwordSource(source: YamlSource): { readonly kind: 'none' | 'literal' | 'placeholder' } | { readonly kind: 'env'; readonly name: string } {
+function passwordSource(
+  source: YamlSource,
+): { readonly kind: 'none' | 'literal' | 'placeholder' } | { readonly kind: 'env'; readonly name: string } {
   const node = source.nodeAt(['password']);
   if (node === undefined || !isScalar(node) || node.value === null || node.value === '') return { kind: 'none' };
   const text = typeof node.value === 'string' ? node.value.trim() : undefined;
@@ -317,7 +433,8 @@ function passwordSource(source: YamlSource): { readonly kind: 'none' | 'literal'
  */
 function withoutIgnoredVariables(source: YamlSource, problems: readonly Problem[]): Problem[] {
   const ignored = IGNORED_KEYS.flatMap((key) => (source.nodeAt([key]) === undefined ? [] : [source.valueRange([key])]));
-  const inside = (p: Problem) => ignored.some((r) => r.start.offset <= p.range.start.offset && p.range.end.offset <= r.end.offset);
+  const inside = (p: Problem) =>
+    ignored.some((r) => r.start.offset <= p.range.start.offset && p.range.end.offset <= r.end.offset);
   return problems.filter((p) => p.code !== 'unresolved-variable' || !inside(p));
 }
 
@@ -332,13 +449,29 @@ function serverAddress(
   if (host !== undefined) return { host };
   if (dbType === 'alloydb_omni') return { host: 'localhost', ...(port === undefined ? { port: 5432 } : {}) };
   if (dbType === 'alloydb') {
-    return { reason: "database_path names an AlloyDB instance, reached through Google's AlloyDB connector, which EvalLens does not use: add `host` (and `port`) with the instance's address to run it on the PostgreSQL protocol", path: 'database_path' };
+    return {
+      reason:
+        "database_path names an AlloyDB instance, reached through Google's AlloyDB connector, which EvalLens does not use: add `host` (and `port`) with the instance's address to run it on the PostgreSQL protocol",
+      path: 'database_path',
+    };
   }
-  if (databasePath === undefined) return { reason: `\`host\` (or EvalBench's \`database_path: host[:port]\`) is missing: EvalLens does not know where the ${engine === 'mysql' ? 'MySQL' : 'PostgreSQL'} server is`, path: 'db_type' };
+  if (databasePath === undefined)
+    return {
+      reason: `\`host\` (or EvalBench's \`database_path: host[:port]\`) is missing: EvalLens does not know where the ${engine === 'mysql' ? 'MySQL' : 'PostgreSQL'} server is`,
+      path: 'db_type',
+    };
   const colons = databasePath.split(':').length - 1;
-  if (colons === 2) return { reason: `database_path "${databasePath}" names a Cloud SQL instance, reached through Google's Cloud SQL connector, which EvalLens does not use: add \`host\` and \`port\` with the instance's address`, path: 'database_path' };
+  if (colons === 2)
+    return {
+      reason: `database_path "${databasePath}" names a Cloud SQL instance, reached through Google's Cloud SQL connector, which EvalLens does not use: add \`host\` and \`port\` with the instance's address`,
+      path: 'database_path',
+    };
   const match = /^([^:/\s<>]+)(?::(\d{1,5}))?$/.exec(databasePath);
-  if (match === null) return { reason: `database_path "${databasePath}" is not host[:port], the form EvalBench connects to directly`, path: 'database_path' };
+  if (match === null)
+    return {
+      reason: `database_path "${databasePath}" is not host[:port], the form EvalBench connects to directly`,
+      path: 'database_path',
+    };
   return match[2] === undefined ? { host: match[1] ?? '' } : { host: match[1] ?? '', port: Number(match[2]) };
 }
 

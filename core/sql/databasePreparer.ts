@@ -61,8 +61,13 @@ export interface DatabasePreparerOptions {
 
 export function databasePreparer(entries: readonly DatabaseEntry[], options: DatabasePreparerOptions): CasePreparer {
   const engines = new Map<string, Promise<{ engine: SqlEngine; preparer: CasePreparer }>>();
-  const pick = (evalCase: EvalCase) => selectDatabase(entries, sqlTarget(evalCase), options.names, options.setupDirectory);
-  const network = entries.some((entry) => entry.unread !== undefined || (entry.config !== undefined && (entry.config.engine === 'postgres' || entry.config.engine === 'mysql')));
+  const pick = (evalCase: EvalCase) =>
+    selectDatabase(entries, sqlTarget(evalCase), options.names, options.setupDirectory);
+  const network = entries.some(
+    (entry) =>
+      entry.unread !== undefined ||
+      (entry.config !== undefined && (entry.config.engine === 'postgres' || entry.config.engine === 'mysql')),
+  );
   return {
     ...(network ? { reaches: 'network' as const } : {}),
     reachesFor(evalCase) {
@@ -75,15 +80,24 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
       if (sqlTarget(evalCase) === undefined) return evalCase;
       const picked = pick(evalCase);
       if ('error' in picked) throw new Error(picked.error);
-      if ('unread' in picked) throw new Error('the database config names environment variables, which a run without trust does not read');
+      if ('unread' in picked)
+        throw new Error('the database config names environment variables, which a run without trust does not read');
       const key = JSON.stringify(picked.location);
       let opened = engines.get(key);
       if (opened === undefined) {
         opened = options.open(picked.location, options.env).then(
-          (engine) => ({ engine, preparer: nl2sqlPreparer(engine, { timeoutMs: options.timeoutMs, ...(options.cleanUp === undefined ? {} : { cleanUp: options.cleanUp }) }) }),
+          (engine) => ({
+            engine,
+            preparer: nl2sqlPreparer(engine, {
+              timeoutMs: options.timeoutMs,
+              ...(options.cleanUp === undefined ? {} : { cleanUp: options.cleanUp }),
+            }),
+          }),
           (e: unknown) => {
             // The engine's own words (pg, mysql2): a DSN, a conninfo's password=…, the password itself.
-            throw new Error(`${maskSecretText(e instanceof Error ? e.message : String(e), passwordOf(picked.location, options.env))}${otherExtensionHint(picked.location)}`);
+            throw new Error(
+              `${maskSecretText(e instanceof Error ? e.message : String(e), passwordOf(picked.location, options.env))}${otherExtensionHint(picked.location)}`,
+            );
           },
         );
         // A database that cannot be opened is said on every case of it, without trying again for each.
@@ -102,7 +116,9 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
     async close() {
       const settled = await Promise.allSettled([...engines.values()]);
       engines.clear();
-      const closed = await Promise.allSettled(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.engine.close()] : [])));
+      const closed = await Promise.allSettled(
+        settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.engine.close()] : [])),
+      );
       const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
     },
@@ -111,7 +127,9 @@ export function databasePreparer(entries: readonly DatabaseEntry[], options: Dat
 
 /** The password a server database is opened with, to mask (already remembered when the engine read it). */
 function passwordOf(location: DatabaseLocation, env: Readonly<Record<string, string | undefined>>): string[] {
-  return location.engine === 'sqlite' || location.passwordEnv === undefined ? [] : [readSecretEnv(env, location.passwordEnv) ?? ''];
+  return location.engine === 'sqlite' || location.passwordEnv === undefined
+    ? []
+    : [readSecretEnv(env, location.passwordEnv) ?? ''];
 }
 
 /**
@@ -121,8 +139,13 @@ function passwordOf(location: DatabaseLocation, env: Readonly<Record<string, str
 function otherExtensionHint(location: DatabaseLocation): string {
   if (location.engine !== 'sqlite' || location.build !== undefined || existsSync(location.file)) return '';
   const ext = extname(location.file);
-  const other = ['.db', '.sqlite', '.sqlite3'].find((candidate) => candidate !== ext && existsSync(`${location.file.slice(0, location.file.length - ext.length)}${candidate}`));
-  return other === undefined ? '' : ` (${basename(location.file, ext)}${other} is there: add \`extension: ${other}\` to the database config; EvalBench's default is .db)`;
+  const other = ['.db', '.sqlite', '.sqlite3'].find(
+    (candidate) =>
+      candidate !== ext && existsSync(`${location.file.slice(0, location.file.length - ext.length)}${candidate}`),
+  );
+  return other === undefined
+    ? ''
+    : ` (${basename(location.file, ext)}${other} is there: add \`extension: ${other}\` to the database config; EvalBench's default is .db)`;
 }
 
 export interface SqlTarget {
@@ -136,7 +159,9 @@ export function sqlTarget(evalCase: EvalCase): SqlTarget | undefined {
   if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return undefined;
   const record = expected as { readonly [key: string]: Json };
   const golden = record['golden_sql'];
-  const hasGolden = (typeof golden === 'string' && golden.trim() !== '') || (Array.isArray(golden) && golden.some((g) => typeof g === 'string' && g.trim() !== ''));
+  const hasGolden =
+    (typeof golden === 'string' && golden.trim() !== '') ||
+    (Array.isArray(golden) && golden.some((g) => typeof g === 'string' && g.trim() !== ''));
   if (!hasGolden) return undefined;
   const database = record['database'];
   const dialect = record['dialect'];
@@ -150,20 +175,30 @@ type Selection = { readonly location: DatabaseLocation } | { readonly error: str
  * from `<setupDirectory>/<database>` (EvalBench's name after `db_name_overrides` / `db_name_mappings`,
  * before the suffix, as EvalBench names the folder); a database with no setup folder is an error.
  */
-export function selectDatabase(entries: readonly DatabaseEntry[], target: SqlTarget | undefined, names: DatabaseNames = {}, setupDirectory?: string): Selection {
+export function selectDatabase(
+  entries: readonly DatabaseEntry[],
+  target: SqlTarget | undefined,
+  names: DatabaseNames = {},
+  setupDirectory?: string,
+): Selection {
   const dialect = target?.dialect;
-  const serves = (entryDialect: string | undefined) => dialect === undefined || entryDialect === undefined || entryDialect === dialect;
+  const serves = (entryDialect: string | undefined) =>
+    dialect === undefined || entryDialect === undefined || entryDialect === dialect;
   const entry = entries.find((e) => serves(e.config?.dialect ?? e.unread?.dialect));
   if (entry === undefined) {
     const served = [...new Set(entries.flatMap((e) => (e.config === undefined ? [] : [e.config.dialect])))].join(', ');
-    return { error: `no database config serves the ${dialect ?? ''} dialect of this case (the run's database configs serve ${served === '' ? 'none' : served})` };
+    return {
+      error: `no database config serves the ${dialect ?? ''} dialect of this case (the run's database configs serve ${served === '' ? 'none' : served})`,
+    };
   }
   if (entry.unread !== undefined || entry.config === undefined) return { unread: true };
   const config = entry.config;
-  if (config.engine === 'unsupported') return { error: `the database config ${config.file} cannot be run here: ${config.reason}` };
+  if (config.engine === 'unsupported')
+    return { error: `the database config ${config.file} cannot be run here: ${config.reason}` };
   const mapped = mappedName(target?.database, config.dialect, names);
   const database = databaseNameFor(config, mapped);
-  if (database === '') return { error: `the case names no database and the database config ${config.file} has no database_name` };
+  if (database === '')
+    return { error: `the case names no database and the database config ${config.file} has no database_name` };
   const location = locationOf(config, database);
   if (setupDirectory === undefined || location.engine !== 'sqlite') return { location };
   const folder = setupFolderOf(setupDirectory, mapped !== undefined && mapped !== '' ? mapped : config.name);

@@ -1,4 +1,11 @@
-import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type ResultSetHeader, type TypeCastField } from 'mysql2/promise';
+import {
+  createConnection,
+  type Connection,
+  type ConnectionOptions,
+  type FieldPacket,
+  type ResultSetHeader,
+  type TypeCastField,
+} from 'mysql2/promise';
 import type { ServerSettings } from './databaseConfig';
 import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
 import { hasCounters, NO_COUNTERS, readCounters, restoreCounters, type Counters } from './mysqlAutoIncrement';
@@ -35,12 +42,18 @@ import { splitStatements } from './sqlStatements';
  * TIMESTAMP as ISO `YYYY-MM-DDTHH:MM:SS[.fff]` (the session runs in UTC); binary strings as lowercase
  * hex; everything else as the server's text. Runs of one engine go one at a time, in call order.
  */
-export async function openMysql(settings: ServerSettings, options: { readonly connectTimeoutMs?: number; readonly allowSuperuser?: boolean } = {}): Promise<SqlEngine> {
+export async function openMysql(
+  settings: ServerSettings,
+  options: { readonly connectTimeoutMs?: number; readonly allowSuperuser?: boolean } = {},
+): Promise<SqlEngine> {
   const config = connectionOptions(settings, options.connectTimeoutMs ?? 10_000);
   const connection = await connect(config, settings);
   try {
     const [grants] = await connection.query({ sql: 'SHOW GRANTS', rowsAsArray: true });
-    const refused = mysqlRightsRefusal(settings, (grants as unknown[][]).map((row) => String(row[0])));
+    const refused = mysqlRightsRefusal(
+      settings,
+      (grants as unknown[][]).map((row) => String(row[0])),
+    );
     if (refused !== undefined && options.allowSuperuser !== true) throw new Error(refused);
     const [rows] = await connection.query({ sql: 'SELECT VERSION()', rowsAsArray: true });
     const version = String((rows as unknown[][])[0]?.[0] ?? '');
@@ -63,8 +76,14 @@ export async function openMysql(settings: ServerSettings, options: { readonly co
 /** `mysql://user[:password]@host[:port]/database` as settings. */
 export function mysqlSettingsFromUrl(url: string): ServerSettings {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'mysql:') throw new Error(`not a MySQL URL (expected mysql://user@host:port/database): ${parsed.protocol}`);
-  const base = { host: parsed.hostname || '127.0.0.1', port: parsed.port === '' ? 3306 : Number(parsed.port), database: decodeURIComponent(parsed.pathname.replace(/^\//, '')), user: decodeURIComponent(parsed.username) || 'root' };
+  if (parsed.protocol !== 'mysql:')
+    throw new Error(`not a MySQL URL (expected mysql://user@host:port/database): ${parsed.protocol}`);
+  const base = {
+    host: parsed.hostname || '127.0.0.1',
+    port: parsed.port === '' ? 3306 : Number(parsed.port),
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, '')),
+    user: decodeURIComponent(parsed.username) || 'root',
+  };
   return parsed.password === '' ? base : { ...base, password: decodeURIComponent(parsed.password) };
 }
 
@@ -96,7 +115,10 @@ class MysqlEngine implements SqlEngine {
     return next;
   }
 
-  private async runNow(plan: QueryPlan, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<QueryRun> {
+  private async runNow(
+    plan: QueryPlan,
+    options: { readonly timeoutMs: number; readonly signal?: AbortSignal },
+  ): Promise<QueryRun> {
     const { signal } = options;
     if (this.closed) throw new Error('the MySQL engine is closed');
     if (signal?.aborted === true) throw abortError(signal);
@@ -113,7 +135,9 @@ class MysqlEngine implements SqlEngine {
     let run: QueryRun | undefined;
     let counters: Counters = NO_COUNTERS;
     try {
-      await session.exec(`SET SESSION autocommit = 0, time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'${this.timeLimitSetting(limit)}`);
+      await session.exec(
+        `SET SESSION autocommit = 0, time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'${this.timeLimitSetting(limit)}`,
+      );
       if (!this.mariadb) await session.exec('SET SESSION information_schema_stats_expiry = 0');
       counters = await readCounters(async (sql) => (await session.exec(sql)).rows);
       await session.exec('START TRANSACTION');
@@ -127,7 +151,9 @@ class MysqlEngine implements SqlEngine {
     }
     if (aborted && signal !== undefined) throw abortError(signal);
     if (session.lost !== undefined || run === undefined) {
-      throw new Error(`the connection to MySQL at ${this.settings.host}:${this.settings.port} was lost during the run: ${mask(session.lost ?? 'no answer', this.settings)}`);
+      throw new Error(
+        `the connection to MySQL at ${this.settings.host}:${this.settings.port} was lost during the run: ${mask(session.lost ?? 'no answer', this.settings)}`,
+      );
     }
     return run;
   }
@@ -144,7 +170,9 @@ class MysqlEngine implements SqlEngine {
     if (connection === undefined) return;
     try {
       if (!this.mariadb) await connection.query('SET SESSION information_schema_stats_expiry = 0');
-      const now = await readCounters(async (sql) => (await connection.query({ sql, rowsAsArray: true }))[0] as unknown[][]);
+      const now = await readCounters(
+        async (sql) => (await connection.query({ sql, rowsAsArray: true }))[0] as unknown[][],
+      );
       for (const sql of restoreCounters(counters, now)) await connection.query(sql);
     } catch {
       // Best effort: the counter only decides which ids later INSERTs get.
@@ -200,7 +228,8 @@ class Session implements GuardedSession {
   /** Runs one statement; throws the server's error. The client kills a statement that outlives the limit by the grace. */
   private async query(sql: string): Promise<[unknown, unknown]> {
     if (this.broken) throw new Error('the connection to MySQL is no longer usable');
-    const timer = this.limit === undefined ? undefined : setTimeout(() => void this.kill(), this.limit + CLIENT_GRACE_MS);
+    const timer =
+      this.limit === undefined ? undefined : setTimeout(() => void this.kill(), this.limit + CLIENT_GRACE_MS);
     try {
       const [results, fields] = await this.connection.query({ sql, rowsAsArray: true, typeCast });
       return [results, fields];
@@ -222,7 +251,11 @@ class Session implements GuardedSession {
   /** SQL under a savepoint: on error its partial effects are rolled back and the transaction goes on. */
   async guarded(sql: GuardedSql, limit: number | undefined): Promise<QueryOutcome> {
     if (sql.refused !== undefined) return { ok: false, error: sql.refused };
-    if (this.stopped !== undefined) return { ok: false, error: `not run: an earlier statement ended the transaction EvalLens opened (${this.stopped})` };
+    if (this.stopped !== undefined)
+      return {
+        ok: false,
+        error: `not run: an earlier statement ended the transaction EvalLens opened (${this.stopped})`,
+      };
     if (this.broken) return { ok: false, error: 'not run: the connection was dropped to stop the statement before' };
     // MySQL refuses text without a statement ("Query was empty"); PostgreSQL and SQLite run it as nothing,
     // and a setup entry that was only `COMMIT` is left empty once its transaction control is rewritten.
@@ -324,7 +357,9 @@ async function connect(config: ConnectionOptions, settings: ServerSettings): Pro
     return connection;
   } catch (e) {
     const reason = mask(e instanceof Error ? e.message : String(e), settings);
-    throw new Error(`cannot connect to MySQL at ${settings.host}:${settings.port}, database "${settings.database}" as user "${settings.user}": ${reason}`);
+    throw new Error(
+      `cannot connect to MySQL at ${settings.host}:${settings.port}, database "${settings.database}" as user "${settings.user}": ${reason}`,
+    );
   }
 }
 
@@ -340,19 +375,24 @@ function isServerError(e: unknown): boolean {
 
 function describe(e: unknown, limit: number | undefined): string {
   const error = e as { errno?: unknown; message?: unknown };
-  if (limit !== undefined && typeof error.errno === 'number' && TIMEOUT_ERRORS.has(error.errno)) return timeLimitMessage(limit);
+  if (limit !== undefined && typeof error.errno === 'number' && TIMEOUT_ERRORS.has(error.errno))
+    return timeLimitMessage(limit);
   return typeof error.message === 'string' ? error.message : String(e);
 }
 
 /** The rows of the last result that has columns (several statements give several results), or none. */
 function lastRows(results: unknown, fields: unknown): SqlRows {
-  const many = Array.isArray(fields) && fields.length > 0 && (Array.isArray(fields[0]) || fields[0] === undefined || fields[0] === null);
+  const many =
+    Array.isArray(fields) &&
+    fields.length > 0 &&
+    (Array.isArray(fields[0]) || fields[0] === undefined || fields[0] === null);
   const pairs: [unknown, FieldPacket[] | undefined][] = many
     ? (results as unknown[]).map((r, i) => [r, (fields as (FieldPacket[] | undefined)[])[i]])
     : [[results, fields as FieldPacket[] | undefined]];
   for (let i = pairs.length - 1; i >= 0; i--) {
     const [rows, columns] = pairs[i] ?? [];
-    if (Array.isArray(columns) && columns.length > 0 && Array.isArray(rows)) return { columns: columns.map((f) => f.name), rows: (rows as unknown[][]).map((row) => row.map(binaryAsHex)) };
+    if (Array.isArray(columns) && columns.length > 0 && Array.isArray(rows))
+      return { columns: columns.map((f) => f.name), rows: (rows as unknown[][]).map((row) => row.map(binaryAsHex)) };
   }
   return { columns: [], rows: [] };
 }

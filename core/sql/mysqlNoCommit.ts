@@ -32,7 +32,13 @@ const RISKY = /\b(ALL PRIVILEGES|SUPER|FILE)\b/;
 /** Why an account with these grants (SHOW GRANTS's lines) may not run SQL under test, or undefined. */
 export function mysqlRightsRefusal(settings: ServerSettings, grants: readonly string[]): string | undefined {
   const global = grants.filter((line) => / ON \*\.\* /.test(line));
-  const rights = [...new Set(global.flatMap((line) => [...line.slice(0, line.indexOf(' ON *.* ')).matchAll(new RegExp(RISKY, 'g'))].map((m) => m[1] ?? '')))];
+  const rights = [
+    ...new Set(
+      global.flatMap((line) =>
+        [...line.slice(0, line.indexOf(' ON *.* ')).matchAll(new RegExp(RISKY, 'g'))].map((m) => m[1] ?? ''),
+      ),
+    ),
+  ];
   if (rights.length === 0) return undefined;
   return `the MySQL user "${settings.user}" (database "${settings.database}") has ${rights.join(', ')} on *.*: SQL under test could write files on the server or change its settings, which no rollback undoes. Connect as a user without these rights (a read-only user is best; see docs/databases.md), or set \`allow_superuser: true\` in the database config to accept the risk`;
 }

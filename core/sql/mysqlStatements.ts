@@ -24,7 +24,22 @@ import { refusedMessage, splitStatements } from './sqlStatements';
  * follows the dashes, as MySQL reads them).
  */
 
-const RUNS = new Set(['SELECT', 'WITH', 'INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'VALUES', 'TABLE', 'SHOW', 'DESCRIBE', 'DESC', 'EXPLAIN', 'DO', '(']);
+const RUNS = new Set([
+  'SELECT',
+  'WITH',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'REPLACE',
+  'VALUES',
+  'TABLE',
+  'SHOW',
+  'DESCRIBE',
+  'DESC',
+  'EXPLAIN',
+  'DO',
+  '(',
+]);
 const TRANSACTION_CONTROL = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'XA']);
 const DDL = new Set(['CREATE', 'ALTER', 'DROP', 'RENAME', 'TRUNCATE']);
 
@@ -41,14 +56,19 @@ export function mysqlRefusal(sql: string, place: 'setup' | 'under test' = 'under
   const where = place === 'setup' ? 'setup or cleanup SQL' : 'SQL under test';
   for (const statement of splitStatements(sql, 'mysql')) {
     const [first = '', second = '', third = '', fourth = ''] = statement.keywords;
-    if (statement.executableComment) return `a /*! … */ comment is not allowed in ${where} on MySQL: MySQL runs its text as SQL, which EvalLens cannot check`;
+    if (statement.executableComment)
+      return `a /*! … */ comment is not allowed in ${where} on MySQL: MySQL runs its text as SQL, which EvalLens cannot check`;
     if (place === 'setup' && isSavepointStatement(first, [second, third, fourth])) continue;
     if (TRANSACTION_CONTROL.has(first)) {
       const control = first === 'START' || first === 'XA' ? `${first} ${second}`.trim() : first;
-      return place === 'setup' ? `${control} is not allowed in setup or cleanup SQL on MySQL: it acts outside the transaction EvalLens rolls back` : refusedMessage(control);
+      return place === 'setup'
+        ? `${control} is not allowed in setup or cleanup SQL on MySQL: it acts outside the transaction EvalLens rolls back`
+        : refusedMessage(control);
     }
-    if (first === 'SET') return `SET is not allowed in ${where} on MySQL: \`SET autocommit\` would commit, and SET changes the session EvalLens runs the case in`;
-    if (statement.words.has('OUTFILE') || statement.words.has('DUMPFILE')) return `INTO OUTFILE / DUMPFILE is not allowed in ${where}: it writes a file on the database server`;
+    if (first === 'SET')
+      return `SET is not allowed in ${where} on MySQL: \`SET autocommit\` would commit, and SET changes the session EvalLens runs the case in`;
+    if (statement.words.has('OUTFILE') || statement.words.has('DUMPFILE'))
+      return `INTO OUTFILE / DUMPFILE is not allowed in ${where}: it writes a file on the database server`;
     if ((first === 'CREATE' || first === 'DROP') && second === 'TEMPORARY' && third === 'TABLE') continue;
     if (!RUNS.has(first)) {
       return DDL.has(first)
@@ -72,7 +92,9 @@ function isSavepointStatement(first: string, rest: readonly string[]): boolean {
  * refuses to run it. The case is then an `error` with this reason, not a 0 for "both queries failed".
  */
 export function mysqlItemRefusal(queryType: string, goldenSql: string): string | undefined {
-  const ddl = splitStatements(goldenSql, 'mysql').find((s) => DDL.has(s.keywords[0] ?? '') && s.keywords[1] !== 'TEMPORARY');
+  const ddl = splitStatements(goldenSql, 'mysql').find(
+    (s) => DDL.has(s.keywords[0] ?? '') && s.keywords[1] !== 'TEMPORARY',
+  );
   if (queryType !== 'ddl' && ddl === undefined) return undefined;
   const what = queryType === 'ddl' ? 'a DDL item (query_type ddl)' : 'an item whose golden SQL holds DDL';
   return `${what} cannot be scored on MySQL: ${ddlMessage(ddl?.keywords[0] ?? 'DDL')}`;

@@ -25,7 +25,10 @@ import type { QueryPlan, SqlEngine, SqlExecution } from './sqlResult';
  * it cannot run in the transaction EvalLens rolls back. The preparer throws the reason, which makes
  * the case an `error` (not a 0 for "both queries failed").
  */
-export function nl2sqlPreparer(engine: SqlEngine, options: { readonly timeoutMs: number; readonly cleanUp?: SqlCleanUp }): CasePreparer {
+export function nl2sqlPreparer(
+  engine: SqlEngine,
+  options: { readonly timeoutMs: number; readonly cleanUp?: SqlCleanUp },
+): CasePreparer {
   return {
     async prepare(evalCase, signal) {
       const spec = specOf(evalCase.expected);
@@ -33,22 +36,44 @@ export function nl2sqlPreparer(engine: SqlEngine, options: { readonly timeoutMs:
       if (spec === undefined || evalCase.output === undefined) return evalCase;
       const refused = engine.dialect === 'mysql' ? mysqlItemRefusal(spec.queryType, spec.golden) : undefined;
       if (refused !== undefined) throw new Error(refused);
-      const generatedSql = typeof evalCase.output === 'string' ? sanitizeGeneratedSql(evalCase.output, options.cleanUp) : '';
+      const generatedSql =
+        typeof evalCase.output === 'string' ? sanitizeGeneratedSql(evalCase.output, options.cleanUp) : '';
       const schemaQuery = spec.queryType === 'ddl' ? schemaMetadataQuery(engine.dialect) : undefined;
       const evalQueries = schemaQuery === undefined ? spec.evalQueries : [schemaQuery];
       const plan = (query: string): QueryPlan => ({ setup: spec.setup, query, evalQueries, cleanup: spec.cleanup });
-      const statementsRun = (query: string) => (spec.queryType === 'dql' ? (firstStatement(query, engine.dialect) ?? query) : query);
+      const statementsRun = (query: string) =>
+        spec.queryType === 'dql' ? (firstStatement(query, engine.dialect) ?? query) : query;
       const run = { timeoutMs: options.timeoutMs, signal };
       const goldenSql = statementsRun(spec.golden);
       const golden = await engine.run(plan(goldenSql), run);
       const generated =
         typeof evalCase.output !== 'string'
-          ? { query: { ok: false as const, error: `the case's output is ${evalCase.output === undefined ? 'missing' : 'not SQL text'}; nothing was run` }, durationMs: 0 }
+          ? {
+              query: {
+                ok: false as const,
+                error: `the case's output is ${evalCase.output === undefined ? 'missing' : 'not SQL text'}; nothing was run`,
+              },
+              durationMs: 0,
+            }
           : generatedSql === ''
-            ? { query: { ok: false as const, error: 'the generated SQL is empty once sanitized as EvalBench does (code fences and escapes removed); nothing was run' }, durationMs: 0 }
+            ? {
+                query: {
+                  ok: false as const,
+                  error:
+                    'the generated SQL is empty once sanitized as EvalBench does (code fences and escapes removed); nothing was run',
+                },
+                durationMs: 0,
+              }
             : await engine.run(plan(statementsRun(generatedSql)), run);
       const recorded = typeof evalCase.output === 'string' ? evalCase.output : '';
-      const sql: SqlExecution = { dialect: engine.dialect, generatedSql: recorded, sanitizedSql: generatedSql, goldenSql: spec.golden, generated, golden };
+      const sql: SqlExecution = {
+        dialect: engine.dialect,
+        generatedSql: recorded,
+        sanitizedSql: generatedSql,
+        goldenSql: spec.golden,
+        generated,
+        golden,
+      };
       return { ...evalCase, sql };
     },
     close: () => engine.close(),
@@ -72,12 +97,19 @@ function specOf(expected: Json | undefined): Nl2SqlSpec | undefined {
   if (golden === undefined) return undefined;
   const type = typeof record['query_type'] === 'string' ? record['query_type'].toLowerCase() : 'dql';
   const queryType = type === 'dml' || type === 'ddl' ? type : 'dql';
-  return { golden, evalQueries: strings(record['eval_query']), setup: strings(record['setup_sql']), cleanup: strings(record['cleanup_sql']), queryType };
+  return {
+    golden,
+    evalQueries: strings(record['eval_query']),
+    setup: strings(record['setup_sql']),
+    cleanup: strings(record['cleanup_sql']),
+    queryType,
+  };
 }
 
 /** A string, or the strings of a list (EvalBench writes `null` for "no eval query"). */
 function strings(value: Json | undefined): string[] {
   if (typeof value === 'string') return value.trim() === '' ? [] : [value];
-  if (Array.isArray(value)) return (value as readonly Json[]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (Array.isArray(value))
+    return (value as readonly Json[]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
   return [];
 }

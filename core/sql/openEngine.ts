@@ -10,12 +10,18 @@ import { openSqlite } from './sqliteEngine';
  * memory from it, as EvalBench builds it before a run; no file is read or written), or its PostgreSQL (AlloyDB) or MySQL server, with
  * the password read from `env` now, when it is opened.
  */
-export async function openEngine(location: DatabaseLocation, env: Readonly<Record<string, string | undefined>>, options: PostgresOptions = {}): Promise<SqlEngine> {
+export async function openEngine(
+  location: DatabaseLocation,
+  env: Readonly<Record<string, string | undefined>>,
+  options: PostgresOptions = {},
+): Promise<SqlEngine> {
   if (location.engine === 'sqlite') {
     const build = location.build;
     if (build === undefined) return openSqlite({ file: location.file });
     return openSqlite({ setup: setupSteps(build.folder, build.dbType) }).catch((e: unknown) => {
-      throw new Error(`cannot build the SQLite database ${basename(build.folder)} from its setup folder ${build.folder} (EvalBench stops a setup at the first failing statement and skips the database's cases): ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(
+        `cannot build the SQLite database ${basename(build.folder)} from its setup folder ${build.folder} (EvalBench stops a setup at the first failing statement and skips the database's cases): ${e instanceof Error ? e.message : String(e)}`,
+      );
     });
   }
   const settings = serverSettingsOf(location, env);

@@ -40,7 +40,8 @@ export { refusedMessage };
  */
 
 /** One piece of SQL of a plan, or the reason it may not run. */
-export type GuardedSql = { readonly sql: string; readonly refused?: undefined } | { readonly sql: string; readonly refused: string };
+export type GuardedSql =
+  { readonly sql: string; readonly refused?: undefined } | { readonly sql: string; readonly refused: string };
 
 export interface GuardedPlan {
   readonly setup: readonly GuardedSql[];
@@ -50,7 +51,8 @@ export interface GuardedPlan {
 }
 
 export function guardPlan(plan: QueryPlan, dialect: SqlDialect): GuardedPlan {
-  const engineRefusal = (sql: string, place: 'setup' | 'under test'): string | undefined => (dialect === 'mysql' ? mysqlRefusal(sql, place) : undefined);
+  const engineRefusal = (sql: string, place: 'setup' | 'under test'): string | undefined =>
+    dialect === 'mysql' ? mysqlRefusal(sql, place) : undefined;
   const guard = (sql: string): GuardedSql => {
     const control = findTransactionControl(sql, dialect);
     if (control !== undefined) return { sql, refused: refusedMessage(control) };
@@ -63,9 +65,13 @@ export function guardPlan(plan: QueryPlan, dialect: SqlDialect): GuardedPlan {
     const refused = engineRefusal(rewritten.sql, 'setup');
     return refused === undefined ? rewritten : { sql: rewritten.sql, refused };
   };
-  return { setup: plan.setup.map(rewrite), query: guard(plan.query), evalQueries: plan.evalQueries.map(guard), cleanup: plan.cleanup.map(rewrite) };
+  return {
+    setup: plan.setup.map(rewrite),
+    query: guard(plan.query),
+    evalQueries: plan.evalQueries.map(guard),
+    cleanup: plan.cleanup.map(rewrite),
+  };
 }
-
 
 export function timeLimitMessage(timeoutMs: number): string {
   return `canceled: the statement exceeded the time limit of ${timeoutMs} ms`;

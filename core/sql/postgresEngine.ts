@@ -1,8 +1,26 @@
-import { Client, DatabaseError, Pool, type ClientBase, type ClientConfig, type CustomTypesConfig, type PoolClient, type QueryArrayConfig, type QueryArrayResult } from 'pg';
+import {
+  Client,
+  DatabaseError,
+  Pool,
+  type ClientBase,
+  type ClientConfig,
+  type CustomTypesConfig,
+  type PoolClient,
+  type QueryArrayConfig,
+  type QueryArrayResult,
+} from 'pg';
 import { abortError, effectiveLimit, guardPlan, timeLimitMessage, type GuardedSql } from './planRules';
 import { postgresValue } from './postgresValues';
 import { restoreSequences, SEQUENCES_SQL, snapshotSequences, type SequenceState } from './postgresSequences';
-import { commitGuardSql, postgresStatementRefusal, ROLE_RIGHTS_SQL, superuserRefusal, transactionChange, transactionEnded, type RoleRight } from './postgresNoCommit';
+import {
+  commitGuardSql,
+  postgresStatementRefusal,
+  ROLE_RIGHTS_SQL,
+  superuserRefusal,
+  transactionChange,
+  transactionEnded,
+  type RoleRight,
+} from './postgresNoCommit';
 import { executeOneStatement, transactionStatus } from './postgresProtocol';
 import { runGuardedPlan, type GuardedSession, type SqlPlace } from './runGuardedPlan';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlRows } from './sqlResult';
@@ -48,14 +66,20 @@ export interface PostgresOptions {
 
 export async function openPostgres(settings: PostgresSettings, options: PostgresOptions = {}): Promise<SqlEngine> {
   const config = clientConfig(settings, options);
-  const pool = new Pool({ ...config, max: options.maxConnections ?? 1, idleTimeoutMillis: 30_000, allowExitOnIdle: true });
+  const pool = new Pool({
+    ...config,
+    max: options.maxConnections ?? 1,
+    idleTimeoutMillis: 30_000,
+    allowExitOnIdle: true,
+  });
   pool.on('error', () => undefined);
   const engine = new PostgresEngine(pool, config, settings);
   try {
     const client = await engine.connect();
     try {
       const rights = (await client.query<RoleRight>(ROLE_RIGHTS_SQL)).rows;
-      if (rights.length > 0 && options.allowSuperuser !== true) throw new Error(superuserRefusal(settings.user, settings.database, rights));
+      if (rights.length > 0 && options.allowSuperuser !== true)
+        throw new Error(superuserRefusal(settings.user, settings.database, rights));
     } finally {
       client.release();
     }
@@ -69,14 +93,21 @@ export async function openPostgres(settings: PostgresSettings, options: Postgres
 /** `postgres://user[:password]@host[:port]/database` as settings. */
 export function postgresSettingsFromUrl(url: string): PostgresSettings {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new Error(`not a PostgreSQL URL (expected postgres://user@host:port/database): ${parsed.protocol}`);
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new Error(`not a PostgreSQL URL (expected postgres://user@host:port/database): ${parsed.protocol}`);
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  const base = { host: parsed.hostname || '127.0.0.1', port: parsed.port === '' ? 5432 : Number(parsed.port), database: database || 'postgres', user: decodeURIComponent(parsed.username) || 'postgres' };
+  const base = {
+    host: parsed.hostname || '127.0.0.1',
+    port: parsed.port === '' ? 5432 : Number(parsed.port),
+    database: database || 'postgres',
+    user: decodeURIComponent(parsed.username) || 'postgres',
+  };
   return parsed.password === '' ? base : { ...base, password: decodeURIComponent(parsed.password) };
 }
 
 /** Session settings that make values comparable across servers and machines. */
-const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres -c bytea_output=hex -c extra_float_digits=1';
+const SESSION_OPTIONS =
+  '-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres -c bytea_output=hex -c extra_float_digits=1';
 
 function clientConfig(settings: PostgresSettings, options: PostgresOptions): ClientConfig {
   const base: ClientConfig = {
@@ -125,7 +156,10 @@ class PostgresEngine implements SqlEngine {
     await this.pool.end();
   }
 
-  async run(plan: QueryPlan, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<QueryRun> {
+  async run(
+    plan: QueryPlan,
+    options: { readonly timeoutMs: number; readonly signal?: AbortSignal },
+  ): Promise<QueryRun> {
     const { signal } = options;
     if (this.closed) throw new Error('the PostgreSQL engine is closed');
     if (signal?.aborted === true) throw abortError(signal);
@@ -155,7 +189,9 @@ class PostgresEngine implements SqlEngine {
     }
     if (aborted && signal !== undefined) throw abortError(signal);
     if (session.lost !== undefined || run === undefined) {
-      throw new Error(`the connection to PostgreSQL at ${this.settings.host}:${this.settings.port} was lost during the run: ${session.lost ?? 'no answer'}`);
+      throw new Error(
+        `the connection to PostgreSQL at ${this.settings.host}:${this.settings.port} was lost during the run: ${session.lost ?? 'no answer'}`,
+      );
     }
     return run;
   }
@@ -214,7 +250,9 @@ class Session implements GuardedSession {
 
   /** Opens the transaction; answers the sequences to watch (their list), or undefined when broken. */
   async begin(): Promise<readonly (readonly unknown[])[] | undefined> {
-    const results = await this.exec(`BEGIN; SET LOCAL statement_timeout = ${this.limit ?? 0}; SELECT pg_backend_pid(), current_setting('transaction_read_only'); ${SEQUENCES_SQL}`);
+    const results = await this.exec(
+      `BEGIN; SET LOCAL statement_timeout = ${this.limit ?? 0}; SELECT pg_backend_pid(), current_setting('transaction_read_only'); ${SEQUENCES_SQL}`,
+    );
     const [pid, readOnly] = results[2]?.rows[0] ?? [];
     this.pid = typeof pid === 'number' ? pid : undefined;
     if (this.broken) return undefined;
@@ -222,7 +260,9 @@ class Session implements GuardedSession {
     if (readOnly !== 'on') {
       await this.exec(commitGuardSql()).catch((e: unknown) => {
         if (this.broken) throw e;
-        throw new Error(`EvalLens cannot open its commit guard (a temporary table whose deferred trigger makes any COMMIT fail), so it runs no SQL on this database; the role needs the TEMPORARY privilege on it: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(
+          `EvalLens cannot open its commit guard (a temporary table whose deferred trigger makes any COMMIT fail), so it runs no SQL on this database; the role needs the TEMPORARY privilege on it: ${e instanceof Error ? e.message : String(e)}`,
+        );
       });
     }
     return results[3]?.rows ?? [];
@@ -249,7 +289,11 @@ class Session implements GuardedSession {
    */
   async guarded(sql: GuardedSql, limit: number | undefined, place: SqlPlace): Promise<QueryOutcome> {
     if (sql.refused !== undefined) return { ok: false, error: sql.refused };
-    if (this.stopped !== undefined) return { ok: false, error: `not run: an earlier statement ended the transaction EvalLens opened (${this.stopped})` };
+    if (this.stopped !== undefined)
+      return {
+        ok: false,
+        error: `not run: an earlier statement ended the transaction EvalLens opened (${this.stopped})`,
+      };
     if (this.broken) return { ok: false, error: 'not run: the connection was dropped to stop the statement before' };
     const statements = splitStatements(sql.sql, 'postgres');
     for (const statement of statements) {
@@ -283,7 +327,8 @@ class Session implements GuardedSession {
         () => true,
         () => false,
       );
-      if (!this.broken && (!rolledBack || transactionStatus(this.client) !== 'T')) return { ok: false, error: `${this.stop(transactionEnded(transactionStatus(this.client)))}: ${error}` };
+      if (!this.broken && (!rolledBack || transactionStatus(this.client) !== 'T'))
+        return { ok: false, error: `${this.stop(transactionEnded(transactionStatus(this.client)))}: ${error}` };
       return { ok: false, error };
     }
   }
@@ -348,13 +393,22 @@ class Session implements GuardedSession {
   private describe(e: unknown, limit: number | undefined): string {
     const error = e as { code?: unknown; message?: unknown };
     const message = typeof error.message === 'string' ? error.message : String(e);
-    if (limit !== undefined && ((error.code === '57014' && message.includes('statement timeout')) || message === READ_TIMEOUT)) return timeLimitMessage(limit);
+    if (
+      limit !== undefined &&
+      ((error.code === '57014' && message.includes('statement timeout')) || message === READ_TIMEOUT)
+    )
+      return timeLimitMessage(limit);
     return message;
   }
 }
 
 /** Runs SQL (one statement or several) with rows as arrays and EvalLens's value mapping; one result per statement. */
-async function execOn(client: ClientBase, sql: string, values?: unknown[], readTimeoutMs?: number): Promise<QueryArrayResult[]> {
+async function execOn(
+  client: ClientBase,
+  sql: string,
+  values?: unknown[],
+  readTimeoutMs?: number,
+): Promise<QueryArrayResult[]> {
   const config: QueryArrayConfig & { query_timeout?: number } = { text: sql, rowMode: 'array', types: TYPES };
   if (values !== undefined) config.values = values;
   if (readTimeoutMs !== undefined) config.query_timeout = readTimeoutMs;
@@ -370,6 +424,7 @@ function isServerError(e: unknown): boolean {
 function connectionFailure(settings: PostgresSettings, e: unknown): string {
   let reason = e instanceof Error ? e.message : String(e);
   if (settings.password !== undefined && settings.password !== '') reason = reason.split(settings.password).join('***');
-  if (/SASL|password must be a string/i.test(reason) && settings.password === undefined) reason = `the server asks for a password and none was given (name the variable that holds it with \`password: !ENV \${VAR}\` in the database config): ${reason}`;
+  if (/SASL|password must be a string/i.test(reason) && settings.password === undefined)
+    reason = `the server asks for a password and none was given (name the variable that holds it with \`password: !ENV \${VAR}\` in the database config): ${reason}`;
   return `cannot connect to PostgreSQL at ${settings.host}:${settings.port}, database "${settings.database}" as user "${settings.user}": ${reason}`;
 }

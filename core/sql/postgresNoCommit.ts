@@ -67,8 +67,11 @@ export function superuserRefusal(user: string, database: string, rights: readonl
   const own = rights.find((right) => right.name === user && right.superuser);
   const what = (own === undefined ? rights : [own]).map((right) => {
     const kind = right.superuser ? 'a superuser' : right.createrole ? 'may create roles (CREATEROLE)' : undefined;
-    if (right.name === user) return kind === undefined ? `is ${right.name}` : kind.startsWith('may') ? kind : `is ${kind}`;
-    return kind === undefined ? `is a member of ${right.name}` : `is a member of ${right.name}, which ${kind.startsWith('may') ? kind : `is ${kind}`}`;
+    if (right.name === user)
+      return kind === undefined ? `is ${right.name}` : kind.startsWith('may') ? kind : `is ${kind}`;
+    return kind === undefined
+      ? `is a member of ${right.name}`
+      : `is a member of ${right.name}, which ${kind.startsWith('may') ? kind : `is ${kind}`}`;
   });
   return `the PostgreSQL user "${user}" (database "${database}") ${what.join(', ')}: SQL under test could run programs and write files on the server (COPY … TO PROGRAM), which no rollback undoes. Connect as a role without these rights (a read-only role is best; see docs/databases.md), or set \`allow_superuser: true\` in the database config to accept the risk`;
 }
@@ -86,7 +89,12 @@ export function postgresStatementRefusal(statement: SqlStatement, place: SqlPlac
  * transaction control that SQL under test may not hold (setup may hold savepoint statements, which its
  * own transaction control was rewritten into), or the server no longer reports a transaction.
  */
-export function transactionChange(tag: string | null, status: string | null, statement: SqlStatement, place: SqlPlace): string | undefined {
+export function transactionChange(
+  tag: string | null,
+  status: string | null,
+  statement: SqlStatement,
+  place: SqlPlace,
+): string | undefined {
   if (tag !== null && TRANSACTION_TAGS.has(tag) && !(place === 'setup' && isSavepointStatement(statement))) {
     return `the server ran ${tag}, which controls the transaction EvalLens rolls back; the case stopped here and its connection was closed`;
   }

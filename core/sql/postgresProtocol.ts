@@ -16,12 +16,23 @@ import type { ClientBase, CustomTypesConfig, QueryArrayConfig, QueryArrayResult 
 export type TransactionStatus = 'I' | 'T' | 'E' | null;
 
 /** One statement through the extended protocol, rows as arrays; the result's `command` is the server's command tag. */
-export async function executeOneStatement(client: ClientBase, sql: string, types: CustomTypesConfig, readTimeoutMs?: number): Promise<QueryArrayResult> {
-  const config: QueryArrayConfig & { queryMode: 'extended'; query_timeout?: number } = { text: sql, rowMode: 'array', types, queryMode: 'extended' };
+export async function executeOneStatement(
+  client: ClientBase,
+  sql: string,
+  types: CustomTypesConfig,
+  readTimeoutMs?: number,
+): Promise<QueryArrayResult> {
+  const config: QueryArrayConfig & { queryMode: 'extended'; query_timeout?: number } = {
+    text: sql,
+    rowMode: 'array',
+    types,
+    queryMode: 'extended',
+  };
   if (readTimeoutMs !== undefined) config.query_timeout = readTimeoutMs;
   const result: unknown = await client.query(config);
   // The extended protocol answers one result; an array would mean several statements ran.
-  if (Array.isArray(result)) throw new Error('the PostgreSQL driver ran several statements for one extended-protocol query');
+  if (Array.isArray(result))
+    throw new Error('the PostgreSQL driver ran several statements for one extended-protocol query');
   return result as QueryArrayResult;
 }
 

@@ -41,11 +41,10 @@ export async function restoreSequences(exec: Exec, snapshot: readonly SequenceSt
     return after === undefined || after.lastValue !== before.lastValue || after.isCalled !== before.isCalled;
   });
   if (moved.length === 0) return 0;
-  await exec('SELECT setval(x.name::regclass, x.v, x.c) FROM unnest($1::text[], $2::int8[], $3::bool[]) AS x(name, v, c)', [
-    moved.map((s) => s.name),
-    moved.map((s) => s.lastValue),
-    moved.map((s) => s.isCalled),
-  ]);
+  await exec(
+    'SELECT setval(x.name::regclass, x.v, x.c) FROM unnest($1::text[], $2::int8[], $3::bool[]) AS x(name, v, c)',
+    [moved.map((s) => s.name), moved.map((s) => s.lastValue), moved.map((s) => s.isCalled)],
+  );
   return moved.length;
 }
 
@@ -58,7 +57,8 @@ async function readStates(exec: Exec, names: readonly string[]): Promise<Map<str
   for (const row of result?.rows ?? []) {
     const [i, lastValue, isCalled] = row as unknown[];
     const name = typeof i === 'number' ? names[i] : undefined;
-    if (name !== undefined && typeof lastValue === 'string' && typeof isCalled === 'boolean') states.set(name, { name, lastValue, isCalled });
+    if (name !== undefined && typeof lastValue === 'string' && typeof isCalled === 'boolean')
+      states.set(name, { name, lastValue, isCalled });
   }
   return states;
 }

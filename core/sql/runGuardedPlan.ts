@@ -1,4 +1,13 @@
-import { EXCEEDED_TIME_LIMIT, NOT_RUN_AFTER_SETUP, notRunAfterStop, setupErrorMessage, setupFailedMessage, timeLimitMessage, type GuardedPlan, type GuardedSql } from './planRules';
+import {
+  EXCEEDED_TIME_LIMIT,
+  NOT_RUN_AFTER_SETUP,
+  notRunAfterStop,
+  setupErrorMessage,
+  setupFailedMessage,
+  timeLimitMessage,
+  type GuardedPlan,
+  type GuardedSql,
+} from './planRules';
 import type { QueryOutcome, QueryRun } from './sqlResult';
 
 export type SqlPlace = 'setup' | 'under test';
@@ -26,7 +35,11 @@ export interface GuardedSession {
  * session cannot go on), the query, the eval queries (those after one that ran out of time are not
  * run), then the cleanup. The caller rolls the transaction back afterwards, always.
  */
-export async function runGuardedPlan(session: GuardedSession, plan: GuardedPlan, limit: number | undefined): Promise<QueryRun> {
+export async function runGuardedPlan(
+  session: GuardedSession,
+  plan: GuardedPlan,
+  limit: number | undefined,
+): Promise<QueryRun> {
   const evalCount = plan.evalQueries.length;
   const setupErrors: string[] = [];
   const withEvals = (query: QueryOutcome, evalQueries: readonly QueryOutcome[], durationMs: number): QueryRun => ({
@@ -40,7 +53,11 @@ export async function runGuardedPlan(session: GuardedSession, plan: GuardedPlan,
     const outcome = await session.guarded(setup, limit, 'setup');
     if (outcome.ok) continue;
     if (outOfTime(outcome) || session.cannotGoOn()) {
-      return withEvals({ ok: false, error: setupFailedMessage(index, outcome.error) }, plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP), 0);
+      return withEvals(
+        { ok: false, error: setupFailedMessage(index, outcome.error) },
+        plan.evalQueries.map(() => NOT_RUN_AFTER_SETUP),
+        0,
+      );
     }
     setupErrors.push(setupErrorMessage(index, outcome.error));
   }

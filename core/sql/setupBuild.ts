@@ -6,7 +6,12 @@ import { SqliteWorker, type SqlJsAssets, type WorkerReply } from './sqliteWorker
  * of rows read from disk) is only read once the worker has done the last, so memory holds one batch.
  * The worker is adopted by the engine.
  */
-export async function buildFromSteps(sqlJs: SqlJsAssets, steps: AsyncIterable<SetupStep>, heapLimitMb: number, timeLimitMs: number): Promise<{ bytes: Uint8Array; worker: SqliteWorker }> {
+export async function buildFromSteps(
+  sqlJs: SqlJsAssets,
+  steps: AsyncIterable<SetupStep>,
+  heapLimitMb: number,
+  timeLimitMs: number,
+): Promise<{ bytes: Uint8Array; worker: SqliteWorker }> {
   const worker = new SqliteWorker(sqlJs, null, heapLimitMb);
   let pending: { resolve: (reply: WorkerReply) => void; reject: (e: Error) => void } | undefined;
   let stopped: Error | undefined;
@@ -27,7 +32,10 @@ export async function buildFromSteps(sqlJs: SqlJsAssets, steps: AsyncIterable<Se
       worker.post(step);
     });
   };
-  const timer = setTimeout(() => stop(new Error(`building the SQLite database took longer than ${timeLimitMs / 1000} s, the limit`)), timeLimitMs);
+  const timer = setTimeout(
+    () => stop(new Error(`building the SQLite database took longer than ${timeLimitMs / 1000} s, the limit`)),
+    timeLimitMs,
+  );
   worker.busy(true);
   try {
     await send({ type: 'setup', step: { kind: 'begin' } });
@@ -39,7 +47,10 @@ export async function buildFromSteps(sqlJs: SqlJsAssets, steps: AsyncIterable<Se
       throw new Error(`${where}: ${reply.error}${step.kind === 'rows' ? ` (inserting a row into ${step.table})` : ''}`);
     }
     const reply = await send({ type: 'setup', step: { kind: 'end' } });
-    if (reply.type !== 'built') throw new Error(`cannot build the SQLite database: ${reply.type === 'setup-done' ? reply.error ?? 'no database' : reply.type}`);
+    if (reply.type !== 'built')
+      throw new Error(
+        `cannot build the SQLite database: ${reply.type === 'setup-done' ? (reply.error ?? 'no database') : reply.type}`,
+      );
     worker.busy(false);
     return { bytes: reply.bytes, worker };
   } catch (e) {

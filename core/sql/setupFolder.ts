@@ -29,7 +29,12 @@ import { displayLineColumn } from '../../shared/text/displayPosition';
 
 export type SetupStep =
   | { readonly kind: 'sql'; readonly sql: string; readonly where: string }
-  | { readonly kind: 'rows'; readonly table: string; readonly rows: readonly (readonly SetupValue[])[]; readonly where: readonly string[] }
+  | {
+      readonly kind: 'rows';
+      readonly table: string;
+      readonly rows: readonly (readonly SetupValue[])[];
+      readonly where: readonly string[];
+    }
   /** A new phase on a new connection, as EvalBench runs each phase: per-connection settings reset. */
   | { readonly kind: 'phase' };
 
@@ -53,7 +58,9 @@ export function setupFolderOf(setupDirectory: string, database: string): string 
 /** Why a database's setup folder cannot be used (no `<db_type>` scripts folder), or undefined when it can. */
 export function missingSetup(folder: string, dbType: string): string | undefined {
   const scripts = join(folder, dbType);
-  return existsSync(scripts) ? undefined : `its setup folder ${scripts} does not exist (EvalBench builds the database from ${join(folder, dbType)}/{pre_setup,setup,post_setup}.sql and ${join(folder, 'data')}/*.csv)`;
+  return existsSync(scripts)
+    ? undefined
+    : `its setup folder ${scripts} does not exist (EvalBench builds the database from ${join(folder, dbType)}/{pre_setup,setup,post_setup}.sql and ${join(folder, 'data')}/*.csv)`;
 }
 
 /** The steps that build one database from `folder` (`<setup_directory>/<database>`) for `dbType`. */
@@ -74,7 +81,8 @@ async function* sqlSteps(file: string, limits: typeof SETUP_LIMITS): AsyncGenera
   const read = await readBoundedText(file, 'setupScript', limits.sqlFileBytes);
   if (!read.ok) throw new Error(`${file}:1:1: cannot read the setup script: ${read.reason}`);
   const text = read.text;
-  for (const { sql, line, column } of splitAtSemicolons(text)) yield { kind: 'sql', sql, where: `${file}:${displayLineColumn({ line, column })}` };
+  for (const { sql, line, column } of splitAtSemicolons(text))
+    yield { kind: 'sql', sql, where: `${file}:${displayLineColumn({ line, column })}` };
 }
 
 /** EvalBench's split: at every `;`, trimmed, empty pieces dropped; with where each piece starts (0-based, as core counts). */
@@ -104,27 +112,47 @@ export function splitAtSemicolons(text: string): { sql: string; line: number; co
 
 async function* dataSteps(folder: string, limits: typeof SETUP_LIMITS): AsyncGenerator<SetupStep> {
   if (!existsSync(folder)) return;
-  const files = readdirSync(folder).filter((name) => name.endsWith('.csv')).sort();
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith('.csv'))
+    .sort();
   let bytes = 0;
   for (const name of files) bytes += statSync(join(folder, name)).size;
-  if (bytes > limits.dataBytes) throw new Error(`${folder}:1:1: the data files are ${bytes} bytes together; EvalLens reads up to ${limits.dataBytes} bytes of setup data per database`);
+  if (bytes > limits.dataBytes)
+    throw new Error(
+      `${folder}:1:1: the data files are ${bytes} bytes together; EvalLens reads up to ${limits.dataBytes} bytes of setup data per database`,
+    );
   let rows = 0;
   for (const name of files) {
     const file = join(folder, name);
     const table = name.slice(0, -'.csv'.length);
     for await (const batch of csvBatches(file, table, limits)) {
       rows += batch.rows.length;
-      if (rows > limits.rows) throw new Error(`${batch.where[batch.where.length - 1] ?? `${file}:1:1`}: the data files hold more than ${limits.rows} rows; EvalLens builds databases of up to ${limits.rows} rows`);
+      if (rows > limits.rows)
+        throw new Error(
+          `${batch.where[batch.where.length - 1] ?? `${file}:1:1`}: the data files hold more than ${limits.rows} rows; EvalLens builds databases of up to ${limits.rows} rows`,
+        );
       yield batch;
     }
   }
 }
 
-async function* csvBatches(file: string, table: string, limits: typeof SETUP_LIMITS): AsyncGenerator<Extract<SetupStep, { kind: 'rows' }>> {
+async function* csvBatches(
+  file: string,
+  table: string,
+  limits: typeof SETUP_LIMITS,
+): AsyncGenerator<Extract<SetupStep, { kind: 'rows' }>> {
   // Python's csv.reader (excel dialect): `,`, `"` quotes doubled inside quotes, quotes inside an unquoted cell kept.
   const opened = openRegularFileStream(file);
   if (!opened.ok) throw new Error(`${file}:1:1: cannot read the setup data: ${opened.reason}`);
-  const parser = opened.stream.pipe(parse({ bom: true, info: true, relax_column_count: true, relax_quotes: true, max_record_size: limits.rowCharacters }));
+  const parser = opened.stream.pipe(
+    parse({
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      max_record_size: limits.rowCharacters,
+    }),
+  );
   let width: number | undefined;
   let nextLine = 1;
   let rows: SetupValue[][] = [];
@@ -135,7 +163,9 @@ async function* csvBatches(file: string, table: string, limits: typeof SETUP_LIM
       nextLine = info.lines + 1;
       width ??= record.length;
       if (record.length !== width) {
-        throw new Error(`${file}:${line}:1: expected ${width} cells (as in the file's first row), saw ${record.length}${record.length === 1 && record[0] === '' ? ' (an empty line)' : ''}`);
+        throw new Error(
+          `${file}:${line}:1: expected ${width} cells (as in the file's first row), saw ${record.length}${record.length === 1 && record[0] === '' ? ' (an empty line)' : ''}`,
+        );
       }
       rows.push(record.map(cleanValue));
       where.push(`${file}:${line}:1`);
@@ -147,7 +177,7 @@ async function* csvBatches(file: string, table: string, limits: typeof SETUP_LIM
     }
   } catch (e) {
     const csv = e as { code?: unknown; message?: unknown };
-    if (typeof csv.code === 'string' && csv.code.startsWith('CSV_') || csv.code === 'INVALID_OPENING_QUOTE') {
+    if ((typeof csv.code === 'string' && csv.code.startsWith('CSV_')) || csv.code === 'INVALID_OPENING_QUOTE') {
       // Said at the start of the row being read: an unclosed quote is only found where the file ends.
       throw new Error(`${file}:${nextLine}:1: the CSV row that starts here cannot be read: ${String(csv.message)}`);
     }

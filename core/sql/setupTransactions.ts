@@ -20,7 +20,8 @@ import { splitStatements, type SqlDialect } from './sqlStatements';
  * SQL under test (generated and golden queries, eval queries) gets none of this: any transaction
  * control in it stays refused (planRules.ts).
  */
-export type RewrittenSetup = { readonly sql: string; readonly refused?: undefined } | { readonly sql: string; readonly refused: string };
+export type RewrittenSetup =
+  { readonly sql: string; readonly refused?: undefined } | { readonly sql: string; readonly refused: string };
 
 const SAVEPOINT_PREFIX = 'evallens_setup_';
 
@@ -33,8 +34,13 @@ export function setupInOuterTransaction(sql: string, dialect: SqlDialect): Rewri
   for (const statement of splitStatements(sql, dialect)) {
     const [first = '', second = '', third = '', fourth = ''] = statement.keywords;
     const replacement = ((): string | undefined | { refused: string } => {
-      if ((first === 'PREPARE' && second === 'TRANSACTION') || (['COMMIT', 'ROLLBACK'].includes(first) && second === 'PREPARED')) {
-        return { refused: `${first} ${second} is not allowed in setup or cleanup SQL: it acts outside the transaction EvalLens rolls back` };
+      if (
+        (first === 'PREPARE' && second === 'TRANSACTION') ||
+        (['COMMIT', 'ROLLBACK'].includes(first) && second === 'PREPARED')
+      ) {
+        return {
+          refused: `${first} ${second} is not allowed in setup or cleanup SQL: it acts outside the transaction EvalLens rolls back`,
+        };
       }
       if (first === 'BEGIN' || (first === 'START' && second === 'TRANSACTION')) {
         const name = `${SAVEPOINT_PREFIX}${++opened}`;

@@ -10,7 +10,8 @@ export interface SqlRows {
   readonly rows: readonly (readonly SqlValue[])[];
 }
 
-export type QueryOutcome = { readonly ok: true; readonly result: SqlRows } | { readonly ok: false; readonly error: string };
+export type QueryOutcome =
+  { readonly ok: true; readonly result: SqlRows } | { readonly ok: false; readonly error: string };
 
 /** One query's run: its own outcome and, for DML/DDL, the outcome of the eval queries after it. */
 export interface QueryRun {

@@ -70,7 +70,10 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
       i++;
       continue;
     }
-    if ((c === '-' && next === '-' && (dialect !== 'mysql' || mysqlCommentAfterDashes(sql, i))) || (dialect === 'mysql' && c === '#')) {
+    if (
+      (c === '-' && next === '-' && (dialect !== 'mysql' || mysqlCommentAfterDashes(sql, i))) ||
+      (dialect === 'mysql' && c === '#')
+    ) {
       const eol = sql.indexOf('\n', i);
       i = eol < 0 ? sql.length : eol + 1;
       continue;
@@ -115,8 +118,19 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
       }
       if (keywords.length < 4) keywords.push(word);
       words.add(word);
-      if (wordCount < 3 && (word === 'TRIGGER' || (dialect === 'mysql' && ['PROCEDURE', 'FUNCTION', 'EVENT'].includes(word)))) trigger = true;
-      if (word === 'BEGIN' && block === 0 && parens === 0 && keywords[0] === 'CREATE' && opensBlock(sql, j, dialect, trigger)) block++;
+      if (
+        wordCount < 3 &&
+        (word === 'TRIGGER' || (dialect === 'mysql' && ['PROCEDURE', 'FUNCTION', 'EVENT'].includes(word)))
+      )
+        trigger = true;
+      if (
+        word === 'BEGIN' &&
+        block === 0 &&
+        parens === 0 &&
+        keywords[0] === 'CREATE' &&
+        opensBlock(sql, j, dialect, trigger)
+      )
+        block++;
       else if (block > 0 && word === 'CASE') block++;
       else if (block > 0 && word === 'END') block--;
       wordCount++;

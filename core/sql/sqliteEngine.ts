@@ -14,7 +14,18 @@ import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlValue } from './s
 import { buildFromSteps } from './setupBuild';
 import type { SetupStep } from './setupFolder';
 import { startsAnyStatement } from './sqlStatements';
-import { DEFAULT_HEAP_LIMIT_MB, epochNow, SqliteWorker, sqlJsAssets, type RawOutcome, type RawValue, type RunningStatement, type SqlJsAssets, type WorkerPlan, type WorkerReply } from './sqliteWorker';
+import {
+  DEFAULT_HEAP_LIMIT_MB,
+  epochNow,
+  SqliteWorker,
+  sqlJsAssets,
+  type RawOutcome,
+  type RawValue,
+  type RunningStatement,
+  type SqlJsAssets,
+  type WorkerPlan,
+  type WorkerReply,
+} from './sqliteWorker';
 import { readBoundedBytes } from '../text/boundedRead';
 
 /**
@@ -60,12 +71,19 @@ export interface SqliteOptions {
 const SETUP_TIME_LIMIT_MS = 5 * 60_000;
 
 export async function openSqlite(source: SqliteSource, options: SqliteOptions = {}): Promise<SqlEngine> {
-  if ([source.file, source.sqlText, source.setup].filter((s) => s !== undefined).length !== 1) throw new Error('openSqlite needs exactly one of `file`, `sqlText` and `setup`');
+  if ([source.file, source.sqlText, source.setup].filter((s) => s !== undefined).length !== 1)
+    throw new Error('openSqlite needs exactly one of `file`, `sqlText` and `setup`');
   const sqlJs = await sqlJsAssets();
   const heapLimitMb = options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB;
-  if (source.file !== undefined) return new SqliteEngine(sqlJs, shared(await readDatabaseFile(source.file)), heapLimitMb);
+  if (source.file !== undefined)
+    return new SqliteEngine(sqlJs, shared(await readDatabaseFile(source.file)), heapLimitMb);
   if (source.setup !== undefined) {
-    const built = await buildFromSteps(sqlJs, source.setup, heapLimitMb, options.setupTimeLimitMs ?? SETUP_TIME_LIMIT_MS);
+    const built = await buildFromSteps(
+      sqlJs,
+      source.setup,
+      heapLimitMb,
+      options.setupTimeLimitMs ?? SETUP_TIME_LIMIT_MS,
+    );
     return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, built.worker);
   }
   const built = await buildDatabase(sqlJs, source.sqlText ?? '', heapLimitMb);
@@ -95,7 +113,11 @@ async function readDatabaseFile(file: string): Promise<Uint8Array> {
 }
 
 /** Runs `sqlText` on an empty database in a new worker; the worker keeps the result and is adopted by the engine. */
-function buildDatabase(sqlJs: SqlJsAssets, sqlText: string, heapLimitMb: number): Promise<{ bytes: Uint8Array; worker: SqliteWorker }> {
+function buildDatabase(
+  sqlJs: SqlJsAssets,
+  sqlText: string,
+  heapLimitMb: number,
+): Promise<{ bytes: Uint8Array; worker: SqliteWorker }> {
   const worker = new SqliteWorker(sqlJs, null, heapLimitMb);
   return new Promise((resolve, reject) => {
     const fail = (message: string) => {
@@ -107,8 +129,7 @@ function buildDatabase(sqlJs: SqlJsAssets, sqlText: string, heapLimitMb: number)
       if (reply.type === 'built') {
         worker.busy(false);
         resolve({ bytes: reply.bytes, worker });
-      }
-      else if (reply.type === 'build-failed') fail(`the SQL text does not build an SQLite database: ${reply.error}`);
+      } else if (reply.type === 'build-failed') fail(`the SQL text does not build an SQLite database: ${reply.error}`);
       else if (reply.type === 'fatal') fail(`cannot start SQLite (sql.js): ${reply.error}`);
     };
     worker.busy(true);
@@ -167,8 +188,22 @@ class SqliteEngine implements SqlEngine {
     if (signal?.aborted === true) return Promise.reject(abortError(signal));
     return new Promise<QueryRun>((resolve, reject) => {
       const guarded = guardPlan(plan, 'sqlite');
-      const writesFiles = [...plan.setup, plan.query, ...plan.evalQueries, ...plan.cleanup].some((sql) => startsAnyStatement(sql, 'sqlite', FILE_WRITERS));
-      const job: Job = { id: ++this.nextId, plan: guarded, limit: effectiveLimit(options.timeoutMs), signal, resolve, reject, writesFiles, retry: false, queryMs: 0, evals: guarded.evalQueries.map(refusal), setupErrors: [] };
+      const writesFiles = [...plan.setup, plan.query, ...plan.evalQueries, ...plan.cleanup].some((sql) =>
+        startsAnyStatement(sql, 'sqlite', FILE_WRITERS),
+      );
+      const job: Job = {
+        id: ++this.nextId,
+        plan: guarded,
+        limit: effectiveLimit(options.timeoutMs),
+        signal,
+        resolve,
+        reject,
+        writesFiles,
+        retry: false,
+        queryMs: 0,
+        evals: guarded.evalQueries.map(refusal),
+        setupErrors: [],
+      };
       const refused = refusal(guarded.query);
       if (refused !== undefined) job.query = refused;
       if (signal !== undefined) {
@@ -326,11 +361,20 @@ class SqliteEngine implements SqlEngine {
 
   private finish(job: Job): void {
     const query: QueryOutcome =
-      job.setupError !== undefined ? { ok: false, error: job.setupError } : (job.query ?? { ok: false, error: 'the query did not run' });
-    const evalQueries = job.evals.map((e): QueryOutcome => (job.setupError !== undefined ? NOT_RUN_AFTER_SETUP : (e ?? { ok: false, error: 'not run' })));
+      job.setupError !== undefined
+        ? { ok: false, error: job.setupError }
+        : (job.query ?? { ok: false, error: 'the query did not run' });
+    const evalQueries = job.evals.map((e): QueryOutcome =>
+      job.setupError !== undefined ? NOT_RUN_AFTER_SETUP : (e ?? { ok: false, error: 'not run' }),
+    );
     const durationMs = job.queryMs;
     const setupErrors = [...job.setupErrors].sort(bySetupIndex);
-    const run: QueryRun = { query, ...(evalQueries.length === 0 ? {} : { evalQueries }), ...(setupErrors.length === 0 ? {} : { setupErrors }), durationMs };
+    const run: QueryRun = {
+      query,
+      ...(evalQueries.length === 0 ? {} : { evalQueries }),
+      ...(setupErrors.length === 0 ? {} : { setupErrors }),
+      durationMs,
+    };
     this.complete(job, () => job.resolve(run));
   }
 

@@ -30,7 +30,9 @@ export interface WorkerPlan {
 
 /** Values as sql.js gives them: integers as bigint (`useBigInt`), BLOBs as bytes. */
 export type RawValue = null | number | bigint | string | Uint8Array;
-export type RawOutcome = { readonly ok: true; readonly columns: string[]; readonly rows: RawValue[][] } | { readonly ok: false; readonly error: string };
+export type RawOutcome =
+  | { readonly ok: true; readonly columns: string[]; readonly rows: RawValue[][] }
+  | { readonly ok: false; readonly error: string };
 
 export type WorkerReply =
   | { readonly type: 'fatal'; readonly error: string }
@@ -113,7 +115,14 @@ export class SqliteWorker {
     this.port = channel.port1;
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { script: sqlJs.script, wasm: sqlJs.wasm, module: sqlJs.module, bytes, clock: this.clock.buffer, port: channel.port2 },
+      workerData: {
+        script: sqlJs.script,
+        wasm: sqlJs.wasm,
+        module: sqlJs.module,
+        bytes,
+        clock: this.clock.buffer,
+        port: channel.port2,
+      },
       transferList: [channel.port2],
       resourceLimits: { maxOldGenerationSizeMb: heapLimitMb },
     });
@@ -124,7 +133,12 @@ export class SqliteWorker {
     this.worker.on('exit', (code) => this.onStop(new Error(`the SQLite worker thread exited (code ${code})`)));
   }
 
-  post(message: { type: 'build'; sql: string } | { type: 'setup'; step: SetupStep | { readonly kind: 'begin' } | { readonly kind: 'end' } } | { type: 'run'; id: number; plan: WorkerPlan }): void {
+  post(
+    message:
+      | { type: 'build'; sql: string }
+      | { type: 'setup'; step: SetupStep | { readonly kind: 'begin' } | { readonly kind: 'end' } }
+      | { type: 'run'; id: number; plan: WorkerPlan },
+  ): void {
     this.port.postMessage(message);
   }
 
@@ -136,7 +150,8 @@ export class SqliteWorker {
 
   /** Hands over the replies already sent but not yet delivered (before deciding a time limit). */
   drain(): void {
-    for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port)) this.onReply(m.message as WorkerReply);
+    for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port))
+      this.onReply(m.message as WorkerReply);
   }
 
   running(): RunningStatement | undefined {
@@ -156,7 +171,8 @@ export class SqliteWorker {
 }
 
 function workerError(e: Error, heapLimitMb: number): Error {
-  if ((e as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') return new Error(`ran out of memory: the rows it returned exceed the ${heapLimitMb} MB the SQLite worker may use`);
+  if ((e as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new Error(`ran out of memory: the rows it returned exceed the ${heapLimitMb} MB the SQLite worker may use`);
   return new Error(`the SQLite worker thread failed: ${e.message}`);
 }
 

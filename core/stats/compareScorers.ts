@@ -42,7 +42,9 @@ function lowerIsBetter(input: ScorerPairedInput): boolean {
  */
 export function compareScorers(inputs: readonly ScorerPairedInput[]): ScorerComparison[] {
   const tested = inputs.map((input) => input.paired.delta.n >= MIN_CASES && input.paired.p_value_raw !== null);
-  const family = inputs.flatMap((input, i) => (tested[i] === true && input.paired.p_value_raw !== null ? [input.paired.p_value_raw] : []));
+  const family = inputs.flatMap((input, i) =>
+    tested[i] === true && input.paired.p_value_raw !== null ? [input.paired.p_value_raw] : [],
+  );
   const adjusted = holmAdjust(family);
   let next = 0;
   return inputs.map((input, i) => {
@@ -57,6 +59,8 @@ export function compareScorers(inputs: readonly ScorerPairedInput[]): ScorerComp
       p_value_raw: raw,
       verdict: verdictOf(input.paired.delta.n, input.paired.delta.mean, p_value, lowerIsBetter(input)),
     };
-    return input.discordant === undefined ? comparison : { ...comparison, discordant: { regressed: input.discordant.regressed, fixed: input.discordant.fixed } };
+    return input.discordant === undefined
+      ? comparison
+      : { ...comparison, discordant: { regressed: input.discordant.regressed, fixed: input.discordant.fixed } };
   });
 }

@@ -1,6 +1,14 @@
 // The statistics module (issue 16): host-free, streaming, each formula in its own file and documented
 // in docs/statistics.md.
-export type { CaseTrialsSummary, DeltaSummary, MeanSummary, PairedTest, PassRateSummary, ScorerComparison, Verdict } from './types';
+export type {
+  CaseTrialsSummary,
+  DeltaSummary,
+  MeanSummary,
+  PairedTest,
+  PassRateSummary,
+  ScorerComparison,
+  Verdict,
+} from './types';
 export { ALPHA, POWER, MIN_CASES, MAX_HALF_WIDTH_SHARE, isTooWide } from './rules';
 export { MeanAccumulator } from './meanAccumulator';
 export { passRateSummary, caseTrialsSummary } from './passRate';

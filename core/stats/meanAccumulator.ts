@@ -57,11 +57,15 @@ export class MeanAccumulator {
   summary(range?: number): MeanSummary {
     const n = this.cases;
     const empty = { n, observations: this.observations, clustered: this.clustered, too_wide: true };
-    if (n === 0 || this.shift === undefined) return { ...empty, mean: null, stderr: null, ci_low: null, ci_high: null, mde: null };
+    if (n === 0 || this.shift === undefined)
+      return { ...empty, mean: null, stderr: null, ci_low: null, ci_high: null, mde: null };
     const meanShifted = this.sum / this.observations;
     const mean = this.shift + meanShifted;
     if (n < 2) return { ...empty, mean, stderr: null, ci_low: null, ci_high: null, mde: null };
-    const residualSquares = this.sumClusterSquares - 2 * meanShifted * this.sumSizeTimesCluster + meanShifted * meanShifted * this.sumSizeSquares;
+    const residualSquares =
+      this.sumClusterSquares -
+      2 * meanShifted * this.sumSizeTimesCluster +
+      meanShifted * meanShifted * this.sumSizeSquares;
     // Rounding can leave a tiny negative where the exact value is 0 (every score equal).
     const variance = ((n / (n - 1)) * Math.max(0, residualSquares)) / (this.observations * this.observations);
     const stderr = Math.sqrt(variance);
@@ -73,6 +77,16 @@ export class MeanAccumulator {
     // two such means has standard error √2·SE and 2(G−1) degrees of freedom (a paired comparison
     // usually does better).
     const mde = minimumDetectableEffect(Math.SQRT2 * stderr, 2 * df);
-    return { n, observations: this.observations, mean, stderr, ci_low, ci_high, mde, clustered: this.clustered, too_wide: isTooWide(n, ci_low, ci_high, range) };
+    return {
+      n,
+      observations: this.observations,
+      mean,
+      stderr,
+      ci_low,
+      ci_high,
+      mde,
+      clustered: this.clustered,
+      too_wide: isTooWide(n, ci_low, ci_high, range),
+    };
   }
 }

@@ -69,11 +69,15 @@ export class PairedDifferenceAccumulator {
 
 /** The paired summary and t test from n, the mean difference and Σ(d − d̄)². */
 export function pairedFromMoments(n: number, mean: number, squares: number): PairedResult {
-  if (n === 0) return { delta: { n, mean: null, stderr: null, ci_low: null, ci_high: null, mde: null }, p_value_raw: null };
+  if (n === 0)
+    return { delta: { n, mean: null, stderr: null, ci_low: null, ci_high: null, mde: null }, p_value_raw: null };
   if (n < 2) return { delta: { n, mean, stderr: null, ci_low: null, ci_high: null, mde: null }, p_value_raw: null };
   const df = n - 1;
   const stderr = Math.sqrt(Math.max(0, squares) / df / n);
   const half = studentTQuantile(1 - ALPHA / 2, df) * stderr;
   const p_value_raw = stderr > 0 ? studentTTwoSidedTail(mean / stderr, df) : mean === 0 ? 1 : 0;
-  return { delta: { n, mean, stderr, ci_low: mean - half, ci_high: mean + half, mde: minimumDetectableEffect(stderr, df) }, p_value_raw };
+  return {
+    delta: { n, mean, stderr, ci_low: mean - half, ci_high: mean + half, mde: minimumDetectableEffect(stderr, df) },
+    p_value_raw,
+  };
 }

@@ -14,17 +14,23 @@ export interface TargetAnswer {
  * answer parses as JSON, else the text without one trailing newline. An empty answer is an error: a
  * target that answers nothing has failed, and scoring "" would hide it. Reasons never quote the answer.
  */
-export function readAnswer(raw: string, config: Pick<TargetConfig, 'format' | 'outputPath' | 'tracePath'>): TargetAnswer {
+export function readAnswer(
+  raw: string,
+  config: Pick<TargetConfig, 'format' | 'outputPath' | 'tracePath'>,
+): TargetAnswer {
   const text = withoutTrailingNewline(raw);
   if (text.trim() === '') throw new Error('the target answered nothing');
   const json = config.format === 'text' ? undefined : parseJson(text);
-  if (config.format === 'json' && json === undefined) throw new Error('the target\'s answer is not valid JSON (format: json)');
+  if (config.format === 'json' && json === undefined)
+    throw new Error("the target's answer is not valid JSON (format: json)");
   if (json === undefined) {
-    if (config.outputPath !== undefined) throw new Error(`the target's answer is text, not JSON, so output_path "${config.outputPath}" selects nothing`);
+    if (config.outputPath !== undefined)
+      throw new Error(`the target's answer is text, not JSON, so output_path "${config.outputPath}" selects nothing`);
     return { output: text };
   }
   const output = config.outputPath === undefined ? json.value : select(json.value, config.outputPath);
-  if (output === undefined) throw new Error(`the target's answer has no field at output_path "${config.outputPath ?? ''}"`);
+  if (output === undefined)
+    throw new Error(`the target's answer has no field at output_path "${config.outputPath ?? ''}"`);
   const trace = config.tracePath === undefined ? undefined : select(json.value, config.tracePath);
   return trace === undefined ? { output } : { output, trace };
 }

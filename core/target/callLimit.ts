@@ -4,12 +4,19 @@
  * saying why, and the call is expected to stop its work (kill the process group, abort the request)
  * and reject. Whatever the call rejects with then, the person sees why it was stopped.
  */
-export async function limitedCall<T>(timeoutMs: number, stoppers: readonly (AbortSignal | undefined)[], call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function limitedCall<T>(
+  timeoutMs: number,
+  stoppers: readonly (AbortSignal | undefined)[],
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const stop = (reason: string) => {
     if (!controller.signal.aborted) controller.abort(new Error(reason));
   };
-  const timer = setTimeout(() => stop(`the target did not answer within its time limit of ${timeoutMs} ms and was stopped`), timeoutMs);
+  const timer = setTimeout(
+    () => stop(`the target did not answer within its time limit of ${timeoutMs} ms and was stopped`),
+    timeoutMs,
+  );
   const onStop = () => stop('the run was stopped, and the target with it');
   const listening = stoppers.filter((s): s is AbortSignal => s !== undefined);
   for (const signal of listening) {

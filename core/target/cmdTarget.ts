@@ -18,7 +18,10 @@ export const STDERR_QUOTE_CHARS = 300;
  * It starts and stops the process group as the subprocess scorers do (core/process/processGroup.ts),
  * with the target's own rules (a larger stdout, stderr kept as a tail, errors thrown rather than scored).
  */
-export function runCommandTarget(cmd: string, options: { cwd: string; stdin: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<string> {
+export function runCommandTarget(
+  cmd: string,
+  options: { cwd: string; stdin: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal },
+): Promise<string> {
   const { signal } = options;
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
@@ -52,7 +55,8 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     child.on('error', (e) => stop(new Error(`the target command could not be started: ${e.message}`)));
     child.stdout.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
-      if (stdoutBytes > STDOUT_CAP_BYTES) stop(new Error(`the target command wrote more than ${STDOUT_CAP_BYTES} bytes to stdout and was stopped`));
+      if (stdoutBytes > STDOUT_CAP_BYTES)
+        stop(new Error(`the target command wrote more than ${STDOUT_CAP_BYTES} bytes to stdout and was stopped`));
       else stdout.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -63,8 +67,16 @@ export function runCommandTarget(cmd: string, options: { cwd: string; stdin: str
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin);
     const exited = (code: number | null, killedBy: NodeJS.Signals | null) => {
-      if (killedBy !== null) settle({ ok: false, error: new Error(`the target command was killed by ${killedBy}${quoteStderr(stderrTail)}`) });
-      else if (code !== 0) settle({ ok: false, error: new Error(`the target command exited with code ${String(code)}${quoteStderr(stderrTail)}`) });
+      if (killedBy !== null)
+        settle({
+          ok: false,
+          error: new Error(`the target command was killed by ${killedBy}${quoteStderr(stderrTail)}`),
+        });
+      else if (code !== 0)
+        settle({
+          ok: false,
+          error: new Error(`the target command exited with code ${String(code)}${quoteStderr(stderrTail)}`),
+        });
       else settle({ ok: true, stdout: Buffer.concat(stdout).toString('utf8') });
     };
     // When `sh` exits, spawnGroup ends its group; a process it left outside the group (`setsid`)

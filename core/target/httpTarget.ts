@@ -15,7 +15,11 @@ const STATUS_TEXT_CHARS = 100;
  * status text; the body stays out of the reason, as any payload does), a body over the cap. Header
  * values, which may hold secrets, appear in no message; the URL is shown without its query.
  */
-export async function callHttpTarget(config: HttpTargetConfig, evalCase: EvalCase, options: { env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<string> {
+export async function callHttpTarget(
+  config: HttpTargetConfig,
+  evalCase: EvalCase,
+  options: { env: Readonly<Record<string, string | undefined>>; signal: AbortSignal },
+): Promise<string> {
   const scope: TemplateScope = { fields: casePayload(evalCase), env: options.env };
   const url = renderText(templateParts(config.url, false), scope, encodeURIComponent);
   const headers = new Headers();
@@ -23,7 +27,8 @@ export async function callHttpTarget(config: HttpTargetConfig, evalCase: EvalCas
   const secrets: string[] = [...urlSecrets(url)];
   for (const [name, template] of Object.entries(config.headers)) {
     const value = renderText(templateParts(template, true), scope);
-    if (/[\r\n\0]/.test(value)) throw new Error(`the value of header ${name} has a line break or a NUL character, which HTTP does not allow`);
+    if (/[\r\n\0]/.test(value))
+      throw new Error(`the value of header ${name} has a line break or a NUL character, which HTTP does not allow`);
     headers.set(name, value);
     secrets.push(value, ...value.split(/\s+/));
   }
@@ -31,20 +36,30 @@ export async function callHttpTarget(config: HttpTargetConfig, evalCase: EvalCas
   if (config.method !== 'GET') {
     const rendered = config.body === undefined ? scope.fields : renderJson(config.body, scope);
     body = typeof rendered === 'string' ? rendered : JSON.stringify(rendered);
-    if (!headers.has('content-type')) headers.set('content-type', typeof rendered === 'string' ? 'text/plain; charset=utf-8' : 'application/json');
+    if (!headers.has('content-type'))
+      headers.set('content-type', typeof rendered === 'string' ? 'text/plain; charset=utf-8' : 'application/json');
   }
   let response: Response;
   try {
-    response = await fetch(url, { method: config.method, headers, ...(body === undefined ? {} : { body }), signal: options.signal });
+    response = await fetch(url, {
+      method: config.method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal: options.signal,
+    });
   } catch (e) {
     if (options.signal.aborted) throw e;
-    throw new Error(`the target at ${shownUrl(url)} could not be reached: ${maskThenCut(causeOf(e), STATUS_TEXT_CHARS * 2, secrets)}`);
+    throw new Error(
+      `the target at ${shownUrl(url)} could not be reached: ${maskThenCut(causeOf(e), STATUS_TEXT_CHARS * 2, secrets)}`,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     // The server chooses the status text and may echo a header: masked, then cut.
     const statusText = maskThenCut(response.statusText, STATUS_TEXT_CHARS, secrets);
-    throw new Error(`the target at ${shownUrl(url)} answered HTTP ${response.status}${statusText === '' ? '' : ` ${statusText}`}`);
+    throw new Error(
+      `the target at ${shownUrl(url)} answered HTTP ${response.status}${statusText === '' ? '' : ` ${statusText}`}`,
+    );
   }
   return readCapped(response);
 }
@@ -59,7 +74,10 @@ function templateParts(template: string, allowEnv: boolean): TemplatePart[] {
 /** The body as UTF-8 text, reading at most RESPONSE_CAP_BYTES (the request is ended past it). */
 async function readCapped(response: Response): Promise<string> {
   const body = await readBodyCapped(response, RESPONSE_CAP_BYTES);
-  if (!body.ok) throw new Error(`the target's response is larger than ${RESPONSE_CAP_BYTES} bytes (the cap on an HTTP target's response); the rest was not read`);
+  if (!body.ok)
+    throw new Error(
+      `the target's response is larger than ${RESPONSE_CAP_BYTES} bytes (the cap on an HTTP target's response); the rest was not read`,
+    );
   return body.text;
 }
 

@@ -8,7 +8,15 @@ import { isUntrustedEnv } from '../config/untrustedEnv';
 import { isObject } from '../../shared/isObject';
 
 /** The keys of `target:` and of `target.http:`, for "did you mean" on an unknown key. */
-export const TARGET_KEYS = ['cmd', 'http', 'format', 'output_path', 'trace_path', 'timeout_ms', 'replace_recorded'] as const;
+export const TARGET_KEYS = [
+  'cmd',
+  'http',
+  'format',
+  'output_path',
+  'trace_path',
+  'timeout_ms',
+  'replace_recorded',
+] as const;
 export const HTTP_TARGET_KEYS = ['url', 'method', 'headers', 'body'] as const;
 
 /** The known keys at a path under `target` (empty elsewhere). */
@@ -33,7 +41,11 @@ export interface TargetContext {
  * own value: field paths, placeholders, the URL, header names, variables the headers read, a GET
  * with a body.
  */
-export function readTarget(source: YamlSource, value: unknown, context: TargetContext): { config?: TargetConfig; problems: Problem[] } {
+export function readTarget(
+  source: YamlSource,
+  value: unknown,
+  context: TargetContext,
+): { config?: TargetConfig; problems: Problem[] } {
   if (!isObject(value)) return { problems: [] };
   const problems: Problem[] = [];
   const error = (path: readonly (string | number)[], message: string, code = 'target'): void => {
@@ -44,8 +56,13 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
     const path = value[key];
     if (typeof path !== 'string') continue;
     const parsed = parseFieldPath(path);
-    if (!parsed.ok) error([key], `\`target.${key}\`: ${parsed.message} (expected e.g. answer or choices[0].message.content)`);
-    else if (format === 'text') error([key], `\`target.${key}\` picks a field of a JSON answer, and \`format: text\` never reads the answer as JSON`);
+    if (!parsed.ok)
+      error([key], `\`target.${key}\`: ${parsed.message} (expected e.g. answer or choices[0].message.content)`);
+    else if (format === 'text')
+      error(
+        [key],
+        `\`target.${key}\` picks a field of a JSON answer, and \`format: text\` never reads the answer as JSON`,
+      );
   }
   const common = {
     format,
@@ -57,20 +74,30 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
   };
   const cmd = value['cmd'];
   const http = value['http'];
-  if (typeof cmd === 'string' && http === undefined) return { config: { kind: 'cmd', cmd, cwd: context.dir, ...common }, problems };
+  if (typeof cmd === 'string' && http === undefined)
+    return { config: { kind: 'cmd', cmd, cwd: context.dir, ...common }, problems };
   if (!isObject(http) || cmd !== undefined || typeof http['url'] !== 'string') return { problems };
 
   const url = http['url'];
   const urlTemplate = parseTemplate(url, false);
   if (!urlTemplate.ok) error(['http', 'url'], `\`target.http.url\`: ${urlTemplate.message}`);
-  else if (!isHttpUrl(urlTemplate.parts)) error(['http', 'url'], '`target.http.url` must be an absolute http:// or https:// URL (e.g. http://127.0.0.1:8080/chat)');
+  else if (!isHttpUrl(urlTemplate.parts))
+    error(
+      ['http', 'url'],
+      '`target.http.url` must be an absolute http:// or https:// URL (e.g. http://127.0.0.1:8080/chat)',
+    );
 
   const headers: { [name: string]: string } = {};
   for (const [name, template] of Object.entries(isObject(http['headers']) ? http['headers'] : {})) {
     if (typeof template !== 'string') continue;
     headers[name] = template;
     if (!HEADER_NAME.test(name)) {
-      problems.push({ code: 'target', severity: 'error', message: `\`target.http.headers\`: "${name}" is not a valid header name (letters, digits and -)`, range: source.keyRange(['target', 'http', 'headers', name]) });
+      problems.push({
+        code: 'target',
+        severity: 'error',
+        message: `\`target.http.headers\`: "${name}" is not a valid header name (letters, digits and -)`,
+        range: source.keyRange(['target', 'http', 'headers', name]),
+      });
       continue;
     }
     const parsed = parseTemplate(template, true);
@@ -83,7 +110,11 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
       const variable = String(part.segments[0]);
       // Without trust the variable is not read (nor the target called): nothing to check.
       if (!isUntrustedEnv(context.env) && context.env[variable] === undefined) {
-        error(['http', 'headers', name], `header ${name} reads the environment variable ${variable}, which is not set (set it before the run)`, 'unresolved-variable');
+        error(
+          ['http', 'headers', name],
+          `header ${name} reads the environment variable ${variable}, which is not set (set it before the run)`,
+          'unresolved-variable',
+        );
       }
     }
   }
@@ -91,13 +122,26 @@ export function readTarget(source: YamlSource, value: unknown, context: TargetCo
   const method: HttpMethod = isMethod(http['method']) ? http['method'] : 'POST';
   const body = http['body'] as Json | undefined;
   if (body !== undefined) {
-    if (method === 'GET') problems.push({ code: 'target', severity: 'error', message: '`target.http.body`: a GET request sends no body (use POST, or put the fields in the URL)', range: source.keyRange(['target', 'http', 'body']) });
+    if (method === 'GET')
+      problems.push({
+        code: 'target',
+        severity: 'error',
+        message: '`target.http.body`: a GET request sends no body (use POST, or put the fields in the URL)',
+        range: source.keyRange(['target', 'http', 'body']),
+      });
     for (const { path, text } of templateStrings(body)) {
       const parsed = parseTemplate(text, false);
-      if (!parsed.ok) error(['http', 'body', ...path], `\`target.http.body${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('')}\`: ${parsed.message}`);
+      if (!parsed.ok)
+        error(
+          ['http', 'body', ...path],
+          `\`target.http.body${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('')}\`: ${parsed.message}`,
+        );
     }
   }
-  return { config: { kind: 'http', url, method, headers, ...(body === undefined ? {} : { body }), ...common }, problems };
+  return {
+    config: { kind: 'http', url, method, headers, ...(body === undefined ? {} : { body }), ...common },
+    problems,
+  };
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

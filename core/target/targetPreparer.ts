@@ -31,7 +31,12 @@ export function targetPreparer(config: TargetConfig, options: TargetOptions): Ca
   const closing = new AbortController();
   const call = (evalCase: EvalCase, signal: AbortSignal): Promise<string> =>
     config.kind === 'cmd'
-      ? runCommandTarget(config.cmd, { cwd: config.cwd, stdin: `${JSON.stringify(casePayload(evalCase))}\n`, env: options.env, signal })
+      ? runCommandTarget(config.cmd, {
+          cwd: config.cwd,
+          stdin: `${JSON.stringify(casePayload(evalCase))}\n`,
+          env: options.env,
+          signal,
+        })
       : callHttpTarget(config, evalCase, { env: options.env, signal });
   return {
     reaches: config.kind === 'cmd' ? 'workspace-code' : 'network',
@@ -39,7 +44,9 @@ export function targetPreparer(config: TargetConfig, options: TargetOptions): Ca
     async prepare(evalCase, signal) {
       if (hasRecordedOutput(evalCase) && !config.replaceRecorded) return evalCase;
       const started = performance.now();
-      const text = await limitedCall(config.timeoutMs, [signal, options.signal, closing.signal], (stop) => call(evalCase, stop));
+      const text = await limitedCall(config.timeoutMs, [signal, options.signal, closing.signal], (stop) =>
+        call(evalCase, stop),
+      );
       const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
       const answer = readAnswer(text, config);
       const trace = withLatency(answer.trace ?? evalCase.trace, latencyMs);

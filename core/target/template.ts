@@ -42,7 +42,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * Splits a template string into text and placeholders. `env` placeholders are allowed only where
  * `allowEnv` says (headers), so a secret cannot end up in a body or a URL by accident.
  */
-export function parseTemplate(text: string, allowEnv: boolean): { ok: true; parts: TemplatePart[] } | { ok: false; message: string } {
+export function parseTemplate(
+  text: string,
+  allowEnv: boolean,
+): { ok: true; parts: TemplatePart[] } | { ok: false; message: string } {
   const parts: TemplatePart[] = [];
   let last = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
@@ -52,20 +55,34 @@ export function parseTemplate(text: string, allowEnv: boolean): { ok: true; part
     last = start + match[0].length;
     const parsed = parseFieldPath(inner);
     const [root, ...rest] = parsed.ok ? parsed.segments : [];
-    if (!parsed.ok || typeof root !== 'string') return { ok: false, message: `the placeholder {{${inner}}} is not a field path (expected e.g. {{input}} or {{metadata.lang}})` };
+    if (!parsed.ok || typeof root !== 'string')
+      return {
+        ok: false,
+        message: `the placeholder {{${inner}}} is not a field path (expected e.g. {{input}} or {{metadata.lang}})`,
+      };
     if (root === 'env') {
       const name = rest[0];
-      if (!allowEnv) return { ok: false, message: `{{${inner}}}: environment variables are read in headers only, so a secret never travels in a URL or a body` };
-      if (rest.length !== 1 || typeof name !== 'string' || !ENV_NAME.test(name)) return { ok: false, message: `{{${inner}}} must name one environment variable, as {{env.API_KEY}}` };
+      if (!allowEnv)
+        return {
+          ok: false,
+          message: `{{${inner}}}: environment variables are read in headers only, so a secret never travels in a URL or a body`,
+        };
+      if (rest.length !== 1 || typeof name !== 'string' || !ENV_NAME.test(name))
+        return { ok: false, message: `{{${inner}}} must name one environment variable, as {{env.API_KEY}}` };
       parts.push({ text: inner, root, segments: rest });
       continue;
     }
-    if (!isCaseField(root)) return { ok: false, message: `the placeholder {{${inner}}} names no case field: expected one of ${CASE_FIELDS.map((f) => `{{${f}}}`).join(', ')}${allowEnv ? ' or {{env.NAME}}' : ''}` };
+    if (!isCaseField(root))
+      return {
+        ok: false,
+        message: `the placeholder {{${inner}}} names no case field: expected one of ${CASE_FIELDS.map((f) => `{{${f}}}`).join(', ')}${allowEnv ? ' or {{env.NAME}}' : ''}`,
+      };
     parts.push({ text: inner, root, segments: rest });
   }
   if (last < text.length) parts.push(text.slice(last));
   const stray = parts.find((p): p is string => typeof p === 'string' && (p.includes('{{') || p.includes('}}')));
-  if (stray !== undefined) return { ok: false, message: 'a `{{` or `}}` is not part of a placeholder (expected {{field}})' };
+  if (stray !== undefined)
+    return { ok: false, message: 'a `{{` or `}}` is not part of a placeholder (expected {{field}})' };
   return { ok: true, parts };
 }
 
@@ -78,16 +95,22 @@ export function valueOf(placeholder: Placeholder, scope: TemplateScope): Json {
   if (placeholder.root === 'env') {
     const name = String(placeholder.segments[0]);
     const value = scope.env === undefined ? undefined : readSecretEnv(scope.env, name);
-    if (value === undefined) throw new Error(`the environment variable ${name} that {{${placeholder.text}}} reads is not set`);
+    if (value === undefined)
+      throw new Error(`the environment variable ${name} that {{${placeholder.text}}} reads is not set`);
     return value;
   }
   const value = valueAt(scope.fields[placeholder.root], placeholder.segments);
-  if (value === undefined) throw new Error(`the case has no ${placeholder.text} for the placeholder {{${placeholder.text}}}`);
+  if (value === undefined)
+    throw new Error(`the case has no ${placeholder.text} for the placeholder {{${placeholder.text}}}`);
   return value;
 }
 
 /** The template as text: each value as itself when a string, else its compact JSON; `encode` escapes values (URLs). */
-export function renderText(parts: readonly TemplatePart[], scope: TemplateScope, encode: (text: string) => string = (t) => t): string {
+export function renderText(
+  parts: readonly TemplatePart[],
+  scope: TemplateScope,
+  encode: (text: string) => string = (t) => t,
+): string {
   return parts.map((part) => (typeof part === 'string' ? part : encode(asText(valueOf(part, scope))))).join('');
 }
 
@@ -112,11 +135,17 @@ export function renderJson(template: Json, scope: TemplateScope): Json {
 }
 
 /** Every string in a JSON template, with its path, so the config check can point at the one that is wrong. */
-export function templateStrings(template: Json, path: (string | number)[] = []): { path: (string | number)[]; text: string }[] {
+export function templateStrings(
+  template: Json,
+  path: (string | number)[] = [],
+): { path: (string | number)[]; text: string }[] {
   if (typeof template === 'string') return [{ path, text: template }];
-  if (Array.isArray(template)) return (template as readonly Json[]).flatMap((item, i) => templateStrings(item, [...path, i]));
+  if (Array.isArray(template))
+    return (template as readonly Json[]).flatMap((item, i) => templateStrings(item, [...path, i]));
   if (template !== null && typeof template === 'object') {
-    return Object.entries(template as { readonly [key: string]: Json }).flatMap(([key, value]) => templateStrings(value, [...path, key]));
+    return Object.entries(template as { readonly [key: string]: Json }).flatMap(([key, value]) =>
+      templateStrings(value, [...path, key]),
+    );
   }
   return [];
 }

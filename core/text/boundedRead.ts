@@ -32,7 +32,10 @@ export type ReadKind = keyof typeof READ_LIMITS;
  * The caps a user may raise (docs/limits.md), by the environment variable that raises each. A file
  * is read as one JavaScript string, so no cap goes past MAX_RAISED_BYTES (V8's longest string).
  */
-export const RAISABLE_LIMITS = { wholeDataset: 'EVALLENS_MAX_DATASET_BYTES', report: 'EVALLENS_MAX_REPORT_BYTES' } as const;
+export const RAISABLE_LIMITS = {
+  wholeDataset: 'EVALLENS_MAX_DATASET_BYTES',
+  report: 'EVALLENS_MAX_REPORT_BYTES',
+} as const;
 export const MAX_RAISED_BYTES = 500 * MiB;
 const raised: Partial<Record<ReadKind, number>> = {};
 
@@ -54,7 +57,9 @@ export function configureReadLimits(env: Readonly<Record<string, string | undefi
     if (value === undefined || value.trim() === '') continue;
     const bytes = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
     if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > MAX_RAISED_BYTES) {
-      problems.push(`${name} must be a whole number of bytes from 1 to ${MAX_RAISED_BYTES} (${MAX_RAISED_BYTES / MiB} MiB); the default cap of ${READ_LIMITS[kind]} bytes is used`);
+      problems.push(
+        `${name} must be a whole number of bytes from 1 to ${MAX_RAISED_BYTES} (${MAX_RAISED_BYTES / MiB} MiB); the default cap of ${READ_LIMITS[kind]} bytes is used`,
+      );
       continue;
     }
     raised[kind] = bytes;
@@ -84,11 +89,19 @@ const ERRNO_REASONS: Readonly<Record<string, string>> = {
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 function errnoRefusal(error: unknown): ReadRefusal {
-  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : 'EIO';
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : 'EIO';
   return { ok: false, code, reason: ERRNO_REASONS[code] ?? `system error ${code}` };
 }
 
-function kindOfNode(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
+function kindOfNode(stats: {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+}): string {
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
   if (stats.isCharacterDevice()) return 'a character device (such as /dev/zero)';
   if (stats.isBlockDevice()) return 'a block device';
@@ -97,14 +110,21 @@ function kindOfNode(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; is
 }
 
 /** Checks what was opened (fstat of the descriptor, so the path cannot change in between). */
-function checkOpened(stats: Parameters<typeof kindOfNode>[0] & { isFile(): boolean; isDirectory(): boolean; size: number }, limit: number | undefined, kind?: ReadKind): ReadRefusal | undefined {
+function checkOpened(
+  stats: Parameters<typeof kindOfNode>[0] & { isFile(): boolean; isDirectory(): boolean; size: number },
+  limit: number | undefined,
+  kind?: ReadKind,
+): ReadRefusal | undefined {
   // A folder keeps the words (and code) of the EISDIR a read of it would give.
   if (stats.isDirectory()) return { ok: false, code: 'EISDIR', reason: ERRNO_REASONS['EISDIR'] ?? '' };
-  if (!stats.isFile()) return { ok: false, code: 'not-regular', reason: `expected a regular file, but it is ${kindOfNode(stats)}` };
+  if (!stats.isFile())
+    return { ok: false, code: 'not-regular', reason: `expected a regular file, but it is ${kindOfNode(stats)}` };
   if (limit !== undefined && stats.size > limit) {
     const refusal = tooLarge(stats.size, limit);
     const variable = kind === undefined ? undefined : (RAISABLE_LIMITS as Partial<Record<ReadKind, string>>)[kind];
-    return variable === undefined ? refusal : { ...refusal, reason: `${refusal.reason} (set ${variable} to read more, up to ${MAX_RAISED_BYTES} bytes)` };
+    return variable === undefined
+      ? refusal
+      : { ...refusal, reason: `${refusal.reason} (set ${variable} to read more, up to ${MAX_RAISED_BYTES} bytes)` };
   }
   return undefined;
 }
@@ -119,7 +139,10 @@ function grew(): ReadRefusal {
 }
 
 /** Reads a regular file of at most `READ_LIMITS[kind]` bytes as UTF-8 text, synchronously; never throws for I/O. */
-export function readBoundedTextSync(file: string, kind: ReadKind): { readonly ok: true; readonly text: string } | ReadRefusal {
+export function readBoundedTextSync(
+  file: string,
+  kind: ReadKind,
+): { readonly ok: true; readonly text: string } | ReadRefusal {
   const limit = readLimit(kind);
   let fd: number;
   try {
@@ -134,7 +157,8 @@ export function readBoundedTextSync(file: string, kind: ReadKind): { readonly ok
     // One byte more than fstat said, to notice a file that grows while it is read.
     const buffer = Buffer.alloc(stats.size + 1);
     let filled = 0;
-    for (let got = 1; got > 0 && filled < buffer.length; filled += got) got = readSync(fd, buffer, filled, buffer.length - filled, filled);
+    for (let got = 1; got > 0 && filled < buffer.length; filled += got)
+      got = readSync(fd, buffer, filled, buffer.length - filled, filled);
     if (filled > stats.size) return grew();
     return { ok: true, text: buffer.toString('utf8', 0, filled) };
   } catch (error) {
@@ -145,7 +169,11 @@ export function readBoundedTextSync(file: string, kind: ReadKind): { readonly ok
 }
 
 /** Reads a regular file of at most `READ_LIMITS[kind]` bytes; never throws for I/O. */
-export async function readBoundedBytes(file: string, kind: ReadKind, limit: number = readLimit(kind)): Promise<{ readonly ok: true; readonly bytes: Buffer } | ReadRefusal> {
+export async function readBoundedBytes(
+  file: string,
+  kind: ReadKind,
+  limit: number = readLimit(kind),
+): Promise<{ readonly ok: true; readonly bytes: Buffer } | ReadRefusal> {
   let handle;
   try {
     handle = await open(file, OPEN_FLAGS);
@@ -158,7 +186,8 @@ export async function readBoundedBytes(file: string, kind: ReadKind, limit: numb
     if (refused !== undefined) return refused;
     const buffer = Buffer.alloc(stats.size + 1);
     let filled = 0;
-    for (let got = 1; got > 0 && filled < buffer.length; filled += got) got = (await handle.read(buffer, filled, buffer.length - filled, filled)).bytesRead;
+    for (let got = 1; got > 0 && filled < buffer.length; filled += got)
+      got = (await handle.read(buffer, filled, buffer.length - filled, filled)).bytesRead;
     if (filled > stats.size) return grew();
     return { ok: true, bytes: buffer.subarray(0, filled) };
   } catch (error) {
@@ -169,7 +198,11 @@ export async function readBoundedBytes(file: string, kind: ReadKind, limit: numb
 }
 
 /** Reads a regular file of at most `READ_LIMITS[kind]` bytes as UTF-8 text; never throws for I/O. */
-export async function readBoundedText(file: string, kind: ReadKind, limit: number = readLimit(kind)): Promise<{ readonly ok: true; readonly text: string } | ReadRefusal> {
+export async function readBoundedText(
+  file: string,
+  kind: ReadKind,
+  limit: number = readLimit(kind),
+): Promise<{ readonly ok: true; readonly text: string } | ReadRefusal> {
   const read = await readBoundedBytes(file, kind, limit);
   if (!read.ok) return read;
   // A file near 512 MiB can decode to more characters than a JavaScript string can hold.

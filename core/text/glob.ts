@@ -12,11 +12,21 @@ export interface GlobMatcher {
   test(text: string): boolean;
 }
 
-type Token = { readonly kind: 'star' } | { readonly kind: 'one' } | { readonly kind: 'char'; readonly code: number } | { readonly kind: 'set'; readonly negated: boolean; readonly ranges: readonly (readonly [number, number])[] };
+type Token =
+  | { readonly kind: 'star' }
+  | { readonly kind: 'one' }
+  | { readonly kind: 'char'; readonly code: number }
+  | { readonly kind: 'set'; readonly negated: boolean; readonly ranges: readonly (readonly [number, number])[] };
 
 export function compileGlob(glob: string): GlobMatcher {
   const tokens = tokenize(glob) ?? Array.from(glob, (ch): Token => ({ kind: 'char', code: ch.codePointAt(0) ?? 0 }));
-  return { test: (text) => matchTokens(tokens, Array.from(text, (ch) => ch.codePointAt(0) ?? 0)) };
+  return {
+    test: (text) =>
+      matchTokens(
+        tokens,
+        Array.from(text, (ch) => ch.codePointAt(0) ?? 0),
+      ),
+  };
 }
 
 /** The glob's tokens, or undefined when a set has a backwards range (the glob is then plain text). */

@@ -3,7 +3,8 @@
  * the stream is cancelled (which ends the request) and the answer says how far it got, so a server
  * that streams an endless body costs at most the cap in memory and never hangs the reader.
  */
-export type CappedBody = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly readBytes: number };
+export type CappedBody =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly readBytes: number };
 
 export async function readBodyCapped(response: Response, maxBytes: number): Promise<CappedBody> {
   if (response.body === null) return { ok: true, text: '' };

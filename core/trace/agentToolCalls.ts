@@ -33,7 +33,10 @@ export function readAgentToolCalls(agent: JsonObject, byName: JsonObject | undef
   const calls = fieldOf(agent, 'tool_calls');
   const listed = Array.isArray(calls) ? listedCalls(calls as readonly Json[], turn) : undefined;
   const steps = listed ?? (byName === undefined ? undefined : byNameCalls(byName, turn));
-  const trajectory = byName !== undefined ? Object.keys(byName).map((name) => canonicalToolName(name)) : (listed ?? []).map((step) => step.name);
+  const trajectory =
+    byName !== undefined
+      ? Object.keys(byName).map((name) => canonicalToolName(name))
+      : (listed ?? []).map((step) => step.name);
   return steps === undefined ? { trajectory } : { steps, trajectory };
 }
 

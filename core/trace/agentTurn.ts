@@ -90,7 +90,11 @@ const SKILL_TOOLS: readonly (readonly [string, readonly string[]])[] = [
   ['Skill', ['skill', 'name', 'skill_name']],
 ];
 
-function figuresOf(stats: JsonObject | undefined, tools: JsonObject | undefined, recordedCalls: number | undefined): TurnFigures {
+function figuresOf(
+  stats: JsonObject | undefined,
+  tools: JsonObject | undefined,
+  recordedCalls: number | undefined,
+): TurnFigures {
   const models = stats === undefined ? undefined : objectAt(stats, 'models');
   const tokens: { -readonly [K in keyof TokenFigures]: number | undefined } = {};
   let modelLatency: number | undefined;
@@ -111,7 +115,8 @@ function figuresOf(stats: JsonObject | undefined, tools: JsonObject | undefined,
     tokens: Object.keys(summed).length > 0 ? summed : undefined,
     modelLatencyMs: modelLatency,
     toolDurationMs: tools === undefined ? undefined : figure(fieldOf(tools, 'totalDurationMs')),
-    toolCalls: typeof totalCalls === 'number' && Number.isInteger(totalCalls) && totalCalls >= 0 ? totalCalls : recordedCalls,
+    toolCalls:
+      typeof totalCalls === 'number' && Number.isInteger(totalCalls) && totalCalls >= 0 ? totalCalls : recordedCalls,
   });
 }
 

@@ -32,7 +32,8 @@ export function chatTrace(messages: readonly Json[]): Trace {
       if (joined) return;
     }
     const calls = toolCallsOf(message, where, turn);
-    if (calls.length === 0 || !isEmpty(content)) steps.push(defined<MessageStep>({ kind: 'message', role, content, turn }));
+    if (calls.length === 0 || !isEmpty(content))
+      steps.push(defined<MessageStep>({ kind: 'message', role, content, turn }));
     for (const call of calls) {
       if (call.id !== undefined && !open.has(call.id)) open.set(call.id, steps.length);
       steps.push(call);
@@ -59,17 +60,28 @@ function joinResult(steps: TraceStep[], open: Map<string, number>, message: Json
 function toolCallsOf(message: JsonObject, where: string, turn: number): ToolCallStep[] {
   const calls = fieldOf(message, 'tool_calls');
   if (calls === undefined || calls === null) return [];
-  if (!Array.isArray(calls)) throw new TraceShapeError(`${where} has \`tool_calls\` that is ${kind(calls)}, not a list`);
+  if (!Array.isArray(calls))
+    throw new TraceShapeError(`${where} has \`tool_calls\` that is ${kind(calls)}, not a list`);
   return (calls as readonly Json[]).map((call, index) => {
     const at = `tool call ${index + 1} of ${where}`;
     if (!isObject(call)) throw new TraceShapeError(`${at} is ${kind(call)}, not an object`);
     const fn = fieldOf(call, 'function');
-    if (!isObject(fn)) throw new TraceShapeError(`${at} has ${fn === undefined ? 'no `function`' : `a \`function\` that is ${kind(fn)}`}; it needs {name, arguments}`);
+    if (!isObject(fn))
+      throw new TraceShapeError(
+        `${at} has ${fn === undefined ? 'no `function`' : `a \`function\` that is ${kind(fn)}`}; it needs {name, arguments}`,
+      );
     const id = optionalString(call, 'id', at);
-    return toolCallStep({ name: requiredString(fn, 'name', `the function of ${at}`), arguments: decodedArguments(fieldOf(fn, 'arguments')), id, turn });
+    return toolCallStep({
+      name: requiredString(fn, 'name', `the function of ${at}`),
+      arguments: decodedArguments(fieldOf(fn, 'arguments')),
+      id,
+      turn,
+    });
   });
 }
 
 function isEmpty(content: Json | undefined): boolean {
-  return content === undefined || content === null || content === '' || (Array.isArray(content) && content.length === 0);
+  return (
+    content === undefined || content === null || content === '' || (Array.isArray(content) && content.length === 0)
+  );
 }

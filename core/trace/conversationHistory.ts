@@ -26,7 +26,12 @@ import { isObject } from '../../shared/isObject';
  */
 export function historyTrace(history: Json | undefined, record?: JsonObject): Trace {
   const turns = historyList(history);
-  const perTurn: { readonly head: TraceStep[]; readonly calls: readonly TraceStep[]; readonly tail: TraceStep[]; readonly activated: readonly TraceStep[] }[] = [];
+  const perTurn: {
+    readonly head: TraceStep[];
+    readonly calls: readonly TraceStep[];
+    readonly tail: TraceStep[];
+    readonly activated: readonly TraceStep[];
+  }[] = [];
   const figures: TurnFigures[] = [];
   const trajectory: string[] = [];
   let skipped = 0;
@@ -42,7 +47,8 @@ export function historyTrace(history: Json | undefined, record?: JsonObject): Tr
     const reply = readAgentTurn(agent, turn);
     const user = fieldOf(entry, 'user');
     const head: TraceStep[] = user === undefined ? [] : [{ kind: 'message', role: 'user', content: user, turn }];
-    const tail: TraceStep[] = reply.response === undefined ? [] : [{ kind: 'message', role: 'assistant', content: reply.response, turn }];
+    const tail: TraceStep[] =
+      reply.response === undefined ? [] : [{ kind: 'message', role: 'assistant', content: reply.response, turn }];
     head.push(...(reply.skills ?? []));
     perTurn.push({ head, calls: reply.toolCalls ?? [], tail, activated: reply.activatedSkills ?? [] });
     for (const name of reply.trajectory) trajectory.push(name);
@@ -53,12 +59,20 @@ export function historyTrace(history: Json | undefined, record?: JsonObject): Tr
   const recordSkills = record === undefined || skillsListed ? undefined : accumulatedSkills(record);
   const useActivated = !skillsListed && recordSkills === undefined;
   const steps: TraceStep[] = [];
-  for (const turn of perTurn) steps.push(...turn.head, ...(useActivated ? turn.activated : []), ...turn.calls, ...turn.tail);
+  for (const turn of perTurn)
+    steps.push(...turn.head, ...(useActivated ? turn.activated : []), ...turn.calls, ...turn.tail);
   const recordTools = record === undefined ? undefined : accumulatedTools(record);
   if (recordTools !== undefined && !callsRead) steps.push(...recordTools.map((name) => toolCallStep({ name })));
   if (recordSkills !== undefined) steps.push(...recordSkills);
   const trajectoryNames = recordTools === undefined ? trajectory : recordTools.map((name) => canonicalToolName(name));
-  const trace: Trace = { steps, hasSteps: true, turns: figures, hasTurns: turns !== undefined, format: 'conversation_history', trajectoryNames };
+  const trace: Trace = {
+    steps,
+    hasSteps: true,
+    turns: figures,
+    hasTurns: turns !== undefined,
+    format: 'conversation_history',
+    trajectoryNames,
+  };
   return turns === undefined ? trace : { ...trace, skippedTurns: skipped };
 }
 
@@ -67,7 +81,12 @@ function historyList(history: Json | undefined): readonly Json[] | undefined {
   if (history === undefined || history === null) return undefined;
   const list = typeof history === 'string' ? parsedJson(history) : history;
   if (Array.isArray(list)) return list as readonly Json[];
-  const seen = typeof history === 'string' ? (list === undefined ? 'text that is not JSON' : `JSON text of ${kind(list)}`) : kind(history);
+  const seen =
+    typeof history === 'string'
+      ? list === undefined
+        ? 'text that is not JSON'
+        : `JSON text of ${kind(list)}`
+      : kind(history);
   throw new TraceShapeError(`the trace's \`conversation_history\` is ${seen}, not a list of turns`);
 }
 

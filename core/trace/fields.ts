@@ -34,7 +34,8 @@ export function kind(value: Json | undefined): string {
 export function optionalString(value: JsonObject, key: string, where: string): string | undefined {
   const field = fieldOf(value, key);
   if (field === undefined || field === null) return undefined;
-  if (typeof field !== 'string') throw new TraceShapeError(`${where} has a \`${key}\` that is ${kind(field)}, not a string`);
+  if (typeof field !== 'string')
+    throw new TraceShapeError(`${where} has a \`${key}\` that is ${kind(field)}, not a string`);
   return field;
 }
 
@@ -49,7 +50,9 @@ export function optionalFigure(value: JsonObject, key: string, where: string): n
   const field = fieldOf(value, key);
   if (field === undefined || field === null) return undefined;
   if (typeof field !== 'number' || !Number.isFinite(field) || field < 0) {
-    throw new TraceShapeError(`${where} has a \`${key}\` that is ${typeof field === 'number' ? 'a negative number' : kind(field)}, not a number of at least 0`);
+    throw new TraceShapeError(
+      `${where} has a \`${key}\` that is ${typeof field === 'number' ? 'a negative number' : kind(field)}, not a number of at least 0`,
+    );
   }
   return field;
 }
@@ -57,7 +60,8 @@ export function optionalFigure(value: JsonObject, key: string, where: string): n
 /** An optional count (an integer, at least 0); null counts as absent. */
 export function optionalCount(value: JsonObject, key: string, where: string): number | undefined {
   const field = optionalFigure(value, key, where);
-  if (field !== undefined && !Number.isInteger(field)) throw new TraceShapeError(`${where} has a \`${key}\` that is not a whole number`);
+  if (field !== undefined && !Number.isInteger(field))
+    throw new TraceShapeError(`${where} has a \`${key}\` that is not a whole number`);
   return field;
 }
 

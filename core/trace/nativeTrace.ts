@@ -1,7 +1,28 @@
 import type { Json } from '../case';
-import { defined, fieldOf, hasField, idList, kind, optionalCount, optionalFigure, optionalString, requiredString, TraceShapeError, type JsonObject } from './fields';
+import {
+  defined,
+  fieldOf,
+  hasField,
+  idList,
+  kind,
+  optionalCount,
+  optionalFigure,
+  optionalString,
+  requiredString,
+  TraceShapeError,
+  type JsonObject,
+} from './fields';
 import { toolCallStep } from './toolCallStep';
-import type { HandoffStep, MessageStep, RetrievalStep, SkillStep, TokenFigures, Trace, TraceStep, TurnFigures } from './trace';
+import type {
+  HandoffStep,
+  MessageStep,
+  RetrievalStep,
+  SkillStep,
+  TokenFigures,
+  Trace,
+  TraceStep,
+  TurnFigures,
+} from './trace';
 import { isObject } from '../../shared/isObject';
 
 const STEP_TYPES = ['tool_call', 'message', 'handoff', 'retrieval', 'skill'] as const;
@@ -14,8 +35,11 @@ const STEP_TYPES = ['tool_call', 'message', 'handoff', 'retrieval', 'skill'] as 
 export function nativeTrace(trace: JsonObject): Trace {
   const rawSteps = fieldOf(trace, 'steps');
   const hasSteps = rawSteps !== undefined && rawSteps !== null;
-  if (hasSteps && !Array.isArray(rawSteps)) throw new TraceShapeError(`the trace's \`steps\` is ${kind(rawSteps)}, not a list`);
-  const steps = hasSteps ? (rawSteps as readonly Json[]).map((step, index) => readStep(step, `trace step ${index + 1}`)) : [];
+  if (hasSteps && !Array.isArray(rawSteps))
+    throw new TraceShapeError(`the trace's \`steps\` is ${kind(rawSteps)}, not a list`);
+  const steps = hasSteps
+    ? (rawSteps as readonly Json[]).map((step, index) => readStep(step, `trace step ${index + 1}`))
+    : [];
   const { turns, hasTurns } = readTurns(trace);
   return { steps, hasSteps, turns, hasTurns, format: 'native' };
 }
@@ -38,16 +62,36 @@ function readStep(step: Json, where: string): TraceStep {
         id: optionalId(step, where),
       });
     case 'message':
-      return defined<MessageStep>({ kind: 'message', role: requiredString(step, 'role', where), content: fieldOf(step, 'content'), turn });
+      return defined<MessageStep>({
+        kind: 'message',
+        role: requiredString(step, 'role', where),
+        content: fieldOf(step, 'content'),
+        turn,
+      });
     case 'handoff':
-      return defined<HandoffStep>({ kind: 'handoff', from: optionalString(step, 'from', where), to: requiredString(step, 'to', where), turn });
+      return defined<HandoffStep>({
+        kind: 'handoff',
+        from: optionalString(step, 'from', where),
+        to: requiredString(step, 'to', where),
+        turn,
+      });
     case 'retrieval':
       if (!hasField(step, 'document_ids')) throw new TraceShapeError(`${where} (a retrieval) has no \`document_ids\``);
-      return defined<RetrievalStep>({ kind: 'retrieval', documentIds: idList(fieldOf(step, 'document_ids'), `the \`document_ids\` of ${where}`), query: optionalString(step, 'query', where), turn });
+      return defined<RetrievalStep>({
+        kind: 'retrieval',
+        documentIds: idList(fieldOf(step, 'document_ids'), `the \`document_ids\` of ${where}`),
+        query: optionalString(step, 'query', where),
+        turn,
+      });
     case 'skill':
       return defined<SkillStep>({ kind: 'skill', name: requiredString(step, 'name', where), turn });
     default: {
-      const seen = type === undefined || type === null ? 'has no `type`' : typeof type === 'string' ? 'has a `type` EvalLens does not know' : `has a \`type\` that is ${kind(type)}`;
+      const seen =
+        type === undefined || type === null
+          ? 'has no `type`'
+          : typeof type === 'string'
+            ? 'has a `type` EvalLens does not know'
+            : `has a \`type\` that is ${kind(type)}`;
       throw new TraceShapeError(`${where} ${seen}; a step's type is one of ${STEP_TYPES.join(', ')}`);
     }
   }
@@ -74,11 +118,17 @@ function readTurns(trace: JsonObject): { turns: TurnFigures[]; hasTurns: boolean
   const tokens = fieldOf(trace, 'tokens');
   const hasTokens = tokens !== undefined && tokens !== null;
   if (turns === undefined || turns === null) {
-    return hasTokens ? { turns: [{ tokens: readTokens(tokens, "the trace's `tokens`") }], hasTurns: true } : { turns: [], hasTurns: false };
+    return hasTokens
+      ? { turns: [{ tokens: readTokens(tokens, "the trace's `tokens`") }], hasTurns: true }
+      : { turns: [], hasTurns: false };
   }
-  if (hasTokens) throw new TraceShapeError('the trace has both `turns` and `tokens`; give the token figures in each turn');
+  if (hasTokens)
+    throw new TraceShapeError('the trace has both `turns` and `tokens`; give the token figures in each turn');
   if (!Array.isArray(turns)) throw new TraceShapeError(`the trace's \`turns\` is ${kind(turns)}, not a list`);
-  return { turns: (turns as readonly Json[]).map((turn, index) => readTurn(turn, `trace turn ${index + 1}`)), hasTurns: true };
+  return {
+    turns: (turns as readonly Json[]).map((turn, index) => readTurn(turn, `trace turn ${index + 1}`)),
+    hasTurns: true,
+  };
 }
 
 function readTurn(turn: Json, where: string): TurnFigures {

@@ -24,7 +24,8 @@ export interface RecordedCall {
  */
 export function toolCallStep(call: RecordedCall): ToolCallStep {
   const canonical = canonicalToolCall(call.name, call.arguments);
-  const durationMs = call.durationMs ?? (call.startMs !== undefined && call.endMs !== undefined ? call.endMs - call.startMs : undefined);
+  const durationMs =
+    call.durationMs ?? (call.startMs !== undefined && call.endMs !== undefined ? call.endMs - call.startMs : undefined);
   return defined<ToolCallStep>({
     kind: 'tool_call',
     name: canonical.name,

@@ -10,7 +10,9 @@ import type { Trace } from './trace';
 export function toolNameListTrace(names: readonly Json[]): Trace {
   const steps = names.map((name, index) => {
     if (typeof name !== 'string' || name === '') {
-      throw new TraceShapeError(`trace item ${index + 1} is ${name === '' ? 'an empty string' : kind(name)}, not a tool name (the trace's first item is one)`);
+      throw new TraceShapeError(
+        `trace item ${index + 1} is ${name === '' ? 'an empty string' : kind(name)}, not a tool name (the trace's first item is one)`,
+      );
     }
     return toolCallStep({ name });
   });

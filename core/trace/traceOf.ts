@@ -8,7 +8,8 @@ import type { Trace } from './trace';
 import { isObject } from '../../shared/isObject';
 
 /** A case's trace in the engine's model, or why it has none a scorer could use. */
-export type TraceLookup = { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly reason: string };
+export type TraceLookup =
+  { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly reason: string };
 
 const cache = new WeakMap<EvalCase, TraceLookup>();
 
@@ -52,7 +53,9 @@ function normalize(evalCase: EvalCase): TraceLookup {
 function readTrace(raw: Json): Trace {
   if (Array.isArray(raw)) return readList(raw as readonly Json[]);
   if (!isObject(raw)) {
-    throw new TraceShapeError(`the trace is ${kind(raw)}; a trace is an object (with steps, messages or conversation_history) or a list (of tool names, chat messages or conversation turns)`);
+    throw new TraceShapeError(
+      `the trace is ${kind(raw)}; a trace is an object (with steps, messages or conversation_history) or a list (of tool names, chat messages or conversation turns)`,
+    );
   }
   return { ...readObject(raw), ...wrapperFigures(raw) };
 }
@@ -61,14 +64,20 @@ function readObject(raw: JsonObject): Trace {
   if (hasField(raw, 'steps')) return nativeTrace(raw);
   if (hasField(raw, 'messages')) {
     const messages = fieldOf(raw, 'messages');
-    if (!Array.isArray(messages)) throw new TraceShapeError(`the trace's \`messages\` is ${kind(messages)}, not a list of chat messages`);
+    if (!Array.isArray(messages))
+      throw new TraceShapeError(`the trace's \`messages\` is ${kind(messages)}, not a list of chat messages`);
     return chatTrace(messages as readonly Json[]);
   }
   if (HISTORY_FIELDS.some((key) => hasField(raw, key))) return historyTrace(fieldOf(raw, 'conversation_history'), raw);
   if (NATIVE_FIELDS.some((key) => hasField(raw, key))) return nativeTrace(raw);
   const keys = Object.keys(raw);
-  const shown = keys.length === 0 ? 'it has no fields' : `its fields: ${keys.slice(0, SHOWN_FIELDS).join(', ')}${keys.length > SHOWN_FIELDS ? `, and ${keys.length - SHOWN_FIELDS} more` : ''}`;
-  throw new TraceShapeError(`the trace is an object with none of steps, messages, conversation_history, turns, latency_ms or citations (${shown})`);
+  const shown =
+    keys.length === 0
+      ? 'it has no fields'
+      : `its fields: ${keys.slice(0, SHOWN_FIELDS).join(', ')}${keys.length > SHOWN_FIELDS ? `, and ${keys.length - SHOWN_FIELDS} more` : ''}`;
+  throw new TraceShapeError(
+    `the trace is an object with none of steps, messages, conversation_history, turns, latency_ms or citations (${shown})`,
+  );
 }
 
 function readList(raw: readonly Json[]): Trace {
@@ -77,7 +86,9 @@ function readList(raw: readonly Json[]): Trace {
   if (isObject(first) && hasField(first, 'role')) return chatTrace(raw);
   if (isObject(first) && (hasField(first, 'user') || hasField(first, 'agent'))) return historyTrace(raw);
   const seen = isObject(first) ? 'an object with neither `role` nor `user`/`agent`' : kind(first);
-  throw new TraceShapeError(`the trace is a list whose first item is ${seen}; a trace list holds tool names, chat messages (with role) or conversation turns (with user and agent)`);
+  throw new TraceShapeError(
+    `the trace is a list whose first item is ${seen}; a trace list holds tool names, chat messages (with role) or conversation turns (with user and agent)`,
+  );
 }
 
 /** The whole-case figures any object trace may carry. */
@@ -86,6 +97,8 @@ function wrapperFigures(raw: JsonObject): Pick<Trace, 'latencyMs' | 'citations'>
   const citations = fieldOf(raw, 'citations');
   return {
     ...(latencyMs === undefined ? {} : { latencyMs }),
-    ...(citations === undefined || citations === null ? {} : { citations: idList(citations, "the trace's `citations`") }),
+    ...(citations === undefined || citations === null
+      ? {}
+      : { citations: idList(citations, "the trace's `citations`") }),
   };
 }

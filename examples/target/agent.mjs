@@ -8,7 +8,8 @@ const question = String(evalCase.input ?? '').toLowerCase();
 
 function answer() {
   if (question.includes('how many days')) return { answer: '30 days', policy: 'refunds' };
-  if (question.includes('shipping')) return { answer: 'Shipping is refunded only for damaged items.', policy: 'shipping' };
+  if (question.includes('shipping'))
+    return { answer: 'Shipping is refunded only for damaged items.', policy: 'shipping' };
   if (question.includes('gift card')) return { answer: 'Gift cards cannot be refunded.', policy: 'gift-cards' };
   return { answer: 'I do not know.', policy: 'unknown' };
 }
@@ -16,4 +17,6 @@ function answer() {
 const started = Date.now();
 const result = answer();
 // The trace says what the agent did; EvalLens adds the call's wall time as `latency_ms`.
-process.stdout.write(`${JSON.stringify({ ...result, trace: { steps: [{ type: 'tool_call', name: 'policy__lookup', arguments: { topic: result.policy } }], turns: [{ model_latency_ms: Date.now() - started }] } })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ...result, trace: { steps: [{ type: 'tool_call', name: 'policy__lookup', arguments: { topic: result.policy } }], turns: [{ model_latency_ms: Date.now() - started }] } })}\n`,
+);

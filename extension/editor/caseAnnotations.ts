@@ -18,8 +18,20 @@ export interface CaseSite {
 }
 
 export type LensSpec =
-  | { readonly kind: 'run-case'; readonly line: number; readonly title: string; readonly configFile: string; readonly caseId: string }
-  | { readonly kind: 'last-result'; readonly line: number; readonly title: string; readonly configFile: string; readonly caseId: string };
+  | {
+      readonly kind: 'run-case';
+      readonly line: number;
+      readonly title: string;
+      readonly configFile: string;
+      readonly caseId: string;
+    }
+  | {
+      readonly kind: 'last-result';
+      readonly line: number;
+      readonly title: string;
+      readonly configFile: string;
+      readonly caseId: string;
+    };
 
 /** The title H9's end-to-end suite looks for; keep it exactly. */
 export const RUN_CASE_TITLE = 'Run case';
@@ -29,15 +41,32 @@ export const RUN_CASE_TITLE = 'Run case';
  * several configs read the same file, each "Run case" names its config, shortly, and its result
  * follows it in a compact form, so a line of lenses stays short.
  */
-export function caseLenses(sites: readonly CaseSite[], lastResult: (configFile: string, caseId: string) => CaseOutcome | undefined, configName: (configFile: string) => string): LensSpec[] {
+export function caseLenses(
+  sites: readonly CaseSite[],
+  lastResult: (configFile: string, caseId: string) => CaseOutcome | undefined,
+  configName: (configFile: string) => string,
+): LensSpec[] {
   const configs = new Set(sites.map((s) => s.configFile));
   const named = configs.size > 1;
   const lenses: LensSpec[] = [];
   for (const site of sites) {
     const suffix = named ? ` · ${shortConfigName(configName(site.configFile))}` : '';
-    lenses.push({ kind: 'run-case', line: site.line, title: `${RUN_CASE_TITLE}${suffix}`, configFile: site.configFile, caseId: site.caseId });
+    lenses.push({
+      kind: 'run-case',
+      line: site.line,
+      title: `${RUN_CASE_TITLE}${suffix}`,
+      configFile: site.configFile,
+      caseId: site.caseId,
+    });
     const outcome = lastResult(site.configFile, site.caseId);
-    if (outcome !== undefined) lenses.push({ kind: 'last-result', line: site.line, title: outcomeTitle(outcome, named), configFile: site.configFile, caseId: site.caseId });
+    if (outcome !== undefined)
+      lenses.push({
+        kind: 'last-result',
+        line: site.line,
+        title: outcomeTitle(outcome, named),
+        configFile: site.configFile,
+        caseId: site.caseId,
+      });
   }
   return lenses;
 }
@@ -58,7 +87,10 @@ export function shortConfigName(name: string): string {
 export function configRunTitle(run: ConfigRunSummary, now: number): string {
   const bad = run.failed > 0 || run.errored > 0 || run.job?.pass === false;
   const mark = bad ? (run.failed === 0 && run.errored > 0 && run.job?.pass !== false ? '⚠' : '✗') : '✓';
-  const job = run.job === undefined ? '' : ` · job ${formatScore(round2(run.job.score))}${run.job.pass ? '' : ` < ${formatScore(run.job.threshold)}`}`;
+  const job =
+    run.job === undefined
+      ? ''
+      : ` · job ${formatScore(round2(run.job.score))}${run.job.pass ? '' : ` < ${formatScore(run.job.threshold)}`}`;
   return `${mark} ${run.passed}/${run.total}${job}${run.cancelled ? ' · stopped' : ''} · ${timeAgo(now - run.endedAt)}`;
 }
 
@@ -82,13 +114,16 @@ function round2(score: number): number {
 export function outcomeTitle(outcome: CaseOutcome, compact = false): string {
   const head = compact ? caseMark(outcome.status) : `${caseMark(outcome.status)} ${outcome.status}`;
   const verdicts = verdictsOf(outcome.results);
-  if (outcome.status === 'passed') return `${head}${compact ? '' : ' ·'} ${verdicts.length} scorer${verdicts.length === 1 ? '' : 's'}`;
+  if (outcome.status === 'passed')
+    return `${head}${compact ? '' : ' ·'} ${verdicts.length} scorer${verdicts.length === 1 ? '' : 's'}`;
   const bad = verdicts.filter((v) => v.bad.length > 0);
   if (bad.length === 0) return compact ? `${head} ${outcome.status}` : head;
   const room = compact ? 1 : 3;
   const shown = bad.slice(0, room).map((v) => {
     const scores = v.bad.flatMap((r) => (r.score === undefined ? [] : [r.score]));
-    return scores.length === 0 ? printable(verdictName(v)) : `${printable(verdictName(v))} ${formatScore(Math.min(...scores))}`;
+    return scores.length === 0
+      ? printable(verdictName(v))
+      : `${printable(verdictName(v))} ${formatScore(Math.min(...scores))}`;
   });
   return `${head}${compact ? ' ' : ' · '}${shown.join(' · ')}${bad.length > room ? ` · +${bad.length - room}` : ''}`;
 }
@@ -110,7 +145,11 @@ export function failureDiagnostics(outcomes: readonly CaseOutcome[]): CaseDiagno
       .filter((v) => v.bad.length > 0)
       .map((v) => `${verdictHeader(v, trials)}: ${verdictReasons(v, trials).join('; ')}`);
     const { start, end } = outcome.range;
-    specs.push({ start: { line: start.line, column: start.column }, end: { line: end.line, column: end.column }, message: printable(`case "${outcome.caseId}" ${outcome.status}: ${reasons.join('; ')}`) });
+    specs.push({
+      start: { line: start.line, column: start.column },
+      end: { line: end.line, column: end.column },
+      message: printable(`case "${outcome.caseId}" ${outcome.status}: ${reasons.join('; ')}`),
+    });
   }
   return specs;
 }
@@ -122,17 +161,23 @@ export function failureDiagnostics(outcomes: readonly CaseOutcome[]): CaseDiagno
  */
 export function outcomeHover(outcome: CaseOutcome, configName: string): string {
   const trials = trialsOf(outcome);
-  const lines = [`**EvalLens** · case ${markdownCode(outcome.caseId)} · ${markdownText(configName)} · ${caseMark(outcome.status)} ${outcome.status}`, ''];
+  const lines = [
+    `**EvalLens** · case ${markdownCode(outcome.caseId)} · ${markdownText(configName)} · ${caseMark(outcome.status)} ${outcome.status}`,
+    '',
+  ];
   lines.push('| | Scorer | Score | Reason |', '|---|---|---|---|');
   for (const v of verdictsOf(outcome.results)) {
     const shown = v.bad.length > 0 ? v.bad : v.results;
     const scores = shown.flatMap((r) => (r.score === undefined ? [] : [r.score]));
     const low = Math.min(...scores);
     const high = Math.max(...scores);
-    const score = scores.length === 0 ? '' : low === high ? formatScore(low) : `${formatScore(low)}–${formatScore(high)}`;
+    const score =
+      scores.length === 0 ? '' : low === high ? formatScore(low) : `${formatScore(low)}–${formatScore(high)}`;
     const reason = v.bad.length > 0 ? verdictReasons(v, trials).join('; ') : (v.results[0]?.reason ?? '');
     const where = v.bad.length > 0 && trials > 1 && !v.acrossTrials ? ` (${v.bad.length}/${trials} trials)` : '';
-    lines.push(`| ${resultMark(v.status)} | ${markdownText(verdictName(v))}${where} | ${score} | ${markdownText(reason)} |`);
+    lines.push(
+      `| ${resultMark(v.status)} | ${markdownText(verdictName(v))}${where} | ${score} | ${markdownText(reason)} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -40,7 +40,11 @@ export class CaseCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
     private readonly tree: EvalTestTree,
     private readonly lastRuns: LastRuns,
   ) {
-    this.disposables.push(index.onDidChange(() => this.refreshSoon()), lastResults.onDidChange(() => this.refreshSoon()), lastRuns.onDidChange(() => this.refreshSoon()));
+    this.disposables.push(
+      index.onDidChange(() => this.refreshSoon()),
+      lastResults.onDidChange(() => this.refreshSoon()),
+      lastRuns.onDidChange(() => this.refreshSoon()),
+    );
     this.ageTimer = setInterval(() => {
       if (this.lastRuns.size > 0) this.changed.fire();
     }, AGE_REFRESH_MS);
@@ -61,10 +65,23 @@ export class CaseCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
           new vscode.CodeLens(range, { title: 'Open results', command: OPEN_RESULTS_COMMAND, arguments: [file] }),
         );
         const run = this.lastRuns.get(file);
-        if (run !== undefined) lenses.push(new vscode.CodeLens(range, { title: configRunTitle(run, Date.now()), tooltip: 'The last run of this config in this window: cases passed, job score, when. Click to open its results.', command: OPEN_RESULTS_COMMAND, arguments: [file] }));
+        if (run !== undefined)
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title: configRunTitle(run, Date.now()),
+              tooltip:
+                'The last run of this config in this window: cases passed, job score, when. Click to open its results.',
+              command: OPEN_RESULTS_COMMAND,
+              arguments: [file],
+            }),
+          );
       }
     }
-    const specs = caseLenses(this.index.sitesInFile(file), (config, caseId) => this.lastResults.get(config, caseId), (config) => basename(config));
+    const specs = caseLenses(
+      this.index.sitesInFile(file),
+      (config, caseId) => this.lastResults.get(config, caseId),
+      (config) => basename(config),
+    );
     for (const spec of specs) {
       const range = new vscode.Range(spec.line, 0, spec.line, 0);
       const command = spec.kind === 'run-case' ? RUN_CASE_COMMAND : OPEN_RESULTS_COMMAND;

@@ -20,14 +20,17 @@ export class CaseResultDecorations implements vscode.Disposable, vscode.HoverPro
     this.disposables.push(
       lastResults.onDidChange((files) => this.updateSoon(files)),
       vscode.workspace.onDidChangeTextDocument((change) => {
-        if (change.contentChanges.length > 0 && change.document.uri.scheme === 'file') lastResults.forgetFile(change.document.uri.fsPath);
+        if (change.contentChanges.length > 0 && change.document.uri.scheme === 'file')
+          lastResults.forgetFile(change.document.uri.fsPath);
       }),
       vscode.languages.registerHoverProvider(ANNOTATED_FILES, this),
     );
   }
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    const outcomes = this.lastResults.inFile(document.uri.fsPath).filter((o) => o.range.start.line <= position.line && position.line <= o.range.end.line);
+    const outcomes = this.lastResults
+      .inFile(document.uri.fsPath)
+      .filter((o) => o.range.start.line <= position.line && position.line <= o.range.end.line);
     if (outcomes.length === 0) return undefined;
     return new vscode.Hover(outcomes.map((o) => new vscode.MarkdownString(outcomeHover(o, basename(o.configFile)))));
   }
@@ -43,7 +46,11 @@ export class CaseResultDecorations implements vscode.Disposable, vscode.HoverPro
 
   private update(file: string): void {
     const diagnostics = failureDiagnostics(this.lastResults.inFile(file)).map((spec) => {
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(spec.start.line, spec.start.column, spec.end.line, spec.end.column), spec.message, vscode.DiagnosticSeverity.Information);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(spec.start.line, spec.start.column, spec.end.line, spec.end.column),
+        spec.message,
+        vscode.DiagnosticSeverity.Information,
+      );
       diagnostic.source = 'EvalLens run';
       return diagnostic;
     });

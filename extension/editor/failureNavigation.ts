@@ -14,7 +14,13 @@ const NAMED = 3;
 export function failingCases(outcomes: readonly CaseOutcome[]): CaseOutcome[] {
   return outcomes
     .filter((o) => o.status === 'failed' || o.status === 'errored')
-    .sort((a, b) => (a.range.file === b.range.file ? a.range.start.offset - b.range.start.offset : a.range.file < b.range.file ? -1 : 1));
+    .sort((a, b) =>
+      a.range.file === b.range.file
+        ? a.range.start.offset - b.range.start.offset
+        : a.range.file < b.range.file
+          ? -1
+          : 1,
+    );
 }
 
 /** "EvalLens: 1 of 4 cases failed (sale-items).", or undefined when nothing failed. */
@@ -24,6 +30,9 @@ export function failureNotice(failing: readonly CaseOutcome[], total: number): s
   const verb = errored ? (failing.every((o) => o.status === 'errored') ? 'errored' : 'failed or errored') : 'failed';
   const names = failing.slice(0, NAMED).map((o) => printable(o.caseId));
   const more = failing.length > NAMED ? `, +${failing.length - NAMED}` : '';
-  const count = total > failing.length ? `${failing.length} of ${total} cases` : `${failing.length} case${failing.length === 1 ? '' : 's'}`;
+  const count =
+    total > failing.length
+      ? `${failing.length} of ${total} cases`
+      : `${failing.length} case${failing.length === 1 ? '' : 's'}`;
   return `EvalLens: ${count} ${verb} (${names.join(', ')}${more}).`;
 }

@@ -22,7 +22,10 @@ export async function showFirstFailure(lastResults: LastResults, configFiles?: r
     return;
   }
   const at = new vscode.Position(first.range.start.line, first.range.start.column);
-  await vscode.window.showTextDocument(vscode.Uri.file(first.range.file), { selection: new vscode.Range(at, at), preview: false });
+  await vscode.window.showTextDocument(vscode.Uri.file(first.range.file), {
+    selection: new vscode.Range(at, at),
+    preview: false,
+  });
   await vscode.commands.executeCommand(OPEN_PEEK_COMMAND);
 }
 

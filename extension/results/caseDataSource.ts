@@ -61,12 +61,23 @@ export class CaseDataSource {
 }
 
 /** One case from the CLI; never rejects (a CLI that fails or is too old gives a reason). */
-export function readCase(cliPath: string, configFile: string, caseId: string, untrusted: boolean, timeoutMs = LOOKUP_TIMEOUT_MS): Promise<CaseLookup> {
+export function readCase(
+  cliPath: string,
+  configFile: string,
+  caseId: string,
+  untrusted: boolean,
+  timeoutMs = LOOKUP_TIMEOUT_MS,
+): Promise<CaseLookup> {
   return new Promise((resolve) => {
     // `--case-data=<id>`: an id that starts with "-" is still the option's value.
     const args = ['validate', configFile, `--case-data=${caseId}`, ...(untrusted ? ['--untrusted'] : [])];
     // The CLI's own folder as cwd: it always exists (a report from CI names configs that may not).
-    const child = fork(cliPath, args, { cwd: dirname(cliPath), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const child = fork(cliPath, args, {
+      cwd: dirname(cliPath),
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      execArgv: [],
+      timeout: timeoutMs,
+    });
     const stdout: Buffer[] = [];
     let stderr = '';
     let startError: string | undefined;
@@ -78,7 +89,11 @@ export function readCase(cliPath: string, configFile: string, caseId: string, un
       const answer = parseCaseLookup(Buffer.concat(stdout).toString('utf8').trim());
       if (answer !== undefined) return resolve(answer);
       const line = stderr.split('\n').find((l) => l.trim() !== '');
-      const why = startError ?? (signal !== null ? `reading the case was stopped (${signal})` : `reading the case failed (exit code ${String(code)})${line === undefined ? '' : `: ${line.trim()}`}`);
+      const why =
+        startError ??
+        (signal !== null
+          ? `reading the case was stopped (${signal})`
+          : `reading the case failed (exit code ${String(code)})${line === undefined ? '' : `: ${line.trim()}`}`);
       resolve({ ok: false, reason: why });
     });
   });

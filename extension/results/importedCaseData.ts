@@ -32,7 +32,10 @@ export function importedCaseData(report: Report, caseId: string): CaseData | und
     const d = byTrial.get(i + 1);
     if (d === undefined) return {};
     const error = d['generated_error'] ?? d['sql_generator_error'];
-    return { ...(d['output'] === undefined ? {} : { output: d['output'] }), ...(typeof error === 'string' ? { error } : {}) };
+    return {
+      ...(d['output'] === undefined ? {} : { output: d['output'] }),
+      ...(typeof error === 'string' ? { error } : {}),
+    };
   });
   return {
     id: caseId,

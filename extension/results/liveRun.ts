@@ -79,10 +79,12 @@ export class LiveRun {
   private messages(events: readonly RunEvent[]): HostToWebview[] {
     if (events.length === 0) return [];
     const messages: HostToWebview[] = [];
-    for (let i = 0; i < events.length; i += EVENTS_PER_MESSAGE) messages.push({ type: 'run/events', events: events.slice(i, i + EVENTS_PER_MESSAGE) });
+    for (let i = 0; i < events.length; i += EVENTS_PER_MESSAGE)
+      messages.push({ type: 'run/events', events: events.slice(i, i + EVENTS_PER_MESSAGE) });
     const aggregates = this.aggregates();
     const last = messages[messages.length - 1];
-    if (aggregates !== undefined && last?.type === 'run/events') messages[messages.length - 1] = { ...last, aggregates };
+    if (aggregates !== undefined && last?.type === 'run/events')
+      messages[messages.length - 1] = { ...last, aggregates };
     return messages;
   }
 

@@ -30,14 +30,26 @@ export function registerResultsPanelSerializer(extensionUri: vscode.Uri, hooks: 
   });
 }
 
-async function restorePanel(webviewPanel: vscode.WebviewPanel, state: unknown, extensionUri: vscode.Uri, hooks: RestoreHooks): Promise<void> {
-  const [{ ResultsPanel }, { findSavedRun, savedSourceOf }] = await Promise.all([import('./resultsPanel'), import('./savedRun')]);
+async function restorePanel(
+  webviewPanel: vscode.WebviewPanel,
+  state: unknown,
+  extensionUri: vscode.Uri,
+  hooks: RestoreHooks,
+): Promise<void> {
+  const [{ ResultsPanel }, { findSavedRun, savedSourceOf }] = await Promise.all([
+    import('./resultsPanel'),
+    import('./savedRun'),
+  ]);
   // The panel is set up (its HTML, its messages) before the report is read, so the view loads meanwhile.
   const panel = ResultsPanel.restore(webviewPanel, extensionUri, (target) => hooks.reveal(target));
   hooks.restored?.(panel);
   const source = savedSourceOf(state);
   if (source === undefined) return;
-  const found = await findSavedRun(source, runsDirectoriesFor(source.configFile), vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath);
+  const found = await findSavedRun(
+    source,
+    runsDirectoriesFor(source.configFile),
+    vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath,
+  );
   // Something else may have been shown in the panel while the report was read; that wins.
   if (ResultsPanel.currentPanel !== panel || panel.isShowingSomething) return;
   if (found.found) panel.showReport(found.report);
@@ -46,8 +58,12 @@ async function restorePanel(webviewPanel: vscode.WebviewPanel, state: unknown, e
 
 /** Where the run's folder can be: the runs directory as a run of this config uses it (its workspace folder's, else its own folder's), then every workspace folder's. */
 function runsDirectoriesFor(configFile: string): string[] {
-  const runsDirectory = readSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key)).runsDirectory;
+  const runsDirectory = readSettings((key) =>
+    vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key),
+  ).runsDirectory;
   const own = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configFile))?.uri.fsPath ?? dirname(configFile);
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => f.uri.fsPath);
   return [own, ...folders].map((folder) => resolve(folder, runsDirectory));
 }

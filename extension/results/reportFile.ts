@@ -20,7 +20,12 @@ export function reportFileArgs(path: string): string[] {
 export function readReportFile(cliPath: string, path: string, timeoutMs = READ_TIMEOUT_MS): Promise<Report> {
   return new Promise((resolve, reject) => {
     // The CLI's own folder as cwd: it always exists.
-    const child = fork(cliPath, reportFileArgs(path), { cwd: dirname(cliPath), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const child = fork(cliPath, reportFileArgs(path), {
+      cwd: dirname(cliPath),
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      execArgv: [],
+      timeout: timeoutMs,
+    });
     const stdout: Buffer[] = [];
     let size = 0;
     let stderr = '';
@@ -41,7 +46,10 @@ export function readReportFile(cliPath: string, path: string, timeoutMs = READ_T
     child.on('error', (e) => (failure ??= `the EvalLens CLI could not be started: ${e.message}`));
     child.on('close', (code, signal) => {
       if (failure !== undefined) return reject(new Error(failure));
-      if (signal !== null) return reject(new Error(`reading ${path} was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`));
+      if (signal !== null)
+        return reject(
+          new Error(`reading ${path} was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`),
+        );
       // 0 and 1 (a run that failed, or one that scored nothing) both print the report; 2 is a report that could not be read.
       if (code === 0 || code === 1) {
         try {

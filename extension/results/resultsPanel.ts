@@ -29,7 +29,14 @@
 import * as vscode from 'vscode';
 import type { Report } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
-import { type CaseData, type HostToWebview, isWebviewToHost, PROTOCOL_VERSION, type RevealTarget, type WebviewToHost } from '../../protocol/webview';
+import {
+  type CaseData,
+  type HostToWebview,
+  isWebviewToHost,
+  PROTOCOL_VERSION,
+  type RevealTarget,
+  type WebviewToHost,
+} from '../../protocol/webview';
 import { CaseDataSource } from './caseDataSource';
 import { importedCaseData } from './importedCaseData';
 import { LiveRun } from './liveRun';
@@ -89,7 +96,11 @@ export class ResultsPanel implements vscode.Disposable {
    * Takes over a panel VS Code revived after a window reload; the caller then shows what it showed.
    * There is one results panel: if one was opened meanwhile, the revived one closes and that one is kept.
    */
-  static restore(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, reveal: (target: RevealTarget) => void): ResultsPanel {
+  static restore(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    reveal: (target: RevealTarget) => void,
+  ): ResultsPanel {
     const existing = ResultsPanel.current;
     if (existing !== undefined) {
       panel.dispose();
@@ -192,7 +203,9 @@ export class ResultsPanel implements vscode.Disposable {
     switch (message.type) {
       case 'webview/ready':
         if (message.version !== PROTOCOL_VERSION) {
-          void vscode.window.showErrorMessage(`EvalLens: the results view speaks protocol ${message.version}, the extension ${PROTOCOL_VERSION}. Reload the window.`);
+          void vscode.window.showErrorMessage(
+            `EvalLens: the results view speaks protocol ${message.version}, the extension ${PROTOCOL_VERSION}. Reload the window.`,
+          );
           return;
         }
         this.ready = true;
@@ -209,7 +222,16 @@ export class ResultsPanel implements vscode.Disposable {
           return;
         }
         const found = await this.cases.lookup(message.configFile, message.caseId);
-        this.post(found.ok ? { type: 'case/data', configFile: message.configFile, caseId: message.caseId, data: found.data } : { type: 'case/unavailable', configFile: message.configFile, caseId: message.caseId, reason: found.reason });
+        this.post(
+          found.ok
+            ? { type: 'case/data', configFile: message.configFile, caseId: message.caseId, data: found.data }
+            : {
+                type: 'case/unavailable',
+                configFile: message.configFile,
+                caseId: message.caseId,
+                reason: found.reason,
+              },
+        );
         return;
       }
     }

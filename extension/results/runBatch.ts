@@ -49,7 +49,13 @@ export class RunBatch {
 const NO_CASES: RunSummary = { passed: 0, failed: 0, errored: 0, skipped: 0, total: 0 };
 
 function added(a: RunSummary, b: RunSummary): RunSummary {
-  return { passed: a.passed + b.passed, failed: a.failed + b.failed, errored: a.errored + b.errored, skipped: a.skipped + b.skipped, total: a.total + b.total };
+  return {
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    errored: a.errored + b.errored,
+    skipped: a.skipped + b.skipped,
+    total: a.total + b.total,
+  };
 }
 
 function countsText(summary: RunSummary): string {
@@ -69,8 +75,13 @@ export function batchSummaryText(outcomes: readonly ConfigOutcome[]): SummaryTex
   const parts = [`$(pass) ${total.passed}`, `$(error) ${total.failed}`];
   if (total.errored > 0) parts.push(`$(warning) ${total.errored}`);
   if (total.skipped > 0) parts.push(`$(circle-slash) ${total.skipped}`);
-  const lines = [`Last run, ${outcomes.length} config${outcomes.length === 1 ? '' : 's'}: ${countsText(total)}${cancelled ? ', stopped before the end' : ''}.`];
-  for (const o of outcomes) lines.push(`${printable(o.label)}: ${o.summary === undefined ? 'did not start (see the EvalLens output)' : countsText(o.summary)}${o.cancelled ? ' (stopped)' : ''}`);
+  const lines = [
+    `Last run, ${outcomes.length} config${outcomes.length === 1 ? '' : 's'}: ${countsText(total)}${cancelled ? ', stopped before the end' : ''}.`,
+  ];
+  for (const o of outcomes)
+    lines.push(
+      `${printable(o.label)}: ${o.summary === undefined ? 'did not start (see the EvalLens output)' : countsText(o.summary)}${o.cancelled ? ' (stopped)' : ''}`,
+    );
   lines.push('Click to open the results.');
   return {
     text: `EvalLens ${parts.join(' ')} · ${outcomes.length} config${outcomes.length === 1 ? '' : 's'}${cancelled ? ' (stopped)' : ''}`,

@@ -25,7 +25,9 @@ export function runArgs(request: RunRequestArgs): string[] {
 }
 
 /** `untrusted`: the plan reads the config as an untrusted run does (no environment variable the workspace names). */
-export function planArgs(request: Pick<RunRequestArgs, 'configFile' | 'caseIds' | 'trials'> & { readonly untrusted?: boolean }): string[] {
+export function planArgs(
+  request: Pick<RunRequestArgs, 'configFile' | 'caseIds' | 'trials'> & { readonly untrusted?: boolean },
+): string[] {
   const args = ['plan', request.configFile];
   for (const id of request.caseIds) args.push('--case', id);
   if (request.trials !== undefined) args.push('--trials', String(request.trials));

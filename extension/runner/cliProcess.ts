@@ -11,7 +11,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { killProcessTree } from './processTree';
 import { markedEnv, newRunToken } from '../../shared/process/runProcesses';
-import { createDecodeState, decodeEvents, finishEvents, overLongMessage, RunEventDecodeError, type RunEvent } from '../../protocol/runEvents';
+import {
+  createDecodeState,
+  decodeEvents,
+  finishEvents,
+  overLongMessage,
+  RunEventDecodeError,
+  type RunEvent,
+} from '../../protocol/runEvents';
 import { asReportHandover, REPORT_HANDOVER_ENV } from '../../protocol/reportHandover';
 
 export interface CliRunHandlers {
@@ -99,8 +106,15 @@ export function startCliRun(cliPath: string, args: readonly string[], cwd: strin
           streamError = e instanceof RunEventDecodeError ? e.message : String(e);
         }
       }
-      const error = streamError ?? (spawnError === undefined ? undefined : `the CLI could not be started: ${spawnError}`);
-      resolve({ code, signal, cancelled, ...(error === undefined ? {} : { streamError: error }), ...(reportJson === undefined ? {} : { reportJson }) });
+      const error =
+        streamError ?? (spawnError === undefined ? undefined : `the CLI could not be started: ${spawnError}`);
+      resolve({
+        code,
+        signal,
+        cancelled,
+        ...(error === undefined ? {} : { streamError: error }),
+        ...(reportJson === undefined ? {} : { reportJson }),
+      });
     });
   });
 

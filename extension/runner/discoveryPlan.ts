@@ -35,5 +35,12 @@ export function planFromDiscovery(list: CaseList, selection: PlanSelection = {})
     ...(scorer.reaches === undefined ? {} : { reaches: scorer.reaches }),
     judgeCalls: counts[i] ?? 0,
   }));
-  return { cases, trials, judgeCalls: counts.reduce((a, b) => a + b, 0), scorers, target: list.target === true, reaches: [...part.reaches] };
+  return {
+    cases,
+    trials,
+    judgeCalls: counts.reduce((a, b) => a + b, 0),
+    scorers,
+    target: list.target === true,
+    reaches: [...part.reaches],
+  };
 }

@@ -57,7 +57,11 @@ export function maskedChannel<T extends object>(channel: T): T {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       if (typeof property !== 'string' || !writers.has(property)) return value.bind(target) as unknown;
-      return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args.map((a) => (typeof a === 'string' ? maskSecretText(a) : a instanceof Error ? maskedError(a) : a)));
+      return (...args: unknown[]) =>
+        (value as (...a: unknown[]) => unknown).apply(
+          target,
+          args.map((a) => (typeof a === 'string' ? maskSecretText(a) : a instanceof Error ? maskedError(a) : a)),
+        );
     },
   });
 }

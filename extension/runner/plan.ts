@@ -27,12 +27,23 @@ export interface RunPlan {
   readonly reaches?: readonly string[];
 }
 
-export type PlanAnswer = { readonly ok: true; readonly plan: RunPlan } | { readonly ok: false; readonly reason: string };
+export type PlanAnswer =
+  { readonly ok: true; readonly plan: RunPlan } | { readonly ok: false; readonly reason: string };
 
 /** Reads the CLI's plan; never throws. Bounded: a plan that takes longer than `timeoutMs` is no plan. */
-export function fetchPlan(cliPath: string, request: Parameters<typeof planArgs>[0], cwd: string, timeoutMs = 30_000): Promise<PlanAnswer> {
+export function fetchPlan(
+  cliPath: string,
+  request: Parameters<typeof planArgs>[0],
+  cwd: string,
+  timeoutMs = 30_000,
+): Promise<PlanAnswer> {
   return new Promise((resolve) => {
-    const child = fork(cliPath, planArgs(request), { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const child = fork(cliPath, planArgs(request), {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      execArgv: [],
+      timeout: timeoutMs,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8');
@@ -44,7 +55,10 @@ export function fetchPlan(cliPath: string, request: Parameters<typeof planArgs>[
       if (code !== 0) {
         // An older CLI: `plan` is an unknown command, or (argv parsed first) `--json` an unknown option.
         const unknown = code === 2 && /unknown command "plan"|Unknown option '--json'/.test(stderr);
-        resolve({ ok: false, reason: unknown ? 'this CLI has no `plan` command' : `\`evallens plan\` exited with ${String(code)}` });
+        resolve({
+          ok: false,
+          reason: unknown ? 'this CLI has no `plan` command' : `\`evallens plan\` exited with ${String(code)}`,
+        });
         return;
       }
       resolve(parsePlan(stdout));
@@ -67,7 +81,13 @@ export function parsePlan(text: string): PlanAnswer {
   const judgeCalls = v['judgeCalls'];
   const target = v['target'];
   const scorers = v['scorers'];
-  if (!isCount(cases) || !isCount(trials) || !isCount(judgeCalls) || typeof target !== 'boolean' || !Array.isArray(scorers)) {
+  if (
+    !isCount(cases) ||
+    !isCount(trials) ||
+    !isCount(judgeCalls) ||
+    typeof target !== 'boolean' ||
+    !Array.isArray(scorers)
+  ) {
     return { ok: false, reason: 'the plan lacks cases, trials, judgeCalls, target or scorers' };
   }
   const planned: PlannedScorer[] = [];
@@ -77,19 +97,34 @@ export function parsePlan(text: string): PlanAnswer {
       return { ok: false, reason: 'a scorer of the plan lacks name, key or judgeCalls' };
     }
     const reaches = s['reaches'];
-    planned.push({ name: s['name'], key: s['key'], judgeCalls: s['judgeCalls'], ...(typeof reaches === 'string' ? { reaches } : {}) });
+    planned.push({
+      name: s['name'],
+      key: s['key'],
+      judgeCalls: s['judgeCalls'],
+      ...(typeof reaches === 'string' ? { reaches } : {}),
+    });
   }
   const reaches = Array.isArray(v['reaches']) ? v['reaches'].filter((r): r is string => typeof r === 'string') : [];
-  return { ok: true, plan: { cases, trials, judgeCalls, target, scorers: planned, ...(reaches.length === 0 ? {} : { reaches }) } };
+  return {
+    ok: true,
+    plan: { cases, trials, judgeCalls, target, scorers: planned, ...(reaches.length === 0 ? {} : { reaches }) },
+  };
 }
 
 /** Whether a run of this plan spends nothing: no target, no judge call, nothing reaching the network (no server database). */
 export function planIsFree(plan: RunPlan): boolean {
-  return !plan.target && plan.judgeCalls === 0 && plan.scorers.every((s) => s.reaches !== 'network') && !(plan.reaches ?? []).includes('network');
+  return (
+    !plan.target &&
+    plan.judgeCalls === 0 &&
+    plan.scorers.every((s) => s.reaches !== 'network') &&
+    !(plan.reaches ?? []).includes('network')
+  );
 }
 
 function fields(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function isCount(value: unknown): value is number {

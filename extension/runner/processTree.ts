@@ -63,7 +63,8 @@ function parentPids(): Map<number, number> {
     const table = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' });
     for (const line of table.split('\n')) {
       const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-      if (pid !== undefined && ppid !== undefined && Number.isInteger(pid) && Number.isInteger(ppid)) parents.set(pid, ppid);
+      if (pid !== undefined && ppid !== undefined && Number.isInteger(pid) && Number.isInteger(ppid))
+        parents.set(pid, ppid);
     }
   } catch {
     // No ps: only the process itself and its group are ended.

@@ -6,7 +6,8 @@
  */
 import { fork } from 'node:child_process';
 
-export type ImportAnswer = { readonly ok: true; readonly reportFile: string } | { readonly ok: false; readonly reason: string };
+export type ImportAnswer =
+  { readonly ok: true; readonly reportFile: string } | { readonly ok: false; readonly reason: string };
 
 export function reportImportArgs(path: string, runsDir: string, reportFile: string): string[] {
   return ['report', path, '--runs-dir', runsDir, '--reporter', 'json', '--out', reportFile, '--no-color'];
@@ -17,9 +18,21 @@ export function reportImportArgs(path: string, runsDir: string, reportFile: stri
  * (some failed, or rows it could not read) both wrote the report; 2 did not, and its first error line
  * (file:line:col and what was expected) is the reason. Bounded by `timeoutMs`.
  */
-export function importReport(cliPath: string, path: string, runsDir: string, reportFile: string, cwd: string, timeoutMs = 120_000): Promise<ImportAnswer> {
+export function importReport(
+  cliPath: string,
+  path: string,
+  runsDir: string,
+  reportFile: string,
+  cwd: string,
+  timeoutMs = 120_000,
+): Promise<ImportAnswer> {
   return new Promise((resolve) => {
-    const child = fork(cliPath, reportImportArgs(path, runsDir, reportFile), { cwd, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const child = fork(cliPath, reportImportArgs(path, runsDir, reportFile), {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      execArgv: [],
+      timeout: timeoutMs,
+    });
     let stderr = '';
     let startError: string | undefined;
     child.stderr?.setEncoding('utf8');
@@ -30,7 +43,11 @@ export function importReport(cliPath: string, path: string, runsDir: string, rep
     child.on('error', (e) => (startError = `the EvalLens CLI could not be started: ${e.message}`));
     child.on('close', (code, signal) => {
       if (startError !== undefined) resolve({ ok: false, reason: startError });
-      else if (signal !== null) resolve({ ok: false, reason: `reading the results was stopped (${signal}) after ${timeoutMs / 1000} s or by the system` });
+      else if (signal !== null)
+        resolve({
+          ok: false,
+          reason: `reading the results was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`,
+        });
       else if (code === 0 || code === 1) resolve({ ok: true, reportFile });
       else resolve({ ok: false, reason: firstLine(stderr) ?? `the EvalLens CLI exited with ${String(code)}` });
     });

@@ -20,9 +20,20 @@ const BATCH_LIMIT = 50;
  * config). `untrusted` (Restricted Mode): the CLI reads the configs as an untrusted run does, reading
  * no environment variable a workspace file names.
  */
-export function discoverCases(cliPath: string, configFiles: readonly string[], cwd: string, timeoutMs = 120_000, untrusted = false): Promise<DiscoveredConfig[]> {
+export function discoverCases(
+  cliPath: string,
+  configFiles: readonly string[],
+  cwd: string,
+  timeoutMs = 120_000,
+  untrusted = false,
+): Promise<DiscoveredConfig[]> {
   return new Promise((resolve) => {
-    const child = fork(cliPath, ['validate', ...configFiles, '--cases', ...(untrusted ? ['--untrusted'] : [])], { cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [], timeout: timeoutMs });
+    const child = fork(cliPath, ['validate', ...configFiles, '--cases', ...(untrusted ? ['--untrusted'] : [])], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      execArgv: [],
+      timeout: timeoutMs,
+    });
     const stdout: Buffer[] = [];
     let stderr = '';
     let startError: string | undefined;
@@ -37,8 +48,13 @@ export function discoverCases(cliPath: string, configFiles: readonly string[], c
         if (list !== undefined) lists.set(list.configFile, list);
       }
       const why =
-        startError ?? (signal !== null ? `listing the cases was stopped (${signal}) after ${timeoutMs / 1000} s or by the system` : `listing the cases failed (exit code ${String(code)})${errorLine(stderr)}`);
-      resolve(configFiles.map((configFile) => lists.get(configFile) ?? { configFile, cases: [], reaches: [], problem: why }));
+        startError ??
+        (signal !== null
+          ? `listing the cases was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`
+          : `listing the cases failed (exit code ${String(code)})${errorLine(stderr)}`);
+      resolve(
+        configFiles.map((configFile) => lists.get(configFile) ?? { configFile, cases: [], reaches: [], problem: why }),
+      );
     });
   });
 }
@@ -71,7 +87,14 @@ export class BatchedDiscovery {
       void discoverCases(this.cliPath, files, this.cwd, undefined, !this.trusted()).then((lists) => {
         const byFile = new Map(lists.map((list) => [list.configFile, list]));
         for (const request of batch) {
-          request.resolve(byFile.get(request.configFile) ?? { configFile: request.configFile, cases: [], reaches: [], problem: 'the CLI did not list this config' });
+          request.resolve(
+            byFile.get(request.configFile) ?? {
+              configFile: request.configFile,
+              cases: [],
+              reaches: [],
+              problem: 'the CLI did not list this config',
+            },
+          );
         }
       });
     }

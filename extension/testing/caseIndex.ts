@@ -17,11 +17,15 @@ interface Entry {
 
 export class CaseIndex {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Set<(config: DiscoveredConfig | { readonly configFile: string; readonly removed: true }) => void>();
+  private readonly listeners = new Set<
+    (config: DiscoveredConfig | { readonly configFile: string; readonly removed: true }) => void
+  >();
 
   constructor(private readonly discover: Discover) {}
 
-  onDidChange(listener: (config: DiscoveredConfig | { readonly configFile: string; readonly removed: true }) => void): { dispose(): void } {
+  onDidChange(listener: (config: DiscoveredConfig | { readonly configFile: string; readonly removed: true }) => void): {
+    dispose(): void;
+  } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   }

@@ -22,7 +22,16 @@ export interface ResultFacts {
 
 /** Statuses that make a case fail or error; only these carry their reasons to the person. */
 const BAD: ReadonlySet<ResultStatus> = new Set(['fail', 'error', 'timeout']);
-const WORST_FIRST: readonly ResultStatus[] = ['error', 'timeout', 'fail', 'inconclusive', 'unsupported', 'skipped', 'measured', 'pass'];
+const WORST_FIRST: readonly ResultStatus[] = [
+  'error',
+  'timeout',
+  'fail',
+  'inconclusive',
+  'unsupported',
+  'skipped',
+  'measured',
+  'pass',
+];
 const VERBS: Readonly<Record<ResultStatus, string>> = {
   error: 'errored',
   timeout: 'timed out',
@@ -66,7 +75,13 @@ export function verdictsOf<R extends ResultFacts>(results: readonly R[]): Scorer
   const verdicts = [...groups.values()].map((group): ScorerVerdict<R> => {
     const sorted = [...group].sort((a, b) => a.trial - b.trial);
     const status = WORST_FIRST.find((s) => sorted.some((r) => r.status === s)) ?? 'pass';
-    return { scorer: sorted[0]?.scorer ?? '', acrossTrials: sorted[0]?.trial === 0, status, results: sorted, bad: sorted.filter((r) => BAD.has(r.status)) };
+    return {
+      scorer: sorted[0]?.scorer ?? '',
+      acrossTrials: sorted[0]?.trial === 0,
+      status,
+      results: sorted,
+      bad: sorted.filter((r) => BAD.has(r.status)),
+    };
   });
   return [...verdicts.filter((v) => !v.acrossTrials), ...verdicts.filter((v) => v.acrossTrials)];
 }
@@ -111,7 +126,11 @@ export function verdictReasons(verdict: ScorerVerdict, numTrials: number): strin
     else trials.push(r.trial);
   }
   const named = byReason.size > 1 && numTrials > 1 && !verdict.acrossTrials;
-  const lines = [...byReason].slice(0, MAX_REASONS).map(([reason, trials]) => (named ? `trial${trials.length === 1 ? '' : 's'} ${trials.join(', ')}: ${reason}` : reason));
+  const lines = [...byReason]
+    .slice(0, MAX_REASONS)
+    .map(([reason, trials]) =>
+      named ? `trial${trials.length === 1 ? '' : 's'} ${trials.join(', ')}: ${reason}` : reason,
+    );
   if (byReason.size > MAX_REASONS) lines.push(`(${byReason.size - MAX_REASONS} more reasons in the results view)`);
   return lines;
 }
@@ -142,17 +161,29 @@ export interface CaseTextInput<R extends ResultFacts> {
 export function caseOutputLines<R extends ResultFacts>(input: CaseTextInput<R>): string[] {
   const verdicts = verdictsOf(input.results);
   const head = `${caseMark(input.status)} ${input.caseId}`;
-  const trials = input.trialsPassed === undefined || input.numTrials <= 1 ? '' : ` · ${input.trialsPassed}/${input.numTrials} trials passed`;
+  const trials =
+    input.trialsPassed === undefined || input.numTrials <= 1
+      ? ''
+      : ` · ${input.trialsPassed}/${input.numTrials} trials passed`;
   if (input.status === 'skipped') {
     const reasons = [...new Set(input.results.filter((r) => r.status === 'skipped').map((r) => r.reason))];
-    return wrap(`${head} · skipped${reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}`}`, '  ');
+    return wrap(
+      `${head} · skipped${reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}`}`,
+      '  ',
+    );
   }
   const lines = wrap(`${head} · ${countsText(verdicts)}${skippedText(verdicts)}${trials}`, '  ');
   for (const verdict of verdicts) {
     if (verdict.bad.length === 0) continue;
     const threshold = input.thresholdOf?.(verdict.scorer);
-    lines.push(...wrap(`${INDENT}${resultMark(verdict.status)} ${verdictHeader(verdict, input.numTrials, threshold)}`, `${INDENT}  `));
-    for (const reason of verdictReasons(verdict, input.numTrials)) lines.push(...wrap(`${INDENT}  ${reason}`, `${INDENT}    `));
+    lines.push(
+      ...wrap(
+        `${INDENT}${resultMark(verdict.status)} ${verdictHeader(verdict, input.numTrials, threshold)}`,
+        `${INDENT}  `,
+      ),
+    );
+    for (const reason of verdictReasons(verdict, input.numTrials))
+      lines.push(...wrap(`${INDENT}  ${reason}`, `${INDENT}    `));
   }
   return lines;
 }
@@ -171,7 +202,10 @@ function skippedText(verdicts: readonly ScorerVerdict[]): string {
     else names.push(verdictName(v));
   }
   if (byReason.size === 0) return '';
-  return ` (${[...byReason].slice(0, MAX_REASONS).map(([reason, names]) => `${names.join(', ')}: ${reason}`).join('; ')})`;
+  return ` (${[...byReason]
+    .slice(0, MAX_REASONS)
+    .map(([reason, names]) => `${names.join(', ')}: ${reason}`)
+    .join('; ')})`;
 }
 
 /** "15 scorers passed", "2 failed, 12 passed, 1 unsupported". */

@@ -30,7 +30,13 @@ export interface RunObservers {
    * run the config's run was part of (one "Run All" covers several configs); `reportJson` the report's
    * text, when the run handed it over (then nothing needs to read the file).
    */
-  onRunEnd(configFile: string, run: MappedRun, reportFile: string | undefined, testRun: vscode.TestRun, reportJson?: string): void;
+  onRunEnd(
+    configFile: string,
+    run: MappedRun,
+    reportFile: string | undefined,
+    testRun: vscode.TestRun,
+    reportJson?: string,
+  ): void;
 }
 
 export interface ConfigRunRequest {
@@ -52,7 +58,12 @@ export interface ConfigRunContext {
   readonly discovered: DiscoveredConfig | undefined;
 }
 
-export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, context: ConfigRunContext, token: vscode.CancellationToken): Promise<void> {
+export async function runConfig(
+  run: vscode.TestRun,
+  request: ConfigRunRequest,
+  context: ConfigRunContext,
+  token: vscode.CancellationToken,
+): Promise<void> {
   const { configFile } = request;
   const items = requestedItems(context.tree, request);
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configFile));
@@ -81,7 +92,10 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
     ...(request.trials === undefined ? {} : { trials: request.trials }),
     ...(context.settings.concurrency === undefined ? {} : { concurrency: context.settings.concurrency }),
   });
-  if (untrusted) say('Restricted Mode: scorers that run workspace code or reach the network, targets and cases on server databases are skipped ("workspace is not trusted"); no environment variable the workspace names is read.');
+  if (untrusted)
+    say(
+      'Restricted Mode: scorers that run workspace code or reach the network, targets and cases on server databases are skipped ("workspace is not trusted"); no environment variable the workspace names is read.',
+    );
 
   const mapper = new RunEventMapper(testRunSink(run, context.tree, configFile));
   let stderr = '';
@@ -103,10 +117,13 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
   const cancelListener = token.onCancellationRequested(() => cli.cancel());
   let timedOut = false;
   const limit = context.settings.runTimeLimitSeconds;
-  const timer = limit === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    cli.cancel();
-  }, limit * 1000);
+  const timer =
+    limit === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          cli.cancel();
+        }, limit * 1000);
   try {
     const exit = await cli.exited;
     const rest = stderrLines.flush();
@@ -117,7 +134,10 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
       const item = context.tree.caseItem(configFile, caseId);
       if (item !== undefined) run.skipped(item);
     }
-    if (timedOut) say(`The run of ${vscode.workspace.asRelativePath(configFile)} was stopped after its time limit of ${limit ?? 0} s (evallens.run.timeLimitSeconds).`);
+    if (timedOut)
+      say(
+        `The run of ${vscode.workspace.asRelativePath(configFile)} was stopped after its time limit of ${limit ?? 0} s (evallens.run.timeLimitSeconds).`,
+      );
     if (exit.streamError !== undefined) say(`The run's event stream broke: ${exit.streamError}`);
     if (mapped.runId === undefined && !exit.cancelled) {
       // The CLI stopped before the run started: config or dataset problems, printed as file:line:col.
@@ -127,7 +147,13 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
       for (const item of items) run.errored(item, message);
     }
     const reportFile = mapped.runId === undefined ? undefined : join(runsDir, mapped.runId, 'report.json');
-    context.observers.onRunEnd(configFile, mapped, reportFile, run, reportFile === undefined ? undefined : exit.reportJson);
+    context.observers.onRunEnd(
+      configFile,
+      mapped,
+      reportFile,
+      run,
+      reportFile === undefined ? undefined : exit.reportJson,
+    );
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     cancelListener.dispose();
@@ -142,22 +168,41 @@ export async function runConfig(run: vscode.TestRun, request: ConfigRunRequest, 
  * `evallens plan` asked, and only when discovery does not already show the config is free; a CLI
  * without `plan` leaves discovery's view to decide.
  */
-async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd: string, say: (text: string) => void): Promise<boolean> {
+async function mayRun(
+  request: ConfigRunRequest,
+  context: ConfigRunContext,
+  cwd: string,
+  say: (text: string) => void,
+): Promise<boolean> {
   const name = vscode.workspace.asRelativePath(request.configFile);
   const trusted = vscode.workspace.isTrusted;
   const discovered = context.discovered;
   let plan: RunPlan | undefined;
   if (discovered?.plan !== undefined) {
-    plan = planFromDiscovery(discovered, { caseIds: request.caseIds ?? [], ...(request.trials === undefined ? {} : { trials: request.trials }) });
+    plan = planFromDiscovery(discovered, {
+      caseIds: request.caseIds ?? [],
+      ...(request.trials === undefined ? {} : { trials: request.trials }),
+    });
   } else if (!freeByDiscovery(discovered)) {
-    const planRequest = { configFile: request.configFile, caseIds: request.caseIds ?? [], untrusted: !trusted, ...(request.trials === undefined ? {} : { trials: request.trials }) };
+    const planRequest = {
+      configFile: request.configFile,
+      caseIds: request.caseIds ?? [],
+      untrusted: !trusted,
+      ...(request.trials === undefined ? {} : { trials: request.trials }),
+    };
     const answer = await fetchPlan(context.cliPath, planRequest, cwd);
     if (answer.ok) plan = answer.plan;
     else context.output.debug(`No run plan for ${name}: ${answer.reason}.`);
   }
   const { settings } = context;
   const decision = runDecision(
-    { configName: name, fromSave: request.fromSave, trusted, costlyScorersOnSave: settings.runCostlyScorersOnSave, confirmJudgeCallsAbove: settings.confirmJudgeCallsAbove },
+    {
+      configName: name,
+      fromSave: request.fromSave,
+      trusted,
+      costlyScorersOnSave: settings.runCostlyScorersOnSave,
+      confirmJudgeCallsAbove: settings.confirmJudgeCallsAbove,
+    },
     discovered,
     plan,
   );
@@ -166,13 +211,20 @@ async function mayRun(request: ConfigRunRequest, context: ConfigRunContext, cwd:
     say(decision.message);
     return false;
   }
-  const choice = await vscode.window.showWarningMessage(decision.question, { modal: true, detail: decision.detail }, 'Run');
+  const choice = await vscode.window.showWarningMessage(
+    decision.question,
+    { modal: true, detail: decision.detail },
+    'Run',
+  );
   if (choice !== 'Run') say(decision.declined);
   return choice === 'Run';
 }
 
 /** The items a request covers, for states the CLI does not report (queued, skipped, config errors). */
-export function requestedItems(tree: Pick<EvalTestTree, 'configItem' | 'caseItem'>, request: Pick<ConfigRunRequest, 'configFile' | 'caseIds'>): vscode.TestItem[] {
+export function requestedItems(
+  tree: Pick<EvalTestTree, 'configItem' | 'caseItem'>,
+  request: Pick<ConfigRunRequest, 'configFile' | 'caseIds'>,
+): vscode.TestItem[] {
   const config = tree.configItem(request.configFile);
   if (config === undefined) return [];
   if (request.caseIds === undefined) {

@@ -48,12 +48,25 @@ export class LastResults {
     if (cases === undefined) this.byConfig.set(configFile, (cases = new Map()));
     const previous = cases.get(event.caseId);
     if (previous !== undefined) this.byFile.get(previous.range.file)?.delete(previous);
-    const outcome: CaseOutcome = { configFile, caseId: event.caseId, status: event.status, range: event.range, durationMs: event.durationMs, results };
+    const outcome: CaseOutcome = {
+      configFile,
+      caseId: event.caseId,
+      status: event.status,
+      range: event.range,
+      durationMs: event.durationMs,
+      results,
+    };
     cases.set(event.caseId, outcome);
     let inFile = this.byFile.get(event.range.file);
     if (inFile === undefined) this.byFile.set(event.range.file, (inFile = new Set()));
     inFile.add(outcome);
-    this.changed(new Set(previous === undefined || previous.range.file === event.range.file ? [event.range.file] : [event.range.file, previous.range.file]));
+    this.changed(
+      new Set(
+        previous === undefined || previous.range.file === event.range.file
+          ? [event.range.file]
+          : [event.range.file, previous.range.file],
+      ),
+    );
   }
 
   get(configFile: string, caseId: string): CaseOutcome | undefined {

@@ -39,7 +39,10 @@ export class LastRuns {
   onEvent(configFile: string, event: RunEvent): void {
     switch (event.type) {
       case 'run/start':
-        this.running.set(configFile, { aggregator: new Aggregator(event.scorers, event.jobThreshold ?? 0), hasJobThreshold: event.jobThreshold !== undefined });
+        this.running.set(configFile, {
+          aggregator: new Aggregator(event.scorers, event.jobThreshold ?? 0),
+          hasJobThreshold: event.jobThreshold !== undefined,
+        });
         return;
       case 'case/end': {
         // case/end repeats every result of the case: counted here once, never from `result` events.
@@ -52,7 +55,15 @@ export class LastRuns {
         this.running.delete(configFile);
         const { passed, failed, errored, total } = event.summary;
         const job = run?.hasJobThreshold === true ? run.aggregator.jobTest() : undefined;
-        this.finished.set(configFile, { passed, failed, errored, total, cancelled: event.cancelled, endedAt: this.now(), ...(job === undefined ? {} : { job: { score: job.score, threshold: job.threshold, pass: job.pass } }) });
+        this.finished.set(configFile, {
+          passed,
+          failed,
+          errored,
+          total,
+          cancelled: event.cancelled,
+          endedAt: this.now(),
+          ...(job === undefined ? {} : { job: { score: job.score, threshold: job.threshold, pass: job.pass } }),
+        });
         for (const listener of this.listeners) listener(configFile);
         return;
       }

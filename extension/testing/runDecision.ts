@@ -16,7 +16,12 @@ import type { DiscoveredConfig } from './caseDiscovery';
 
 /** Whether discovery alone shows the config spends nothing (no plan needed): it loaded, no target, nothing reaching the network. */
 export function freeByDiscovery(discovered: DiscoveredConfig | undefined): boolean {
-  return discovered !== undefined && discovered.problem === undefined && discovered.target === false && !discovered.reaches.includes('network');
+  return (
+    discovered !== undefined &&
+    discovered.problem === undefined &&
+    discovered.target === false &&
+    !discovered.reaches.includes('network')
+  );
 }
 
 export interface RunContext {
@@ -42,11 +47,17 @@ export type RunDecision =
  * for when discovery shows the config is free); without one, discovery's view decides (a config that
  * did not load is left to the run, which says why).
  */
-export function runDecision(context: RunContext, discovered: DiscoveredConfig | undefined, plan: RunPlan | undefined): RunDecision {
+export function runDecision(
+  context: RunContext,
+  discovered: DiscoveredConfig | undefined,
+  plan: RunPlan | undefined,
+): RunDecision {
   if (freeByDiscovery(discovered)) return { kind: 'run' };
   const refusal = saveRefusal(context, discovered, plan);
-  if (refusal !== undefined) return { kind: 'refuse', message: `${context.configName} was not run on save: ${refusal}.` };
-  if (plan === undefined || !context.trusted || context.fromSave || plan.judgeCalls <= context.confirmJudgeCallsAbove) return { kind: 'run' };
+  if (refusal !== undefined)
+    return { kind: 'refuse', message: `${context.configName} was not run on save: ${refusal}.` };
+  if (plan === undefined || !context.trusted || context.fromSave || plan.judgeCalls <= context.confirmJudgeCallsAbove)
+    return { kind: 'run' };
   const judges = plan.scorers.filter((s) => s.judgeCalls > 0).map((s) => `${s.name}: ${s.judgeCalls}`);
   return {
     kind: 'confirm',
@@ -57,9 +68,15 @@ export function runDecision(context: RunContext, discovered: DiscoveredConfig | 
 }
 
 /** Why a save must not run this config, or undefined when it may. */
-function saveRefusal(context: RunContext, discovered: DiscoveredConfig | undefined, plan: RunPlan | undefined): string | undefined {
+function saveRefusal(
+  context: RunContext,
+  discovered: DiscoveredConfig | undefined,
+  plan: RunPlan | undefined,
+): string | undefined {
   if (!context.fromSave || (context.costlyScorersOnSave && context.trusted)) return undefined;
-  const how = context.trusted ? 'set evallens.run.costlyScorersOnSave to run it on save' : 'Restricted Mode: trust the workspace to run it on save';
+  const how = context.trusted
+    ? 'set evallens.run.costlyScorersOnSave to run it on save'
+    : 'Restricted Mode: trust the workspace to run it on save';
   if (plan !== undefined) {
     if (planIsFree(plan)) return undefined;
     const why = plan.target
@@ -72,6 +89,7 @@ function saveRefusal(context: RunContext, discovered: DiscoveredConfig | undefin
     return `${why} (${how})`;
   }
   if (discovered?.target === true) return `it calls a target (${how})`;
-  if (discovered?.reaches.includes('network') === true) return `it reaches the network: LLM judges or a server database (${how})`;
+  if (discovered?.reaches.includes('network') === true)
+    return `it reaches the network: LLM judges or a server database (${how})`;
   return undefined;
 }

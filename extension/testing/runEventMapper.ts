@@ -132,7 +132,9 @@ export class RunEventMapper {
         const scorer = this.scorers.get(verdict.scorer);
         const text = verdictMessage(verdict, this.numTrials, scorer?.threshold);
         const diff = verdict.bad.map((r) => diffSides(scorer?.key, r.details)).find((d) => d !== undefined);
-        return diff === undefined ? { text, location } : { text, expected: diff.expected, actual: diff.actual, location };
+        return diff === undefined
+          ? { text, location }
+          : { text, expected: diff.expected, actual: diff.actual, location };
       });
   }
 }

@@ -12,7 +12,12 @@ export function runSummaryText(summary: RunSummary, cancelled: boolean, configNa
   const parts = [`$(pass) ${summary.passed}`, `$(error) ${summary.failed}`];
   if (summary.errored > 0) parts.push(`$(warning) ${summary.errored}`);
   if (summary.skipped > 0) parts.push(`$(circle-slash) ${summary.skipped}`);
-  const counts = [`${summary.passed} passed`, `${summary.failed} failed`, `${summary.errored} errored`, `${summary.skipped} skipped`].join(', ');
+  const counts = [
+    `${summary.passed} passed`,
+    `${summary.failed} failed`,
+    `${summary.errored} errored`,
+    `${summary.skipped} skipped`,
+  ].join(', ');
   return {
     text: `EvalLens ${parts.join(' ')}${cancelled ? ' (stopped)' : ''}`,
     tooltip: `Last run of ${printable(configName)}: ${counts} of ${summary.total} case${summary.total === 1 ? '' : 's'}${cancelled ? ', stopped before the end' : ''}. Click to open the results.`,

@@ -30,13 +30,20 @@ export function testRunSink(run: vscode.TestRun, tree: EvalTestTree, configFile:
       if (test !== undefined) run.skipped(test);
     },
     output(text, caseId, location) {
-      run.appendOutput(terminalText(text), location === undefined ? undefined : toLocation(location), caseId === undefined ? undefined : item(caseId));
+      run.appendOutput(
+        terminalText(text),
+        location === undefined ? undefined : toLocation(location),
+        caseId === undefined ? undefined : item(caseId),
+      );
     },
   };
 }
 
 export function toTestMessage(message: CaseMessage): vscode.TestMessage {
-  const test = message.expected !== undefined && message.actual !== undefined ? vscode.TestMessage.diff(printable(message.text, { lines: true }), message.expected, message.actual) : new vscode.TestMessage(printable(message.text, { lines: true }));
+  const test =
+    message.expected !== undefined && message.actual !== undefined
+      ? vscode.TestMessage.diff(printable(message.text, { lines: true }), message.expected, message.actual)
+      : new vscode.TestMessage(printable(message.text, { lines: true }));
   if (message.location !== undefined) test.location = toLocation(message.location);
   return test;
 }

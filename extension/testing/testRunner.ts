@@ -31,19 +31,33 @@ export class EvalTestRunner implements vscode.Disposable {
 
   constructor(private readonly deps: TestRunnerDeps) {
     const controller = deps.tree.controller;
-    this.runProfile = controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.handle(request, token), true, undefined, true);
-    this.trialsProfile = controller.createRunProfile('Run with trials…', vscode.TestRunProfileKind.Run, async (request, token) => {
-      const trials = await askTrials();
-      if (trials !== undefined) await this.handle(request, token, trials);
-    });
+    this.runProfile = controller.createRunProfile(
+      'Run',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.handle(request, token),
+      true,
+      undefined,
+      true,
+    );
+    this.trialsProfile = controller.createRunProfile(
+      'Run with trials…',
+      vscode.TestRunProfileKind.Run,
+      async (request, token) => {
+        const trials = await askTrials();
+        if (trials !== undefined) await this.handle(request, token, trials);
+      },
+    );
   }
 
   /** "Run case" (CodeLens) and "Run all": a request like one from the Testing view, so its results show there. */
   async runItems(configFile: string, caseId?: string): Promise<void> {
     await this.deps.tree.readConfig(configFile);
-    const item = caseId === undefined ? this.deps.tree.configItem(configFile) : this.deps.tree.caseItem(configFile, caseId);
+    const item =
+      caseId === undefined ? this.deps.tree.configItem(configFile) : this.deps.tree.caseItem(configFile, caseId);
     if (item === undefined) {
-      void vscode.window.showWarningMessage(`EvalLens: ${caseId === undefined ? 'the config' : `case "${caseId}"`} is not in the Test Explorer (see the EvalLens output).`);
+      void vscode.window.showWarningMessage(
+        `EvalLens: ${caseId === undefined ? 'the config' : `case "${caseId}"`} is not in the Test Explorer (see the EvalLens output).`,
+      );
       return;
     }
     const source = new vscode.CancellationTokenSource();
@@ -79,16 +93,35 @@ export class EvalTestRunner implements vscode.Disposable {
     }
   }
 
-  private async handle(request: vscode.TestRunRequest, token: vscode.CancellationToken, trials?: number): Promise<void> {
+  private async handle(
+    request: vscode.TestRunRequest,
+    token: vscode.CancellationToken,
+    trials?: number,
+  ): Promise<void> {
     const targets = await targetsOf(request, this.deps.tree, (uri) => vscode.Uri.parse(uri).fsPath);
     if (request.continuous === true) return this.watch(targets, token);
     await this.runTargets(targets, request, token, trials, false);
   }
 
-  private async runTargets(targets: Targets, request: vscode.TestRunRequest, token: vscode.CancellationToken, trials: number | undefined, fromSave: boolean): Promise<void> {
-    const run = this.deps.tree.controller.createTestRun(request, targets.size === 1 ? vscode.workspace.asRelativePath([...targets.keys()][0] ?? '') : 'EvalLens', true);
+  private async runTargets(
+    targets: Targets,
+    request: vscode.TestRunRequest,
+    token: vscode.CancellationToken,
+    trials: number | undefined,
+    fromSave: boolean,
+  ): Promise<void> {
+    const run = this.deps.tree.controller.createTestRun(
+      request,
+      targets.size === 1 ? vscode.workspace.asRelativePath([...targets.keys()][0] ?? '') : 'EvalLens',
+      true,
+    );
     try {
-      const parts = [...targets].map(([configFile, caseIds]) => ({ configFile, fromSave, ...(caseIds === undefined ? {} : { caseIds: [...caseIds] }), ...(trials === undefined ? {} : { trials }) }));
+      const parts = [...targets].map(([configFile, caseIds]) => ({
+        configFile,
+        fromSave,
+        ...(caseIds === undefined ? {} : { caseIds: [...caseIds] }),
+        ...(trials === undefined ? {} : { trials }),
+      }));
       // Every config's cases queued at once: the later configs' too, while the first one runs.
       for (const part of parts) for (const item of requestedItems(this.deps.tree, part)) run.enqueued(item);
       for (const part of parts) {
@@ -101,7 +134,14 @@ export class EvalTestRunner implements vscode.Disposable {
         await runConfig(
           run,
           part,
-          { cliPath: this.deps.cliPath, settings: this.deps.settings(), tree: this.deps.tree, output: this.deps.output, observers: this.deps.observers, discovered },
+          {
+            cliPath: this.deps.cliPath,
+            settings: this.deps.settings(),
+            tree: this.deps.tree,
+            output: this.deps.output,
+            observers: this.deps.observers,
+            discovered,
+          },
           token,
         );
       }
@@ -160,7 +200,10 @@ async function askTrials(): Promise<number | undefined> {
     title: 'EvalLens: Run with trials',
     prompt: 'How many times should each case be scored?',
     value: '3',
-    validateInput: (text) => (/^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= MAX_TRIALS ? undefined : `Enter a whole number from 1 to ${MAX_TRIALS}.`),
+    validateInput: (text) =>
+      /^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= MAX_TRIALS
+        ? undefined
+        : `Enter a whole number from 1 to ${MAX_TRIALS}.`,
   });
   return answer === undefined ? undefined : Number(answer.trim());
 }

@@ -20,7 +20,12 @@ export interface TestTreeApi {
   readonly workspace: Pick<typeof vscode.workspace, 'createFileSystemWatcher' | 'findFiles' | 'asRelativePath'>;
   readonly Uri: { file(path: string): vscode.Uri };
   readonly RelativePattern: new (base: vscode.Uri, pattern: string) => vscode.RelativePattern;
-  readonly Range: new (startLine: number, startCharacter: number, endLine: number, endCharacter: number) => vscode.Range;
+  readonly Range: new (
+    startLine: number,
+    startCharacter: number,
+    endLine: number,
+    endCharacter: number,
+  ) => vscode.Range;
   readonly Disposable: { from(...disposables: { dispose(): unknown }[]): vscode.Disposable };
 }
 
@@ -50,7 +55,11 @@ export class EvalTestTree implements vscode.Disposable {
       await this.discoverConfigs();
       await Promise.all(this.index.configFiles().map((file) => this.readConfig(file, true)));
     };
-    this.disposables.push(this.index.onDidChange((config) => ('removed' in config ? this.removeConfig(config.configFile) : this.showConfig(config))));
+    this.disposables.push(
+      this.index.onDidChange((config) =>
+        'removed' in config ? this.removeConfig(config.configFile) : this.showConfig(config),
+      ),
+    );
 
     const watcher = this.api.workspace.createFileSystemWatcher(CONFIG_GLOB);
     this.disposables.push(
@@ -73,7 +82,9 @@ export class EvalTestTree implements vscode.Disposable {
       const started = performance.now();
       const uris = await this.api.workspace.findFiles(CONFIG_GLOB, '**/node_modules/**');
       for (const uri of uris) this.addConfigItem(uri.fsPath);
-      this.output.info(`Found ${uris.length} eval config${uris.length === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms.`);
+      this.output.info(
+        `Found ${uris.length} eval config${uris.length === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms.`,
+      );
       // Together, so one CLI process lists them all.
       if (uris.length <= EAGER_CONFIG_LIMIT) await Promise.all(uris.map((uri) => this.readConfig(uri.fsPath)));
     })();
@@ -102,7 +113,9 @@ export class EvalTestTree implements vscode.Disposable {
       return again ? await this.index.refresh(configFile) : await this.index.ensure(configFile);
     } catch (e) {
       const item = this.configItem(configFile);
-      const message = printable(maskedText(`EvalLens could not read the cases of ${configFile}: ${e instanceof Error ? e.message : String(e)}`));
+      const message = printable(
+        maskedText(`EvalLens could not read the cases of ${configFile}: ${e instanceof Error ? e.message : String(e)}`),
+      );
       this.output.error(message);
       if (item !== undefined) item.error = message;
       return undefined;
@@ -123,7 +136,10 @@ export class EvalTestTree implements vscode.Disposable {
   private showConfig(config: DiscoveredConfig): void {
     const parent = this.addConfigItem(config.configFile);
     parent.canResolveChildren = false;
-    parent.error = config.problem === undefined ? undefined : printable(maskedText(`${this.api.workspace.asRelativePath(config.configFile)}:${config.problem}`));
+    parent.error =
+      config.problem === undefined
+        ? undefined
+        : printable(maskedText(`${this.api.workspace.asRelativePath(config.configFile)}:${config.problem}`));
     const items = new Map<string, vscode.TestItem>();
     config.cases.forEach((c, i) => {
       const item = this.createCaseItem(parent, c.id, c.range, i);
@@ -139,9 +155,18 @@ export class EvalTestTree implements vscode.Disposable {
     this.syncDatasetWatchers();
   }
 
-  private createCaseItem(parent: vscode.TestItem, caseId: string, range: SourceRange, position: number): vscode.TestItem {
+  private createCaseItem(
+    parent: vscode.TestItem,
+    caseId: string,
+    range: SourceRange,
+    position: number,
+  ): vscode.TestItem {
     // The id stays exact; the label shown is escaped (no bidi control reorders the tree).
-    const item = this.controller.createTestItem(caseTestId(parent.id, caseId), printable(caseId), this.api.Uri.file(range.file));
+    const item = this.controller.createTestItem(
+      caseTestId(parent.id, caseId),
+      printable(caseId),
+      this.api.Uri.file(range.file),
+    );
     item.range = new this.api.Range(range.start.line, range.start.column, range.end.line, range.end.column);
     // Dataset order, not the alphabetical order of labels.
     item.sortText = String(position).padStart(10, '0');
@@ -162,11 +187,22 @@ export class EvalTestTree implements vscode.Disposable {
     }
     for (const file of wanted) {
       if (this.datasetWatchers.has(file)) continue;
-      const watcher = this.api.workspace.createFileSystemWatcher(new this.api.RelativePattern(this.api.Uri.file(dirname(file)), basename(file)));
+      const watcher = this.api.workspace.createFileSystemWatcher(
+        new this.api.RelativePattern(this.api.Uri.file(dirname(file)), basename(file)),
+      );
       const reread = () => {
-        for (const configFile of this.index.configsReading(file)) if (configFile !== file) void this.readConfig(configFile, true);
+        for (const configFile of this.index.configsReading(file))
+          if (configFile !== file) void this.readConfig(configFile, true);
       };
-      this.datasetWatchers.set(file, this.api.Disposable.from(watcher, watcher.onDidChange(reread), watcher.onDidCreate(reread), watcher.onDidDelete(reread)));
+      this.datasetWatchers.set(
+        file,
+        this.api.Disposable.from(
+          watcher,
+          watcher.onDidChange(reread),
+          watcher.onDidCreate(reread),
+          watcher.onDidDelete(reread),
+        ),
+      );
     }
   }
 

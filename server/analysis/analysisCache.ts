@@ -10,7 +10,13 @@ import { YamlChunkCache } from '../../core/config/chunkedParse';
 import { ScorerEntryCache } from '../../core/config/entryCache';
 import { createEngineContext } from '../../core/engineContext';
 import { startPatternChecker } from '../../core/scorers/support/boundedRegex';
-import { analyzeConfig, type ConfigAnalysis, type Environment, type FileExists, type ParseCaches } from './configAnalysis';
+import {
+  analyzeConfig,
+  type ConfigAnalysis,
+  type Environment,
+  type FileExists,
+  type ParseCaches,
+} from './configAnalysis';
 import { documentKind, type DocumentKind } from './documentKind';
 import { MAX_ANALYSED_CHARS, overSizeLimit } from './documentSize';
 import type { DatasetSource } from '../../core/dataset/source';
@@ -28,7 +34,11 @@ export class AnalysisCache {
    */
   private readonly named = new Map<string, ReadonlySet<string>>();
   /** Parsed pieces, scorer-entry outcomes and the engine context shared by every config of this server (bounded). */
-  private readonly parseCaches: ParseCaches = { chunks: new YamlChunkCache(), entries: new ScorerEntryCache(), engine: createEngineContext() };
+  private readonly parseCaches: ParseCaches = {
+    chunks: new YamlChunkCache(),
+    entries: new ScorerEntryCache(),
+    engine: createEngineContext(),
+  };
 
   constructor(
     private readonly env: Environment,
@@ -67,7 +77,13 @@ export class AnalysisCache {
     // thread while this one parses the config.
     startPatternChecker();
     const onDisk = document.uri.startsWith('file:');
-    const analysis = analyzeConfig(document.getText(), documentFile(document.uri), this.env, onDisk ? this.fileExists : undefined, this.parseCaches);
+    const analysis = analyzeConfig(
+      document.getText(),
+      documentFile(document.uri),
+      this.env,
+      onDisk ? this.fileExists : undefined,
+      this.parseCaches,
+    );
     this.configs.set(document.uri, { version: document.version, analysis });
     this.named.set(document.uri, namedBy(analysis));
     this.onNamedFilesChanged();
@@ -84,7 +100,9 @@ export class AnalysisCache {
 
   /** The config analysis of a document when it is a config, else undefined. */
   configOf(document: TextDocument): ConfigAnalysis | undefined {
-    return this.kindOf(document) === 'config' && this.overLimit(document, 'config') === undefined ? this.analysis(document) : undefined;
+    return this.kindOf(document) === 'config' && this.overLimit(document, 'config') === undefined
+      ? this.analysis(document)
+      : undefined;
   }
 
   forget(uri: string): void {
@@ -123,5 +141,7 @@ export class AnalysisCache {
 
 function namedBy(analysis: ConfigAnalysis): ReadonlySet<string> {
   const dataset = analysis.datasetSource?.path;
-  return dataset === undefined || analysis.referencedFiles.has(dataset) ? analysis.referencedFiles : new Set([...analysis.referencedFiles, dataset]);
+  return dataset === undefined || analysis.referencedFiles.has(dataset)
+    ? analysis.referencedFiles
+    : new Set([...analysis.referencedFiles, dataset]);
 }

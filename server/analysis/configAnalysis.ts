@@ -45,12 +45,23 @@ export interface ConfigAnalysis {
   readonly referencedFiles: ReadonlySet<string>;
 }
 
-export function analyzeConfig(text: string, file: string, env: Environment, fileExists?: FileExists, caches?: ParseCaches): ConfigAnalysis {
+export function analyzeConfig(
+  text: string,
+  file: string,
+  env: Environment,
+  fileExists?: FileExists,
+  caches?: ParseCaches,
+): ConfigAnalysis {
   const source = new YamlSource(text, file, caches?.chunks);
   const family: ConfigFamily = configFamily(source.topLevelKeys());
   const referencedFiles = new Set<string>();
-  const asking = fileExists === undefined ? {} : { fileExists: (path: string) => (referencedFiles.add(path), fileExists(path)) };
-  const parsed = parseRunConfig(text, file, env, { source, ...asking, ...(caches === undefined ? {} : { entryCache: caches.entries, engine: caches.engine }) });
+  const asking =
+    fileExists === undefined ? {} : { fileExists: (path: string) => (referencedFiles.add(path), fileExists(path)) };
+  const parsed = parseRunConfig(text, file, env, {
+    source,
+    ...asking,
+    ...(caches === undefined ? {} : { entryCache: caches.entries, engine: caches.engine }),
+  });
   // Diagnostics never need the outline; hover, completion and code actions make it on first use, from
   // a parse of their own (parseRunConfig expanded `${VAR}`s in this one, and the outline is of the
   // text as written). With the piece cache that parse re-uses the pieces just parsed.

@@ -17,6 +17,7 @@ const SCORERS_KEY = /^scorers[ \t]*:/m;
 export function documentKind(uri: string, languageId: string, text: string, isDataset: boolean): DocumentKind {
   if (languageId === CONFIG_LANGUAGE || CONFIG_NAME.test(uri)) return 'config';
   if (isDataset) return 'dataset';
-  if ((languageId === 'yaml' || YAML_NAME.test(uri)) && (configFamily(text) === 'evalbench' || SCORERS_KEY.test(text))) return 'config';
+  if ((languageId === 'yaml' || YAML_NAME.test(uri)) && (configFamily(text) === 'evalbench' || SCORERS_KEY.test(text)))
+    return 'config';
   return 'other';
 }

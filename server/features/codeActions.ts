@@ -35,7 +35,14 @@ function suggestionsOf(diagnostic: Diagnostic): string[] {
   return Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : [];
 }
 
-function action(request: ActionRequest, title: string, edit: OffsetEdit, kind: CodeActionKind, diagnostic?: Diagnostic, preferred = false): CodeAction {
+function action(
+  request: ActionRequest,
+  title: string,
+  edit: OffsetEdit,
+  kind: CodeActionKind,
+  diagnostic?: Diagnostic,
+  preferred = false,
+): CodeAction {
   const textEdit: TextEdit = { range: request.rangeOf(edit.start, edit.end), newText: edit.newText };
   return {
     title,
@@ -53,24 +60,53 @@ function fixesFor(request: ActionRequest, diagnostic: Diagnostic): CodeAction[] 
   const end = request.offsetAt(diagnostic.range.end);
   const { analysis } = request;
   if (REPLACEABLE.has(code)) {
-    return suggestions.map((s, i) => action(request, `Change to "${s}"`, { start, end, newText: yamlValue(s) }, CodeActionKind.QuickFix, diagnostic, i === 0));
+    return suggestions.map((s, i) =>
+      action(
+        request,
+        `Change to "${s}"`,
+        { start, end, newText: yamlValue(s) },
+        CodeActionKind.QuickFix,
+        diagnostic,
+        i === 0,
+      ),
+    );
   }
   const entry = scorerEntryAt(analysis.outline, start);
   if (code === 'missing-required' && entry !== undefined) {
     const definition = analysis.registry.get(entry.key);
     return suggestions.map((name, i) => {
-      const value = yamlValue(placeholderValue((definition === undefined ? undefined : scorerOption(definition, name)) ?? {}));
-      return action(request, `Add option "${name}"`, addOption(analysis.text, entry, name, value), CodeActionKind.QuickFix, diagnostic, i === 0);
+      const value = yamlValue(
+        placeholderValue((definition === undefined ? undefined : scorerOption(definition, name)) ?? {}),
+      );
+      return action(
+        request,
+        `Add option "${name}"`,
+        addOption(analysis.text, entry, name, value),
+        CodeActionKind.QuickFix,
+        diagnostic,
+        i === 0,
+      );
     });
   }
   if (code === 'conflicting-options' && entry !== undefined) {
     return suggestions.flatMap((name) => {
       const edit = removeOption(analysis.text, entry, name);
-      return edit === undefined ? [] : [action(request, `Remove option "${name}"`, edit, CodeActionKind.QuickFix, diagnostic)];
+      return edit === undefined
+        ? []
+        : [action(request, `Remove option "${name}"`, edit, CodeActionKind.QuickFix, diagnostic)];
     });
   }
   if (code === 'needs-trials') {
-    return [action(request, 'Set num_trials to 2', setTopLevel(analysis.text, analysis.outline, 'num_trials', '2', 'scorers'), CodeActionKind.QuickFix, diagnostic, true)];
+    return [
+      action(
+        request,
+        'Set num_trials to 2',
+        setTopLevel(analysis.text, analysis.outline, 'num_trials', '2', 'scorers'),
+        CodeActionKind.QuickFix,
+        diagnostic,
+        true,
+      ),
+    ];
   }
   return [];
 }

@@ -5,14 +5,35 @@
  * keeps working while the YAML is incomplete; what to offer comes from the schemas and the scorer
  * registry only. Each kind of thing has its own item kind (ITEM_KINDS), so the icons tell them apart.
  */
-import { type CompletionItemKind, InsertTextFormat, InsertTextMode, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver';
+import {
+  type CompletionItemKind,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  type CompletionItem,
+  type Range,
+} from 'vscode-languageserver';
 import { configPathKeyAt, fileOptionKeys } from '../../core/config/fileOptions';
 import type { ScorerRegistry } from '../../core/scorers/registry';
 import type { ScorerDefinition } from '../../core/scorers/scorer';
 import { cursorContext, LIST_ITEM, type CursorContext } from './cursorContext';
 import type { PathSegment } from './outlineQuery';
 import { pathCompletions } from './pathCompletion';
-import { configSchemaAt, fixedValues, markdownOf, placeholderValue, propertiesOf, requiredOptions, scorerOption, scorerOptions, summaryOf, typesOf, yamlValue, type JsonSchema, type PropertyFact } from './schemaFacts';
+import {
+  configSchemaAt,
+  fixedValues,
+  markdownOf,
+  placeholderValue,
+  propertiesOf,
+  requiredOptions,
+  scorerOption,
+  scorerOptions,
+  summaryOf,
+  typesOf,
+  yamlValue,
+  type JsonSchema,
+  type PropertyFact,
+} from './schemaFacts';
 import { scaleText, scorerMarkdown } from './scorerText';
 import { ITEM_KINDS } from './itemKinds';
 
@@ -33,23 +54,27 @@ export function completions(request: CompletionRequest): CompletionItem[] {
   const [first, second] = context.path;
   const inScorers = first === 'scorers';
   if (context.position === 'key') {
-    if (context.path.length === 0) return keyItems(propertiesOf(configSchemaAt([]) ?? {}), context, range, ITEM_KINDS.configKey);
+    if (context.path.length === 0)
+      return keyItems(propertiesOf(configSchemaAt([]) ?? {}), context, range, ITEM_KINDS.configKey);
     if (inScorers && context.path.length === 1) return scorerKeyItems(request.registry, context, range, 'mapping');
     if (inScorers && context.path.length === 2) {
-      const definition = second === LIST_ITEM ? scorerOfItem(request.registry, context) : request.registry.get(String(second));
+      const definition =
+        second === LIST_ITEM ? scorerOfItem(request.registry, context) : request.registry.get(String(second));
       if (second === LIST_ITEM && !context.siblings.has('type')) return [typeKeyItem(range)];
       return definition === undefined ? [] : keyItems(scorerOptions(definition), context, range, ITEM_KINDS.option);
     }
     const schema = configSchemaAt(context.path);
     if (schema === undefined) return [];
     // `- ` in a list of values (database_configs): the item is a value, not a key.
-    if (context.listItemLine && typesOf(schema).every((t) => t !== 'object')) return valueItems(request, context, context.path, schema, range);
+    if (context.listItemLine && typesOf(schema).every((t) => t !== 'object'))
+      return valueItems(request, context, context.path, schema, range);
     return keyItems(propertiesOf(schema), context, range, ITEM_KINDS.configKey);
   }
   const key = context.key ?? '';
   if (inScorers && context.path.length === 2) {
     if (second === LIST_ITEM && key === 'type') return scorerKeyItems(request.registry, context, range, 'type');
-    const definition = second === LIST_ITEM ? scorerOfItem(request.registry, context) : request.registry.get(String(second));
+    const definition =
+      second === LIST_ITEM ? scorerOfItem(request.registry, context) : request.registry.get(String(second));
     const option = definition === undefined ? undefined : scorerOption(definition, key);
     if (definition === undefined || option === undefined) return [];
     if (fileOptionKeys(definition.schema).includes(key)) return filePaths(request, context, 'file', false);
@@ -65,11 +90,17 @@ function scorerOfItem(registry: ScorerRegistry, context: CursorContext): ScorerD
   return type === undefined ? undefined : registry.get(type.replace(/^["']|["']$/g, ''));
 }
 
-function keyItems(properties: readonly PropertyFact[], context: CursorContext, range: Range, kind: CompletionItemKind): CompletionItem[] {
+function keyItems(
+  properties: readonly PropertyFact[],
+  context: CursorContext,
+  range: Range,
+  kind: CompletionItemKind,
+): CompletionItem[] {
   return properties
     .filter((p) => !context.siblings.has(p.name))
     .map((p): CompletionItem => {
-      const nested = typesOf(p.schema).length === 1 && (typesOf(p.schema)[0] === 'object' || typesOf(p.schema)[0] === 'array');
+      const nested =
+        typesOf(p.schema).length === 1 && (typesOf(p.schema)[0] === 'object' || typesOf(p.schema)[0] === 'array');
       return {
         label: p.name,
         kind,
@@ -77,7 +108,9 @@ function keyItems(properties: readonly PropertyFact[], context: CursorContext, r
         documentation: { kind: MarkupKind.Markdown, value: markdownOf(p.schema) },
         textEdit: { range, newText: nested ? `${p.name}:\n${' '.repeat(context.indent + 2)}` : `${p.name}: ` },
         insertTextMode: InsertTextMode.asIs,
-        ...(fixedValues(p.schema).length > 0 ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } } : {}),
+        ...(fixedValues(p.schema).length > 0
+          ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } }
+          : {}),
       };
     });
 }
@@ -97,7 +130,12 @@ function snippetText(text: string): string {
   return text.replace(/[$}\\]/g, (c) => `\\${c}`);
 }
 
-function scorerKeyItems(registry: ScorerRegistry, context: CursorContext, range: Range, form: 'mapping' | 'type'): CompletionItem[] {
+function scorerKeyItems(
+  registry: ScorerRegistry,
+  context: CursorContext,
+  range: Range,
+  form: 'mapping' | 'type',
+): CompletionItem[] {
   const present = form === 'mapping' ? context.siblings : new Map<string, string>();
   // Mapping form: options one level under the key; list form: beside `type`, at the item's column.
   const optionIndent = ' '.repeat(form === 'mapping' ? context.indent + 2 : context.indent);
@@ -110,13 +148,17 @@ function scorerKeyItems(registry: ScorerRegistry, context: CursorContext, range:
     .filter(({ definition }) => !present.has(definition.key))
     .map(({ definition, negates, order }): CompletionItem => {
       const required = requiredOptions(definition);
-      const lines = required.map((name, i) => `\n${optionIndent}${name}: \${${i + 1}:${snippetText(yamlValue(placeholderValue(scorerOption(definition, name) ?? {})))}}`);
+      const lines = required.map(
+        (name, i) =>
+          `\n${optionIndent}${name}: \${${i + 1}:${snippetText(yamlValue(placeholderValue(scorerOption(definition, name) ?? {})))}}`,
+      );
       const head = form === 'mapping' ? `${definition.key}:` : definition.key;
       const newText = required.length === 0 ? (form === 'mapping' ? `${head} {}` : head) : `${head}${lines.join('')}`;
       return {
         label: definition.key,
         kind: ITEM_KINDS.scorer,
-        detail: negates === undefined ? summaryOf(definition.schema) : `Negation of ${negates.key}: passes when it fails`,
+        detail:
+          negates === undefined ? summaryOf(definition.schema) : `Negation of ${negates.key}: passes when it fails`,
         labelDetails: { description: `${definition.origin} · ${scaleText(definition)}` },
         documentation: { kind: MarkupKind.Markdown, value: scorerMarkdown(definition, negates) },
         sortText: `${order}${definition.key}`,
@@ -127,7 +169,13 @@ function scorerKeyItems(registry: ScorerRegistry, context: CursorContext, range:
     });
 }
 
-function valueItems(request: CompletionRequest, context: CursorContext, path: readonly PathSegment[], schema: JsonSchema, range: Range): CompletionItem[] {
+function valueItems(
+  request: CompletionRequest,
+  context: CursorContext,
+  path: readonly PathSegment[],
+  schema: JsonSchema,
+  range: Range,
+): CompletionItem[] {
   const pathKey = configPathKeyAt(path.map((s) => (s === LIST_ITEM ? 0 : s)));
   if (pathKey !== undefined) return filePaths(request, context, pathKey.kind, pathKey.dataset === true);
   return fixedValues(schema).map((value): CompletionItem => ({
@@ -137,7 +185,12 @@ function valueItems(request: CompletionRequest, context: CursorContext, path: re
   }));
 }
 
-function filePaths(request: CompletionRequest, context: CursorContext, kind: 'file' | 'folder', datasetOnly: boolean): CompletionItem[] {
+function filePaths(
+  request: CompletionRequest,
+  context: CursorContext,
+  kind: 'file' | 'folder',
+  datasetOnly: boolean,
+): CompletionItem[] {
   if (request.configDir === undefined) return [];
   return pathCompletions({
     configDir: request.configDir,

@@ -118,7 +118,16 @@ export function cursorContext(text: string, offset: number): CursorContext | und
     }
   }
   path.reverse();
-  return { path, position, ...(key === undefined ? {} : { key }), listItemLine, partial, partialStart: offset - partial.length, indent: current.content, siblings };
+  return {
+    path,
+    position,
+    ...(key === undefined ? {} : { key }),
+    listItemLine,
+    partial,
+    partialStart: offset - partial.length,
+    indent: current.content,
+    siblings,
+  };
 }
 
 function addSibling(siblings: Map<string, string>, rest: string): void {
@@ -127,11 +136,16 @@ function addSibling(siblings: Map<string, string>, rest: string): void {
 }
 
 /** Keys of the same mapping below the cursor line, up to the first line that leaves it. */
-function collectBelow(lines: readonly string[], cursorLine: number, column: number, siblings: Map<string, string>): void {
+function collectBelow(
+  lines: readonly string[],
+  cursorLine: number,
+  column: number,
+  siblings: Map<string, string>,
+): void {
   for (let i = cursorLine + 1; i < lines.length; i++) {
     const line = shape(lines[i] ?? '');
     if (line === undefined) continue;
-    if (line.indent < column || line.dash !== undefined && line.dash < column) return;
+    if (line.indent < column || (line.dash !== undefined && line.dash < column)) return;
     if (line.content === column && line.dash === undefined) addSibling(siblings, line.rest);
   }
 }

@@ -23,13 +23,28 @@ export async function diagnoseDataset(source: DatasetSource, text: string): Prom
   try {
     for await (const record of openDataset({ ...all, text })) {
       if (record.ok) continue;
-      diagnostics.push({ range: firstLine(record.error.range, text), severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset-case', message: diagnosticText(record.error.message) });
+      diagnostics.push({
+        range: firstLine(record.error.range, text),
+        severity: DiagnosticSeverity.Error,
+        source: DIAGNOSTIC_SOURCE,
+        code: 'dataset-case',
+        message: diagnosticText(record.error.message),
+      });
       if (diagnostics.length >= MAX_DIAGNOSTICS) break;
     }
   } catch (error) {
     if (!(error instanceof DatasetError)) throw error;
-    const range = error.range === undefined ? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } : firstLine(error.range, text);
-    diagnostics.push({ range, severity: DiagnosticSeverity.Error, source: DIAGNOSTIC_SOURCE, code: 'dataset', message: diagnosticText(error.message) });
+    const range =
+      error.range === undefined
+        ? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+        : firstLine(error.range, text);
+    diagnostics.push({
+      range,
+      severity: DiagnosticSeverity.Error,
+      source: DIAGNOSTIC_SOURCE,
+      code: 'dataset',
+      message: diagnosticText(error.message),
+    });
   }
   return diagnostics;
 }
@@ -40,5 +55,8 @@ function firstLine(range: SourceRange, text: string): Range {
   const start = range.start.offset;
   const firstLineText = text.slice(start, range.end.offset).split(/[\r\n]/, 1)[0] ?? '';
   const end = range.start.column + firstLineText.trimEnd().length;
-  return { start: { line: range.start.line, character: range.start.column }, end: { line: range.start.line, character: end } };
+  return {
+    start: { line: range.start.line, character: range.start.column },
+    end: { line: range.start.line, character: end },
+  };
 }

@@ -14,7 +14,11 @@ export function definitionAt(analysis: ConfigAnalysis, offset: number, fileExist
   if (entry !== undefined) {
     const definition = analysis.registry.get(entry.key);
     const option = found.path[2];
-    named = definition !== undefined && found.path.length === 3 && typeof option === 'string' && fileOptionKeys(definition.schema).includes(option);
+    named =
+      definition !== undefined &&
+      found.path.length === 3 &&
+      typeof option === 'string' &&
+      fileOptionKeys(definition.schema).includes(option);
   } else {
     named = configPathKeyAt(found.path)?.kind === 'file';
   }

@@ -23,18 +23,25 @@ export function hoverAt(analysis: ConfigAnalysis, offset: number): HoverAnswer |
   if (inScorers) {
     const definition = analysis.registry.get(entry.key);
     if (definition === undefined) return undefined;
-    const onScorerKey = (found.on === 'key' && !entry.listForm && found.path.length === 2) || (entry.listForm && found.path.length === 3 && found.path[2] === 'type');
-    if (onScorerKey) return { markdown: scorerMarkdown(definition, analysis.registry.negatedScorer(entry.key)), span: entry.keySpan };
+    const onScorerKey =
+      (found.on === 'key' && !entry.listForm && found.path.length === 2) ||
+      (entry.listForm && found.path.length === 3 && found.path[2] === 'type');
+    if (onScorerKey)
+      return { markdown: scorerMarkdown(definition, analysis.registry.negatedScorer(entry.key)), span: entry.keySpan };
     const optionName = found.path[2];
     if (found.on === 'key' && found.path.length === 3 && typeof optionName === 'string' && found.entry !== undefined) {
       const option = scorerOption(definition, optionName);
-      return option === undefined ? undefined : { markdown: optionMarkdown(optionName, option), span: found.entry.keySpan };
+      return option === undefined
+        ? undefined
+        : { markdown: optionMarkdown(optionName, option), span: found.entry.keySpan };
     }
     return undefined;
   }
   if (found.on !== 'key' || found.entry === undefined) return undefined;
   const schema = configSchemaAt(found.path);
-  return schema === undefined ? undefined : { markdown: optionMarkdown(String(found.path[found.path.length - 1]), schema), span: found.entry.keySpan };
+  return schema === undefined
+    ? undefined
+    : { markdown: optionMarkdown(String(found.path[found.path.length - 1]), schema), span: found.entry.keySpan };
 }
 
 export function toHover(answer: HoverAnswer, rangeOf: (span: Span) => Range): Hover {

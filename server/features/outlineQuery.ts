@@ -26,7 +26,8 @@ export function locate(root: OutlineNode | undefined, offset: number): Located |
       path.push(entry.key);
       if (within(entry.keySpan, offset)) return { path, on: 'key', entry };
       if (entry.value === undefined) return undefined;
-      if (entry.value.kind === 'scalar') return within(entry.value.span, offset) ? { path, on: 'value', entry, node: entry.value } : undefined;
+      if (entry.value.kind === 'scalar')
+        return within(entry.value.span, offset) ? { path, on: 'value', entry, node: entry.value } : undefined;
       node = entry.value;
     } else if (node.kind === 'seq') {
       const index = node.items.findIndex((item) => within(item.span, offset));
@@ -51,7 +52,12 @@ export function nodeAt(root: OutlineNode | undefined, path: readonly PathSegment
   let node = root;
   for (const segment of path) {
     if (node === undefined) return undefined;
-    node = typeof segment === 'number' ? (node.kind === 'seq' ? node.items[segment] : undefined) : entryOf(node, segment)?.value;
+    node =
+      typeof segment === 'number'
+        ? node.kind === 'seq'
+          ? node.items[segment]
+          : undefined
+        : entryOf(node, segment)?.value;
   }
   return node;
 }
@@ -87,7 +93,16 @@ export function scorerEntries(root: OutlineNode | undefined): ScorerEntryOutline
       if (item.kind !== 'map') return [];
       const type = entryOf(item, 'type')?.value;
       const key = type?.kind === 'scalar' && typeof type.value === 'string' ? type.value : '';
-      return [{ key, keySpan: type?.span ?? item.span, options: item, listForm: true, span: item.span, path: ['scorers', index] }];
+      return [
+        {
+          key,
+          keySpan: type?.span ?? item.span,
+          options: item,
+          listForm: true,
+          span: item.span,
+          path: ['scorers', index],
+        },
+      ];
     });
   }
   return [];

@@ -33,7 +33,12 @@ export function pathCompletions(request: PathRequest): CompletionItem[] {
   const range = request.segmentRange(slash + 1);
   return entries
     .filter((entry) => !entry.name.startsWith('.') || segment.startsWith('.'))
-    .filter((entry) => entry.isDirectory() || (request.kind === 'file' && (!request.datasetOnly || DATASET_EXTENSIONS.has(extname(entry.name).toLowerCase()))))
+    .filter(
+      (entry) =>
+        entry.isDirectory() ||
+        (request.kind === 'file' &&
+          (!request.datasetOnly || DATASET_EXTENSIONS.has(extname(entry.name).toLowerCase()))),
+    )
     .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.name.localeCompare(b.name))
     .map((entry): CompletionItem => {
       const folderEntry = entry.isDirectory();
@@ -42,7 +47,9 @@ export function pathCompletions(request: PathRequest): CompletionItem[] {
         label: text,
         kind: folderEntry ? ITEM_KINDS.folder : ITEM_KINDS.file,
         textEdit: { range, newText: text },
-        ...(folderEntry && request.kind === 'file' ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } } : {}),
+        ...(folderEntry && request.kind === 'file'
+          ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } }
+          : {}),
       };
     });
 }

@@ -160,11 +160,24 @@ export function placeholderValue(schema: JsonSchema): unknown {
   const values = fixedValues(schema);
   if (values.length > 0) return values[0];
   const type = typesOf(schema)[0];
-  return type === 'array' ? [] : type === 'object' ? {} : type === 'integer' || type === 'number' ? 0 : type === 'boolean' ? false : '';
+  return type === 'array'
+    ? []
+    : type === 'object'
+      ? {}
+      : type === 'integer' || type === 'number'
+        ? 0
+        : type === 'boolean'
+          ? false
+          : '';
 }
 
 /** A JSON value as YAML text on one line (JSON is YAML; plain words stay plain). */
 export function yamlValue(value: unknown): string {
-  if (typeof value === 'string') return /^[A-Za-z_][\w .\-/]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !value.endsWith(' ') ? value : JSON.stringify(value);
+  if (typeof value === 'string')
+    return /^[A-Za-z_][\w .\-/]*$/.test(value) &&
+      !/^(true|false|null|yes|no|on|off|~)$/i.test(value) &&
+      !value.endsWith(' ')
+      ? value
+      : JSON.stringify(value);
   return JSON.stringify(value) ?? 'null';
 }

@@ -8,7 +8,17 @@
 import type { ScorerDefinition } from '../../core/scorers/scorer';
 import { markdownTable } from './markdownText';
 import { markdownCode as codeSpan } from '../../shared/text/markdown';
-import { descriptionOf, markdownOf, requiredOptions, scorerOption, scorerOptions, summaryOf, typesOf, yamlValue, type JsonSchema } from './schemaFacts';
+import {
+  descriptionOf,
+  markdownOf,
+  requiredOptions,
+  scorerOption,
+  scorerOptions,
+  summaryOf,
+  typesOf,
+  yamlValue,
+  type JsonSchema,
+} from './schemaFacts';
 
 export function scaleText(definition: ScorerDefinition): string {
   const scale = definition.scale;
@@ -25,14 +35,23 @@ export function negationText(key: string, base: ScorerDefinition): string {
  * description then follows the negation's own sentence.
  */
 export function scorerMarkdown(definition: ScorerDefinition, negates?: ScorerDefinition): string {
-  const parts = [`**${definition.key}** — ${scaleText(definition)} · ${definition.origin}${negates === undefined ? '' : ` · negation of \`${negates.key}\``}`];
+  const parts = [
+    `**${definition.key}** — ${scaleText(definition)} · ${definition.origin}${negates === undefined ? '' : ` · negation of \`${negates.key}\``}`,
+  ];
   if (negates !== undefined) parts.push(negationText(definition.key, negates));
   const summary = summaryOf(definition.schema);
   if (summary !== '') parts.push(negates === undefined ? summary : `\`${negates.key}\`: ${summary}`);
   const own = new Set(Object.keys((definition.schema['properties'] as object | undefined) ?? {}));
   const options = scorerOptions(definition).filter((o) => scorerOption(definition, o.name) !== undefined);
   const required = new Set(requiredOptions(definition));
-  const rows = options.filter((o) => own.has(o.name)).map((o) => [codeSpan(o.name), typeText(o.schema), required.has(o.name) ? 'required' : defaultText(o.schema), summaryOf(o.schema) || descriptionOf(o.schema)]);
+  const rows = options
+    .filter((o) => own.has(o.name))
+    .map((o) => [
+      codeSpan(o.name),
+      typeText(o.schema),
+      required.has(o.name) ? 'required' : defaultText(o.schema),
+      summaryOf(o.schema) || descriptionOf(o.schema),
+    ]);
   if (rows.length > 0) parts.push(markdownTable(['Option', 'Type', 'Default', 'Description'], rows));
   const common = options.filter((o) => !own.has(o.name)).map((o) => codeSpan(o.name));
   if (common.length > 0) parts.push(`Every scorer also takes ${common.join(', ')}.`);

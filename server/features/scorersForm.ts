@@ -20,17 +20,29 @@ export function scorersFormChange(text: string, root: OutlineNode | undefined): 
   const value = scorers?.value;
   if (scorers === undefined || value === undefined) return undefined;
   const colon = text.indexOf(':', scorers.keySpan.end);
-  const column = value.kind !== 'scalar' && value.flow ? columnOf(text, scorers.keySpan.start) + 2 : columnOf(text, value.span.start);
-  const replace = (lines: string[]): OffsetEdit => ({ start: colon + 1, end: value.span.end, newText: `\n${lines.join('\n')}` });
+  const column =
+    value.kind !== 'scalar' && value.flow
+      ? columnOf(text, scorers.keySpan.start) + 2
+      : columnOf(text, value.span.start);
+  const replace = (lines: string[]): OffsetEdit => ({
+    start: colon + 1,
+    end: value.span.end,
+    newText: `\n${lines.join('\n')}`,
+  });
   const comments = new CommentCursor(text, colon + 1);
-  const withTail = (lines: string[] | undefined): string[] | undefined => (lines === undefined ? undefined : [...lines, ...comments.upTo(value.span.end, column)]);
+  const withTail = (lines: string[] | undefined): string[] | undefined =>
+    lines === undefined ? undefined : [...lines, ...comments.upTo(value.span.end, column)];
   if (value.kind === 'map') {
     const lines = withTail(toListLines(text, value.entries, column, comments));
-    return lines === undefined ? undefined : { title: 'Convert scorers to the list form (- type: …)', edit: replace(lines) };
+    return lines === undefined
+      ? undefined
+      : { title: 'Convert scorers to the list form (- type: …)', edit: replace(lines) };
   }
   if (value.kind === 'seq') {
     const lines = withTail(toMappingLines(text, value.items, column, comments));
-    return lines === undefined ? undefined : { title: 'Convert scorers to the mapping form (key: options)', edit: replace(lines) };
+    return lines === undefined
+      ? undefined
+      : { title: 'Convert scorers to the mapping form (key: options)', edit: replace(lines) };
   }
   return undefined;
 }
@@ -84,7 +96,12 @@ class CommentCursor {
   }
 }
 
-function toListLines(text: string, entries: readonly OutlineEntry[], column: number, comments: CommentCursor): string[] | undefined {
+function toListLines(
+  text: string,
+  entries: readonly OutlineEntry[],
+  column: number,
+  comments: CommentCursor,
+): string[] | undefined {
   const lines: string[] = [];
   for (const entry of entries) {
     const options = entry.value;
@@ -104,7 +121,12 @@ function toListLines(text: string, entries: readonly OutlineEntry[], column: num
   return lines;
 }
 
-function toMappingLines(text: string, items: readonly OutlineNode[], column: number, comments: CommentCursor): string[] | undefined {
+function toMappingLines(
+  text: string,
+  items: readonly OutlineNode[],
+  column: number,
+  comments: CommentCursor,
+): string[] | undefined {
   const lines: string[] = [];
   const seen = new Set<string>();
   for (const item of items) {

@@ -25,13 +25,20 @@ export function addOption(text: string, entry: ScorerEntryOutline, name: string,
   }
   if (options !== undefined && last !== undefined) {
     // List form: the item's keys stand at the column of its `type`; mapping form: at the first option's.
-    const column = columnOf(text, (options.entries.find((e) => e.key !== 'type') ?? options.entries[0] ?? last).keySpan.start);
+    const column = columnOf(
+      text,
+      (options.entries.find((e) => e.key !== 'type') ?? options.entries[0] ?? last).keySpan.start,
+    );
     return { start: last.span.end, end: last.span.end, newText: `\n${' '.repeat(column)}${name}: ${value}` };
   }
   // Mapping form with no options yet (`key:`, `key: null`, `key: {}`): they go on the lines below.
   const colon = text.indexOf(':', entry.keySpan.end);
   const column = columnOf(text, entry.keySpan.start);
-  return { start: colon + 1, end: Math.max(colon + 1, entry.span.end), newText: `\n${' '.repeat(column + 2)}${name}: ${value}` };
+  return {
+    start: colon + 1,
+    end: Math.max(colon + 1, entry.span.end),
+    newText: `\n${' '.repeat(column + 2)}${name}: ${value}`,
+  };
 }
 
 /** Removes one option of a scorer entry, with its line when it has one to itself. */
@@ -58,7 +65,13 @@ export function removeOption(text: string, entry: ScorerEntryOutline, name: stri
 }
 
 /** Sets a top-level key: its value replaced when present, else a line added before `before` (or at the end). */
-export function setTopLevel(text: string, root: OutlineNode | undefined, key: string, value: string, before: string): OffsetEdit {
+export function setTopLevel(
+  text: string,
+  root: OutlineNode | undefined,
+  key: string,
+  value: string,
+  before: string,
+): OffsetEdit {
   const existing: OutlineEntry | undefined = entryOf(root, key);
   if (existing !== undefined) {
     const colon = text.indexOf(':', existing.keySpan.end);

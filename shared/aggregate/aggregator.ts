@@ -48,7 +48,10 @@ export class Aggregator {
       this.tallies.set(result.scorer, tally);
     }
     tally.counts[result.status]++;
-    if ((result.status === 'pass' || result.status === 'fail' || result.status === 'measured') && typeof result.score === 'number') {
+    if (
+      (result.status === 'pass' || result.status === 'fail' || result.status === 'measured') &&
+      typeof result.score === 'number'
+    ) {
       tally.scoreSum += result.score;
       tally.scored++;
     }
@@ -114,11 +117,26 @@ export class Aggregator {
 function scorerTest(info: ScorerInfo, meanScore: number | undefined): ScorerTest | undefined {
   if (meanScore === undefined || info.threshold === undefined) return undefined;
   const pass = info.lowerIsBetter ? meanScore <= info.threshold : meanScore >= info.threshold;
-  return { primary_score: meanScore, primary_score_metric: 'mean_score', threshold: info.threshold, lower_is_better: info.lowerIsBetter, pass };
+  return {
+    primary_score: meanScore,
+    primary_score_metric: 'mean_score',
+    threshold: info.threshold,
+    lower_is_better: info.lowerIsBetter,
+    pass,
+  };
 }
 
 /** Every status at 0, written out: shared/ takes only types from core, and the Record type makes a new status a type error here. */
 function emptyTally(): Tally {
-  const counts: Record<ResultStatus, number> = { pass: 0, fail: 0, error: 0, inconclusive: 0, unsupported: 0, timeout: 0, skipped: 0, measured: 0 };
+  const counts: Record<ResultStatus, number> = {
+    pass: 0,
+    fail: 0,
+    error: 0,
+    inconclusive: 0,
+    unsupported: 0,
+    timeout: 0,
+    skipped: 0,
+    measured: 0,
+  };
   return { counts, scoreSum: 0, scored: 0, passes: 0 };
 }

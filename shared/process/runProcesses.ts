@@ -32,7 +32,10 @@ export function newRunToken(): string {
 export const hostRunToken: string = newRunToken();
 
 /** `env` with `token` added to the marker variable, which comes first (so a bounded read meets it early). */
-export function markedEnv(env: Readonly<Record<string, string | undefined>>, token: string): Record<string, string | undefined> {
+export function markedEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  token: string,
+): Record<string, string | undefined> {
   const { [RUN_TOKEN_VAR]: inherited, ...rest } = env;
   return { [RUN_TOKEN_VAR]: inherited === undefined || inherited === '' ? token : `${inherited}:${token}`, ...rest };
 }

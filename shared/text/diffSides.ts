@@ -34,7 +34,10 @@ const COMPARED_BY_KIND: Readonly<Record<string, Compared>> = {
 const GENERIC: Compared = { expected: 'expected', actual: 'actual', as: 'text' };
 
 /** The diff of one result of scorer kind `key` (undefined when unknown), from its details. */
-export function diffSides(key: string | undefined, details: { readonly [key: string]: Json } | undefined): DiffSides | undefined {
+export function diffSides(
+  key: string | undefined,
+  details: { readonly [key: string]: Json } | undefined,
+): DiffSides | undefined {
   if (details === undefined) return undefined;
   const compared = (key === undefined ? undefined : COMPARED_BY_KIND[key]) ?? GENERIC;
   const expected = details[compared.expected];
@@ -62,12 +65,14 @@ function likeSides(expected: Json, actual: Json): DiffSides | undefined {
     // Two texts are alike; two JSON texts of containers are alike when their values are.
     return a === undefined || b === undefined ? { expected, actual } : likeSides(a, b);
   }
-  if (Array.isArray(expected) && Array.isArray(actual)) return { expected: indented(expected), actual: indented(actual) };
+  if (Array.isArray(expected) && Array.isArray(actual))
+    return { expected: indented(expected), actual: indented(actual) };
   if (isMapping(expected) && isMapping(actual)) {
     const shared = Object.keys(expected).some((k) => k in actual);
     return shared ? { expected: indented(expected), actual: indented(actual) } : undefined;
   }
-  if (typeof expected === typeof actual && !isContainer(expected) && !isContainer(actual)) return { expected: indented(expected), actual: indented(actual) };
+  if (typeof expected === typeof actual && !isContainer(expected) && !isContainer(actual))
+    return { expected: indented(expected), actual: indented(actual) };
   return undefined;
 }
 

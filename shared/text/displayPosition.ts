@@ -46,10 +46,18 @@ export function displayLineColumn(position: { readonly line: number; readonly co
 
 /** A range with both ends shown 1-based (offsets stay as they are): the printed form of `validate --cases`. */
 export function toDisplayRange(range: SourceRange): SourceRange {
-  return { file: range.file, start: { ...range.start, ...toDisplay(range.start) }, end: { ...range.end, ...toDisplay(range.end) } };
+  return {
+    file: range.file,
+    start: { ...range.start, ...toDisplay(range.start) },
+    end: { ...range.end, ...toDisplay(range.end) },
+  };
 }
 
 /** A printed (1-based) range read back as core counts. */
 export function fromDisplayRange(range: SourceRange): SourceRange {
-  return { file: range.file, start: { ...range.start, ...fromDisplay(range.start) }, end: { ...range.end, ...fromDisplay(range.end) } };
+  return {
+    file: range.file,
+    start: { ...range.start, ...fromDisplay(range.start) },
+    end: { ...range.end, ...fromDisplay(range.end) },
+  };
 }

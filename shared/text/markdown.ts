@@ -34,7 +34,10 @@ export function markdownCode(text: string, place: MarkdownPlace = {}): string {
   const fence = '`'.repeat(longest + 1);
   // A span that starts or ends with a backtick (or with a space at both ends) needs one space of
   // padding each side, which the renderer strips again.
-  const pad = body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '') ? ' ' : '';
+  const pad =
+    body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '')
+      ? ' '
+      : '';
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 

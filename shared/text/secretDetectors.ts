@@ -98,7 +98,11 @@ const DETECTORS: { readonly [name in SecretDetectorName]: Detector } = {
 const PEM_FOOTER = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 
 /** Runs the chosen detectors over `text`. */
-export function scanForSecrets(text: string, detectors: readonly SecretDetectorName[], options: { readonly allowDocumentationExamples: boolean }): SecretScan {
+export function scanForSecrets(
+  text: string,
+  detectors: readonly SecretDetectorName[],
+  options: { readonly allowDocumentationExamples: boolean },
+): SecretScan {
   const raw: { detector: SecretDetectorName; match: Match }[] = [];
   let documentationExamplesSkipped = 0;
   for (const name of SECRET_DETECTORS) {
@@ -106,14 +110,20 @@ export function scanForSecrets(text: string, detectors: readonly SecretDetectorN
     const detector = DETECTORS[name];
     const matches = name === 'pem_private_key' ? pemBlocks(text) : matchesOf(text, detector);
     for (const match of matches) {
-      if (options.allowDocumentationExamples && detector.documentationExample?.(text.slice(match.offset, match.offset + match.length)) === true) {
+      if (
+        options.allowDocumentationExamples &&
+        detector.documentationExample?.(text.slice(match.offset, match.offset + match.length)) === true
+      ) {
         documentationExamplesSkipped++;
         continue;
       }
       raw.push({ detector: name, match });
     }
   }
-  raw.sort((x, y) => x.match.offset - y.match.offset || SECRET_DETECTORS.indexOf(x.detector) - SECRET_DETECTORS.indexOf(y.detector));
+  raw.sort(
+    (x, y) =>
+      x.match.offset - y.match.offset || SECRET_DETECTORS.indexOf(x.detector) - SECRET_DETECTORS.indexOf(y.detector),
+  );
   const positions = linesAndColumns(
     text,
     raw.map((r) => r.match.offset),

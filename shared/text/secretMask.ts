@@ -26,7 +26,8 @@ const URL_QUERY_VALUE = /(\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#]{1,2000}\?)([^\s#]
  * options, `key=value` pairs a library prints): the value. `=` only: our own messages write
  * `password: !ENV ${VAR}`, which names a variable and holds no secret.
  */
-const KEY_VALUE = /(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]{0,60})(\s{0,5}=\s{0,5})("[^"\n]{1,400}"|'[^'\n]{1,400}'|[^\s&;,'"]{1,400})/g;
+const KEY_VALUE =
+  /(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]{0,60})(\s{0,5}=\s{0,5})("[^"\n]{1,400}"|'[^'\n]{1,400}'|[^\s&;,'"]{1,400})/g;
 /** Names of `key=value` pairs whose value is a credential. */
 const SECRET_KEY_NAME = /password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth|credential/i;
 
@@ -64,14 +65,16 @@ export function rememberedSecrets(): readonly string[] {
  * `AWS_SECRET_ACCESS_KEY`, `PGPASSWORD`, `GITHUB_TOKEN`, `DATABASE_URL`'s password is caught by the URL
  * rule). A process (a scorer, a target, a library) can print one the run never read itself.
  */
-const CREDENTIAL_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH)(?:_|$)|PASSWORD|SECRET|TOKEN|APIKEY/i;
+const CREDENTIAL_NAME =
+  /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH)(?:_|$)|PASSWORD|SECRET|TOKEN|APIKEY/i;
 /** `PWD` and `OLDPWD` are folders, not passwords. */
 const NOT_CREDENTIALS = new Set(['PWD', 'OLDPWD']);
 
 /** Remembers the value of every variable of `env` whose name says it holds a credential. */
 export function rememberCredentialEnvironment(env: Readonly<Record<string, string | undefined>>): void {
   // Names first, then only those values: a variable whose name says nothing of credentials is never read.
-  for (const name of Object.keys(env)) if (!NOT_CREDENTIALS.has(name.toUpperCase()) && CREDENTIAL_NAME.test(name)) rememberSecret(env[name]);
+  for (const name of Object.keys(env))
+    if (!NOT_CREDENTIALS.has(name.toUpperCase()) && CREDENTIAL_NAME.test(name)) rememberSecret(env[name]);
 }
 
 /** `env[name]`, remembered as a secret: the one way a credential or `${VAR}` value is read. */
@@ -100,12 +103,23 @@ function withRemembered(secrets: Iterable<string | undefined>): readonly string[
  * `text` with each known secret (given here, or remembered by the process), URL user-info and query
  * values, `password=…`-style values, and detector-flagged spans masked.
  */
-export function maskSecretText(text: string, secrets: Iterable<string | undefined> = [], mask = CREDENTIAL_MASK): string {
+export function maskSecretText(
+  text: string,
+  secrets: Iterable<string | undefined> = [],
+  mask = CREDENTIAL_MASK,
+): string {
   let masked = text;
   for (const secret of withRemembered(secrets)) if (masked.includes(secret)) masked = masked.split(secret).join(mask);
-  masked = masked.replace(URL_USER_INFO, (_m, scheme: string, user: string, password?: string) => (password === undefined ? `${scheme}${mask}@` : `${scheme}${user}:${mask}@`));
-  masked = masked.replace(URL_QUERY_VALUE, (_m, head: string, query: string) => `${head}${query.replace(/=[^&]*/g, `=${mask}`)}`);
-  masked = masked.replace(KEY_VALUE, (whole, key: string, equals: string, value: string) => (SECRET_KEY_NAME.test(key) && value !== mask ? `${key}${equals}${mask}` : whole));
+  masked = masked.replace(URL_USER_INFO, (_m, scheme: string, user: string, password?: string) =>
+    password === undefined ? `${scheme}${mask}@` : `${scheme}${user}:${mask}@`,
+  );
+  masked = masked.replace(
+    URL_QUERY_VALUE,
+    (_m, head: string, query: string) => `${head}${query.replace(/=[^&]*/g, `=${mask}`)}`,
+  );
+  masked = masked.replace(KEY_VALUE, (whole, key: string, equals: string, value: string) =>
+    SECRET_KEY_NAME.test(key) && value !== mask ? `${key}${equals}${mask}` : whole,
+  );
   // Findings come sorted by offset and may overlap: each run of overlapping spans is masked once.
   let out = '';
   let from = 0;
@@ -146,7 +160,8 @@ export function maskJson<T extends Json | undefined>(value: T, secrets: Iterable
   const walk = (v: Json): Json => {
     if (typeof v === 'string') return maskSecretText(v, list);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, inner]) => [maskSecretText(k, list), walk(inner)]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [maskSecretText(k, list), walk(inner)]));
     return v;
   };
   return (value === undefined ? value : walk(value)) as T;

@@ -14,18 +14,35 @@ let work = '';
 
 const CONFIGS: Readonly<Record<string, string>> = {
   'schema.eval.yaml': 'scorers:\n  json_schema: {schema_path: zero.json}\ncases:\n  - {id: a, output: "{}"}\n',
-  'model.eval.yaml': 'scorers:\n  llmrater: {model_config: zero.yaml}\ncases:\n  - {id: a, output: "x", expected: "x"}\n',
-  'database.eval.yaml': 'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - zero.yaml\ndialects: [sqlite]\nscorers:\n  executable_sql: null\n',
+  'model.eval.yaml':
+    'scorers:\n  llmrater: {model_config: zero.yaml}\ncases:\n  - {id: a, output: "x", expected: "x"}\n',
+  'database.eval.yaml':
+    'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - zero.yaml\ndialects: [sqlite]\nscorers:\n  executable_sql: null\n',
   'dataset.eval.yaml': 'dataset: zero.jsonl\nscorers:\n  exact_match: null\n',
   'fifo.eval.yaml': 'dataset: pipe.jsonl\nscorers:\n  exact_match: null\n',
 };
 
 const EXPECTED: readonly [string, RegExp][] = [
-  ['schema.eval.yaml', /^schema\.eval\.yaml:2:30: error: json_schema: the schema file "zero\.json" \(.*zero\.json\) cannot be used: expected a regular file, but it is a character device/m],
-  ['model.eval.yaml', /^model\.eval\.yaml:2:28: error: llmrater: .*zero\.yaml:1:1: cannot read the model config: expected a regular file, but it is a character device/m],
-  ['database.eval.yaml', /^zero\.yaml:1:1: error: cannot read the database config: expected a regular file, but it is a character device/m],
-  ['dataset.eval.yaml', /^dataset\.eval\.yaml:1:10: error: cannot read dataset zero\.jsonl: expected a regular file, but it is a character device/m],
-  ['fifo.eval.yaml', /^fifo\.eval\.yaml:1:10: error: cannot read dataset pipe\.jsonl: expected a regular file, but it is a named pipe/m],
+  [
+    'schema.eval.yaml',
+    /^schema\.eval\.yaml:2:30: error: json_schema: the schema file "zero\.json" \(.*zero\.json\) cannot be used: expected a regular file, but it is a character device/m,
+  ],
+  [
+    'model.eval.yaml',
+    /^model\.eval\.yaml:2:28: error: llmrater: .*zero\.yaml:1:1: cannot read the model config: expected a regular file, but it is a character device/m,
+  ],
+  [
+    'database.eval.yaml',
+    /^zero\.yaml:1:1: error: cannot read the database config: expected a regular file, but it is a character device/m,
+  ],
+  [
+    'dataset.eval.yaml',
+    /^dataset\.eval\.yaml:1:10: error: cannot read dataset zero\.jsonl: expected a regular file, but it is a character device/m,
+  ],
+  [
+    'fifo.eval.yaml',
+    /^fifo\.eval\.yaml:1:10: error: cannot read dataset pipe\.jsonl: expected a regular file, but it is a named pipe/m,
+  ],
 ];
 
 before(() => {
@@ -44,7 +61,10 @@ describe('files that are not regular files, through the built CLI', () => {
     for (const [config, expected] of EXPECTED) {
       it(`${command} ${config}: refused at its place, exit 2, no stack trace`, async () => {
         // Bounded: a CLI that reads /dev/zero or waits on the FIFO is killed and the test fails.
-        const run = await runCli(command === 'run' ? [command, config, '--runs-dir', 'runs'] : [command, config], { cwd: work, limitMs: 30_000 });
+        const run = await runCli(command === 'run' ? [command, config, '--runs-dir', 'runs'] : [command, config], {
+          cwd: work,
+          limitMs: 30_000,
+        });
         assert.equal(run.signal, null, run.stderr);
         assert.equal(run.code, 2, run.stdout + run.stderr);
         assert.match(run.stdout + run.stderr, expected);

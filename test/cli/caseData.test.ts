@@ -19,9 +19,19 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'evallens-case-data-'));
   config = join(dir, 'agent.eval.yaml');
   const records = [
-    { id: 'plain', input: 'q', output: 'bold \u001b[1m and \u202e reversed', expected: 'fine', metadata: { topic: 'refunds' } },
+    {
+      id: 'plain',
+      input: 'q',
+      output: 'bold \u001b[1m and \u202e reversed',
+      expected: 'fine',
+      metadata: { topic: 'refunds' },
+    },
     { id: '-dash', output: 'an id that starts with a dash' },
-    { id: 'agent', output: 'done', trace: { steps: [{ type: 'tool_call', name: 'search', arguments: { q: 'flights' } }] } },
+    {
+      id: 'agent',
+      output: 'done',
+      trace: { steps: [{ type: 'tool_call', name: 'search', arguments: { q: 'flights' } }] },
+    },
   ];
   writeFileSync(join(dir, 'cases.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
   writeFileSync(config, 'dataset: cases.jsonl\nscorers:\n  exact_match: {}\n');
@@ -37,12 +47,20 @@ describe('evallens validate --case-data', () => {
     assert.doesNotMatch(run.stdout, /[\u001b\u202e]/, 'escapes and bidi controls are spelled as \\u escapes');
     assert.deepEqual(parseCaseLookup(run.stdout.trim()), {
       ok: true,
-      data: { id: 'plain', input: 'q', output: 'bold \u001b[1m and \u202e reversed', expected: 'fine', metadata: { topic: 'refunds' } },
+      data: {
+        id: 'plain',
+        input: 'q',
+        output: 'bold \u001b[1m and \u202e reversed',
+        expected: 'fine',
+        metadata: { topic: 'refunds' },
+      },
     });
   });
 
   it('gives the trace in the engine\'s model; an id starting with "-" is given as --case-data=<id>', async () => {
-    const agent = parseCaseLookup((await runCli(['validate', config, '--case-data', 'agent'], { cwd: dir })).stdout.trim());
+    const agent = parseCaseLookup(
+      (await runCli(['validate', config, '--case-data', 'agent'], { cwd: dir })).stdout.trim(),
+    );
     assert.ok(agent?.ok === true);
     assert.equal(agent.data.traceSteps?.[0]?.kind, 'tool_call');
     const dash = parseCaseLookup((await runCli(['validate', config, '--case-data=-dash'], { cwd: dir })).stdout.trim());
@@ -52,7 +70,10 @@ describe('evallens validate --case-data', () => {
   it('a case the dataset does not have is an answer saying so, with exit code 2', async () => {
     const run = await runCli(['validate', config, '--case-data', 'nobody'], { cwd: dir });
     assert.equal(run.code, 2);
-    assert.deepEqual(parseCaseLookup(run.stdout.trim()), { ok: false, reason: `no case "nobody" in ${join(dir, 'cases.jsonl')} now (the dataset may have changed since the run)` });
+    assert.deepEqual(parseCaseLookup(run.stdout.trim()), {
+      ok: false,
+      reason: `no case "nobody" in ${join(dir, 'cases.jsonl')} now (the dataset may have changed since the run)`,
+    });
   });
 
   it('is listed in `validate --help`', async () => {

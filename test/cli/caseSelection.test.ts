@@ -22,39 +22,64 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a selection that names no case', () => {
   it('refuses an unknown --case id before anything runs, with exit 2 and the nearest id', async () => {
-    const run = await runCli(['run', 'all-pass.eval.yaml', '--case', 'capitol', '--runs-dir', 'runs-unknown'], { cwd: work });
+    const run = await runCli(['run', 'all-pass.eval.yaml', '--case', 'capitol', '--runs-dir', 'runs-unknown'], {
+      cwd: work,
+    });
     assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.equal(run.stdout, '', 'no summary, no PASSED');
-    assert.equal(run.stderr, 'evallens: --case "capitol": the dataset has no case with this id (2 cases); did you mean "capital"?; `evallens validate all-pass.eval.yaml --cases` lists the ids\n');
+    assert.equal(
+      run.stderr,
+      'evallens: --case "capitol": the dataset has no case with this id (2 cases); did you mean "capital"?; `evallens validate all-pass.eval.yaml --cases` lists the ids\n',
+    );
     assert.equal(existsSync(join(work, 'runs-unknown')), false, 'no run folder');
   });
 
   it('refuses an unknown id among known ones, naming only the unknown one', async () => {
-    const run = await runCli(['run', 'all-pass.eval.yaml', '--case', 'capital', '--case', 'nope', '--runs-dir', 'runs-mixed'], { cwd: work });
+    const run = await runCli(
+      ['run', 'all-pass.eval.yaml', '--case', 'capital', '--case', 'nope', '--runs-dir', 'runs-mixed'],
+      { cwd: work },
+    );
     assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.doesNotMatch(run.stdout, /PASS/);
-    assert.match(run.stderr, /^evallens: --case "nope": the dataset has no case with this id \(2 cases\); `evallens validate/m);
+    assert.match(
+      run.stderr,
+      /^evallens: --case "nope": the dataset has no case with this id \(2 cases\); `evallens validate/m,
+    );
     assert.doesNotMatch(run.stderr, /"capital"/);
   });
 
   it('refuses a --filter that matches no case id', async () => {
-    const run = await runCli(['run', 'all-pass.eval.yaml', '--filter', 'zz*', '--runs-dir', 'runs-filter'], { cwd: work });
+    const run = await runCli(['run', 'all-pass.eval.yaml', '--filter', 'zz*', '--runs-dir', 'runs-filter'], {
+      cwd: work,
+    });
     assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.equal(run.stdout, '');
-    assert.match(run.stderr, /^evallens: --filter "zz\*": no case id matches \(2 cases; \* is any text, \? one character\);/m);
-    const near = await runCli(['run', 'all-pass.eval.yaml', '--filter', 'capital-agian*', '--runs-dir', 'runs-filter'], { cwd: work });
+    assert.match(
+      run.stderr,
+      /^evallens: --filter "zz\*": no case id matches \(2 cases; \* is any text, \? one character\);/m,
+    );
+    const near = await runCli(
+      ['run', 'all-pass.eval.yaml', '--filter', 'capital-agian*', '--runs-dir', 'runs-filter'],
+      { cwd: work },
+    );
     assert.equal(near.code, 2);
     assert.match(near.stderr, /did you mean "capital-again"\?/);
   });
 
   it('refuses --case and --filter that are each fine but together select nothing', async () => {
-    const run = await runCli(['run', 'all-pass.eval.yaml', '--case', 'capital', '--filter', '*-again', '--runs-dir', 'runs-both'], { cwd: work });
+    const run = await runCli(
+      ['run', 'all-pass.eval.yaml', '--case', 'capital', '--filter', '*-again', '--runs-dir', 'runs-both'],
+      { cwd: work },
+    );
     assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.match(run.stderr, /^evallens: --case and --filter together select no case/m);
   });
 
   it('still runs a selection that names real cases', async () => {
-    const run = await runCli(['run', 'all-pass.eval.yaml', '--case', 'capital', '--filter', 'cap*', '--runs-dir', 'runs-ok'], { cwd: work });
+    const run = await runCli(
+      ['run', 'all-pass.eval.yaml', '--case', 'capital', '--filter', 'cap*', '--runs-dir', 'runs-ok'],
+      { cwd: work },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^1 passed, 0 failed, 1 total$/m);
   });

@@ -35,7 +35,9 @@ function onlyRun(runsDir: string): string {
 
 describe('evallens CLI', () => {
   it('runs the quick-start example: PASS/FAIL per case with reasons, a summary, exit code 1', async () => {
-    const run = await runCli(['run', 'examples/quickstart/refunds.eval.yaml', '--runs-dir', 'runs-quickstart'], { cwd: work });
+    const run = await runCli(['run', 'examples/quickstart/refunds.eval.yaml', '--runs-dir', 'runs-quickstart'], {
+      cwd: work,
+    });
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, /^PASS refund-window \(\d+ms\)$/m);
     assert.match(run.stdout, /^FAIL sale-items \(\d+ms\)$/m);
@@ -54,20 +56,29 @@ describe('evallens CLI', () => {
   it('exits 2 for a config error, naming file:line:col and the closest scorer, without a stack trace', async () => {
     const run = await runCli(['run', 'unknown-scorer.eval.yaml'], { cwd: work });
     assert.equal(run.code, 2);
-    assert.equal(run.stderr.trim(), 'unknown-scorer.eval.yaml:4:3: error: unknown scorer "exact_matc"; did you mean "exact_match"? [unknown-scorer]');
+    assert.equal(
+      run.stderr.trim(),
+      'unknown-scorer.eval.yaml:4:3: error: unknown scorer "exact_matc"; did you mean "exact_match"? [unknown-scorer]',
+    );
     assert.doesNotMatch(run.stderr, /\n\s+at /);
   });
 
   it('exits 2 for a dataset file that does not exist, naming the config line', async () => {
     const run = await runCli(['run', 'missing-dataset-file.eval.yaml'], { cwd: work });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /^missing-dataset-file\.eval\.yaml:1:10: error: the dataset file .*nowhere\.jsonl does not exist/m);
+    assert.match(
+      run.stderr,
+      /^missing-dataset-file\.eval\.yaml:1:10: error: the dataset file .*nowhere\.jsonl does not exist/m,
+    );
   });
 
   it('exits 2 for a dataset that cannot be read at all, pointing at the config line that names it', async () => {
     const run = await runCli(['run', 'undeclared-column.eval.yaml', '--runs-dir', 'runs-undeclared'], { cwd: work });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /^undeclared-column\.eval\.yaml:2:9: error: columns declares "score", but .* has no such column/m);
+    assert.match(
+      run.stderr,
+      /^undeclared-column\.eval\.yaml:2:9: error: columns declares "score", but .* has no such column/m,
+    );
   });
 
   it('exits 2 for usage errors and says what was wrong', async () => {
@@ -93,10 +104,26 @@ describe('evallens CLI', () => {
   });
 
   it('writes a JSON report that the report schema accepts, with --reporter json --out', async () => {
-    const run = await runCli(['run', 'examples/quickstart/refunds.eval.yaml', '--reporter', 'json', '--out', 'report.json', '--runs-dir', 'runs-json'], { cwd: work });
+    const run = await runCli(
+      [
+        'run',
+        'examples/quickstart/refunds.eval.yaml',
+        '--reporter',
+        'json',
+        '--out',
+        'report.json',
+        '--runs-dir',
+        'runs-json',
+      ],
+      { cwd: work },
+    );
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, /^FAIL sale-items/m, 'the console reporter stays on beside a file reporter');
-    const report = JSON.parse(readFileSync(join(work, 'report.json'), 'utf8')) as { results: unknown[]; summary: unknown; job: { test?: { pass: boolean } } };
+    const report = JSON.parse(readFileSync(join(work, 'report.json'), 'utf8')) as {
+      results: unknown[];
+      summary: unknown;
+      job: { test?: { pass: boolean } };
+    };
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
     addFormats(ajv);
     const validate = ajv.compile(reportSchema);
@@ -110,31 +137,57 @@ describe('evallens CLI', () => {
 
   it('writes JUnit and CSV files when asked, and keeps stdout for a reporter without --out', async () => {
     const run = await runCli(
-      ['run', 'examples/quickstart/refunds.eval.yaml', '--reporter', 'junit', '--out', 'junit.xml', '--reporter', 'csv', '--out', 'results.csv', '--reporter', 'jsonl', '--runs-dir', 'runs-multi'],
+      [
+        'run',
+        'examples/quickstart/refunds.eval.yaml',
+        '--reporter',
+        'junit',
+        '--out',
+        'junit.xml',
+        '--reporter',
+        'csv',
+        '--out',
+        'results.csv',
+        '--reporter',
+        'jsonl',
+        '--runs-dir',
+        'runs-multi',
+      ],
       { cwd: work },
     );
     assert.equal(run.code, 1);
     assert.match(readFileSync(join(work, 'junit.xml'), 'utf8'), /<testsuite [^>]*tests="4" failures="1"/);
     assert.equal(readFileSync(join(work, 'results.csv'), 'utf8').trim().split('\n').length, 13);
-    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     assert.equal(events[0]?.type, 'run/start');
     assert.equal(events[events.length - 1]?.type, 'run/end');
   });
 
-  it('writes a CSV report per run into EvalBench\'s reporting.csv output_directory', async () => {
+  it("writes a CSV report per run into EvalBench's reporting.csv output_directory", async () => {
     const run = await runCli(['run', 'evalbench-csv.eval.yaml', '--runs-dir', 'runs-evalbench-csv'], { cwd: work });
     assert.equal(run.code, 1, run.stderr);
     const files = readdirSync(join(work, 'csv-results'));
     assert.equal(files.length, 1);
-    const rows = readFileSync(join(work, 'csv-results', files[0] ?? ''), 'utf8').trim().split('\n');
+    const rows = readFileSync(join(work, 'csv-results', files[0] ?? ''), 'utf8')
+      .trim()
+      .split('\n');
     assert.equal(rows.length, 3, 'a header and one row per case × scorer');
     assert.match(rows[2] ?? '', /^q2,returned_sql,1,fail,0,/);
   });
 
   it('runs only the cases named with --case, or matching --filter', async () => {
-    const one = await runCli(['run', 'examples/quickstart/refunds.eval.yaml', '--case', 'sale-items', '--runs-dir', 'runs-case'], { cwd: work });
+    const one = await runCli(
+      ['run', 'examples/quickstart/refunds.eval.yaml', '--case', 'sale-items', '--runs-dir', 'runs-case'],
+      { cwd: work },
+    );
     assert.match(one.stdout, /^0 passed, 1 failed, 1 total$/m);
-    const glob = await runCli(['run', 'examples/quickstart/refunds.eval.yaml', '--filter', 'refund-*', '--runs-dir', 'runs-filter'], { cwd: work });
+    const glob = await runCli(
+      ['run', 'examples/quickstart/refunds.eval.yaml', '--filter', 'refund-*', '--runs-dir', 'runs-filter'],
+      { cwd: work },
+    );
     assert.equal(glob.code, 0);
     assert.match(glob.stdout, /^2 passed, 0 failed, 2 total$/m);
   });
@@ -145,23 +198,48 @@ describe('evallens CLI', () => {
       big = join(work, 'big');
       cpSync(join(work, 'all-pass.eval.yaml'), join(work, 'unused.eval.yaml'));
       const lines: string[] = [];
-      for (let i = 0; i < 300_000; i++) lines.push(JSON.stringify({ id: `c${i}`, output: `answer ${i}`, expected: `answer ${i}` }));
+      for (let i = 0; i < 300_000; i++)
+        lines.push(JSON.stringify({ id: `c${i}`, output: `answer ${i}`, expected: `answer ${i}` }));
       writeFileSync(`${big}.jsonl`, `${lines.join('\n')}\n`);
-      writeFileSync(`${big}.eval.yaml`, 'dataset: big.jsonl\nscorers:\n  exact_match: {}\n  contains: {value: "answer"}\n');
+      writeFileSync(
+        `${big}.eval.yaml`,
+        'dataset: big.jsonl\nscorers:\n  exact_match: {}\n  contains: {value: "answer"}\n',
+      );
     });
 
     it('on Ctrl-C starts no new case, writes the report of what finished, and exits 130', async () => {
       const runsDir = join(work, 'runs-cancel');
-      const child = startCli(['run', 'big.eval.yaml', '--concurrency', '1', '--runs-dir', runsDir, '--reporter', 'json', '--out', 'cancelled.json'], { cwd: work });
+      const child = startCli(
+        [
+          'run',
+          'big.eval.yaml',
+          '--concurrency',
+          '1',
+          '--runs-dir',
+          runsDir,
+          '--reporter',
+          'json',
+          '--out',
+          'cancelled.json',
+        ],
+        { cwd: work },
+      );
       const done = finished(child, 60_000);
       await waitFor(() => sizeOfRunFile(runsDir, 'results.jsonl') > 0, 'the first results');
       child.kill('SIGINT');
       const run = await done;
       assert.equal(run.code, 130, run.stderr);
       assert.match(run.stderr, /stopping/);
-      const report = JSON.parse(readFileSync(join(work, 'cancelled.json'), 'utf8')) as { cancelled: boolean; summary: { total: number }; results: unknown[] };
+      const report = JSON.parse(readFileSync(join(work, 'cancelled.json'), 'utf8')) as {
+        cancelled: boolean;
+        summary: { total: number };
+        results: unknown[];
+      };
       assert.equal(report.cancelled, true);
-      assert.ok(report.summary.total > 0 && report.summary.total < 300_000, `cancelled after ${report.summary.total} cases`);
+      assert.ok(
+        report.summary.total > 0 && report.summary.total < 300_000,
+        `cancelled after ${report.summary.total} cases`,
+      );
       assert.equal(report.results.length, report.summary.total * 2, 'every finished case has its results');
       assert.ok(existsSync(join(onlyRun(runsDir), 'report.json')));
     });
@@ -179,13 +257,20 @@ describe('evallens CLI', () => {
       // line unterminated, and only that one.
       const whole = (file: string) => {
         const text = readFileSync(join(dir, file), 'utf8');
-        return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((l) => l !== '');
+        return text
+          .slice(0, text.lastIndexOf('\n') + 1)
+          .split('\n')
+          .filter((l) => l !== '');
       };
       const cases = whole('cases.jsonl');
       const results = whole('results.jsonl');
       for (const line of [...cases, ...results]) JSON.parse(line);
       const finishedIds = new Set(results.map((l) => (JSON.parse(l) as { caseId: string }).caseId));
-      for (const line of cases) assert.ok(finishedIds.has((JSON.parse(line) as { id: string }).id), 'every case in cases.jsonl has its results');
+      for (const line of cases)
+        assert.ok(
+          finishedIds.has((JSON.parse(line) as { id: string }).id),
+          'every case in cases.jsonl has its results',
+        );
       assert.ok(results.length >= cases.length * 2, `${results.length} results for ${cases.length} finished cases`);
     });
   });

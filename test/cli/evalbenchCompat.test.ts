@@ -10,7 +10,10 @@ const CHECKOUT = join(ROOT, 'test', 'fixtures', 'evalbench-compat');
 interface Entry {
   config: string;
   validate: { exitCode: number; verdict: string; errors: number; warnings: number; notices: number };
-  run?: { exitCode: number | null; summary?: { passed: number; failed: number; errored: number; skipped: number; total: number } };
+  run?: {
+    exitCode: number | null;
+    summary?: { passed: number; failed: number; errored: number; skipped: number; total: number };
+  };
 }
 
 function compat(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {

@@ -28,7 +28,14 @@ const ENV = { BIG: 'x'.repeat(100_000), SMALL: 'v' };
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-const laughs = (): string => ['l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: 8 }, (_, n) => `l${n + 1}: &l${n + 1} [${Array.from({ length: 9 }, () => `*l${n}`).join(', ')}]`)].join('\n');
+const laughs = (): string =>
+  [
+    'l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+    ...Array.from(
+      { length: 8 },
+      (_, n) => `l${n + 1}: &l${n + 1} [${Array.from({ length: 9 }, () => `*l${n}`).join(', ')}]`,
+    ),
+  ].join('\n');
 
 /** A hostile YAML value for a key: wrong types, aliases, nesting, huge or binary text, placeholders. */
 function yamlValue(random: Random): string {
@@ -46,9 +53,45 @@ function yamlValue(random: Random): string {
   ])();
 }
 
-const RUN_KEYS = ['dataset', 'scorers', 'cases', 'concurrency', 'num_trials', 'database_configs', 'dataset_config', 'model_config', 'reporting', 'target', 'metadata', 'threshold'];
-const MODEL_KEYS = ['provider', 'model', 'api_key_env', 'base_url', 'headers', 'temperature', 'max_tokens', 'generator', 'project', 'timeout_ms'];
-const DB_KEYS = ['db_type', 'dialect', 'database_name', 'database_path', 'host', 'port', 'user_name', 'password', 'password_env', 'setup_directory', 'extension'];
+const RUN_KEYS = [
+  'dataset',
+  'scorers',
+  'cases',
+  'concurrency',
+  'num_trials',
+  'database_configs',
+  'dataset_config',
+  'model_config',
+  'reporting',
+  'target',
+  'metadata',
+  'threshold',
+];
+const MODEL_KEYS = [
+  'provider',
+  'model',
+  'api_key_env',
+  'base_url',
+  'headers',
+  'temperature',
+  'max_tokens',
+  'generator',
+  'project',
+  'timeout_ms',
+];
+const DB_KEYS = [
+  'db_type',
+  'dialect',
+  'database_name',
+  'database_path',
+  'host',
+  'port',
+  'user_name',
+  'password',
+  'password_env',
+  'setup_directory',
+  'extension',
+];
 
 function yamlDocument(random: Random, keys: readonly string[], valid: string): string {
   const lines = valid.split('\n').filter((l) => l !== '');
@@ -70,8 +113,20 @@ function dataset(random: Random): { bytes: Buffer; ext: string } {
     () => ({ ext: 'json', text: `[${ok}, {"id": "d", "expected": ${deep}}, ${ok.replace('"ok"', '"ok2"')}]` }),
     () => ({ ext: 'json', text: `{"scenarios": [{"id": "s", "starting_prompt": "${'${BIG}'.repeat(800)}"}]}` }),
     () => ({ ext: 'jsonl', text: `${ok}\n{"id": "d", "output": ${deep}}\n"just a string"\n[1]\n{"id":\n` }),
-    () => ({ ext: 'yaml', text: pick(random, ['*nope\n', `- ${ok}\n- &a [*a]\n`, `cases: *x\n`, `- ${deep}\n`, `${laughs()}\ncases: [*l8]\n`]) }),
-    () => ({ ext: 'csv', text: `id,output,expected\n1,a,a\n2,say "hi,a\n3,"open,b\n4,"x"y,c\n5,"${'z'.repeat(Math.floor(random() * 1000))}\n` }),
+    () => ({
+      ext: 'yaml',
+      text: pick(random, [
+        '*nope\n',
+        `- ${ok}\n- &a [*a]\n`,
+        `cases: *x\n`,
+        `- ${deep}\n`,
+        `${laughs()}\ncases: [*l8]\n`,
+      ]),
+    }),
+    () => ({
+      ext: 'csv',
+      text: `id,output,expected\n1,a,a\n2,say "hi,a\n3,"open,b\n4,"x"y,c\n5,"${'z'.repeat(Math.floor(random() * 1000))}\n`,
+    }),
   ])();
   let bytes = Buffer.from(body.text, 'utf8');
   if (random() < 0.3) bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]);
@@ -119,8 +174,15 @@ describe(`hostile inputs, seed ${SEED}`, () => {
       writeFileSync(join(work, `cli-${n}.${data.ext}`), data.bytes);
       writeFileSync(join(work, `model-${n}.yaml`), yamlDocument(random, MODEL_KEYS, 'provider: openai\nmodel: gpt-4o'));
       const scorer = n % 2 === 0 ? 'exact_match: null' : `llmrater: {model_config: model-${n}.yaml}`;
-      writeFileSync(join(work, `cli-${n}.eval.yaml`), yamlDocument(random, ['metadata', 'description'], `dataset: cli-${n}.${data.ext}\nscorers:\n  ${scorer}`));
-      const result = await runCli(['run', `cli-${n}.eval.yaml`, '--runs-dir', 'runs'], { cwd: work, env: ENV, limitMs: 60_000 });
+      writeFileSync(
+        join(work, `cli-${n}.eval.yaml`),
+        yamlDocument(random, ['metadata', 'description'], `dataset: cli-${n}.${data.ext}\nscorers:\n  ${scorer}`),
+      );
+      const result = await runCli(['run', `cli-${n}.eval.yaml`, '--runs-dir', 'runs'], {
+        cwd: work,
+        env: ENV,
+        limitMs: 60_000,
+      });
       const what = `seed ${SEED}, sample ${n}: ${result.stdout}${result.stderr}`;
       assert.ok([0, 1, 2, 3].includes(result.code ?? -1), what);
       assert.doesNotMatch(result.stdout + result.stderr, STACK, what);

@@ -23,23 +23,42 @@ before(() => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 /** Exit code and error lines of each command on one config. */
-async function verdicts(config: string): Promise<{ command: string; code: number | null; errors: string[]; stderr: string }[]> {
+async function verdicts(
+  config: string,
+): Promise<{ command: string; code: number | null; errors: string[]; stderr: string }[]> {
   const commands = ['validate', 'plan', 'run'];
   return Promise.all(
     commands.map(async (command) => {
       const extra = command === 'run' ? ['--runs-dir', join(work, 'runs')] : [];
       // The variable the unset-var fixture names must be unset whatever the machine has.
-      const run = await runCli([command, config, ...extra], { cwd: work, env: { EVALLENS_TEST_UNSET_PROJECT: undefined } });
-      return { command, code: run.code, errors: run.stderr.split('\n').filter((line) => line.includes(': error: ')), stderr: run.stderr };
+      const run = await runCli([command, config, ...extra], {
+        cwd: work,
+        env: { EVALLENS_TEST_UNSET_PROJECT: undefined },
+      });
+      return {
+        command,
+        code: run.code,
+        errors: run.stderr.split('\n').filter((line) => line.includes(': error: ')),
+        stderr: run.stderr,
+      };
     }),
   );
 }
 
 describe('validate, plan and run agree on EvalBench inputs', () => {
   const refused: [string, RegExp][] = [
-    ['bad-inputs/unset_var_config.yaml', /^bad-inputs\/unset-var\.evalset\.json:5:57: error: dataset .* uses \$\{EVALLENS_TEST_UNSET_PROJECT\} at line 5, column 57, but EVALLENS_TEST_UNSET_PROJECT is not set in the environment; set it, or remove the placeholder \[dataset\]$/],
-    ['bad-inputs/broken_db_config.yaml', /^bad-inputs\/db_configs\/broken\.yaml:\d+:\d+: error: YAML: .* \[yaml-syntax\]$/],
-    ['bad-inputs/missing_dataset_config.yaml', /^bad-inputs\/missing_dataset_config\.yaml:1:17: error: the dataset file .* does not exist/],
+    [
+      'bad-inputs/unset_var_config.yaml',
+      /^bad-inputs\/unset-var\.evalset\.json:5:57: error: dataset .* uses \$\{EVALLENS_TEST_UNSET_PROJECT\} at line 5, column 57, but EVALLENS_TEST_UNSET_PROJECT is not set in the environment; set it, or remove the placeholder \[dataset\]$/,
+    ],
+    [
+      'bad-inputs/broken_db_config.yaml',
+      /^bad-inputs\/db_configs\/broken\.yaml:\d+:\d+: error: YAML: .* \[yaml-syntax\]$/,
+    ],
+    [
+      'bad-inputs/missing_dataset_config.yaml',
+      /^bad-inputs\/missing_dataset_config\.yaml:1:17: error: the dataset file .* does not exist/,
+    ],
   ];
   for (const [config, expected] of refused) {
     it(`all three refuse ${config} with the same error and exit code 2`, async () => {

@@ -35,7 +35,12 @@ interface Result {
   readonly details?: { readonly compared?: string; readonly generated_error?: string };
 }
 interface Report {
-  readonly summary: { readonly passed: number; readonly failed: number; readonly errored: number; readonly total: number };
+  readonly summary: {
+    readonly passed: number;
+    readonly failed: number;
+    readonly errored: number;
+    readonly total: number;
+  };
   readonly results: readonly Result[];
 }
 
@@ -55,7 +60,10 @@ before(() => {
   work = mkdtempSync(join(tmpdir(), 'evallens-nl2sql-example-'));
   // A database built in the checkout must not stand in for the one this test builds.
   const builtDb = join(ROOT, EXAMPLE, 'db');
-  cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true, filter: (src) => src !== builtDb && !src.startsWith(builtDb + sep) });
+  cpSync(join(ROOT, 'examples'), join(work, 'examples'), {
+    recursive: true,
+    filter: (src) => src !== builtDb && !src.startsWith(builtDb + sep),
+  });
   const built = buildExampleDb([]);
   assert.equal(built.status, 0, built.stdout + built.stderr);
   assert.ok(existsSync(join(work, EXAMPLE, 'db', 'shop.sqlite')), 'the script writes db/shop.sqlite into --out-dir');
@@ -67,7 +75,14 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs scripts/build-example-db.mjs with the copy's schema and db/ folder. */
 function buildExampleDb(extra: readonly string[]) {
-  const args = [BUILD_SCRIPT, '--out-dir', join(work, EXAMPLE, 'db'), '--schema', join(work, EXAMPLE, 'schema.sql'), ...extra];
+  const args = [
+    BUILD_SCRIPT,
+    '--out-dir',
+    join(work, EXAMPLE, 'db'),
+    '--schema',
+    join(work, EXAMPLE, 'schema.sql'),
+    ...extra,
+  ];
   return spawnSync(process.execPath, args, { cwd: work, encoding: 'utf8', timeout: 60_000 });
 }
 
@@ -77,9 +92,17 @@ function runExample(config: string, name: string, env: NodeJS.ProcessEnv = {}): 
   if (run === undefined) {
     run = (async () => {
       const out = `${name}.json`;
-      const cli = await runCli(['run', config, '--runs-dir', `runs-${name}`, '--reporter', 'json', '--out', out], { cwd: work, env });
+      const cli = await runCli(['run', config, '--runs-dir', `runs-${name}`, '--reporter', 'json', '--out', out], {
+        cwd: work,
+        env,
+      });
       assert.ok(existsSync(join(work, out)), `the ${name} run wrote no report:\n${cli.stdout}${cli.stderr}`);
-      return { code: cli.code, stdout: cli.stdout, stderr: cli.stderr, report: JSON.parse(readFileSync(join(work, out), 'utf8')) as Report };
+      return {
+        code: cli.code,
+        stdout: cli.stdout,
+        stderr: cli.stderr,
+        report: JSON.parse(readFileSync(join(work, out), 'utf8')) as Report,
+      };
     })();
     runs.set(name, run);
   }
@@ -97,7 +120,8 @@ function assertExampleOutcome(run: ExampleRun): void {
     [`FAIL ${WRONG_JOIN}`, `FAIL ${ERRORS}`],
     stdout,
   );
-  for (const id of caseIds.filter((c) => c !== WRONG_JOIN && c !== ERRORS)) assert.match(stdout, new RegExp(`^PASS ${id} \\(\\d+ms\\)$`, 'm'), stdout);
+  for (const id of caseIds.filter((c) => c !== WRONG_JOIN && c !== ERRORS))
+    assert.match(stdout, new RegExp(`^PASS ${id} \\(\\d+ms\\)$`, 'm'), stdout);
   assert.doesNotMatch(stdout, /^(ERROR|SKIP) /m);
   assert.match(stdout, /^ {5}exact_match: the results differ: row 3 differs; both 5 rows$/m);
   assert.match(stdout, /^ {5}recall_match: .*recall = 2 \/ 5 generated rows = 40\b/m);
@@ -105,26 +129,41 @@ function assertExampleOutcome(run: ExampleRun): void {
   assert.match(stdout, /^ {5}executable_sql: the generated query failed$/m);
   assert.match(stdout, /^10 passed, 2 failed, 12 total$/m);
   assert.match(stdout, /^FAILED$/m);
-  assert.match(stderr, /information: EvalLens does not run EvalBench's prompt generator \(prompt_generator\).*\[evalbench-key-not-run\]/);
+  assert.match(
+    stderr,
+    /information: EvalLens does not run EvalBench's prompt generator \(prompt_generator\).*\[evalbench-key-not-run\]/,
+  );
 
   const { passed, failed, errored, total } = report.summary;
   assert.deepEqual({ passed, failed, errored, total }, { passed: 10, failed: 2, errored: 0, total: 12 });
   assert.equal(report.results.length, caseIds.length * SCORERS.length);
   for (const r of report.results) {
-    const failing = (r.caseId === WRONG_JOIN && ['exact_match', 'recall_match', 'set_match'].includes(r.scorer)) || (r.caseId === ERRORS && ['exact_match', 'recall_match', 'set_match', 'executable_sql'].includes(r.scorer));
+    const failing =
+      (r.caseId === WRONG_JOIN && ['exact_match', 'recall_match', 'set_match'].includes(r.scorer)) ||
+      (r.caseId === ERRORS && ['exact_match', 'recall_match', 'set_match', 'executable_sql'].includes(r.scorer));
     assert.equal(r.status, failing ? 'fail' : 'pass', `${r.caseId} ${r.scorer}: ${r.status}: ${r.reason}`);
   }
-  const score = (caseId: string, scorer: string) => report.results.find((r) => r.caseId === caseId && r.scorer === scorer)?.score;
+  const score = (caseId: string, scorer: string) =>
+    report.results.find((r) => r.caseId === caseId && r.scorer === scorer)?.score;
   assert.equal(score(WRONG_JOIN, 'recall_match'), 40, 'two of the five joined rows are right by coincidence');
   assert.equal(score(WRONG_JOIN, 'executable_sql'), 100, 'the wrong join runs: only the result scorers catch it');
   assert.equal(score(ERRORS, 'returned_sql'), 100, 'the broken query was still returned');
-  assert.match(report.results.find((r) => r.caseId === ERRORS && r.scorer === 'executable_sql')?.details?.generated_error ?? '', /emial/);
-  assert.equal(report.results.find((r) => r.caseId === DML && r.scorer === 'exact_match')?.details?.compared, 'eval_results', 'the UPDATE is compared through its eval query');
+  assert.match(
+    report.results.find((r) => r.caseId === ERRORS && r.scorer === 'executable_sql')?.details?.generated_error ?? '',
+    /emial/,
+  );
+  assert.equal(
+    report.results.find((r) => r.caseId === DML && r.scorer === 'exact_match')?.details?.compared,
+    'eval_results',
+    'the UPDATE is compared through its eval query',
+  );
 }
 
 /** case/scorer/trial → status and score, for comparing two runs. */
 function scoresOf(report: Report): Map<string, { status: string; score: number | undefined }> {
-  return new Map(report.results.map((r) => [`${r.caseId}/${r.scorer}/${r.trial}`, { status: r.status, score: r.score }]));
+  return new Map(
+    report.results.map((r) => [`${r.caseId}/${r.scorer}/${r.trial}`, { status: r.status, score: r.score }]),
+  );
 }
 
 describe('the NL2SQL example (examples/nl2sql)', () => {
@@ -160,7 +199,11 @@ describe('the NL2SQL example (examples/nl2sql)', () => {
       const loaded = buildExampleDb(['--postgres', target.href]);
       assert.equal(loaded.status, 0, loaded.stdout + loaded.stderr);
       assert.match(loaded.stdout, /loaded .*schema\.sql into PostgreSQL/);
-      if (admin.password !== '') assert.ok(!(loaded.stdout + loaded.stderr).includes(decodeURIComponent(admin.password)), 'the script never prints the password');
+      if (admin.password !== '')
+        assert.ok(
+          !(loaded.stdout + loaded.stderr).includes(decodeURIComponent(admin.password)),
+          'the script never prints the password',
+        );
 
       const env = pointConfigAt(target);
       const postgres = await runExample(POSTGRES_CONFIG, 'postgres', env);
@@ -168,8 +211,14 @@ describe('the NL2SQL example (examples/nl2sql)', () => {
       const sqlite = await runExample(SQLITE_CONFIG, 'sqlite');
       assert.deepEqual(scoresOf(postgres.report), scoresOf(sqlite.report));
 
-      const prices = await withClient(target.href, (c) => c.query<{ price_cents: number }>('SELECT price_cents FROM products ORDER BY id'));
-      assert.deepEqual(prices.rows.map((r) => r.price_cents), [1200, 1000, 1800, 900, 4500, 650, 750, 3200], 'the UPDATE under test was rolled back');
+      const prices = await withClient(target.href, (c) =>
+        c.query<{ price_cents: number }>('SELECT price_cents FROM products ORDER BY id'),
+      );
+      assert.deepEqual(
+        prices.rows.map((r) => r.price_cents),
+        [1200, 1000, 1800, 900, 4500, 650, 750, 3200],
+        'the UPDATE under test was rolled back',
+      );
     } finally {
       await withClient(admin.href, (c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
     }
@@ -201,7 +250,10 @@ function pointConfigAt(url: URL): NodeJS.ProcessEnv {
   writeFileSync(file, text);
   // The items' database `shop` is mapped to the test's database, as the example maps it to evallens_test.
   const runConfig = join(work, POSTGRES_CONFIG);
-  const mapped = readFileSync(runConfig, 'utf8').replace(/^(\s+shop: ).*$/m, `$1${decodeURIComponent(url.pathname.slice(1))}`);
+  const mapped = readFileSync(runConfig, 'utf8').replace(
+    /^(\s+shop: ).*$/m,
+    `$1${decodeURIComponent(url.pathname.slice(1))}`,
+  );
   assert.notEqual(mapped, readFileSync(runConfig, 'utf8'), 'shop-postgres.eval.yaml maps shop in db_name_overrides');
   writeFileSync(runConfig, mapped);
   return env;

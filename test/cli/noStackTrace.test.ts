@@ -12,10 +12,17 @@ import { after, before, describe, it } from 'node:test';
 import { ensureBuilt, runCli } from '../support/cli';
 
 let work = '';
-const LAUGHS = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: 8 }, (_, n) => `a${n + 1}: &a${n + 1} [${Array.from({ length: 9 }, () => `*a${n}`).join(', ')}]`)].join('\n');
+const LAUGHS = [
+  'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+  ...Array.from(
+    { length: 8 },
+    (_, n) => `a${n + 1}: &a${n + 1} [${Array.from({ length: 9 }, () => `*a${n}`).join(', ')}]`,
+  ),
+].join('\n');
 /** A stack frame ("    at fn (/x/cli.js:1:2)", "    at node:internal/…"); the console's own "at file:line:col" for a case is not one. */
 const STACK = /\n\s+at (?:.*\.[cm]?js:\d+:\d+|node:internal)|internal error/;
-const judge = (model: string) => `scorers:\n  llmrater: {model_config: ${model}}\ncases:\n  - {id: a, output: "x", expected: "x"}\n`;
+const judge = (model: string) =>
+  `scorers:\n  llmrater: {model_config: ${model}}\ncases:\n  - {id: a, output: "x", expected: "x"}\n`;
 
 const FILES: Readonly<Record<string, string>> = {
   'nope.yaml': 'provider: openai\nmodel: *nope\n',
@@ -33,17 +40,45 @@ const FILES: Readonly<Record<string, string>> = {
     [
       ['zero', 'SELECT zeroblob(300000000) AS b'],
       ['ok', 'SELECT 1 AS x'],
-    ].map(([id, sql]) => ({ id, nl_prompt: 'q', query_type: 'dql', database: 't', dialects: ['sqlite'], golden_sql: { sqlite: ['SELECT 1 AS x'] }, eval_query: {}, setup_sql: {}, cleanup_sql: {}, generated_sql: sql })),
+    ].map(([id, sql]) => ({
+      id,
+      nl_prompt: 'q',
+      query_type: 'dql',
+      database: 't',
+      dialects: ['sqlite'],
+      golden_sql: { sqlite: ['SELECT 1 AS x'] },
+      eval_query: {},
+      setup_sql: {},
+      cleanup_sql: {},
+      generated_sql: sql,
+    })),
   ),
-  'sql.eval.yaml': 'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - db.yaml\ndialects: [sqlite]\nscorers:\n  executable_sql: null\n',
+  'sql.eval.yaml':
+    'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - db.yaml\ndialects: [sqlite]\nscorers:\n  executable_sql: null\n',
 };
 
 const CASES: readonly [string, number, RegExp][] = [
-  ['nope.eval.yaml', 2, /nope\.yaml:2:8: YAML: the alias \*nope names no anchor \(expected `&nope` on a value before it\)/],
+  [
+    'nope.eval.yaml',
+    2,
+    /nope\.yaml:2:8: YAML: the alias \*nope names no anchor \(expected `&nope` on a value before it\)/,
+  ],
   ['laughs.eval.yaml', 2, /laughs\.yaml:\d+:\d+: YAML: the aliases expand to too much data/],
-  ['alias.eval.yaml', 2, /alias\.yaml:1:1: error: dataset alias\.yaml must hold a list of cases .* but it holds only the alias \*nope, which names no anchor/],
-  ['deep.eval.yaml', 1, /line 1, column 296 cannot be read: it has arrays and objects nested more than 256 levels deep; expected at most 256\n\s+at deep\.json:1:296\nPASS b/],
-  ['expand.eval.yaml', 2, /expand\.eval\.yaml:2:14: error: expanding the `\$\{…\}` variables here makes a string of more than 1048576 characters; expected at most 1048576/],
+  [
+    'alias.eval.yaml',
+    2,
+    /alias\.yaml:1:1: error: dataset alias\.yaml must hold a list of cases .* but it holds only the alias \*nope, which names no anchor/,
+  ],
+  [
+    'deep.eval.yaml',
+    1,
+    /line 1, column 296 cannot be read: it has arrays and objects nested more than 256 levels deep; expected at most 256\n\s+at deep\.json:1:296\nPASS b/,
+  ],
+  [
+    'expand.eval.yaml',
+    2,
+    /expand\.eval\.yaml:2:14: error: expanding the `\$\{…\}` variables here makes a string of more than 1048576 characters; expected at most 1048576/,
+  ],
 ];
 
 before(() => {
@@ -58,7 +93,11 @@ after(() => rmSync(work, { recursive: true, force: true }));
 describe('no stack trace, no exit 70 (built CLI)', () => {
   for (const [config, code, expected] of CASES) {
     it(`run ${config}: exit ${code}, the place and what was expected`, async () => {
-      const run = await runCli(['run', config, '--runs-dir', 'runs'], { cwd: work, env: { BIG: 'x'.repeat(100_000) }, limitMs: 60_000 });
+      const run = await runCli(['run', config, '--runs-dir', 'runs'], {
+        cwd: work,
+        env: { BIG: 'x'.repeat(100_000) },
+        limitMs: 60_000,
+      });
       assert.notEqual(run.code, 70, run.stderr);
       assert.equal(run.code, code, run.stdout + run.stderr);
       assert.match(run.stdout + run.stderr, expected);

@@ -24,7 +24,10 @@ before(() => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function validReport(file: string): { verdict?: string; summary: { skipped: number; total: number } } {
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { verdict?: string; summary: { skipped: number; total: number } };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    verdict?: string;
+    summary: { skipped: number; total: number };
+  };
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   addFormats(ajv);
   assert.ok(ajv.validate(reportSchema, report), ajv.errorsText(ajv.errors));
@@ -33,7 +36,23 @@ function validReport(file: string): { verdict?: string; summary: { skipped: numb
 
 describe('a run that scores nothing', () => {
   it('ends NOTHING SCORED with exit code 3, saying what is missing and what to do, in the console, JSON and JUnit', async () => {
-    const run = await runCli(['run', 'not-recorded_config.yaml', '--runs-dir', 'runs', '--reporter', 'json', '--out', 'report.json', '--reporter', 'junit', '--out', 'junit.xml'], { cwd: work });
+    const run = await runCli(
+      [
+        'run',
+        'not-recorded_config.yaml',
+        '--runs-dir',
+        'runs',
+        '--reporter',
+        'json',
+        '--out',
+        'report.json',
+        '--reporter',
+        'junit',
+        '--out',
+        'junit.xml',
+      ],
+      { cwd: work },
+    );
     assert.equal(run.code, 3, run.stderr);
     assert.match(run.stdout, /^0 passed, 0 failed, 2 skipped, 2 total$/m);
     assert.match(run.stdout, /^Nothing was scored: every case was skipped \(2 of 2\)\.$/m);
@@ -49,7 +68,10 @@ describe('a run that scores nothing', () => {
     const junit = readFileSync(join(work, 'junit.xml'), 'utf8');
     assert.match(junit, /<testsuites name="evallens" tests="3" failures="0" errors="1" skipped="2"/);
     assert.match(junit, /<property name="evallens.verdict" value="nothing-scored"\/>/);
-    assert.match(junit, /<testcase classname="not-recorded_config.yaml" name="\(run\) nothing scored" time="0.000">\n {6}<error message="Nothing was scored: every case was skipped \(2 of 2\)." type="nothing-scored">/);
+    assert.match(
+      junit,
+      /<testcase classname="not-recorded_config.yaml" name="\(run\) nothing scored" time="0.000">\n {6}<error message="Nothing was scored: every case was skipped \(2 of 2\)." type="nothing-scored">/,
+    );
   });
 
   it('ends NOTHING SCORED when the dataset has no case', async () => {
@@ -57,17 +79,26 @@ describe('a run that scores nothing', () => {
     writeFileSync(join(work, 'empty.eval.yaml'), 'dataset: empty.jsonl\nscorers:\n  contains: {value: x}\n');
     const run = await runCli(['run', 'empty.eval.yaml', '--runs-dir', 'runs'], { cwd: work });
     assert.equal(run.code, 3, run.stderr);
-    assert.match(run.stdout, /^Nothing was scored: the run had no case \(the dataset is empty, or the config's `scenarios` or `scenario_pattern` selected none\)\.$/m);
+    assert.match(
+      run.stdout,
+      /^Nothing was scored: the run had no case \(the dataset is empty, or the config's `scenarios` or `scenario_pattern` selected none\)\.$/m,
+    );
   });
 
   it('is warned about by validate, which still accepts the config', async () => {
     const validate = await runCli(['validate', 'not-recorded_config.yaml'], { cwd: work });
     assert.equal(validate.code, 0, validate.stderr);
-    assert.match(validate.stderr, /^not-recorded_config.yaml:1:17: warning: none of the 2 cases has a recorded output or conversation, and the config has no `target:`.* \[nothing-recorded\]$/m);
+    assert.match(
+      validate.stderr,
+      /^not-recorded_config.yaml:1:17: warning: none of the 2 cases has a recorded output or conversation, and the config has no `target:`.* \[nothing-recorded\]$/m,
+    );
   });
 
   it('leaves a run that scored its recordings PASSED, exit code 0, with verdict passed in its report', async () => {
-    const run = await runCli(['run', 'recorded_config.yaml', '--runs-dir', 'runs', '--reporter', 'json', '--out', 'passed.json'], { cwd: work });
+    const run = await runCli(
+      ['run', 'recorded_config.yaml', '--runs-dir', 'runs', '--reporter', 'json', '--out', 'passed.json'],
+      { cwd: work },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^PASSED$/m);
     assert.equal(validReport(join(work, 'passed.json')).verdict, 'passed');

@@ -43,18 +43,29 @@ async function runScenario(scenario: Scenario): Promise<CliRun> {
   serial++;
   const pidsFile = join(work, `pids-${serial}.txt`);
   writeFileSync(pidsFile, '');
-  const child = startCli(['run', ...scenario.args, '--runs-dir', `runs-${serial}`], { cwd: work, env: { PIDS_FILE: pidsFile, TREE_NODE: process.execPath, ...scenario.env } });
+  const child = startCli(['run', ...scenario.args, '--runs-dir', `runs-${serial}`], {
+    cwd: work,
+    env: { PIDS_FILE: pidsFile, TREE_NODE: process.execPath, ...scenario.env },
+  });
   const signals = scenario.signals ?? [];
   try {
-    if (signals.length > 0) await waitFor(() => recordedPids(pidsFile).length >= scenario.processes, `${scenario.processes} recorded pids in ${pidsFile}`);
+    if (signals.length > 0)
+      await waitFor(
+        () => recordedPids(pidsFile).length >= scenario.processes,
+        `${scenario.processes} recorded pids in ${pidsFile}`,
+      );
     for (const [i, signal] of signals.entries()) {
       child.kill(signal);
-      if (i + 1 < signals.length) await waitFor(() => child.output.stderr.includes('evallens: stopping'), 'the CLI to say it is stopping');
+      if (i + 1 < signals.length)
+        await waitFor(() => child.output.stderr.includes('evallens: stopping'), 'the CLI to say it is stopping');
     }
     const run = await finished(child, 60_000);
     const pids = recordedPids(pidsFile);
     everyPid.push(...pids);
-    assert.ok(pids.length >= scenario.processes, `${pids.length} pids recorded, ${scenario.processes} expected; stderr: ${run.stderr}`);
+    assert.ok(
+      pids.length >= scenario.processes,
+      `${pids.length} pids recorded, ${scenario.processes} expected; stderr: ${run.stderr}`,
+    );
     await waitAllGone(pids);
     return run;
   } finally {
@@ -65,32 +76,61 @@ async function runScenario(scenario: Scenario): Promise<CliRun> {
 
 describe('nothing a run started outlives it', linuxOnly, () => {
   it('a second Ctrl-C exits at once and ends every per-case scorer process, setsid grandchildren included', async () => {
-    const run = await runScenario({ args: ['per-case.eval.yaml', '--concurrency', '2'], env: { SCORER_MODE: 'hang' }, processes: 8, signals: ['SIGINT', 'SIGINT'] });
+    const run = await runScenario({
+      args: ['per-case.eval.yaml', '--concurrency', '2'],
+      env: { SCORER_MODE: 'hang' },
+      processes: 8,
+      signals: ['SIGINT', 'SIGINT'],
+    });
     assert.equal(run.code, 130, run.stderr);
   });
 
   it('the same for a second SIGTERM', async () => {
-    const run = await runScenario({ args: ['per-case.eval.yaml', '--concurrency', '2'], env: { SCORER_MODE: 'hang' }, processes: 8, signals: ['SIGTERM', 'SIGTERM'] });
+    const run = await runScenario({
+      args: ['per-case.eval.yaml', '--concurrency', '2'],
+      env: { SCORER_MODE: 'hang' },
+      processes: 8,
+      signals: ['SIGTERM', 'SIGTERM'],
+    });
     assert.equal(run.code, 130, run.stderr);
   });
 
   it('SIGHUP (the terminal went away) exits at once (129) and ends them too', async () => {
-    const run = await runScenario({ args: ['per-case.eval.yaml', '--concurrency', '2'], env: { SCORER_MODE: 'hang' }, processes: 8, signals: ['SIGHUP'] });
+    const run = await runScenario({
+      args: ['per-case.eval.yaml', '--concurrency', '2'],
+      env: { SCORER_MODE: 'hang' },
+      processes: 8,
+      signals: ['SIGHUP'],
+    });
     assert.equal(run.code, 129, run.stderr);
   });
 
   it('one Ctrl-C cancels the run, and what the stopped scorers started with setsid is ended when it ends', async () => {
-    const run = await runScenario({ args: ['per-case.eval.yaml', '--concurrency', '2'], env: { SCORER_MODE: 'hang' }, processes: 8, signals: ['SIGINT'] });
+    const run = await runScenario({
+      args: ['per-case.eval.yaml', '--concurrency', '2'],
+      env: { SCORER_MODE: 'hang' },
+      processes: 8,
+      signals: ['SIGINT'],
+    });
     assert.equal(run.code, 130, run.stderr);
   });
 
   it('a normal end ends what per-case scorers left behind after answering', async () => {
-    const run = await runScenario({ args: ['per-case.eval.yaml', '--concurrency', '2'], env: { SCORER_MODE: 'answer' }, processes: 8 });
+    const run = await runScenario({
+      args: ['per-case.eval.yaml', '--concurrency', '2'],
+      env: { SCORER_MODE: 'answer' },
+      processes: 8,
+    });
     assert.equal(run.code, 0, run.stdout + run.stderr);
   });
 
   it('persistent mode: a second Ctrl-C ends the pool and its trees', async () => {
-    const run = await runScenario({ args: ['persistent.eval.yaml'], env: { PERSISTENT_HANG: '1' }, processes: 4, signals: ['SIGINT', 'SIGINT'] });
+    const run = await runScenario({
+      args: ['persistent.eval.yaml'],
+      env: { PERSISTENT_HANG: '1' },
+      processes: 4,
+      signals: ['SIGINT', 'SIGINT'],
+    });
     assert.equal(run.code, 130, run.stderr);
   });
 
@@ -100,7 +140,12 @@ describe('nothing a run started outlives it', linuxOnly, () => {
   });
 
   it('a command target: a second Ctrl-C ends it and its tree', async () => {
-    const run = await runScenario({ args: ['target.eval.yaml'], env: { SCORER_MODE: 'hang' }, processes: 4, signals: ['SIGINT', 'SIGINT'] });
+    const run = await runScenario({
+      args: ['target.eval.yaml'],
+      env: { SCORER_MODE: 'hang' },
+      processes: 4,
+      signals: ['SIGINT', 'SIGINT'],
+    });
     assert.equal(run.code, 130, run.stderr);
   });
 
@@ -110,7 +155,12 @@ describe('nothing a run started outlives it', linuxOnly, () => {
   });
 
   it('python_scorer: a second Ctrl-C ends the script and its tree', async () => {
-    const run = await runScenario({ args: ['python.eval.yaml'], env: { SCORER_MODE: 'hang' }, processes: 3, signals: ['SIGINT', 'SIGINT'] });
+    const run = await runScenario({
+      args: ['python.eval.yaml'],
+      env: { SCORER_MODE: 'hang' },
+      processes: 3,
+      signals: ['SIGINT', 'SIGINT'],
+    });
     assert.equal(run.code, 130, run.stderr);
   });
 

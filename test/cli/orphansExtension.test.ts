@@ -36,12 +36,29 @@ describe("the extension's Stop leaves nothing running", linuxOnly, () => {
     // The CLI inherits the host's environment (fork): the fixture's variables are set there for the run.
     const saved = { ...process.env };
     const daemon = { children: [{ exits: true, children: [{ detached: true, ignoreTerm: true }] }] };
-    Object.assign(process.env, { PIDS_FILE: pidsFile, TREE_NODE: process.execPath, SCORER_MODE: 'hang', TREE: JSON.stringify(daemon) });
-    const cli = startCliRun(CLI, runArgs({ configFile: join(work, 'per-case.eval.yaml'), caseIds: [], runsDir: join(work, 'runs'), untrusted: false, concurrency: 2 }), work, {
-      onEvent: () => undefined,
-      onStderr: () => undefined,
+    Object.assign(process.env, {
+      PIDS_FILE: pidsFile,
+      TREE_NODE: process.execPath,
+      SCORER_MODE: 'hang',
+      TREE: JSON.stringify(daemon),
     });
-    for (const key of ['PIDS_FILE', 'TREE_NODE', 'SCORER_MODE', 'TREE']) if (saved[key] === undefined) delete process.env[key];
+    const cli = startCliRun(
+      CLI,
+      runArgs({
+        configFile: join(work, 'per-case.eval.yaml'),
+        caseIds: [],
+        runsDir: join(work, 'runs'),
+        untrusted: false,
+        concurrency: 2,
+      }),
+      work,
+      {
+        onEvent: () => undefined,
+        onStderr: () => undefined,
+      },
+    );
+    for (const key of ['PIDS_FILE', 'TREE_NODE', 'SCORER_MODE', 'TREE'])
+      if (saved[key] === undefined) delete process.env[key];
     try {
       await waitFor(() => recordedPids(pidsFile).length >= 8, 'both scorers and their trees to start');
       cli.cancel();
@@ -62,12 +79,19 @@ describe('a CLI whose extension host dies', linuxOnly, () => {
     const cliPidFile = join(work, 'cli-pid.txt');
     writeFileSync(pidsFile, '');
     // Scorers that would hang for a minute: the run cannot end on its own while the test waits.
-    writeFileSync(join(work, 'long.eval.yaml'), `cases:\n  - {id: one, output: a}\n  - {id: two, output: b}\nscorers:\n  subprocess:\n    cmd: '"$TREE_NODE" scorer.mjs hang'\n    timeout_ms: 60000\n`);
-    const host = spawn(process.execPath, [join(work, 'host.mjs'), CLI, 'run', 'long.eval.yaml', '--concurrency', '2', '--runs-dir', 'runs-host'], {
-      cwd: work,
-      env: { ...process.env, PIDS_FILE: pidsFile, CLI_PID_FILE: cliPidFile, TREE_NODE: process.execPath },
-      stdio: 'ignore',
-    });
+    writeFileSync(
+      join(work, 'long.eval.yaml'),
+      `cases:\n  - {id: one, output: a}\n  - {id: two, output: b}\nscorers:\n  subprocess:\n    cmd: '"$TREE_NODE" scorer.mjs hang'\n    timeout_ms: 60000\n`,
+    );
+    const host = spawn(
+      process.execPath,
+      [join(work, 'host.mjs'), CLI, 'run', 'long.eval.yaml', '--concurrency', '2', '--runs-dir', 'runs-host'],
+      {
+        cwd: work,
+        env: { ...process.env, PIDS_FILE: pidsFile, CLI_PID_FILE: cliPidFile, TREE_NODE: process.execPath },
+        stdio: 'ignore',
+      },
+    );
     try {
       await waitFor(() => recordedPids(pidsFile).length >= 8, 'both scorers and their trees to start');
       const cliPid = recordedPids(cliPidFile)[0];

@@ -68,25 +68,47 @@ function writeTrees(seed: number, mode: 'answer' | 'hang'): { config: string; pr
   // The shapes must exercise what matters: setsid below the root, and processes that ignore SIGTERM.
   const all = (shape: Shape): Shape[] => [shape, ...(shape.children ?? []).flatMap(all)];
   const below = shapes.flatMap((shape) => (shape.children ?? []).flatMap(all));
-  assert.ok(below.some((s) => s.detached === true) && below.some((s) => s.ignoreTerm === true) && shapes.flatMap(all).some((s) => s.exits === true && (s.children ?? []).length > 0), `seed ${seed} generates setsid, SIGTERM-ignoring and reparented descendants`);
+  assert.ok(
+    below.some((s) => s.detached === true) &&
+      below.some((s) => s.ignoreTerm === true) &&
+      shapes.flatMap(all).some((s) => s.exits === true && (s.children ?? []).length > 0),
+    `seed ${seed} generates setsid, SIGTERM-ignoring and reparented descendants`,
+  );
   const dataset = `trees-${seed}.jsonl`;
-  writeFileSync(join(work, dataset), shapes.map((shape, i) => JSON.stringify({ id: `tree-${i}`, output: JSON.stringify(shape), expected: 'x' })).join('\n') + '\n');
+  writeFileSync(
+    join(work, dataset),
+    shapes
+      .map((shape, i) => JSON.stringify({ id: `tree-${i}`, output: JSON.stringify(shape), expected: 'x' }))
+      .join('\n') + '\n',
+  );
   const config = `trees-${seed}.eval.yaml`;
-  writeFileSync(join(work, config), `dataset: ${dataset}\nscorers:\n  subprocess:\n    cmd: '"$TREE_NODE" scorer.mjs ${mode}'\n    timeout_ms: 20000\n`);
+  writeFileSync(
+    join(work, config),
+    `dataset: ${dataset}\nscorers:\n  subprocess:\n    cmd: '"$TREE_NODE" scorer.mjs ${mode}'\n    timeout_ms: 20000\n`,
+  );
   // Each scorer records its own pid and every process of its tree.
   return { config, processes: shapes.reduce((sum, shape) => sum + 1 + size(shape), 0) };
 }
 
-async function runTrees(seed: number, mode: 'answer' | 'hang', signals: readonly NodeJS.Signals[]): Promise<number | null> {
+async function runTrees(
+  seed: number,
+  mode: 'answer' | 'hang',
+  signals: readonly NodeJS.Signals[],
+): Promise<number | null> {
   const { config, processes } = writeTrees(seed, mode);
   const pidsFile = join(work, `pids-${seed}.txt`);
   writeFileSync(pidsFile, '');
-  const child = startCli(['run', config, '--concurrency', String(CASES), '--runs-dir', `runs-${seed}`], { cwd: work, env: { PIDS_FILE: pidsFile, TREE_NODE: process.execPath, TREE_FROM_OUTPUT: '1' } });
+  const child = startCli(['run', config, '--concurrency', String(CASES), '--runs-dir', `runs-${seed}`], {
+    cwd: work,
+    env: { PIDS_FILE: pidsFile, TREE_NODE: process.execPath, TREE_FROM_OUTPUT: '1' },
+  });
   try {
-    if (signals.length > 0) await waitFor(() => recordedPids(pidsFile).length >= processes, `${processes} recorded pids`, 40_000);
+    if (signals.length > 0)
+      await waitFor(() => recordedPids(pidsFile).length >= processes, `${processes} recorded pids`, 40_000);
     for (const [i, signal] of signals.entries()) {
       child.kill(signal);
-      if (i + 1 < signals.length) await waitFor(() => child.output.stderr.includes('evallens: stopping'), 'the CLI to say it is stopping');
+      if (i + 1 < signals.length)
+        await waitFor(() => child.output.stderr.includes('evallens: stopping'), 'the CLI to say it is stopping');
     }
     const run = await finished(child, 60_000);
     const pids = recordedPids(pidsFile);

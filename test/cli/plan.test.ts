@@ -14,13 +14,20 @@ before(async () => {
   ensureBuilt();
   server = await startFakeLlmServer(() => ({ text: '{"verdict": "PASS", "reason": "ok"}' }));
   work = mkdtempSync(join(tmpdir(), 'evallens-plan-'));
-  writeFileSync(join(work, 'judge.yaml'), `provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: test-judge\napi_key_env: ${KEY_ENV}\n`);
+  writeFileSync(
+    join(work, 'judge.yaml'),
+    `provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: test-judge\napi_key_env: ${KEY_ENV}\n`,
+  );
   const cases = [
     { id: 'a1', input: 'q', output: 'x', metadata: { binary_rubric: ['r0', 'r1', 'r2'] } },
     { id: 'a2', input: 'q', output: 'x', metadata: { binary_rubric: ['r0'] } },
     { id: 'b1', input: 'q', output: 'x' },
   ];
-  const scorers = ['  goal_completion: {model_config: judge.yaml}', '  binary_rubric_scorer: {model_config: judge.yaml}', '  contains: {value: x}'].join('\n');
+  const scorers = [
+    '  goal_completion: {model_config: judge.yaml}',
+    '  binary_rubric_scorer: {model_config: judge.yaml}',
+    '  contains: {value: x}',
+  ].join('\n');
   writeFileSync(join(work, 'judged.eval.yaml'), `scorers:\n${scorers}\ncases: ${JSON.stringify(cases)}\n`);
 });
 
@@ -63,14 +70,20 @@ describe('evallens plan and the judge-call announcement', () => {
     const before = server.requests.length;
     const run = await runCli(['run', 'judged.eval.yaml', '--runs-dir', 'runs'], { cwd: work, env });
     assert.equal(run.code, 0, run.stderr + run.stdout);
-    assert.match(run.stderr, /^evallens: This run will make 7 judge calls at most \(3 cases × 1 trial; goal_completion 3, binary_rubric_scorer 4\)$/m);
+    assert.match(
+      run.stderr,
+      /^evallens: This run will make 7 judge calls at most \(3 cases × 1 trial; goal_completion 3, binary_rubric_scorer 4\)$/m,
+    );
     assert.equal(server.requests.length - before, 7);
     assert.ok(!run.stdout.includes('sk-cli-test') && !run.stderr.includes('sk-cli-test'));
   });
 
   it('run --untrusted skips every judge ("workspace is not trusted"), announces no calls and opens no socket', async () => {
     const connections = server.connections();
-    const run = await runCli(['run', 'judged.eval.yaml', '--untrusted', '--reporter', 'jsonl', '--runs-dir', 'runs-untrusted'], { cwd: work, env });
+    const run = await runCli(
+      ['run', 'judged.eval.yaml', '--untrusted', '--reporter', 'jsonl', '--runs-dir', 'runs-untrusted'],
+      { cwd: work, env },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, /judge call/);
     const results = run.stdout

@@ -26,17 +26,32 @@ after(() => {
 
 describe('configurable read caps', () => {
   it('EVALLENS_MAX_DATASET_BYTES sets the YAML dataset cap; a refusal names it', async () => {
-    const small = await runCli(['run', 'run.eval.yaml', '--runs-dir', 'runs'], { cwd: work, env: { EVALLENS_MAX_DATASET_BYTES: '10' } });
+    const small = await runCli(['run', 'run.eval.yaml', '--runs-dir', 'runs'], {
+      cwd: work,
+      env: { EVALLENS_MAX_DATASET_BYTES: '10' },
+    });
     assert.equal(small.code, 2, small.stdout + small.stderr);
-    assert.match(small.stdout + small.stderr, /cannot read dataset cases\.yaml: expected at most 10 bytes, but it has 34 \(set EVALLENS_MAX_DATASET_BYTES to read more, up to 524288000 bytes\)/);
-    const enough = await runCli(['run', 'run.eval.yaml', '--runs-dir', 'runs'], { cwd: work, env: { EVALLENS_MAX_DATASET_BYTES: '1000' } });
+    assert.match(
+      small.stdout + small.stderr,
+      /cannot read dataset cases\.yaml: expected at most 10 bytes, but it has 34 \(set EVALLENS_MAX_DATASET_BYTES to read more, up to 524288000 bytes\)/,
+    );
+    const enough = await runCli(['run', 'run.eval.yaml', '--runs-dir', 'runs'], {
+      cwd: work,
+      env: { EVALLENS_MAX_DATASET_BYTES: '1000' },
+    });
     assert.equal(enough.code, 0, enough.stdout + enough.stderr);
   });
 
   it('a value that is not a byte count is a warning, and the default cap stays', async () => {
-    const run = await runCli(['run', 'run.eval.yaml', '--runs-dir', 'runs'], { cwd: work, env: { EVALLENS_MAX_REPORT_BYTES: '2GB' } });
+    const run = await runCli(['run', 'run.eval.yaml', '--runs-dir', 'runs'], {
+      cwd: work,
+      env: { EVALLENS_MAX_REPORT_BYTES: '2GB' },
+    });
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(run.stderr, /evallens: warning: EVALLENS_MAX_REPORT_BYTES must be a whole number of bytes from 1 to 524288000/);
+    assert.match(
+      run.stderr,
+      /evallens: warning: EVALLENS_MAX_REPORT_BYTES must be a whole number of bytes from 1 to 524288000/,
+    );
   });
 
   it('in-process: set, bounded by what a string can hold, reset', () => {

@@ -28,10 +28,13 @@ function validReport(file: string): Record<string, unknown> {
 }
 
 describe('evallens report on EvalBench results', () => {
-  it('prints EvalBench\'s own summary, the cases and the verdict; names the bad row at file:line:col; exit 1', async () => {
+  it("prints EvalBench's own summary, the cases and the verdict; names the bad row at file:line:col; exit 1", async () => {
     const run = await runCli(['report', `results/${JOB_ID}`, '--runs-dir', 'runs-a'], { cwd: work });
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stdout, /^EvalBench results: results\/5d0c7a8e-3b1f-4c2a-9e6d-7f8a1b2c3d4e \(read, not re-scored/m);
+    assert.match(
+      run.stdout,
+      /^EvalBench results: results\/5d0c7a8e-3b1f-4c2a-9e6d-7f8a1b2c3d4e \(read, not re-scored/m,
+    );
     assert.match(run.stdout, /^ {2}exact_match: 3\/3 = 100%$/m);
     assert.match(run.stdout, /^ {2}set_match: 4\/3 = 133\.33%$/m);
     assert.match(run.stdout, /^ {2}executable: 4\/6 = 66\.67%$/m);
@@ -39,7 +42,10 @@ describe('evallens report on EvalBench results', () => {
     assert.match(run.stdout, /^FAIL 2 \(0ms\) \[0\/2 trials passed\]$/m);
     assert.match(run.stdout, /^exact_match +60% +60$/m);
     assert.match(run.stdout, /^FAILED$/m);
-    assert.match(run.stderr, /^results\/5d0c7a8e-3b1f-4c2a-9e6d-7f8a1b2c3d4e\/scores\.csv:16:26: error: expected 10 cells, as the header has, but the row has 5 \[evalbench-results\]$/m);
+    assert.match(
+      run.stderr,
+      /^results\/5d0c7a8e-3b1f-4c2a-9e6d-7f8a1b2c3d4e\/scores\.csv:16:26: error: expected 10 cells, as the header has, but the row has 5 \[evalbench-results\]$/m,
+    );
     assert.doesNotMatch(run.stdout + run.stderr, /hunter2|AIzaSy|at .*\.js:\d+/);
     // The report lands in the runs folder, where the results view finds runs.
     const runs = readdirSync(join(work, 'runs-a'));
@@ -51,7 +57,24 @@ describe('evallens report on EvalBench results', () => {
 
   it('writes the json, junit and csv reporters, and --report-file instead of the runs folder', async () => {
     const run = await runCli(
-      ['report', `results/${JOB_ID}/scores.csv`, '--report-file', 'out/report.json', '--reporter', 'json', '--out', 'out/copy.json', '--reporter', 'junit', '--out', 'out/junit.xml', '--reporter', 'csv', '--out', 'out/results.csv'],
+      [
+        'report',
+        `results/${JOB_ID}/scores.csv`,
+        '--report-file',
+        'out/report.json',
+        '--reporter',
+        'json',
+        '--out',
+        'out/copy.json',
+        '--reporter',
+        'junit',
+        '--out',
+        'out/junit.xml',
+        '--reporter',
+        'csv',
+        '--out',
+        'out/results.csv',
+      ],
       { cwd: work },
     );
     assert.equal(run.code, 1, run.stderr);
@@ -66,13 +89,19 @@ describe('evallens report on EvalBench results', () => {
   it('reads a folder of jobs and exits 0 only when every result passed', async () => {
     const all = await runCli(['report', 'results', '--report-file', 'all.json'], { cwd: work });
     assert.equal(all.code, 1);
-    assert.match(all.stdout, /^job a1b2c3d4-0000-4e5f-8a9b-0c1d2e3f4a5b \(run 2026-06-21 09:15:00\.000001\): EvalBench's own summary\.csv:$/m);
+    assert.match(
+      all.stdout,
+      /^job a1b2c3d4-0000-4e5f-8a9b-0c1d2e3f4a5b \(run 2026-06-21 09:15:00\.000001\): EvalBench's own summary\.csv:$/m,
+    );
     assert.match(all.stdout, /^ERROR a1b2c3d4-0000-4e5f-8a9b-0c1d2e3f4a5b\/7 /m);
 
     const passing = join(work, 'passing', 'job-1');
     cpSync(join(work, 'results', JOB_ID), passing, { recursive: true });
     const scores = readFileSync(join(passing, 'scores.csv'), 'utf8').split('\n');
-    writeFileSync(join(passing, 'scores.csv'), `${[scores[0], ...scores.filter((l) => l.startsWith('exact_match,100,') || l.startsWith('set_match,100,,,1_'))].join('\n')}\n`);
+    writeFileSync(
+      join(passing, 'scores.csv'),
+      `${[scores[0], ...scores.filter((l) => l.startsWith('exact_match,100,') || l.startsWith('set_match,100,,,1_'))].join('\n')}\n`,
+    );
     const green = await runCli(['report', 'passing', '--report-file', 'green.json'], { cwd: work });
     assert.equal(green.code, 0, green.stdout + green.stderr);
     assert.match(green.stdout, /^PASSED$/m);
@@ -105,7 +134,10 @@ describe('evallens report on EvalBench results', () => {
     assert.equal(other.code, 1, 'out/ holds report.json: it is shown as an EvalLens run folder');
     const text = await runCli(['report', 'notes.txt'], { cwd: work });
     assert.equal(text.code, 2);
-    assert.match(text.stderr, /notes\.txt:1:1: expected an EvalBench results folder \(a <job_id>\/ folder with scores\.csv or evals\.csv/);
+    assert.match(
+      text.stderr,
+      /notes\.txt:1:1: expected an EvalBench results folder \(a <job_id>\/ folder with scores\.csv or evals\.csv/,
+    );
     writeFileSync(join(work, 'bad.json'), '{"version": 1}');
     const bad = await runCli(['report', 'bad.json'], { cwd: work });
     assert.equal(bad.code, 2);

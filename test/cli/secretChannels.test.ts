@@ -25,7 +25,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ensureBuilt, runCli } from '../support/cli';
-import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptedAnswer } from '../support/fakeOpenAiServer';
+import {
+  startFakeLlmServer,
+  type FakeLlmServer,
+  type RecordedRequest,
+  type ScriptedAnswer,
+} from '../support/fakeOpenAiServer';
 import { ensureServerBuilt, messageOf, withServer } from '../support/lspClient';
 import { seededRandom as prng } from '../support/seededRandom';
 
@@ -81,7 +86,10 @@ class Generator {
       case 7:
         return this.plant(this.pick(['sk_live_', 'rk_test_']), this.chars(ALNUM, this.int(16, 32)));
       default:
-        return this.plant('eyJhbGciOiJIUzI1NiJ9.eyJ', `${this.chars(ALNUM, this.int(12, 30))}.${this.chars(ALNUM, this.int(16, 43))}`);
+        return this.plant(
+          'eyJhbGciOiJIUzI1NiJ9.eyJ',
+          `${this.chars(ALNUM, this.int(12, 30))}.${this.chars(ALNUM, this.int(16, 43))}`,
+        );
     }
   }
   /** A value no detector knows (a password, a token of a private service): only the run's mask list can hide it. */
@@ -142,7 +150,12 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'evallens-secret-channels-'));
   judge = await startFakeLlmServer((request: RecordedRequest) => {
     const marker = /case-marker-(\d+)-(\d+)/.exec(JSON.stringify(request.body))?.[0];
-    return (marker === undefined ? undefined : judgeAnswers.get(marker)) ?? { status: 400, body: '{"error":{"message":"no answer"}}' };
+    return (
+      (marker === undefined ? undefined : judgeAnswers.get(marker)) ?? {
+        status: 400,
+        body: '{"error":{"message":"no answer"}}',
+      }
+    );
   });
   target = createServer((req, res) => {
     const id = decodeURIComponent((req.url ?? '').split('/').pop() ?? '');
@@ -165,7 +178,13 @@ after(async () => {
 const CLOSED_PORT = 9;
 
 /** One generated scenario: its folder, its environment, and what it planted. */
-function scenario(seed: number): { dir: string; env: NodeJS.ProcessEnv; planted: readonly Planted[]; badConfig: string; goodConfig: string } {
+function scenario(seed: number): {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  planted: readonly Planted[];
+  badConfig: string;
+  goodConfig: string;
+} {
   const g = new Generator(seed);
   const dir = join(work, `seed-${seed}`);
   mkdirSync(dir, { recursive: true });
@@ -184,10 +203,19 @@ function scenario(seed: number): { dir: string; env: NodeJS.ProcessEnv; planted:
   const urlUser = g.plain();
   const urlPassword = g.plain();
   const urlQuery = g.vendorKey();
-  writeFileSync(join(dir, 'judge.yaml'), `provider: openai\nbase_url: ${judge.openAiBaseUrl}\nmodel: m\napi_key_env: JUDGE_KEY\ntimeout_ms: 20000\n`);
+  writeFileSync(
+    join(dir, 'judge.yaml'),
+    `provider: openai\nbase_url: ${judge.openAiBaseUrl}\nmodel: m\napi_key_env: JUDGE_KEY\ntimeout_ms: 20000\n`,
+  );
   // user-info and a query in base_url: said nowhere.
-  writeFileSync(join(dir, 'judge-url.yaml'), `provider: openai\nbase_url: "http://${urlUser}:${urlPassword}@127.0.0.1:${CLOSED_PORT}/v1?key=${urlQuery}"\nmodel: m\ntimeout_ms: 2000\nmax_attempts: 1\n`);
-  writeFileSync(join(dir, 'db.yaml'), `db_type: postgres\nhost: 127.0.0.1\nport: ${CLOSED_PORT}\nuser_name: "\${DB_USER}"\ndatabase_name: evallens_secret\npassword_env: DB_PASSWORD\n`);
+  writeFileSync(
+    join(dir, 'judge-url.yaml'),
+    `provider: openai\nbase_url: "http://${urlUser}:${urlPassword}@127.0.0.1:${CLOSED_PORT}/v1?key=${urlQuery}"\nmodel: m\ntimeout_ms: 2000\nmax_attempts: 1\n`,
+  );
+  writeFileSync(
+    join(dir, 'db.yaml'),
+    `db_type: postgres\nhost: 127.0.0.1\nport: ${CLOSED_PORT}\nuser_name: "\${DB_USER}"\ndatabase_name: evallens_secret\npassword_env: DB_PASSWORD\n`,
+  );
   // The subprocess scorer: stderr past the 500-character quote with a key across its start, stdout
   // that is not JSON or whose reason carries a key across the 500-character cut.
   const stderrKey = g.vendorKey();
@@ -200,7 +228,7 @@ function scenario(seed: number): { dir: string; env: NodeJS.ProcessEnv; planted:
       "let input = '';",
       "process.stdin.on('data', (c) => (input += c));",
       "process.stdin.on('end', () => {",
-      "  const id = JSON.parse(input).id;",
+      '  const id = JSON.parse(input).id;',
       `  process.stderr.write(${JSON.stringify(stderrText)} + ' ' + process.env.SUBPROCESS_SERVICE_TOKEN + '\\n');`,
       `  if (id.endsWith('0')) process.stdout.write(${JSON.stringify(`not json ${stdoutKey} `)} + process.env.SUBPROCESS_SERVICE_TOKEN);`,
       `  else process.stdout.write(JSON.stringify({ score: 0.2, reason: ${JSON.stringify(g.straddle(reasonKey, 500, 'r'))} }));`,
@@ -215,7 +243,11 @@ function scenario(seed: number): { dir: string; env: NodeJS.ProcessEnv; planted:
     // Judge: an error body with a secret across the 200-character cut, or an answer echoing one: a
     // key of a known shape, the judge's own key, or a value the run read at load (a plain value the
     // run has not read could be anything: no rule can know it).
-    const judgeSecret = g.pick([() => g.vendorKey(), () => env['JUDGE_KEY'] ?? '', () => env['CONTAINS_VALUE'] ?? ''])();
+    const judgeSecret = g.pick([
+      () => g.vendorKey(),
+      () => env['JUDGE_KEY'] ?? '',
+      () => env['CONTAINS_VALUE'] ?? '',
+    ])();
     const message = g.straddle(judgeSecret, 200, 'j');
     judgeAnswers.set(
       marker,
@@ -232,13 +264,22 @@ function scenario(seed: number): { dir: string; env: NodeJS.ProcessEnv; planted:
       targetAnswers.set(
         id,
         g.int(0, 1) === 0
-          ? { status: 502, statusText: `Bad ${g.straddle(statusSecret, 100, 's').replace(/[^\x20-\x7e]/g, '')}`.slice(0, 400), body: '' }
+          ? {
+              status: 502,
+              statusText: `Bad ${g.straddle(statusSecret, 100, 's').replace(/[^\x20-\x7e]/g, '')}`.slice(0, 400),
+              body: '',
+            }
           : { status: 200, statusText: 'OK', body: `answer ${statusSecret} ${g.vendorKey()}` },
       );
       cases.push({ id, input: `question ${marker}`, expected: 'nothing' });
     } else if (i === 7) {
       // A case on the database: the connection is refused; the password and user stay unsaid.
-      cases.push({ id, input: `question ${marker}`, output: 'SELECT 1', expected: { golden_sql: 'SELECT 1', database: 'evallens_secret', dialect: 'postgres' } });
+      cases.push({
+        id,
+        input: `question ${marker}`,
+        output: 'SELECT 1',
+        expected: { golden_sql: 'SELECT 1', database: 'evallens_secret', dialect: 'postgres' },
+      });
     } else {
       cases.push({ id, input: `question ${marker}`, output, expected: 'nothing' });
     }
@@ -266,9 +307,19 @@ function scenario(seed: number): { dir: string; env: NodeJS.ProcessEnv; planted:
   ].join('\n');
   writeFileSync(join(dir, 'good.eval.yaml'), goodConfig);
   // Schema problems on values `${VAR}` brought in: the diagnostics must not quote them.
-  const badConfig = ['cases: [{id: a, output: x, expected: x}]', 'timeout_ms: "${BAD_TIMEOUT}"', 'database_configs: [db-bad.yaml]', 'scorers:', '  exact_match: {mode: "${BAD_MODE}"}', ''].join('\n');
+  const badConfig = [
+    'cases: [{id: a, output: x, expected: x}]',
+    'timeout_ms: "${BAD_TIMEOUT}"',
+    'database_configs: [db-bad.yaml]',
+    'scorers:',
+    '  exact_match: {mode: "${BAD_MODE}"}',
+    '',
+  ].join('\n');
   writeFileSync(join(dir, 'bad.eval.yaml'), badConfig);
-  writeFileSync(join(dir, 'db-bad.yaml'), 'db_type: postgres\nhost: 127.0.0.1\nport: "${DB_PASSWORD}"\nuser_name: "${DB_USER}"\ndatabase_name: d\n');
+  writeFileSync(
+    join(dir, 'db-bad.yaml'),
+    'db_type: postgres\nhost: 127.0.0.1\nport: "${DB_PASSWORD}"\nuser_name: "${DB_USER}"\ndatabase_name: d\n',
+  );
   return { dir, env, planted: g.planted, badConfig, goodConfig };
 }
 
@@ -280,7 +331,8 @@ describe('no planted secret in any channel (seeded property test through the bui
       const { dir, env, planted, badConfig, goodConfig } = scenario(seed);
       const reports = join(dir, 'reports');
       const args = ['run', 'good.eval.yaml', '--reporter', 'console'];
-      for (const format of ['json', 'jsonl', 'junit', 'csv']) args.push('--reporter', format, '--out', join(reports, `report.${format}`));
+      for (const format of ['json', 'jsonl', 'junit', 'csv'])
+        args.push('--reporter', format, '--out', join(reports, `report.${format}`));
       const run = await runCli(args, { cwd: dir, env });
       assert.ok(run.code === 1 || run.code === 0, `run exited ${String(run.code)}: ${run.stderr}`);
       const written = allFiles(reports);
@@ -292,7 +344,13 @@ describe('no planted secret in any channel (seeded property test through the bui
       assertNoLeak('reports', written, planted);
       assertNoLeak('run folder', allFiles(join(dir, '.evallens')), planted);
 
-      for (const command of [['validate', 'good.eval.yaml'], ['validate', 'bad.eval.yaml'], ['plan', 'good.eval.yaml'], ['plan', 'good.eval.yaml', '--json'], ['validate', '--cases', 'good.eval.yaml']]) {
+      for (const command of [
+        ['validate', 'good.eval.yaml'],
+        ['validate', 'bad.eval.yaml'],
+        ['plan', 'good.eval.yaml'],
+        ['plan', 'good.eval.yaml', '--json'],
+        ['validate', '--cases', 'good.eval.yaml'],
+      ]) {
         const result = await runCli(command, { cwd: dir, env });
         assertNoLeak(command.join(' '), result.stdout + result.stderr, planted);
       }
@@ -306,7 +364,9 @@ describe('no planted secret in any channel (seeded property test through the bui
           const badDiagnostics = await server.openAndWait(pathToFileURL(join(dir, 'bad.eval.yaml')).href, badConfig);
           assert.ok(badDiagnostics.diagnostics.length >= 2);
           const goodDiagnostics = await server.openAndWait(pathToFileURL(join(dir, 'good.eval.yaml')).href, goodConfig);
-          const text = [...badDiagnostics.diagnostics, ...goodDiagnostics.diagnostics].map((d) => `${messageOf(d)} ${JSON.stringify(d)}`).join('\n');
+          const text = [...badDiagnostics.diagnostics, ...goodDiagnostics.diagnostics]
+            .map((d) => `${messageOf(d)} ${JSON.stringify(d)}`)
+            .join('\n');
           assertNoLeak('language server diagnostics', text, planted);
         });
       } finally {

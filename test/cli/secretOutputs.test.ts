@@ -25,18 +25,27 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function assertNoPart(text: string, secret: string, where: string): void {
-  for (let i = 0; i + 8 <= secret.length; i++) assert.ok(!text.includes(secret.slice(i, i + 8)), `${where}: "${secret.slice(i, i + 8)}" leaked in: ${text}`);
+  for (let i = 0; i + 8 <= secret.length; i++)
+    assert.ok(!text.includes(secret.slice(i, i + 8)), `${where}: "${secret.slice(i, i + 8)}" leaked in: ${text}`);
 }
 
 /** Every file under `folder`, read as text. */
 function allFiles(folder: string): string {
-  return readdirSync(folder).map((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? allFiles(path) : readFileSync(path, 'utf8');
-  }).join('\n');
+  return readdirSync(folder)
+    .map((name) => {
+      const path = join(folder, name);
+      return statSync(path).isDirectory() ? allFiles(path) : readFileSync(path, 'utf8');
+    })
+    .join('\n');
 }
 
-const BAD_CONFIG = ['cases: [{id: a, output: x, expected: x}]', 'timeout_ms: "${PLANTED_KEY}"', 'scorers:', '  exact_match: {mode: "${PLANTED_KEY}"}', ''].join('\n');
+const BAD_CONFIG = [
+  'cases: [{id: a, output: x, expected: x}]',
+  'timeout_ms: "${PLANTED_KEY}"',
+  'scorers:',
+  '  exact_match: {mode: "${PLANTED_KEY}"}',
+  '',
+].join('\n');
 
 describe('planted secrets through the CLI and the language server', () => {
   it('validate quotes no ${VAR}-expanded value', async () => {
@@ -60,7 +69,7 @@ describe('planted secrets through the CLI and the language server', () => {
     }
   });
 
-  it("report on a file that is not JSON says where and what, not one character of it (item 5)", async () => {
+  it('report on a file that is not JSON says where and what, not one character of it (item 5)', async () => {
     writeFileSync(join(dir, 'shadow.json'), 'root:*:20200:0:99999:7:::\ndaemon:*:20200\n');
     const result = await runCli(['report', 'shadow.json'], { cwd: dir });
     assert.equal(result.code, 2);
@@ -69,11 +78,19 @@ describe('planted secrets through the CLI and the language server', () => {
   });
 
   it('a flagged key in an output shows in no report format nor on stderr', async () => {
-    const cases = ['cases:', `  - {id: a, output: "the key is ${AWS_KEY} ok", expected: "nothing"}`, 'scorers:', '  exact_match: {}', '  edit_similarity: {threshold: 0.9}', ''].join('\n');
+    const cases = [
+      'cases:',
+      `  - {id: a, output: "the key is ${AWS_KEY} ok", expected: "nothing"}`,
+      'scorers:',
+      '  exact_match: {}',
+      '  edit_similarity: {threshold: 0.9}',
+      '',
+    ].join('\n');
     writeFileSync(join(dir, 'out.eval.yaml'), cases);
     const reports = join(dir, 'reports');
     const args = ['run', 'out.eval.yaml', '--reporter', 'console'];
-    for (const format of ['json', 'jsonl', 'junit', 'csv']) args.push('--reporter', format, '--out', join(reports, `report.${format}`));
+    for (const format of ['json', 'jsonl', 'junit', 'csv'])
+      args.push('--reporter', format, '--out', join(reports, `report.${format}`));
     const result = await runCli(args, { cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertNoPart(result.stdout + result.stderr, AWS_KEY, 'console and stderr');

@@ -15,8 +15,24 @@ import { jsonPrintable } from '../../shared/text/printable';
 import { ensureBuilt, runCli, type CliRun } from '../support/cli';
 
 /** Raw characters that must not be printed: C0 but tab and LF, DEL, C1, bidi controls, invisible format characters. */
-const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff]/u;
-const HOSTILE = ['\u001b[2J', '\u001b]0;pwned\u0007', '\u009b31m', '\u202e', '\u2066', '\u200f', '\u061c', '\b', '\r', '\u007f', '\u0085', '\u200b', '\ufeff', '\u001b[1A'];
+const FORBIDDEN =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff]/u;
+const HOSTILE = [
+  '\u001b[2J',
+  '\u001b]0;pwned\u0007',
+  '\u009b31m',
+  '\u202e',
+  '\u2066',
+  '\u200f',
+  '\u061c',
+  '\b',
+  '\r',
+  '\u007f',
+  '\u0085',
+  '\u200b',
+  '\ufeff',
+  '\u001b[1A',
+];
 const ORDINARY = ['é', '字', '🙂', 'Ω', 'ok'];
 let dir = '';
 
@@ -53,7 +69,11 @@ const yamlString = (text: string) => jsonPrintable(JSON.stringify(text));
 function assertInert(run: CliRun, where: string, words: readonly string[] = []): void {
   const all = run.stdout + run.stderr;
   const match = FORBIDDEN.exec(all);
-  assert.equal(match, null, `${where}: raw U+${(match?.[0].codePointAt(0) ?? 0).toString(16)} printed in:\n${JSON.stringify(all)}`);
+  assert.equal(
+    match,
+    null,
+    `${where}: raw U+${(match?.[0].codePointAt(0) ?? 0).toString(16)} printed in:\n${JSON.stringify(all)}`,
+  );
   for (const word of words) assert.ok(all.includes(word), `${where}: "${word}" is missing from:\n${all}`);
 }
 
@@ -77,7 +97,14 @@ describe('workspace text is printed escaped', () => {
       '',
     ].join('\n');
     writeFileSync(join(dir, configName), good);
-    const bad = ['dataset:', `  path: ${yamlString(path.text)}`, ...keys.map((key) => `${yamlString(key.text)}: 1`), 'scorers:', '  exact_match: {}', ''].join('\n');
+    const bad = [
+      'dataset:',
+      `  path: ${yamlString(path.text)}`,
+      ...keys.map((key) => `${yamlString(key.text)}: 1`),
+      'scorers:',
+      '  exact_match: {}',
+      '',
+    ].join('\n');
     writeFileSync(join(dir, 'bad.eval.yaml'), bad);
     const ids = [...passIds, ...failIds].flatMap((id) => id.words);
     const names = scorers.flatMap((name) => name.words);
@@ -105,7 +132,11 @@ describe('workspace text is printed escaped', () => {
     assertInert(cases, 'validate --cases', ids);
     assertInert(plan, 'plan', names);
     assert.equal(invalid.code, 2);
-    assertInert(invalid, 'validate (bad keys and path)', keys.flatMap((key) => key.words));
+    assertInert(
+      invalid,
+      'validate (bad keys and path)',
+      keys.flatMap((key) => key.words),
+    );
     assert.equal(usage.code, 2);
     assertInert(usage, 'usage error');
     const runFolder = readdirSync(runs)[0] ?? '';

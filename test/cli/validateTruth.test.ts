@@ -31,24 +31,59 @@ describe('validate, plan and run tell the truth', () => {
       'timeout_ms: "y"',
       'pass_criteria: {threshold: 9}',
     ]);
-    const [validate, run] = await Promise.all([runCli(['validate', 'many.eval.yaml'], { cwd: dir }), runCli(['run', 'many.eval.yaml', '--runs-dir', 'runs'], { cwd: dir })]);
+    const [validate, run] = await Promise.all([
+      runCli(['validate', 'many.eval.yaml'], { cwd: dir }),
+      runCli(['run', 'many.eval.yaml', '--runs-dir', 'runs'], { cwd: dir }),
+    ]);
     for (const result of [validate, run]) {
       assert.equal(result.code, 2);
-      const places = result.stderr.trim().split('\n').map((line) => /^many\.eval\.yaml:(\d+):(\d+): error: /.exec(line)?.slice(1, 3).map(Number) ?? line);
-      assert.deepEqual(places, [[2, 13], [3, 1], [5, 28], [5, 38], [6, 3], [7, 13], [8, 28]]);
+      const places = result.stderr
+        .trim()
+        .split('\n')
+        .map((line) => /^many\.eval\.yaml:(\d+):(\d+): error: /.exec(line)?.slice(1, 3).map(Number) ?? line);
+      assert.deepEqual(places, [
+        [2, 13],
+        [3, 1],
+        [5, 28],
+        [5, 38],
+        [6, 3],
+        [7, 13],
+        [8, 28],
+      ]);
     }
   });
 
   it('validate --cases prints lines and columns counted from 1', async () => {
-    write('two.eval.yaml', ['scorers: {exact_match: {}}', 'cases:', '  - {id: a, output: x, expected: x}', '  - {id: b, output: x, expected: x}']);
+    write('two.eval.yaml', [
+      'scorers: {exact_match: {}}',
+      'cases:',
+      '  - {id: a, output: x, expected: x}',
+      '  - {id: b, output: x, expected: x}',
+    ]);
     const listed = await runCli(['validate', 'two.eval.yaml', '--cases'], { cwd: dir });
     assert.equal(listed.code, 0, listed.stderr);
-    const list = JSON.parse(listed.stdout) as { cases: { id: string; range: { start: { line: number; column: number } } }[] };
-    assert.deepEqual(list.cases.map((c) => [c.id, c.range.start.line, c.range.start.column]), [['a', 3, 5], ['b', 4, 5]]);
+    const list = JSON.parse(listed.stdout) as {
+      cases: { id: string; range: { start: { line: number; column: number } } }[];
+    };
+    assert.deepEqual(
+      list.cases.map((c) => [c.id, c.range.start.line, c.range.start.column]),
+      [
+        ['a', 3, 5],
+        ['b', 4, 5],
+      ],
+    );
   });
 
   it('plan names a scorer once when its name is its key, and both when they differ', async () => {
-    write('plan.eval.yaml', ['cases: [{id: a, output: x, expected: x}]', 'scorers:', '  - type: contains', '    value: x', '  - type: contains', '    name: has_y', '    value: y']);
+    write('plan.eval.yaml', [
+      'cases: [{id: a, output: x, expected: x}]',
+      'scorers:',
+      '  - type: contains',
+      '    value: x',
+      '  - type: contains',
+      '    name: has_y',
+      '    value: y',
+    ]);
     const plan = await runCli(['plan', 'plan.eval.yaml'], { cwd: dir });
     assert.equal(plan.code, 0, plan.stderr);
     assert.match(plan.stdout, /^ {2}contains: 0 judge calls$/m);
@@ -58,9 +93,18 @@ describe('validate, plan and run tell the truth', () => {
 
   it('an unset ${VAR} in dataset: is said once, without a follow-on missing file', async () => {
     write('unset.eval.yaml', ['dataset: ${EVALLENS_TEST_SURELY_UNSET}/cases.jsonl', 'scorers: {exact_match: {}}']);
-    const result = await runCli(['validate', 'unset.eval.yaml'], { cwd: dir, env: { EVALLENS_TEST_SURELY_UNSET: undefined } });
+    const result = await runCli(['validate', 'unset.eval.yaml'], {
+      cwd: dir,
+      env: { EVALLENS_TEST_SURELY_UNSET: undefined },
+    });
     assert.equal(result.code, 2);
-    assert.deepEqual(result.stderr.trim().split('\n').map((line) => /\[([a-z-]+)\]$/.exec(line)?.[1]), ['unresolved-variable']);
+    assert.deepEqual(
+      result.stderr
+        .trim()
+        .split('\n')
+        .map((line) => /\[([a-z-]+)\]$/.exec(line)?.[1]),
+      ['unresolved-variable'],
+    );
   });
 
   it('dataset: . is said to be a folder, not a file with no extension', async () => {
@@ -78,7 +122,7 @@ describe('validate, plan and run tell the truth', () => {
     assert.match(result.stdout, /^report: runs\/[^/\n]+\/report\.json$/m);
   });
 
-  it('a persistent subprocess scorer\'s cases are printed in dataset order, though the first finishes last', async () => {
+  it("a persistent subprocess scorer's cases are printed in dataset order, though the first finishes last", async () => {
     const server = join(ROOT, 'test', 'fixtures', 'scorers', 'evalcore_server.mjs');
     const inputs = ['hang', 'ok', 'ok', 'ok'];
     write('persistent.eval.yaml', [
@@ -87,9 +131,14 @@ describe('validate, plan and run tell the truth', () => {
       'cases:',
       ...inputs.map((input, i) => `  - {id: "${input}-${i}", input: "${input}", output: "o"}`),
     ]);
-    const result = await runCli(['run', 'persistent.eval.yaml', '--runs-dir', 'runs', '--concurrency', '2'], { cwd: dir });
+    const result = await runCli(['run', 'persistent.eval.yaml', '--runs-dir', 'runs', '--concurrency', '2'], {
+      cwd: dir,
+    });
     assert.equal(result.code, 1, result.stderr);
-    const printed = result.stdout.split('\n').filter((line) => /^(PASS|FAIL|ERROR) /.test(line)).map((line) => line.split(' ')[1]);
+    const printed = result.stdout
+      .split('\n')
+      .filter((line) => /^(PASS|FAIL|ERROR) /.test(line))
+      .map((line) => line.split(' ')[1]);
     assert.deepEqual(printed, ['hang-0', 'ok-1', 'ok-2', 'ok-3']);
   });
 });

@@ -32,19 +32,27 @@ describe('EvalLens in VS Code, trusted workspace', () => {
 
   it('the .vsix ships every module its bundles load at run time', () => {
     const missing = missingRuntimeModules(current().server.extensionFolder);
-    assert.deepEqual(missing, [], `modules the bundles require but the .vsix lacks: ${missing.map((m) => `${m.module} (${m.bundle})`).join(', ')}`);
+    assert.deepEqual(
+      missing,
+      [],
+      `modules the bundles require but the .vsix lacks: ${missing.map((m) => `${m.module} (${m.bundle})`).join(', ')}`,
+    );
   });
 
-  it('an unknown scorer shows a squiggle and a Problems entry with "did you mean"', () => unknownScorerIsMarked(current()));
+  it('an unknown scorer shows a squiggle and a Problems entry with "did you mean"', () =>
+    unknownScorerIsMarked(current()));
   it('the quick fix replaces an unknown scorer and the squiggle goes', () => quickFixCorrectsUnknownScorer(current()));
-  it('completion under scorers: lists scorer keys and inserts the accepted one', () => completionOffersScorers(current()));
-  it("hovering a scorer key shows its documentation", () => hoverShowsScorerDocs(current()));
+  it('completion under scorers: lists scorer keys and inserts the accepted one', () =>
+    completionOffersScorers(current()));
+  it('hovering a scorer key shows its documentation', () => hoverShowsScorerDocs(current()));
 
   it("the Test Explorer lists the example's cases", () => explorerListsCases(current()));
   it('the "Run case" CodeLens runs that case alone', () => codeLensRunsOneCase(current()));
   it('the results view shows the failing case with its reason', () => resultsViewShowsFailure(current()));
-  it('a malformed JSONL line is reported at its line and the other cases still run', () => malformedLineIsReported(current()));
+  it('a malformed JSONL line is reported at its line and the other cases still run', () =>
+    malformedLineIsReported(current()));
   it('the results view shows an output containing HTML as text', () => resultsViewShowsMarkupAsText(current()));
-  it('"Run All Tests" marks passing and failing cases; the failure shows its reason and a diff', () => runAllMarksCases(current()));
+  it('"Run All Tests" marks passing and failing cases; the failure shows its reason and a diff', () =>
+    runAllMarksCases(current()));
   it('"EvalLens: Show Failures" opens the first failing case and its peek', () => showFailuresOpensThePeek(current()));
 });

@@ -52,16 +52,22 @@ describe('discoverCases', () => {
     const found = await discoverOne(CLI, join(ROOT, 'test', 'fixtures', 'cli', 'malformed-line.eval.yaml'));
     const broken = found.cases.find((c) => c.readError !== undefined);
     assert.equal(broken?.range.start.line, 1);
-    assert.deepEqual(found.cases.filter((c) => c.readError === undefined).map((c) => c.id), ['first', 'third']);
+    assert.deepEqual(
+      found.cases.filter((c) => c.readError === undefined).map((c) => c.id),
+      ['first', 'third'],
+    );
   });
 
   it('lists inline cases at their lines in the config, and what the scorers reach', async () => {
     const config = join(ROOT, 'test', 'fixtures', 'extension', 'exact-and-subprocess.eval.yaml');
     const found = await discoverOne(CLI, config);
-    assert.deepEqual(found.cases.map((c) => [c.id, c.range.file, c.range.start.line]), [
-      ['same', config, 3],
-      ['different', config, 6],
-    ]);
+    assert.deepEqual(
+      found.cases.map((c) => [c.id, c.range.file, c.range.start.line]),
+      [
+        ['same', config, 3],
+        ['different', config, 6],
+      ],
+    );
     assert.deepEqual(found.reaches, ['workspace-code']);
   });
 
@@ -74,7 +80,10 @@ describe('discoverCases', () => {
   });
 
   it('says when the CLI cannot be run at all', async () => {
-    const found = await discoverOne(join(dir, 'no-such-cli.js'), join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'));
+    const found = await discoverOne(
+      join(dir, 'no-such-cli.js'),
+      join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'),
+    );
     assert.deepEqual(found.cases, []);
     assert.match(found.problem ?? '', /Cannot find module|listing the cases failed/);
   });
@@ -83,16 +92,30 @@ describe('discoverCases', () => {
     const broken = join(dir, 'also-broken.eval.yaml');
     writeFileSync(broken, 'scorers: [\n');
     const batched = new BatchedDiscovery(CLI, ROOT);
-    const configs = [join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'), broken, join(ROOT, 'examples', 'agent', 'support-agent.eval.yaml')];
+    const configs = [
+      join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'),
+      broken,
+      join(ROOT, 'examples', 'agent', 'support-agent.eval.yaml'),
+    ];
     const found = await Promise.all(configs.map((file) => batched.discover(file)));
-    assert.deepEqual(found.map((f) => f.configFile), configs);
-    assert.deepEqual(found.map((f) => f.cases.length), [4, 0, 5]);
+    assert.deepEqual(
+      found.map((f) => f.configFile),
+      configs,
+    );
+    assert.deepEqual(
+      found.map((f) => f.cases.length),
+      [4, 0, 5],
+    );
     assert.match(found[1]?.problem ?? '', /^\d+:\d+: /);
   });
 
   it('reads only a well-formed list', () => {
     assert.equal(parseCaseList('not json'), undefined);
     assert.equal(parseCaseList('{"configFile":"/a","cases":[{"id":1}],"reaches":[]}'), undefined);
-    assert.deepEqual(parseCaseList('{"configFile":"/a","cases":[],"reaches":["network",3]}'), { configFile: '/a', cases: [], reaches: ['network'] });
+    assert.deepEqual(parseCaseList('{"configFile":"/a","cases":[],"reaches":["network",3]}'), {
+      configFile: '/a',
+      cases: [],
+      reaches: ['network'],
+    });
   });
 });

@@ -7,7 +7,8 @@ import { lineRangeOf } from './events';
 /** A discovery whose answers the test releases one at a time, to order reads and changes exactly. */
 function controlledDiscovery() {
   const pending: { configFile: string; answer: (config: DiscoveredConfig) => void }[] = [];
-  const discover = (configFile: string) => new Promise<DiscoveredConfig>((answer) => pending.push({ configFile, answer }));
+  const discover = (configFile: string) =>
+    new Promise<DiscoveredConfig>((answer) => pending.push({ configFile, answer }));
   return { discover, pending };
 }
 
@@ -32,13 +33,25 @@ describe('CaseIndex', () => {
     await Promise.resolve();
     assert.equal(pending.length, 2, 'the change during the read asked for a second read');
     pending[1]?.answer(listing('/a.eval.yaml', ['new']));
-    assert.deepEqual((await first).cases.map((c) => c.id), ['new']);
-    assert.deepEqual((await second).cases.map((c) => c.id), ['new']);
+    assert.deepEqual(
+      (await first).cases.map((c) => c.id),
+      ['new'],
+    );
+    assert.deepEqual(
+      (await second).cases.map((c) => c.id),
+      ['new'],
+    );
     assert.deepEqual(seen, [['new']], 'listeners hear the settled list only');
   });
 
   it('knows which configs read a file and which cases live in it', async () => {
-    const index = new CaseIndex(async (configFile) => listing(configFile, configFile === '/a.eval.yaml' ? ['x', 'y'] : ['z'], configFile === '/c.eval.yaml' ? '/other.jsonl' : '/data/cases.jsonl'));
+    const index = new CaseIndex(async (configFile) =>
+      listing(
+        configFile,
+        configFile === '/a.eval.yaml' ? ['x', 'y'] : ['z'],
+        configFile === '/c.eval.yaml' ? '/other.jsonl' : '/data/cases.jsonl',
+      ),
+    );
     await Promise.all(['/a.eval.yaml', '/b.eval.yaml', '/c.eval.yaml'].map((f) => index.ensure(f)));
     assert.deepEqual(index.configsReading('/data/cases.jsonl').sort(), ['/a.eval.yaml', '/b.eval.yaml']);
     assert.deepEqual(index.configsReading('/c.eval.yaml'), ['/c.eval.yaml']);

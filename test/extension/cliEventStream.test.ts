@@ -12,8 +12,22 @@ import { after, before, describe, it } from 'node:test';
 import { startCliRun } from '../../extension/runner/cliProcess';
 import { MAX_EVENT_LINE_CHARS, type RunEvent } from '../../protocol/runEvents';
 
-const START: RunEvent = { type: 'run/start', runId: 'r1', configFile: '/x.eval.yaml', startedAt: '2026-01-01T00:00:00.000Z', scorers: [], numTrials: 1 };
-const END: RunEvent = { type: 'run/end', runId: 'r1', finishedAt: '2026-01-01T00:00:01.000Z', durationMs: 1000, cancelled: false, summary: { passed: 0, failed: 0, errored: 0, skipped: 0, total: 0 } };
+const START: RunEvent = {
+  type: 'run/start',
+  runId: 'r1',
+  configFile: '/x.eval.yaml',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  scorers: [],
+  numTrials: 1,
+};
+const END: RunEvent = {
+  type: 'run/end',
+  runId: 'r1',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  durationMs: 1000,
+  cancelled: false,
+  summary: { passed: 0, failed: 0, errored: 0, skipped: 0, total: 0 },
+};
 
 describe("the extension's reading of the CLI's events", () => {
   let dir = '';
@@ -46,6 +60,9 @@ describe("the extension's reading of the CLI's events", () => {
     const exit = await run.exited;
     assert.equal(exit.streamError, undefined, 'the stream is not broken');
     assert.deepEqual(events, [START, END]);
-    assert.equal(stderr, `run event stream, line 2: skipped an event of ${length} characters, longer than the limit of ${MAX_EVENT_LINE_CHARS}; the events after it are read\n`);
+    assert.equal(
+      stderr,
+      `run event stream, line 2: skipped an event of ${length} characters, longer than the limit of ${MAX_EVENT_LINE_CHARS}; the events after it are read\n`,
+    );
   });
 });

@@ -30,13 +30,18 @@ async function run(configFile: string, options: { caseIds?: string[]; untrusted?
   const mapper = new RunEventMapper(sink);
   const events: RunEvent[] = [];
   let stderr = '';
-  const cli = startCliRun(CLI, runArgs({ configFile, caseIds: options.caseIds ?? [], runsDir, untrusted: options.untrusted ?? false }), ROOT, {
-    onEvent(event) {
-      events.push(event);
-      mapper.handle(event);
+  const cli = startCliRun(
+    CLI,
+    runArgs({ configFile, caseIds: options.caseIds ?? [], runsDir, untrusted: options.untrusted ?? false }),
+    ROOT,
+    {
+      onEvent(event) {
+        events.push(event);
+        mapper.handle(event);
+      },
+      onStderr: (text) => (stderr += text),
     },
-    onStderr: (text) => (stderr += text),
-  });
+  );
   const exit = await cli.exited;
   return { sink, exit, events, stderr, mapped: mapper.finish() };
 }
@@ -66,17 +71,27 @@ describe('a run through the CLI, mapped to Test Explorer states', () => {
   });
 
   it('runs only the requested case (what "Run case" asks for)', async () => {
-    const { sink } = await run(join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'), { caseIds: ['refund-method'] });
+    const { sink } = await run(join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'), {
+      caseIds: ['refund-method'],
+    });
     assert.deepEqual([...sink.states().keys()], ['refund-method']);
   });
 
-  it('errors a case id the dataset no longer has with the CLI\'s one-line reason, before any case runs', async () => {
-    const { sink, exit, events, stderr, mapped } = await run(join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'), { caseIds: ['refund-windw'] });
+  it("errors a case id the dataset no longer has with the CLI's one-line reason, before any case runs", async () => {
+    const { sink, exit, events, stderr, mapped } = await run(
+      join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'),
+      { caseIds: ['refund-windw'] },
+    );
     assert.equal(exit.code, 2, 'a usage error, not a green run of nothing');
     assert.deepEqual(events, []);
     assert.equal(mapped.runId, undefined, 'configRun then errors the requested items with stderr as the message');
     assert.equal(sink.states().size, 0);
-    assert.equal(stderr.trim(), 'evallens: --case "refund-windw": the dataset has no case with this id (4 cases); did you mean "refund-window"?; `evallens validate ' + join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml') + ' --cases` lists the ids');
+    assert.equal(
+      stderr.trim(),
+      'evallens: --case "refund-windw": the dataset has no case with this id (4 cases); did you mean "refund-window"?; `evallens validate ' +
+        join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml') +
+        ' --cases` lists the ids',
+    );
   });
 
   it('gives a failing exact_match a diff message with the expected and actual text', async () => {
@@ -109,7 +124,13 @@ describe('a run through the CLI, mapped to Test Explorer states', () => {
   it('cancels at once: the CLI and the scorer command it started end while the scorer still runs', async () => {
     const sink = new RecordingSink();
     const mapper = new RunEventMapper(sink);
-    const args = runArgs({ configFile: join(FIXTURES, 'extension', 'slow-subprocess.eval.yaml'), caseIds: [], runsDir, untrusted: false, concurrency: 1 });
+    const args = runArgs({
+      configFile: join(FIXTURES, 'extension', 'slow-subprocess.eval.yaml'),
+      caseIds: [],
+      runsDir,
+      untrusted: false,
+      concurrency: 1,
+    });
     const cli = startCliRun(CLI, args, ROOT, { onEvent: (e) => mapper.handle(e), onStderr: () => undefined });
     const pid = cli.pid;
     assert.ok(pid !== undefined);
@@ -121,7 +142,11 @@ describe('a run through the CLI, mapped to Test Explorer states', () => {
     assert.equal(exit.cancelled, true);
     assert.equal(exit.signal, 'SIGKILL');
     await waitFor(() => tree.every((p) => !isAlive(p)), `the scorer processes ${tree.join(', ')} to end`);
-    assert.deepEqual(mapper.finish().unfinished, ['slow-1'], 'the running case is reported unfinished (the glue marks it skipped)');
+    assert.deepEqual(
+      mapper.finish().unfinished,
+      ['slow-1'],
+      'the running case is reported unfinished (the glue marks it skipped)',
+    );
   });
 });
 

@@ -35,18 +35,27 @@ before(async () => {
   server = await startFakeLlmServer(() => ({ text: '{"verdict": "PASS", "reason": "ok"}' }));
   work = mkdtempSync(join(tmpdir(), 'evallens-one-per-click-'));
   process.env[KEY_ENV] = 'sk-one-per-click-test';
-  writeFileSync(join(work, 'judge.yaml'), `provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: test-judge\napi_key_env: ${KEY_ENV}\n`);
+  writeFileSync(
+    join(work, 'judge.yaml'),
+    `provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: test-judge\napi_key_env: ${KEY_ENV}\n`,
+  );
   const cases = [
     { id: 'a1', input: 'q', output: 'x', metadata: { binary_rubric: ['r0', 'r1', 'r2'] } },
     { id: 'a2', input: 'q', output: 'x', metadata: { binary_rubric: ['r0'] } },
     { id: 'b1', input: 'q', output: 'x' },
   ];
   config = join(work, 'judged.eval.yaml');
-  writeFileSync(config, `num_trials: 2\nscorers:\n  goal_completion: {model_config: judge.yaml}\n  binary_rubric_scorer: {model_config: judge.yaml}\n  contains: {value: x}\ncases: ${JSON.stringify(cases)}\n`);
+  writeFileSync(
+    config,
+    `num_trials: 2\nscorers:\n  goal_completion: {model_config: judge.yaml}\n  binary_rubric_scorer: {model_config: judge.yaml}\n  contains: {value: x}\ncases: ${JSON.stringify(cases)}\n`,
+  );
   // The real CLI, behind a wrapper that writes down each process's command before running it.
   forksFile = join(work, 'forks.txt');
   countingCli = join(work, 'counting-cli.js');
-  writeFileSync(countingCli, `require('node:fs').appendFileSync(${JSON.stringify(forksFile)}, process.argv[2] + '\\n');\nrequire(${JSON.stringify(CLI)});\n`);
+  writeFileSync(
+    countingCli,
+    `require('node:fs').appendFileSync(${JSON.stringify(forksFile)}, process.argv[2] + '\\n');\nrequire(${JSON.stringify(CLI)});\n`,
+  );
   state.root = work;
   state.isTrusted = true;
 });
@@ -63,13 +72,26 @@ beforeEach(() => {
   state.onWarning = undefined;
 });
 
-const forks = () => (existsSync(forksFile) ? readFileSync(forksFile, 'utf8').split('\n').filter((l) => l !== '') : []);
+const forks = () =>
+  existsSync(forksFile)
+    ? readFileSync(forksFile, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+    : [];
 
 /** The Testing view's tree over `listing` (discovery's answer, as the real CLI gave it or changed by a test). */
 async function treeOf(listing: DiscoveredConfig) {
-  const index = new CaseIndex((configFile) => Promise.resolve(configFile === listing.configFile ? listing : { configFile, cases: [], reaches: [], problem: 'not this test' }));
+  const index = new CaseIndex((configFile) =>
+    Promise.resolve(
+      configFile === listing.configFile ? listing : { configFile, cases: [], reaches: [], problem: 'not this test' },
+    ),
+  );
   const output = { info() {}, error() {}, debug() {}, warn() {}, trace() {} };
-  const tree = new EvalTestTree(index, output as unknown as vscode.LogOutputChannel, fakeTestingApi(work, () => [config]).api);
+  const tree = new EvalTestTree(
+    index,
+    output as unknown as vscode.LogOutputChannel,
+    fakeTestingApi(work, () => [config]).api,
+  );
   const discovered = await tree.readConfig(config);
   return { tree, discovered, output: output as unknown as vscode.LogOutputChannel };
 }
@@ -83,12 +105,24 @@ async function click(listing: DiscoveredConfig) {
     onRunStart() {},
     onEvent() {},
     onCaseEnd() {},
-    onRunEnd: (_configFile: string, _run: unknown, reportFile?: string, _testRun?: unknown, reportJson?: string) => void ended.push({ ...(reportFile === undefined ? {} : { reportFile }), ...(reportJson === undefined ? {} : { reportJson }) }),
+    onRunEnd: (_configFile: string, _run: unknown, reportFile?: string, _testRun?: unknown, reportJson?: string) =>
+      void ended.push({
+        ...(reportFile === undefined ? {} : { reportFile }),
+        ...(reportJson === undefined ? {} : { reportJson }),
+      }),
   };
-  const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) } as unknown as vscode.CancellationToken;
+  const token = {
+    isCancellationRequested: false,
+    onCancellationRequested: () => ({ dispose() {} }),
+  } as unknown as vscode.CancellationToken;
   let queuedWhenAsked: string[] = [];
   state.onWarning = () => (queuedWhenAsked = run.calls.filter((c) => c.state === 'enqueued').map((c) => c.id));
-  await runConfig(run as unknown as vscode.TestRun, { configFile: config, fromSave: false }, { cliPath: countingCli, settings, tree, output, observers, discovered }, token);
+  await runConfig(
+    run as unknown as vscode.TestRun,
+    { configFile: config, fromSave: false },
+    { cliPath: countingCli, settings, tree, output, observers, discovered },
+    token,
+  );
   return { run, queuedWhenAsked, ended };
 }
 
@@ -99,10 +133,15 @@ describe('a click on a config with LLM judges', () => {
     state.warningAnswer = 'Run';
     const { run, queuedWhenAsked, ended } = await click(listing);
     assert.deepEqual(forks(), ['run']);
-    assert.deepEqual(state.warnings, ['This run of judged.eval.yaml makes 14 LLM judge calls (3 cases × 2 trials; goal_completion: 6, binary_rubric_scorer: 8).']);
+    assert.deepEqual(state.warnings, [
+      'This run of judged.eval.yaml makes 14 LLM judge calls (3 cases × 2 trials; goal_completion: 6, binary_rubric_scorer: 8).',
+    ]);
     const ids = ['a1', 'a2', 'b1'].map((id) => `${String(new URL(`file://${config}`))}#${id}`);
     assert.deepEqual(queuedWhenAsked.sort(), ids);
-    assert.deepEqual([...run.finalStates()].sort(), ids.map((id) => [id, 'passed']));
+    assert.deepEqual(
+      [...run.finalStates()].sort(),
+      ids.map((id) => [id, 'passed']),
+    );
     // The run hands its report over (no `evallens report` process for the results view): report.json as written.
     assert.equal(ended.length, 1);
     const { reportFile, reportJson } = ended[0] ?? {};

@@ -7,7 +7,16 @@ import { CLI, ensureBuilt, ROOT } from '../support/cli';
 
 before(() => ensureBuilt());
 
-const PLAN = { cases: 12, trials: 2, judgeCalls: 24, target: false, scorers: [{ name: 'judge', key: 'llmrater', reaches: 'network', judgeCalls: 24 }, { name: 'exact_match', key: 'exact_match', judgeCalls: 0 }] };
+const PLAN = {
+  cases: 12,
+  trials: 2,
+  judgeCalls: 24,
+  target: false,
+  scorers: [
+    { name: 'judge', key: 'llmrater', reaches: 'network', judgeCalls: 24 },
+    { name: 'exact_match', key: 'exact_match', judgeCalls: 0 },
+  ],
+};
 
 describe('the run plan', () => {
   it('reads the plan contract and says when a run spends nothing', () => {
@@ -15,7 +24,13 @@ describe('the run plan', () => {
     assert.ok(answer.ok);
     assert.deepEqual(answer.plan, PLAN);
     assert.equal(planIsFree(answer.plan), false);
-    const free = parsePlan(JSON.stringify({ ...PLAN, judgeCalls: 0, scorers: [{ name: 'x', key: 'x', judgeCalls: 0, reaches: 'workspace-code' }] }));
+    const free = parsePlan(
+      JSON.stringify({
+        ...PLAN,
+        judgeCalls: 0,
+        scorers: [{ name: 'x', key: 'x', judgeCalls: 0, reaches: 'workspace-code' }],
+      }),
+    );
     assert.ok(free.ok);
     assert.equal(planIsFree(free.plan), true);
     const target = parsePlan(JSON.stringify({ ...PLAN, judgeCalls: 0, scorers: [], target: true }));
@@ -31,7 +46,11 @@ describe('the run plan', () => {
   });
 
   it('asks the built CLI, and gets a plan or a reason to run without one', async () => {
-    const answer = await fetchPlan(CLI, { configFile: join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'), caseIds: [] }, ROOT);
+    const answer = await fetchPlan(
+      CLI,
+      { configFile: join(ROOT, 'examples', 'quickstart', 'refunds.eval.yaml'), caseIds: [] },
+      ROOT,
+    );
     if (answer.ok) {
       assert.equal(answer.plan.cases, 4);
       assert.equal(answer.plan.judgeCalls, 0);
@@ -42,9 +61,33 @@ describe('the run plan', () => {
   });
 
   it('passes the request to the CLI as flags', () => {
-    assert.deepEqual(planArgs({ configFile: '/a.eval.yaml', caseIds: ['x', 'y'], trials: 3 }), ['plan', '/a.eval.yaml', '--case', 'x', '--case', 'y', '--trials', '3', '--json']);
-    assert.deepEqual(runArgs({ configFile: '/a.eval.yaml', caseIds: ['x'], runsDir: '/runs', untrusted: true, concurrency: 2 }), [
-      'run', '/a.eval.yaml', '--reporter', 'jsonl', '--runs-dir', '/runs', '--no-color', '--case', 'x', '--concurrency', '2', '--untrusted',
+    assert.deepEqual(planArgs({ configFile: '/a.eval.yaml', caseIds: ['x', 'y'], trials: 3 }), [
+      'plan',
+      '/a.eval.yaml',
+      '--case',
+      'x',
+      '--case',
+      'y',
+      '--trials',
+      '3',
+      '--json',
     ]);
+    assert.deepEqual(
+      runArgs({ configFile: '/a.eval.yaml', caseIds: ['x'], runsDir: '/runs', untrusted: true, concurrency: 2 }),
+      [
+        'run',
+        '/a.eval.yaml',
+        '--reporter',
+        'jsonl',
+        '--runs-dir',
+        '/runs',
+        '--no-color',
+        '--case',
+        'x',
+        '--concurrency',
+        '2',
+        '--untrusted',
+      ],
+    );
   });
 });

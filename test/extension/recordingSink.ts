@@ -8,7 +8,12 @@ import type { CaseMessage, MessageLocation, TestRunSink } from '../../extension/
 export type SinkCall =
   | { readonly kind: 'started'; readonly caseId: string; readonly range: SourceRange }
   | { readonly kind: 'passed'; readonly caseId: string; readonly durationMs: number }
-  | { readonly kind: 'failed' | 'errored'; readonly caseId: string; readonly messages: readonly CaseMessage[]; readonly durationMs: number }
+  | {
+      readonly kind: 'failed' | 'errored';
+      readonly caseId: string;
+      readonly messages: readonly CaseMessage[];
+      readonly durationMs: number;
+    }
   | { readonly kind: 'skipped'; readonly caseId: string }
   | { readonly kind: 'output'; readonly text: string; readonly caseId?: string; readonly location?: MessageLocation };
 
@@ -31,7 +36,12 @@ export class RecordingSink implements TestRunSink {
     this.calls.push({ kind: 'skipped', caseId });
   }
   output(text: string, caseId?: string, location?: MessageLocation): void {
-    this.calls.push({ kind: 'output', text, ...(caseId === undefined ? {} : { caseId }), ...(location === undefined ? {} : { location }) });
+    this.calls.push({
+      kind: 'output',
+      text,
+      ...(caseId === undefined ? {} : { caseId }),
+      ...(location === undefined ? {} : { location }),
+    });
   }
 
   /** The final state of each case (started excluded), by case id. */

@@ -32,7 +32,19 @@ const refusal = async (name: string, expected: RegExp): Promise<void> => {
 };
 
 describe('the extension reads report files bounded', () => {
-  it('a symlink to /dev/zero is refused without reading it', () => refusal('zero.json', /zero\.json:1:1: cannot read the report file \(expected a regular file, but it is a character device/));
-  it('a FIFO is refused without waiting for a writer', () => refusal('pipe.json', /pipe\.json:1:1: cannot read the report file \(expected a regular file, but it is a named pipe/));
-  it('a report nested past the cap is an error at the bracket', () => refusal('deep.json', /deep\.json:1:276: expected an EvalLens report, but it has arrays and objects nested more than 256 levels deep/));
+  it('a symlink to /dev/zero is refused without reading it', () =>
+    refusal(
+      'zero.json',
+      /zero\.json:1:1: cannot read the report file \(expected a regular file, but it is a character device/,
+    ));
+  it('a FIFO is refused without waiting for a writer', () =>
+    refusal(
+      'pipe.json',
+      /pipe\.json:1:1: cannot read the report file \(expected a regular file, but it is a named pipe/,
+    ));
+  it('a report nested past the cap is an error at the bracket', () =>
+    refusal(
+      'deep.json',
+      /deep\.json:1:276: expected an EvalLens report, but it has arrays and objects nested more than 256 levels deep/,
+    ));
 });

@@ -20,7 +20,15 @@ after(() => rmSync(work, { recursive: true, force: true }));
 describe('opening EvalBench results in the results view', () => {
   it('asks the CLI for the report (the extension host parses no CSV)', () => {
     assert.deepEqual(reportImportArgs('/r/job/scores.csv', '/ws/.evallens/runs', '/tmp/x.json'), [
-      'report', '/r/job/scores.csv', '--runs-dir', '/ws/.evallens/runs', '--reporter', 'json', '--out', '/tmp/x.json', '--no-color',
+      'report',
+      '/r/job/scores.csv',
+      '--runs-dir',
+      '/ws/.evallens/runs',
+      '--reporter',
+      'json',
+      '--out',
+      '/tmp/x.json',
+      '--no-color',
     ]);
   });
 
@@ -36,8 +44,17 @@ describe('opening EvalBench results in the results view', () => {
   });
 
   it('says why when the CLI cannot read it, naming the file', async () => {
-    const answer = await importReport(CLI, join(work, 'nothing-here.csv'), join(work, 'runs2'), join(work, 'r2.json'), work);
+    const answer = await importReport(
+      CLI,
+      join(work, 'nothing-here.csv'),
+      join(work, 'runs2'),
+      join(work, 'r2.json'),
+      work,
+    );
     assert.equal(answer.ok, false);
-    assert.match(answer.ok ? '' : answer.reason, /nothing-here\.csv:1:1: expected a results folder or a report\.json, but it does not exist/);
+    assert.match(
+      answer.ok ? '' : answer.reason,
+      /nothing-here\.csv:1:1: expected a results folder or a report\.json, but it does not exist/,
+    );
   });
 });

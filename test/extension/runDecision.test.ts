@@ -20,15 +20,33 @@ const DISCOVERED: Record<'free' | 'judges' | 'target' | 'broken' | 'unknown', Di
   unknown: undefined,
 };
 
-const judge = (judgeCalls: number, trials = 1): RunPlan => ({ cases: judgeCalls / trials, trials, judgeCalls, target: false, scorers: [{ name: 'llm_rubric', key: 'rubric', reaches: 'network', judgeCalls }] });
+const judge = (judgeCalls: number, trials = 1): RunPlan => ({
+  cases: judgeCalls / trials,
+  trials,
+  judgeCalls,
+  target: false,
+  scorers: [{ name: 'llm_rubric', key: 'rubric', reaches: 'network', judgeCalls }],
+});
 const PLANS = {
-  free: { cases: 3, trials: 1, judgeCalls: 0, target: false, scorers: [{ name: 'exact_match', key: 'exact_match', judgeCalls: 0 }] },
+  free: {
+    cases: 3,
+    trials: 1,
+    judgeCalls: 0,
+    target: false,
+    scorers: [{ name: 'exact_match', key: 'exact_match', judgeCalls: 0 }],
+  },
   judges10: judge(10),
   judges50: judge(50),
   judges100: judge(100, 2),
   target: { cases: 3, trials: 1, judgeCalls: 0, target: true, scorers: [] },
   database: { cases: 3, trials: 1, judgeCalls: 0, target: false, scorers: [], reaches: ['network'] },
-  networkScorer: { cases: 3, trials: 1, judgeCalls: 0, target: false, scorers: [{ name: 'http_check', key: 'http', reaches: 'network', judgeCalls: 0 }] },
+  networkScorer: {
+    cases: 3,
+    trials: 1,
+    judgeCalls: 0,
+    target: false,
+    scorers: [{ name: 'http_check', key: 'http', reaches: 'network', judgeCalls: 0 }],
+  },
   none: undefined,
 } satisfies Record<string, RunPlan | undefined>;
 
@@ -57,15 +75,53 @@ const refuse = (why: string): RunDecision => ({ kind: 'refuse', message: `a.eval
 
 const ROWS: Row[] = [
   { who: 'save', trusted: false, discovered: 'free', plan: 'none', expect: RUN },
-  { who: 'save', trusted: true, discovered: 'judges', plan: 'judges10', expect: refuse(`it makes 10 LLM judge calls (${OPT_IN})`) },
+  {
+    who: 'save',
+    trusted: true,
+    discovered: 'judges',
+    plan: 'judges10',
+    expect: refuse(`it makes 10 LLM judge calls (${OPT_IN})`),
+  },
   { who: 'save', trusted: true, costlyOnSave: true, discovered: 'judges', plan: 'judges100', expect: RUN },
-  { who: 'save', trusted: false, costlyOnSave: true, discovered: 'judges', plan: 'judges10', expect: refuse(`it makes 10 LLM judge calls (${TRUST})`) },
+  {
+    who: 'save',
+    trusted: false,
+    costlyOnSave: true,
+    discovered: 'judges',
+    plan: 'judges10',
+    expect: refuse(`it makes 10 LLM judge calls (${TRUST})`),
+  },
   { who: 'save', trusted: true, discovered: 'target', plan: 'target', expect: refuse(`it calls a target (${OPT_IN})`) },
-  { who: 'save', trusted: true, discovered: 'judges', plan: 'database', expect: refuse(`it connects to a server database (${OPT_IN})`) },
-  { who: 'save', trusted: false, costlyOnSave: true, discovered: 'judges', plan: 'database', expect: refuse(`it connects to a server database (${TRUST})`) },
-  { who: 'save', trusted: true, discovered: 'judges', plan: 'networkScorer', expect: refuse(`its scorers reach the network (${OPT_IN})`) },
+  {
+    who: 'save',
+    trusted: true,
+    discovered: 'judges',
+    plan: 'database',
+    expect: refuse(`it connects to a server database (${OPT_IN})`),
+  },
+  {
+    who: 'save',
+    trusted: false,
+    costlyOnSave: true,
+    discovered: 'judges',
+    plan: 'database',
+    expect: refuse(`it connects to a server database (${TRUST})`),
+  },
+  {
+    who: 'save',
+    trusted: true,
+    discovered: 'judges',
+    plan: 'networkScorer',
+    expect: refuse(`its scorers reach the network (${OPT_IN})`),
+  },
   { who: 'save', trusted: true, discovered: 'target', plan: 'none', expect: refuse(`it calls a target (${OPT_IN})`) },
-  { who: 'save', trusted: false, discovered: 'judges', plan: 'none', expect: refuse(`it reaches the network: LLM judges or a server database (${TRUST})`) },
+  {
+    who: 'save',
+    trusted: false,
+    discovered: 'judges',
+    plan: 'none',
+    expect: refuse(`it reaches the network: LLM judges or a server database (${TRUST})`),
+  },
   // A config that did not load is left to the run, which says why.
   { who: 'save', trusted: true, discovered: 'broken', plan: 'none', expect: RUN },
   { who: 'save', trusted: true, discovered: 'unknown', plan: 'none', expect: RUN },
@@ -111,7 +167,14 @@ describe('runDecision', () => {
   for (const row of ROWS) {
     const name = `${row.who}, ${row.trusted ? 'trusted' : 'Restricted Mode'}${row.costlyOnSave === true ? ', costlyScorersOnSave' : ''}, discovered ${row.discovered}, plan ${row.plan}`;
     it(name, () => {
-      assert.deepEqual(runDecision(context(row.who, row.trusted, row.costlyOnSave, row.above), DISCOVERED[row.discovered], PLANS[row.plan]), row.expect);
+      assert.deepEqual(
+        runDecision(
+          context(row.who, row.trusted, row.costlyOnSave, row.above),
+          DISCOVERED[row.discovered],
+          PLANS[row.plan],
+        ),
+        row.expect,
+      );
     });
   }
 
@@ -126,10 +189,16 @@ describe('runDecision', () => {
                 const decision = runDecision(context(who, trusted, costlyOnSave, above), discovered, plan);
                 const where = `${who} trusted=${trusted} costly=${costlyOnSave} above=${above} ${discoveredName}/${planName}: ${JSON.stringify(decision)}`;
                 const free = freeByDiscovery(discovered);
-                const costly = !free && ((plan !== undefined && !planIsFree(plan)) || (plan === undefined && discovered !== undefined && (discovered.target === true || discovered.reaches.includes('network'))));
+                const costly =
+                  !free &&
+                  ((plan !== undefined && !planIsFree(plan)) ||
+                    (plan === undefined &&
+                      discovered !== undefined &&
+                      (discovered.target === true || discovered.reaches.includes('network'))));
                 // A save never asks, and never spends unless opted in in a trusted workspace.
                 if (who === 'save') assert.notEqual(decision.kind, 'confirm', where);
-                if (who === 'save' && costly) assert.equal(decision.kind, trusted && costlyOnSave ? 'run' : 'refuse', where);
+                if (who === 'save' && costly)
+                  assert.equal(decision.kind, trusted && costlyOnSave ? 'run' : 'refuse', where);
                 // Restricted Mode: a save that would reach the network never runs, whatever the setting.
                 if (who === 'save' && !trusted && costly) assert.equal(decision.kind, 'refuse', where);
                 // A person's run is never refused; it asks exactly when trusted and over the threshold.

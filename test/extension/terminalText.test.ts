@@ -15,7 +15,11 @@ describe('text for the Test Results terminal', () => {
   });
 
   it("escapes the config's name in the status bar's tooltip", () => {
-    const text = runSummaryText({ passed: 1, failed: 0, errored: 0, skipped: 0, total: 1 }, false, 'evil\u202e.eval.yaml');
+    const text = runSummaryText(
+      { passed: 1, failed: 0, errored: 0, skipped: 0, total: 1 },
+      false,
+      'evil\u202e.eval.yaml',
+    );
     assert.match(text.tooltip, /^Last run of evil\\u202e\.eval\.yaml:/);
   });
 });

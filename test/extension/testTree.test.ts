@@ -21,7 +21,11 @@ const A = join(ROOT, 'a.eval.yaml');
 const B = join(ROOT, 'sub', 'b.eval.yaml');
 const DATASET = join(ROOT, 'cases.jsonl');
 
-const at = (file: string, line: number) => ({ file, start: { offset: 0, line, column: 0 }, end: { offset: 0, line, column: 9 } });
+const at = (file: string, line: number) => ({
+  file,
+  start: { offset: 0, line, column: 0 },
+  end: { offset: 0, line, column: 9 },
+});
 
 /** A workspace whose configs discovery reads from `configs` (edited by a test to play a change on disk). */
 function workspace(configs: Map<string, DiscoveredConfig>) {
@@ -44,7 +48,11 @@ function shown(controller: FakeTestController): string[] {
   const lines: string[] = [];
   const walk = (items: FakeTestItem[], indent: string) => {
     for (const item of items) {
-      const extra = [item.description, item.error === undefined ? undefined : `error: ${String(item.error)}`, item.range === undefined ? undefined : `line ${item.range.start.line}`].filter((x) => x !== undefined);
+      const extra = [
+        item.description,
+        item.error === undefined ? undefined : `error: ${String(item.error)}`,
+        item.range === undefined ? undefined : `line ${item.range.start.line}`,
+      ].filter((x) => x !== undefined);
       lines.push(`${indent}${item.label}${extra.length === 0 ? '' : ` (${extra.join('; ')})`}`);
       walk(item.children.sorted(), `${indent}  `);
     }
@@ -55,7 +63,20 @@ function shown(controller: FakeTestController): string[] {
 
 function twoConfigs(): Map<string, DiscoveredConfig> {
   return new Map<string, DiscoveredConfig>([
-    [A, { configFile: A, datasetFile: DATASET, reaches: [], target: false, cases: [{ id: 'zeta', range: at(DATASET, 0) }, { id: 'alpha', range: at(DATASET, 1) }, { id: 'bad', range: at(DATASET, 2), readError: 'not JSON' }] }],
+    [
+      A,
+      {
+        configFile: A,
+        datasetFile: DATASET,
+        reaches: [],
+        target: false,
+        cases: [
+          { id: 'zeta', range: at(DATASET, 0) },
+          { id: 'alpha', range: at(DATASET, 1) },
+          { id: 'bad', range: at(DATASET, 2), readError: 'not JSON' },
+        ],
+      },
+    ],
     [B, { configFile: B, reaches: [], cases: [{ id: 'only', range: at(B, 4) }] }],
   ]);
 }
@@ -76,12 +97,21 @@ describe('the Test Explorer tree', () => {
     assert.deepEqual(fake.searches, []);
     await controller.resolveHandler?.(undefined);
     assert.deepEqual(fake.searches, [CONFIG_GLOB]);
-    assert.deepEqual(shown(controller), ['a.eval.yaml', '  zeta (line 0)', '  alpha (line 1)', '  bad (unreadable record; line 2)', 'sub/b.eval.yaml', '  only (line 4)']);
+    assert.deepEqual(shown(controller), [
+      'a.eval.yaml',
+      '  zeta (line 0)',
+      '  alpha (line 1)',
+      '  bad (unreadable record; line 2)',
+      'sub/b.eval.yaml',
+      '  only (line 4)',
+    ]);
     assert.equal(item(controller, A).canResolveChildren, false);
   });
 
   it('shows why a config could not be read on its item', async () => {
-    const configs = new Map<string, DiscoveredConfig>([[A, { configFile: A, reaches: [], cases: [], problem: '3:5: unknown scorer "exact_mach"' }]]);
+    const configs = new Map<string, DiscoveredConfig>([
+      [A, { configFile: A, reaches: [], cases: [], problem: '3:5: unknown scorer "exact_mach"' }],
+    ]);
     const { controller } = workspace(configs);
     await controller.resolveHandler?.(undefined);
     assert.deepEqual(shown(controller), ['a.eval.yaml (error: a.eval.yaml:3:5: unknown scorer "exact_mach")']);
@@ -106,7 +136,13 @@ describe('the Test Explorer tree', () => {
     assert.ok(datasetWatcher !== undefined, 'the dataset a config reads is watched');
 
     // The dataset changes: the config that reads it is read again, and its new cases show.
-    configs.set(A, { configFile: A, datasetFile: DATASET, reaches: [], target: false, cases: [{ id: 'new', range: at(DATASET, 0) }] });
+    configs.set(A, {
+      configFile: A,
+      datasetFile: DATASET,
+      reaches: [],
+      target: false,
+      cases: [{ id: 'new', range: at(DATASET, 0) }],
+    });
     const before = reads.length;
     datasetWatcher.fire('change', DATASET);
     await waitFor(() => shown(controller).includes('  new (line 0)'), 'the new case of a.eval.yaml');
@@ -140,10 +176,15 @@ describe('the Test Explorer tree', () => {
 });
 
 describe('run targeting', () => {
-  async function targets(include: (c: FakeTestController) => FakeTestItem[] | undefined, exclude: (c: FakeTestController) => FakeTestItem[] = () => []) {
+  async function targets(
+    include: (c: FakeTestController) => FakeTestItem[] | undefined,
+    exclude: (c: FakeTestController) => FakeTestItem[] = () => [],
+  ) {
     const { tree, controller } = workspace(twoConfigs());
     await controller.resolveHandler?.(undefined);
-    const found = await targetsOf({ include: include(controller), exclude: exclude(controller) }, tree, (uri) => fileURLToPath(uri));
+    const found = await targetsOf({ include: include(controller), exclude: exclude(controller) }, tree, (uri) =>
+      fileURLToPath(uri),
+    );
     return Object.fromEntries([...found].map(([file, ids]) => [file, ids === undefined ? 'all' : [...ids].sort()]));
   }
 
@@ -152,16 +193,37 @@ describe('run targeting', () => {
   });
   it('runs a picked config whole, and without the cases excluded from it', async () => {
     assert.deepEqual(await targets((c) => [item(c, A)]), { [A]: 'all' });
-    assert.deepEqual(await targets((c) => [item(c, A)], (c) => [item(c, A, 'alpha')]), { [A]: ['bad', 'zeta'] });
+    assert.deepEqual(
+      await targets(
+        (c) => [item(c, A)],
+        (c) => [item(c, A, 'alpha')],
+      ),
+      { [A]: ['bad', 'zeta'] },
+    );
   });
   it('runs picked cases only, a whole config winning over its own cases', async () => {
-    assert.deepEqual(await targets((c) => [item(c, A, 'zeta'), item(c, A, 'alpha'), item(c, B, 'only')]), { [A]: ['alpha', 'zeta'], [B]: ['only'] });
+    assert.deepEqual(await targets((c) => [item(c, A, 'zeta'), item(c, A, 'alpha'), item(c, B, 'only')]), {
+      [A]: ['alpha', 'zeta'],
+      [B]: ['only'],
+    });
     assert.deepEqual(await targets((c) => [item(c, A), item(c, A, 'zeta')]), { [A]: 'all' });
     assert.deepEqual(await targets((c) => [item(c, A, 'zeta'), item(c, A)]), { [A]: 'all' });
   });
   it('runs nothing of an excluded config, nor an excluded case picked', async () => {
-    assert.deepEqual(await targets(() => undefined, (c) => [item(c, B)]), { [A]: 'all' });
-    assert.deepEqual(await targets((c) => [item(c, A, 'zeta')], (c) => [item(c, A, 'zeta')]), {});
+    assert.deepEqual(
+      await targets(
+        () => undefined,
+        (c) => [item(c, B)],
+      ),
+      { [A]: 'all' },
+    );
+    assert.deepEqual(
+      await targets(
+        (c) => [item(c, A, 'zeta')],
+        (c) => [item(c, A, 'zeta')],
+      ),
+      {},
+    );
   });
   it('finds the config of a case item that arrives without its parent from its id', async () => {
     const { tree, controller } = workspace(twoConfigs());

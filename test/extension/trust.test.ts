@@ -21,10 +21,32 @@ let dir = '';
 before(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'evallens-ext-trust-'));
-  writeFileSync(join(dir, 'pg.yaml'), 'db_type: postgres\ndialect: postgres\ndatabase_name: shop\nhost: 127.0.0.1\nport: 9\nuser_name: u\npassword_env: SOME_PASSWORD\n');
-  writeFileSync(join(dir, 'prompts.json'), JSON.stringify([{ id: 1, nl_prompt: 'q', query_type: 'DQL', database: 'shop', dialects: ['postgres'], golden_sql: { postgres: ['SELECT 1'] }, generated_sql: 'SELECT 1' }]));
-  writeFileSync(join(dir, 'server.yaml'), 'dataset_config: prompts.json\ndatabase_configs:\n  - pg.yaml\nscorers:\n  exact_match: null\n');
-  writeFileSync(join(dir, 'vars.eval.yaml'), 'cases: [{id: a, output: x, expected: x}]\nscorers:\n  exact_match: {mode: "${EXT_TRUST_MODE}"}\n');
+  writeFileSync(
+    join(dir, 'pg.yaml'),
+    'db_type: postgres\ndialect: postgres\ndatabase_name: shop\nhost: 127.0.0.1\nport: 9\nuser_name: u\npassword_env: SOME_PASSWORD\n',
+  );
+  writeFileSync(
+    join(dir, 'prompts.json'),
+    JSON.stringify([
+      {
+        id: 1,
+        nl_prompt: 'q',
+        query_type: 'DQL',
+        database: 'shop',
+        dialects: ['postgres'],
+        golden_sql: { postgres: ['SELECT 1'] },
+        generated_sql: 'SELECT 1',
+      },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'server.yaml'),
+    'dataset_config: prompts.json\ndatabase_configs:\n  - pg.yaml\nscorers:\n  exact_match: null\n',
+  );
+  writeFileSync(
+    join(dir, 'vars.eval.yaml'),
+    'cases: [{id: a, output: x, expected: x}]\nscorers:\n  exact_match: {mode: "${EXT_TRUST_MODE}"}\n',
+  );
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -43,13 +65,30 @@ describe('a config with a server database is not free', () => {
     const answer = await fetchPlan(CLI, { configFile: join(dir, 'server.yaml'), caseIds: [], untrusted: true }, dir);
     assert.ok(answer.ok, answer.ok ? '' : answer.reason);
     assert.equal(planIsFree(answer.plan), false);
-    const context = (fromSave: boolean, costlyScorersOnSave: boolean, trusted: boolean): RunContext => ({ configName: 'server.yaml', fromSave, costlyScorersOnSave, trusted, confirmJudgeCallsAbove: 50 });
+    const context = (fromSave: boolean, costlyScorersOnSave: boolean, trusted: boolean): RunContext => ({
+      configName: 'server.yaml',
+      fromSave,
+      costlyScorersOnSave,
+      trusted,
+      confirmJudgeCallsAbove: 50,
+    });
     const refused = (why: string) => ({ kind: 'refuse', message: `server.yaml was not run on save: ${why}.` });
     // Restricted Mode: never on save, even with costlyScorersOnSave (a user setting still counts there).
-    assert.deepEqual(runDecision(context(true, true, false), discovered, answer.plan), refused('it connects to a server database (Restricted Mode: trust the workspace to run it on save)'));
-    assert.deepEqual(runDecision(context(true, true, false), discovered, undefined), refused('it reaches the network: LLM judges or a server database (Restricted Mode: trust the workspace to run it on save)'));
+    assert.deepEqual(
+      runDecision(context(true, true, false), discovered, answer.plan),
+      refused('it connects to a server database (Restricted Mode: trust the workspace to run it on save)'),
+    );
+    assert.deepEqual(
+      runDecision(context(true, true, false), discovered, undefined),
+      refused(
+        'it reaches the network: LLM judges or a server database (Restricted Mode: trust the workspace to run it on save)',
+      ),
+    );
     // Trusted: like costly scorers, only when opted in.
-    assert.deepEqual(runDecision(context(true, false, true), discovered, answer.plan), refused('it connects to a server database (set evallens.run.costlyScorersOnSave to run it on save)'));
+    assert.deepEqual(
+      runDecision(context(true, false, true), discovered, answer.plan),
+      refused('it connects to a server database (set evallens.run.costlyScorersOnSave to run it on save)'),
+    );
     assert.deepEqual(runDecision(context(true, true, true), discovered, answer.plan), { kind: 'run' });
     // A run the person starts is not a save.
     assert.deepEqual(runDecision(context(false, false, false), discovered, answer.plan), { kind: 'run' });
@@ -66,16 +105,37 @@ describe('a config with a server database is not free', () => {
   });
 
   it('a free config runs on save in Restricted Mode', async () => {
-    writeFileSync(join(dir, 'free.eval.yaml'), 'cases: [{id: a, output: x, expected: x}]\nscorers:\n  exact_match: {}\n');
+    writeFileSync(
+      join(dir, 'free.eval.yaml'),
+      'cases: [{id: a, output: x, expected: x}]\nscorers:\n  exact_match: {}\n',
+    );
     const discovered = await discover('free.eval.yaml', true);
     assert.equal(freeByDiscovery(discovered), true);
-    assert.deepEqual(runDecision({ configName: 'free.eval.yaml', fromSave: true, costlyScorersOnSave: false, trusted: false, confirmJudgeCallsAbove: 50 }, discovered, undefined), { kind: 'run' });
+    assert.deepEqual(
+      runDecision(
+        {
+          configName: 'free.eval.yaml',
+          fromSave: true,
+          costlyScorersOnSave: false,
+          trusted: false,
+          confirmJudgeCallsAbove: 50,
+        },
+        discovered,
+        undefined,
+      ),
+      { kind: 'run' },
+    );
   });
 });
 
 describe('listing and planning in Restricted Mode', () => {
   it('ask the CLI with --untrusted, which reads no ${VAR} and says so at its position', async () => {
-    assert.deepEqual(planArgs({ configFile: 'a.yaml', caseIds: [], untrusted: true }), ['plan', 'a.yaml', '--json', '--untrusted']);
+    assert.deepEqual(planArgs({ configFile: 'a.yaml', caseIds: [], untrusted: true }), [
+      'plan',
+      'a.yaml',
+      '--json',
+      '--untrusted',
+    ]);
     assert.deepEqual(planArgs({ configFile: 'a.yaml', caseIds: [] }), ['plan', 'a.yaml', '--json']);
     const untrusted = await discover('vars.eval.yaml', true);
     assert.match(untrusted.problem ?? '', /^3:23: `\$\{EXT_TRUST_MODE\}` was not read: the workspace is not trusted/);
@@ -85,13 +145,21 @@ describe('listing and planning in Restricted Mode', () => {
 });
 
 describe('the language server in Restricted Mode (started with EVALLENS_UNTRUSTED=1)', () => {
-  it("reads no ${VAR}: its diagnostic says it was not read because the workspace is not trusted", async () => {
+  it('reads no ${VAR}: its diagnostic says it was not read because the workspace is not trusted', async () => {
     process.env['EXT_TRUST_MODE'] = 'text';
     process.env['EVALLENS_UNTRUSTED'] = '1';
     try {
       await withServer(async (server) => {
-        const { diagnostics } = await server.openAndWait(pathToFileURL(join(dir, 'open.eval.yaml')).href, readFileSync(join(dir, 'vars.eval.yaml'), 'utf8'));
-        assert.ok(diagnostics.some((d) => /`\$\{EXT_TRUST_MODE\}` was not read: the workspace is not trusted/.test(messageOf(d))), JSON.stringify(diagnostics));
+        const { diagnostics } = await server.openAndWait(
+          pathToFileURL(join(dir, 'open.eval.yaml')).href,
+          readFileSync(join(dir, 'vars.eval.yaml'), 'utf8'),
+        );
+        assert.ok(
+          diagnostics.some((d) =>
+            /`\$\{EXT_TRUST_MODE\}` was not read: the workspace is not trusted/.test(messageOf(d)),
+          ),
+          JSON.stringify(diagnostics),
+        );
       });
     } finally {
       delete process.env['EXT_TRUST_MODE'];
@@ -116,8 +184,17 @@ describe('restricted configurations', () => {
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     for (const name of restricted) assert.ok(settings.includes(name), `${name} is not a setting`);
-    assert.deepEqual(settings.filter((s) => !restricted.includes(s) && HARMLESS[s] === undefined), []);
-    for (const name of ['evallens.run.runsDirectory', 'evallens.run.onSave', 'evallens.run.costlyScorersOnSave', 'evallens.run.concurrency', 'evallens.confirmJudgeCallsAbove']) {
+    assert.deepEqual(
+      settings.filter((s) => !restricted.includes(s) && HARMLESS[s] === undefined),
+      [],
+    );
+    for (const name of [
+      'evallens.run.runsDirectory',
+      'evallens.run.onSave',
+      'evallens.run.costlyScorersOnSave',
+      'evallens.run.concurrency',
+      'evallens.confirmJudgeCallsAbove',
+    ]) {
       assert.ok(restricted.includes(name), name);
     }
   });

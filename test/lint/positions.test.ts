@@ -51,7 +51,10 @@ describe('positions become 1-based only through shared/text/displayPosition.ts',
     ['a line or column variable', 'export const f = (line: number): string => `line ${line + 1}`;'],
     ["a position's line", 'export const f = (at: { line: number }): number => at.line + 1;'],
     ["a position's column", 'export const f = (at: { column: number }): string => `${at.column + 1}`;'],
-    ['a column made from an offset', 'export const f = (offset: number, lineStart: number): number => offset - lineStart + 1;'],
+    [
+      'a column made from an offset',
+      'export const f = (offset: number, lineStart: number): number => offset - lineStart + 1;',
+    ],
     ['a line counter started at 1', 'export function f(): number {\n  let line = 1;\n  line++;\n  return line;\n}'],
   ];
   for (const folder of FOLDERS) {
@@ -77,7 +80,10 @@ describe('positions become 1-based only through shared/text/displayPosition.ts',
   });
 
   it('the one place that adds 1 is exempt', async () => {
-    assert.deepEqual(await positionViolations(THE_ONE_PLACE, 'export const f = (at: { line: number }): number => at.line + 1;'), []);
+    assert.deepEqual(
+      await positionViolations(THE_ONE_PLACE, 'export const f = (at: { line: number }): number => at.line + 1;'),
+      [],
+    );
   });
 
   it('no message in the sources prints `line ${x + 1}`, `column ${x + 1}` or `:${x.line + 1}`', () => {
@@ -91,12 +97,22 @@ describe('positions become 1-based only through shared/text/displayPosition.ts',
         for (const m of text.matchAll(wording)) found.push(`${file}:${i + 1}: ${m[0]}`);
       });
     }
-    assert.deepEqual(found, [], 'messages that add 1 to a line or column by hand; use displayLine / displayLineAndColumn / displayLineColumn');
+    assert.deepEqual(
+      found,
+      [],
+      'messages that add 1 to a line or column by hand; use displayLine / displayLineAndColumn / displayLineColumn',
+    );
   });
 
   it('the scan sees the wording it forbids', () => {
     const wording = /\b(?:line|column)s? \$\{[^{}]*\+\s*1\s*\}|:\$\{[^{}]*\b(?:line|column)\s*\+\s*1\s*\}/;
-    for (const text of ['`the case at line ${earlier + 1} has it`', '`(at column ${deep + 1})`', '`${file}:${at.start.line + 1}`']) assert.match(text, wording);
-    for (const text of ['`line ${displayLine(line)}`', '`item ${index + 1}`', '`at character ${at + 1}`']) assert.doesNotMatch(text, wording);
+    for (const text of [
+      '`the case at line ${earlier + 1} has it`',
+      '`(at column ${deep + 1})`',
+      '`${file}:${at.start.line + 1}`',
+    ])
+      assert.match(text, wording);
+    for (const text of ['`line ${displayLine(line)}`', '`item ${index + 1}`', '`at character ${at + 1}`'])
+      assert.doesNotMatch(text, wording);
   });
 });

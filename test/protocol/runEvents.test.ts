@@ -1,16 +1,53 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createDecodeState, decodeEvents, encodeEvent, finishEvents, type RunEvent, RunEventDecodeError } from '../../protocol/runEvents';
+import {
+  createDecodeState,
+  decodeEvents,
+  encodeEvent,
+  finishEvents,
+  type RunEvent,
+  RunEventDecodeError,
+} from '../../protocol/runEvents';
 import * as runEvents from '../../protocol/runEvents';
 
-const range = { file: '/evals/a.eval.yaml', start: { offset: 10, line: 1, column: 2 }, end: { offset: 14, line: 1, column: 6 } };
+const range = {
+  file: '/evals/a.eval.yaml',
+  start: { offset: 10, line: 1, column: 2 },
+  end: { offset: 14, line: 1, column: 6 },
+};
 
 const EVENTS: RunEvent[] = [
-  { type: 'run/start', runId: 'r1', configFile: '/evals/a.eval.yaml', startedAt: '2026-01-01T00:00:00.000Z', scorers: [], numTrials: 1 },
+  {
+    type: 'run/start',
+    runId: 'r1',
+    configFile: '/evals/a.eval.yaml',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    scorers: [],
+    numTrials: 1,
+  },
   { type: 'case/start', caseId: 'a', index: 0, range },
-  { type: 'result', result: { caseId: 'a', scorer: 'exact_match', trial: 0, status: 'pass', score: 1, passed: true, reason: 'equal\nacross lines — ünïcödé 🎯', durationMs: 1 } },
+  {
+    type: 'result',
+    result: {
+      caseId: 'a',
+      scorer: 'exact_match',
+      trial: 0,
+      status: 'pass',
+      score: 1,
+      passed: true,
+      reason: 'equal\nacross lines — ünïcödé 🎯',
+      durationMs: 1,
+    },
+  },
   { type: 'case/end', caseId: 'a', index: 0, range, status: 'passed', durationMs: 2, results: [] },
-  { type: 'run/end', runId: 'r1', finishedAt: '2026-01-01T00:00:01.000Z', durationMs: 1000, cancelled: false, summary: { passed: 1, failed: 0, errored: 0, skipped: 0, total: 1 } },
+  {
+    type: 'run/end',
+    runId: 'r1',
+    finishedAt: '2026-01-01T00:00:01.000Z',
+    durationMs: 1000,
+    cancelled: false,
+    summary: { passed: 1, failed: 0, errored: 0, skipped: 0, total: 1 },
+  },
 ];
 
 const stream = EVENTS.map(encodeEvent).join('');
@@ -33,7 +70,11 @@ describe('run event framing', () => {
   it('keeps a partial line until the chunk that completes it, at every split point', () => {
     for (let cut = 0; cut <= stream.length; cut++) {
       const state = createDecodeState();
-      const events = [...decodeEvents(stream.slice(0, cut), state), ...decodeEvents(stream.slice(cut), state), ...finishEvents(state)];
+      const events = [
+        ...decodeEvents(stream.slice(0, cut), state),
+        ...decodeEvents(stream.slice(cut), state),
+        ...finishEvents(state),
+      ];
       assert.deepEqual(events, EVENTS, `split at ${cut}`);
     }
   });
@@ -43,7 +84,11 @@ describe('run event framing', () => {
     const emoji = bytes.indexOf(0xf0); // first byte of 🎯
     assert.ok(emoji > 0);
     const state = createDecodeState();
-    const events = [...decodeEvents(bytes.subarray(0, emoji + 2), state), ...decodeEvents(bytes.subarray(emoji + 2), state), ...finishEvents(state)];
+    const events = [
+      ...decodeEvents(bytes.subarray(0, emoji + 2), state),
+      ...decodeEvents(bytes.subarray(emoji + 2), state),
+      ...finishEvents(state),
+    ];
     assert.deepEqual(events, EVENTS);
   });
 
@@ -59,7 +104,11 @@ describe('run event framing', () => {
     decodeEvents(encodeEvent(EVENTS[0] as RunEvent), state);
     assert.throws(
       () => decodeEvents('{"secret": "sk-123"\n', state),
-      (error: unknown) => error instanceof RunEventDecodeError && error.line === 2 && /line 2/.test(error.message) && !error.message.includes('sk-123'),
+      (error: unknown) =>
+        error instanceof RunEventDecodeError &&
+        error.line === 2 &&
+        /line 2/.test(error.message) &&
+        !error.message.includes('sk-123'),
     );
   });
 
@@ -72,12 +121,24 @@ describe('run event framing', () => {
   it('reads a multi-megabyte event fed in small chunks looking at each character about once', () => {
     // Counts the characters String#split and String#indexOf search while the decoder runs: appending
     // each chunk to a buffer and splitting it again (the old decoder) searched the line once per chunk.
-    const big: RunEvent = { type: 'result', result: { caseId: 'big', scorer: 'exact_match', trial: 1, status: 'fail', passed: false, reason: 'x'.repeat(2_000_000), durationMs: 1 } };
+    const big: RunEvent = {
+      type: 'result',
+      result: {
+        caseId: 'big',
+        scorer: 'exact_match',
+        trial: 1,
+        status: 'fail',
+        passed: false,
+        reason: 'x'.repeat(2_000_000),
+        durationMs: 1,
+      },
+    };
     const text = encodeEvent(big) + encodeEvent(EVENTS[4] as RunEvent);
     const searched = countSearchedCharacters(() => {
       const state = createDecodeState();
       const events: RunEvent[] = [];
-      for (let at = 0; at < text.length; at += 16 * 1024) events.push(...decodeEvents(text.slice(at, at + 16 * 1024), state));
+      for (let at = 0; at < text.length; at += 16 * 1024)
+        events.push(...decodeEvents(text.slice(at, at + 16 * 1024), state));
       events.push(...finishEvents(state));
       assert.deepEqual(events, [big, EVENTS[4]]);
     });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type HostToWebview, isHostToWebview, isWebviewToHost, PROTOCOL_VERSION, type WebviewToHost } from '../../protocol/webview';
+import {
+  type HostToWebview,
+  isHostToWebview,
+  isWebviewToHost,
+  PROTOCOL_VERSION,
+  type WebviewToHost,
+} from '../../protocol/webview';
 import { reportOf } from '../webview/support/runs';
 
 describe('webview protocol guards', () => {
@@ -8,7 +14,10 @@ describe('webview protocol guards', () => {
     const messages: WebviewToHost[] = [
       { type: 'webview/ready', version: PROTOCOL_VERSION },
       { type: 'case/reveal', target: { configFile: '/a.eval.yaml', caseId: 'c1' } },
-      { type: 'case/reveal', target: { configFile: '/a.eval.yaml', caseId: 'c1', location: { file: '/a.jsonl', line: 3, column: 1 } } },
+      {
+        type: 'case/reveal',
+        target: { configFile: '/a.eval.yaml', caseId: 'c1', location: { file: '/a.jsonl', line: 3, column: 1 } },
+      },
       { type: 'case/request', configFile: '/a.eval.yaml', caseId: 'c1' },
     ];
     for (const message of messages) assert.ok(isWebviewToHost(JSON.parse(JSON.stringify(message))), message.type);
@@ -23,8 +32,14 @@ describe('webview protocol guards', () => {
       { type: 'webview/ready', version: '2' },
       { type: 'case/reveal', caseId: 'c1' },
       { type: 'case/reveal', target: { caseId: 'c1' } },
-      { type: 'case/reveal', target: { configFile: '/a', caseId: 'c1', location: { file: '/a.jsonl', line: 0, column: 1 } } },
-      { type: 'case/reveal', target: { configFile: '/a', caseId: 'c1', location: { file: '/a.jsonl', line: 1.5, column: 1 } } },
+      {
+        type: 'case/reveal',
+        target: { configFile: '/a', caseId: 'c1', location: { file: '/a.jsonl', line: 0, column: 1 } },
+      },
+      {
+        type: 'case/reveal',
+        target: { configFile: '/a', caseId: 'c1', location: { file: '/a.jsonl', line: 1.5, column: 1 } },
+      },
       { type: 'case/request', configFile: '/a' },
       { type: 'report/show' },
       { type: 'nothing' },

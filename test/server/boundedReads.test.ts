@@ -26,9 +26,21 @@ describe('language server: files that are not regular files', () => {
   const uriOf = (name: string) => pathToFileURL(join(dir, name)).href;
 
   const configs: readonly [string, string, RegExp | undefined][] = [
-    ['schema.eval.yaml', 'scorers:\n  json_schema: {schema_path: zero.json}\ncases:\n  - {id: a, output: "{}"}\n', /zero\.json.*expected a regular file, but it is a character device/],
-    ['model.eval.yaml', 'scorers:\n  llmrater: {model_config: zero.yaml}\ncases:\n  - {id: a, output: "x", expected: "x"}\n', /zero\.yaml.*expected a regular file, but it is a character device/],
-    ['database.eval.yaml', 'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - zero.yaml\ndialects: [sqlite]\nscorers:\n  executable_sql: null\n', undefined],
+    [
+      'schema.eval.yaml',
+      'scorers:\n  json_schema: {schema_path: zero.json}\ncases:\n  - {id: a, output: "{}"}\n',
+      /zero\.json.*expected a regular file, but it is a character device/,
+    ],
+    [
+      'model.eval.yaml',
+      'scorers:\n  llmrater: {model_config: zero.yaml}\ncases:\n  - {id: a, output: "x", expected: "x"}\n',
+      /zero\.yaml.*expected a regular file, but it is a character device/,
+    ],
+    [
+      'database.eval.yaml',
+      'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - zero.yaml\ndialects: [sqlite]\nscorers:\n  executable_sql: null\n',
+      undefined,
+    ],
     ['dataset.eval.yaml', 'dataset: zero.jsonl\nscorers:\n  exact_match: null\n', undefined],
     ['fifo.eval.yaml', 'dataset: pipe.jsonl\nscorers:\n  exact_match: null\n', undefined],
   ];
@@ -39,8 +51,15 @@ describe('language server: files that are not regular files', () => {
         // openAndWait is bounded: a server reading /dev/zero never publishes and the test fails.
         const { diagnostics } = await server.openAndWait(uriOf(name), text);
         const messages = diagnostics.map((d) => messageOf(d));
-        if (expected !== undefined) assert.ok(messages.some((m) => expected.test(m)), messages.join('\n'));
-        const again = await server.openAndWait(uriOf('fine.eval.yaml'), 'scorers:\n  exact_match: null\ncases:\n  - {id: a, output: "x", expected: "x"}\n');
+        if (expected !== undefined)
+          assert.ok(
+            messages.some((m) => expected.test(m)),
+            messages.join('\n'),
+          );
+        const again = await server.openAndWait(
+          uriOf('fine.eval.yaml'),
+          'scorers:\n  exact_match: null\ncases:\n  - {id: a, output: "x", expected: "x"}\n',
+        );
         assert.deepEqual(again.diagnostics, []);
       });
     });

@@ -22,12 +22,21 @@ describe('code actions', () => {
   let counter = 0;
 
   /** Opens `text`, asks for the actions of the diagnostic with `code`, applies the one titled `title`, and returns the new text and its diagnostics. */
-  async function fix(server: ServerHandle, text: string, code: string, title: string): Promise<{ text: string; diagnostics: Diagnostic[] }> {
+  async function fix(
+    server: ServerHandle,
+    text: string,
+    code: string,
+    title: string,
+  ): Promise<{ text: string; diagnostics: Diagnostic[] }> {
     const uri = pathToFileURL(join(dir, `a${counter++}.eval.yaml`)).href;
     const { diagnostics } = await server.openAndWait(uri, text);
     const diagnostic = diagnostics.find((d) => d.code === code);
     assert.ok(diagnostic, `no ${code} diagnostic in ${JSON.stringify(diagnostics)}`);
-    const actions = (await server.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } })) as CodeAction[];
+    const actions = (await server.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: diagnostic.range,
+      context: { diagnostics: [diagnostic] },
+    })) as CodeAction[];
     const chosen = actions.find((a) => a.title === title);
     assert.ok(chosen, `no action "${title}" among ${JSON.stringify(actions.map((a) => a.title))}`);
     const fixed = applyWorkspaceEdit(text, uri, chosen.edit);
@@ -37,12 +46,27 @@ describe('code actions', () => {
 
   it('replaces an unknown scorer, key or value with the suggestion', async () => {
     await withServer(async (server) => {
-      const scorer = await fix(server, 'dataset: cases.jsonl\nscorers:\n  exact_mach: {}\n', 'unknown-scorer', 'Change to "exact_match"');
+      const scorer = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  exact_mach: {}\n',
+        'unknown-scorer',
+        'Change to "exact_match"',
+      );
       assert.equal(scorer.text, 'dataset: cases.jsonl\nscorers:\n  exact_match: {}\n');
       assert.deepEqual(scorer.diagnostics, []);
-      const key = await fix(server, 'datset: cases.jsonl\nscorers:\n  exact_match: {}\n', 'unknown-key', 'Change to "dataset"');
+      const key = await fix(
+        server,
+        'datset: cases.jsonl\nscorers:\n  exact_match: {}\n',
+        'unknown-key',
+        'Change to "dataset"',
+      );
       assert.deepEqual(key.diagnostics, []);
-      const value = await fix(server, 'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: fullmatch\n', 'schema', 'Change to "full_match"');
+      const value = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: fullmatch\n',
+        'schema',
+        'Change to "full_match"',
+      );
       assert.equal(value.text, 'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: full_match\n');
       assert.deepEqual(value.diagnostics, []);
     });
@@ -50,12 +74,27 @@ describe('code actions', () => {
 
   it('suggests the `not-` key a typo of one meant, and fixes it', async () => {
     await withServer(async (server) => {
-      const mapping = await fix(server, 'dataset: cases.jsonl\nscorers:\n  not-regx:\n    pattern: a\n', 'unknown-scorer', 'Change to "not-regex"');
+      const mapping = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  not-regx:\n    pattern: a\n',
+        'unknown-scorer',
+        'Change to "not-regex"',
+      );
       assert.equal(mapping.text, 'dataset: cases.jsonl\nscorers:\n  not-regex:\n    pattern: a\n');
       assert.deepEqual(mapping.diagnostics, []);
-      const listed = await fix(server, 'dataset: cases.jsonl\nscorers:\n  - type: not_contain\n    value: x\n', 'unknown-scorer', 'Change to "not_contains"');
+      const listed = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  - type: not_contain\n    value: x\n',
+        'unknown-scorer',
+        'Change to "not_contains"',
+      );
       assert.deepEqual(listed.diagnostics, []);
-      const underscore = await fix(server, 'dataset: cases.jsonl\nscorers:\n  not_exact_mach: {}\n', 'unknown-scorer', 'Change to "not-exact_match"');
+      const underscore = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  not_exact_mach: {}\n',
+        'unknown-scorer',
+        'Change to "not-exact_match"',
+      );
       assert.deepEqual(underscore.diagnostics, []);
     });
   });
@@ -67,9 +106,17 @@ describe('code actions', () => {
       const diagnostic = diagnostics.find((d) => d.code === 'unknown-scorer');
       assert.ok(diagnostic);
       const ask = async (only?: string[]) =>
-        (await server.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic], ...(only === undefined ? {} : { only }) } })) as CodeAction[];
+        (await server.connection.sendRequest(CodeActionRequest.type, {
+          textDocument: { uri },
+          range: diagnostic.range,
+          context: { diagnostics: [diagnostic], ...(only === undefined ? {} : { only }) },
+        })) as CodeAction[];
       const all = await ask();
-      assert.ok(all.some((a) => a.kind === CodeActionKind.QuickFix) && all.some((a) => a.kind === CodeActionKind.RefactorRewrite), JSON.stringify(all.map((a) => a.kind)));
+      assert.ok(
+        all.some((a) => a.kind === CodeActionKind.QuickFix) &&
+          all.some((a) => a.kind === CodeActionKind.RefactorRewrite),
+        JSON.stringify(all.map((a) => a.kind)),
+      );
       assert.ok((await ask([CodeActionKind.QuickFix])).every((a) => a.kind === CodeActionKind.QuickFix));
       assert.deepEqual(
         (await ask([CodeActionKind.Refactor])).map((a) => a.kind),
@@ -80,21 +127,47 @@ describe('code actions', () => {
 
   it('adds a missing required option, in the mapping and the list form', async () => {
     await withServer(async (server) => {
-      const empty = await fix(server, 'dataset: cases.jsonl\nscorers:\n  subprocess:\n', 'missing-required', 'Add option "cmd"');
-      assert.equal(empty.text, 'dataset: cases.jsonl\nscorers:\n  subprocess:\n    cmd: python3 scorers/faithfulness.py\n');
+      const empty = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  subprocess:\n',
+        'missing-required',
+        'Add option "cmd"',
+      );
+      assert.equal(
+        empty.text,
+        'dataset: cases.jsonl\nscorers:\n  subprocess:\n    cmd: python3 scorers/faithfulness.py\n',
+      );
       assert.deepEqual(empty.diagnostics, []);
-      const beside = await fix(server, 'dataset: cases.jsonl\nscorers:\n  - type: regex\n    mode: no_match\n', 'missing-required', 'Add option "pattern"');
-      assert.equal(beside.text, 'dataset: cases.jsonl\nscorers:\n  - type: regex\n    mode: no_match\n    pattern: "^\\\\d{3}-\\\\d{4}$"\n');
+      const beside = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  - type: regex\n    mode: no_match\n',
+        'missing-required',
+        'Add option "pattern"',
+      );
+      assert.equal(
+        beside.text,
+        'dataset: cases.jsonl\nscorers:\n  - type: regex\n    mode: no_match\n    pattern: "^\\\\d{3}-\\\\d{4}$"\n',
+      );
       assert.deepEqual(beside.diagnostics, []);
     });
   });
 
   it('removes one of two conflicting options', async () => {
     await withServer(async (server) => {
-      const skills = await fix(server, 'dataset: cases.jsonl\nscorers:\n  skills_trajectory:\n    enforce_order: true\n    allow_extra_skills: true\n', 'conflicting-options', 'Remove option "enforce_order"');
+      const skills = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  skills_trajectory:\n    enforce_order: true\n    allow_extra_skills: true\n',
+        'conflicting-options',
+        'Remove option "enforce_order"',
+      );
       assert.equal(skills.text, 'dataset: cases.jsonl\nscorers:\n  skills_trajectory:\n    allow_extra_skills: true\n');
       assert.deepEqual(skills.diagnostics, []);
-      const flow = await fix(server, 'dataset: cases.jsonl\nscorers:\n  regex: {pattern: a, patterns: [b]}\n', 'conflicting-options', 'Remove option "pattern"');
+      const flow = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  regex: {pattern: a, patterns: [b]}\n',
+        'conflicting-options',
+        'Remove option "pattern"',
+      );
       assert.equal(flow.text, 'dataset: cases.jsonl\nscorers:\n  regex: {patterns: [b]}\n');
       assert.deepEqual(flow.diagnostics, []);
     });
@@ -102,7 +175,12 @@ describe('code actions', () => {
 
   it('sets num_trials for a consistency scorer', async () => {
     await withServer(async (server) => {
-      const trials = await fix(server, 'dataset: cases.jsonl\nscorers:\n  exact_match_consistency: {}\n', 'needs-trials', 'Set num_trials to 2');
+      const trials = await fix(
+        server,
+        'dataset: cases.jsonl\nscorers:\n  exact_match_consistency: {}\n',
+        'needs-trials',
+        'Set num_trials to 2',
+      );
       assert.equal(trials.text, 'dataset: cases.jsonl\nnum_trials: 2\nscorers:\n  exact_match_consistency: {}\n');
       assert.deepEqual(trials.diagnostics, []);
     });
@@ -126,12 +204,20 @@ describe('code actions', () => {
       await server.openAndWait(uri, mapping);
       const ask = async (text: string, line: number) => {
         await server.changeAndWait(uri, text);
-        const actions = (await server.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: { line, character: 2 }, end: { line, character: 2 } }, context: { diagnostics: [] } })) as CodeAction[];
+        const actions = (await server.connection.sendRequest(CodeActionRequest.type, {
+          textDocument: { uri },
+          range: { start: { line, character: 2 }, end: { line, character: 2 } },
+          context: { diagnostics: [] },
+        })) as CodeAction[];
         const refactor = actions.find((a) => a.kind === CodeActionKind.RefactorRewrite);
         assert.ok(refactor, JSON.stringify(actions.map((a) => a.title)));
         return applyWorkspaceEdit(text, uri, refactor.edit);
       };
-      const comments = (text: string) => text.split('\n').map((l) => /#.*$/.exec(l)?.[0]).filter((c) => c !== undefined);
+      const comments = (text: string) =>
+        text
+          .split('\n')
+          .map((l) => /#.*$/.exec(l)?.[0])
+          .filter((c) => c !== undefined);
       const list = await ask(mapping, 3);
       assert.deepEqual(comments(list), comments(mapping), list);
       assert.deepEqual((await server.changeAndWait(uri, list)).diagnostics, [], list);
@@ -143,20 +229,31 @@ describe('code actions', () => {
 
   it('converts scorers to the list form and back, as a refactoring offered in scorers:', async () => {
     await withServer(async (server) => {
-      const mapping = 'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: no_match\n  exact_match: null\n';
+      const mapping =
+        'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: no_match\n  exact_match: null\n';
       const uri = pathToFileURL(join(dir, 'form.eval.yaml')).href;
       await server.openAndWait(uri, mapping);
       const ask = async (line: number) =>
-        (await server.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: { line, character: 2 }, end: { line, character: 2 } }, context: { diagnostics: [] } })) as CodeAction[];
+        (await server.connection.sendRequest(CodeActionRequest.type, {
+          textDocument: { uri },
+          range: { start: { line, character: 2 }, end: { line, character: 2 } },
+          context: { diagnostics: [] },
+        })) as CodeAction[];
       assert.deepEqual(await ask(0), [], 'nothing is offered outside scorers:');
       const [toList] = await ask(2);
       assert.equal(toList?.kind, CodeActionKind.RefactorRewrite);
       const list = applyWorkspaceEdit(mapping, uri, toList?.edit);
-      assert.equal(list, 'dataset: cases.jsonl\nscorers:\n  - type: regex\n    pattern: a\n    mode: no_match\n  - type: exact_match\n');
+      assert.equal(
+        list,
+        'dataset: cases.jsonl\nscorers:\n  - type: regex\n    pattern: a\n    mode: no_match\n  - type: exact_match\n',
+      );
       assert.deepEqual((await server.changeAndWait(uri, list)).diagnostics, []);
       const [toMapping] = await ask(3);
       const back = applyWorkspaceEdit(list, uri, toMapping?.edit);
-      assert.equal(back, 'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: no_match\n  exact_match: {}\n');
+      assert.equal(
+        back,
+        'dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: no_match\n  exact_match: {}\n',
+      );
       assert.deepEqual((await server.changeAndWait(uri, back)).diagnostics, []);
     });
   });

@@ -7,8 +7,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { type CompletionItem, CompletionItemKind, CompletionRequest, InsertTextFormat, type MarkupContent, type TextEdit } from 'vscode-languageserver/node';
-import { applyEdits, ensureServerBuilt, expandSnippet, type ServerHandle, withCursor, withServer } from '../support/lspClient';
+import {
+  type CompletionItem,
+  CompletionItemKind,
+  CompletionRequest,
+  InsertTextFormat,
+  type MarkupContent,
+  type TextEdit,
+} from 'vscode-languageserver/node';
+import {
+  applyEdits,
+  ensureServerBuilt,
+  expandSnippet,
+  type ServerHandle,
+  withCursor,
+  withServer,
+} from '../support/lspClient';
 
 describe('completion', () => {
   let dir = '';
@@ -43,8 +57,12 @@ describe('completion', () => {
     await withServer(async (server) => {
       const { items } = await itemsAt(server, 'dataset: data/cases.jsonl\n|\nscorers:\n  exact_match: {}\n');
       const offered = labels(items);
-      for (const key of ['description', 'cases', 'num_trials', 'pass_criteria', 'dataset_config']) assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
-      assert.ok(!offered.includes('dataset') && !offered.includes('scorers'), 'keys already present are not offered again');
+      for (const key of ['description', 'cases', 'num_trials', 'pass_criteria', 'dataset_config'])
+        assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
+      assert.ok(
+        !offered.includes('dataset') && !offered.includes('scorers'),
+        'keys already present are not offered again',
+      );
     });
   });
 
@@ -52,12 +70,18 @@ describe('completion', () => {
     await withServer(async (server) => {
       const { items, text } = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  exact_match: {}\n  reg|');
       const offered = labels(items);
-      assert.ok(offered.includes('regex') && offered.includes('subprocess') && offered.includes('contains'), offered.join(', '));
+      assert.ok(
+        offered.includes('regex') && offered.includes('subprocess') && offered.includes('contains'),
+        offered.join(', '),
+      );
       assert.ok(!offered.includes('exact_match'), 'a scorer already in the mapping is not offered again');
       const regex = items.find((i) => i.label === 'regex');
       assert.match(String(regex?.detail), /regular expression/);
       assert.equal(regex?.insertTextFormat, InsertTextFormat.Snippet);
-      assert.equal(expandSnippet(apply(text, regex)), 'dataset: data/cases.jsonl\nscorers:\n  exact_match: {}\n  regex:\n    pattern: "^\\\\d{3}-\\\\d{4}$"');
+      assert.equal(
+        expandSnippet(apply(text, regex)),
+        'dataset: data/cases.jsonl\nscorers:\n  exact_match: {}\n  regex:\n    pattern: "^\\\\d{3}-\\\\d{4}$"',
+      );
       const subprocess = items.find((i) => i.label === 'subprocess');
       assert.match(apply(text, subprocess), /  subprocess:\n    cmd: \$\{1:python3 scorers\/faithfulness.py\}$/);
     });
@@ -67,7 +91,8 @@ describe('completion', () => {
     await withServer(async (server) => {
       const { items } = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    |\n');
       const offered = labels(items);
-      for (const key of ['mode', 'flags', 'match_all', 'threshold', 'weight', 'output_path']) assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
+      for (const key of ['mode', 'flags', 'match_all', 'threshold', 'weight', 'output_path'])
+        assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
       assert.ok(!offered.includes('pattern'));
       assert.ok(!offered.includes('cmd'), 'options of other scorers are not offered');
     });
@@ -75,7 +100,10 @@ describe('completion', () => {
 
   it('offers the options of a list entry by its type, and `type` first in a new entry', async () => {
     await withServer(async (server) => {
-      const listed = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  - type: skills_trajectory\n    enforce_order: true\n    al|\n');
+      const listed = await itemsAt(
+        server,
+        'dataset: data/cases.jsonl\nscorers:\n  - type: skills_trajectory\n    enforce_order: true\n    al|\n',
+      );
       assert.ok(labels(listed.items).includes('allow_extra_skills'));
       assert.ok(!labels(listed.items).includes('enforce_order'));
       const fresh = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  - |\n');
@@ -88,11 +116,20 @@ describe('completion', () => {
 
   it('offers enum values and booleans for a value', async () => {
     await withServer(async (server) => {
-      const mode = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: |\n');
+      const mode = await itemsAt(
+        server,
+        'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: |\n',
+      );
       assert.deepEqual(labels(mode.items), ['match', 'full_match', 'no_match']);
-      const flag = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    match_all: |\n');
+      const flag = await itemsAt(
+        server,
+        'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    match_all: |\n',
+      );
       assert.deepEqual(labels(flag.items), ['true', 'false']);
-      const format = await itemsAt(server, 'dataset:\n  path: data/cases.jsonl\n  format: |\nscorers:\n  exact_match: {}\n');
+      const format = await itemsAt(
+        server,
+        'dataset:\n  path: data/cases.jsonl\n  format: |\nscorers:\n  exact_match: {}\n',
+      );
       assert.deepEqual(labels(format.items), ['jsonl', 'json', 'yaml', 'csv']);
     });
   });
@@ -104,9 +141,15 @@ describe('completion', () => {
       const inside = await itemsAt(server, 'dataset: data/|\nscorers:\n  exact_match: {}\n');
       assert.deepEqual(labels(inside.items), ['cases.jsonl'], 'a dataset key offers dataset files only');
       assert.equal(apply(inside.text.replace('|', ''), inside.items[0]).split('\n')[0], 'dataset: data/cases.jsonl');
-      const script = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  json_schema:\n    schema_path: scorers/|\n');
+      const script = await itemsAt(
+        server,
+        'dataset: data/cases.jsonl\nscorers:\n  json_schema:\n    schema_path: scorers/|\n',
+      );
       assert.deepEqual(labels(script.items), ['check.py']);
-      const databases = await itemsAt(server, 'dataset_config: data/cases.jsonl\ndatabase_configs:\n  - da|\nscorers:\n  set_match: {}\n');
+      const databases = await itemsAt(
+        server,
+        'dataset_config: data/cases.jsonl\ndatabase_configs:\n  - da|\nscorers:\n  set_match: {}\n',
+      );
       assert.ok(labels(databases.items).includes('data/'), labels(databases.items).join(', '));
     });
   });
@@ -117,7 +160,7 @@ describe('completion', () => {
       const scorers = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  exact_match: {}\n  reg|');
       assert.deepEqual(kindsOf(scorers.items), new Set([CompletionItemKind.Function]), 'scorer keys');
       const typed = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  - type: reg|\n');
-      assert.deepEqual(kindsOf(typed.items), new Set([CompletionItemKind.Function]), 'a list entry\'s type');
+      assert.deepEqual(kindsOf(typed.items), new Set([CompletionItemKind.Function]), "a list entry's type");
       const top = await itemsAt(server, 'dataset: data/cases.jsonl\n|\nscorers:\n  exact_match: {}\n');
       assert.deepEqual(kindsOf(top.items), new Set([CompletionItemKind.Property]), 'run-config keys');
       const nested = await itemsAt(server, 'dataset:\n  path: data/cases.jsonl\n  |\nscorers:\n  exact_match: {}\n');
@@ -126,9 +169,15 @@ describe('completion', () => {
       assert.deepEqual(kindsOf(options.items), new Set([CompletionItemKind.Field]), 'scorer options');
       const fresh = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  - |\n');
       assert.deepEqual(kindsOf(fresh.items), new Set([CompletionItemKind.Field]), 'the type key of a list entry');
-      const mode = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: |\n');
+      const mode = await itemsAt(
+        server,
+        'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    mode: |\n',
+      );
       assert.deepEqual(kindsOf(mode.items), new Set([CompletionItemKind.EnumMember]), 'enum values');
-      const flag = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    match_all: |\n');
+      const flag = await itemsAt(
+        server,
+        'dataset: data/cases.jsonl\nscorers:\n  regex:\n    pattern: a\n    match_all: |\n',
+      );
       assert.deepEqual(kindsOf(flag.items), new Set([CompletionItemKind.Keyword]), 'true and false');
       const paths = await itemsAt(server, 'dataset: |\nscorers:\n  exact_match: {}\n');
       assert.equal(paths.items.find((i) => i.label === 'data/')?.kind, CompletionItemKind.Folder, 'a folder');
@@ -137,22 +186,35 @@ describe('completion', () => {
     });
   });
 
-  it('offers the `not-` negation of each boolean-verdict scorer after the scorers, with the negated scorer\'s documentation', async () => {
+  it("offers the `not-` negation of each boolean-verdict scorer after the scorers, with the negated scorer's documentation", async () => {
     await withServer(async (server) => {
       const { items, text } = await itemsAt(server, 'dataset: data/cases.jsonl\nscorers:\n  reg|');
       const offered = labels(items);
-      for (const key of ['not-regex', 'not-contains', 'not-exact_match', 'not-json_schema']) assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
+      for (const key of ['not-regex', 'not-contains', 'not-exact_match', 'not-json_schema'])
+        assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
       // Negations only of scorers with a yes/no verdict, and none of a scorer that is a negation already.
-      for (const key of ['not-exact_match_consistency', 'not-edit_similarity', 'not-skills_trajectory', 'not-not_contains']) assert.ok(!offered.includes(key), `${key} offered`);
+      for (const key of [
+        'not-exact_match_consistency',
+        'not-edit_similarity',
+        'not-skills_trajectory',
+        'not-not_contains',
+      ])
+        assert.ok(!offered.includes(key), `${key} offered`);
       const regex = items.find((i) => i.label === 'regex');
       const notRegex = items.find((i) => i.label === 'not-regex');
       assert.ok(regex !== undefined && notRegex !== undefined);
       assert.ok(String(regex.sortText) < String(notRegex.sortText), 'the scorer sorts before its negation');
       assert.match(String(notRegex.detail), /^Negation of regex/);
       const documentation = (notRegex.documentation as MarkupContent).value;
-      assert.match(documentation, /^\*\*not-regex\*\* — score 0–1 · EvalBook · negation of `regex`\n\nPasses when `regex` fails and fails when it passes/);
+      assert.match(
+        documentation,
+        /^\*\*not-regex\*\* — score 0–1 · EvalBook · negation of `regex`\n\nPasses when `regex` fails and fails when it passes/,
+      );
       assert.match(documentation, /\| `mode` \| `match`, `full_match`, `no_match` \| `match` \|/);
-      assert.equal(expandSnippet(apply(text, notRegex)), 'dataset: data/cases.jsonl\nscorers:\n  not-regex:\n    pattern: "^\\\\d{3}-\\\\d{4}$"');
+      assert.equal(
+        expandSnippet(apply(text, notRegex)),
+        'dataset: data/cases.jsonl\nscorers:\n  not-regex:\n    pattern: "^\\\\d{3}-\\\\d{4}$"',
+      );
     });
   });
 });

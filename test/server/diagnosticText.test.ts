@@ -21,7 +21,13 @@ describe("diagnostics' text", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('escapes the controls and bidi characters of quoted keys and paths', async () => {
-    const text = ['dataset: "cases\\u202e\\e[2J.jsonl"', '"key\\u2066\\x9b31m字": 1', 'scorers:', '  exact_match: {}', ''].join('\n');
+    const text = [
+      'dataset: "cases\\u202e\\e[2J.jsonl"',
+      '"key\\u2066\\x9b31m字": 1',
+      'scorers:',
+      '  exact_match: {}',
+      '',
+    ].join('\n');
     await withServer(async (server) => {
       const { diagnostics } = await server.openAndWait(pathToFileURL(join(dir, 'a.eval.yaml')).href, text);
       const messages = diagnostics.map(messageOf).join('\n');
@@ -31,9 +37,21 @@ describe("diagnostics' text", () => {
     });
   });
 
-  it('reports a threshold off its scorer\'s scale and a pass_criteria.threshold that does nothing (issue 13, item 15)', async () => {
-    const text = ['cases: [{id: a, output: x, expected: x}]', 'pass_criteria: {threshold: 0.7}', 'scorers:', '  exact_match: {threshold: 80}', ''].join('\n');
-    const unused = ['cases: [{id: a, output: x, expected: x}]', 'pass_criteria: {threshold: 0.7}', 'scorers:', '  exact_match: {}', ''].join('\n');
+  it("reports a threshold off its scorer's scale and a pass_criteria.threshold that does nothing (issue 13, item 15)", async () => {
+    const text = [
+      'cases: [{id: a, output: x, expected: x}]',
+      'pass_criteria: {threshold: 0.7}',
+      'scorers:',
+      '  exact_match: {threshold: 80}',
+      '',
+    ].join('\n');
+    const unused = [
+      'cases: [{id: a, output: x, expected: x}]',
+      'pass_criteria: {threshold: 0.7}',
+      'scorers:',
+      '  exact_match: {}',
+      '',
+    ].join('\n');
     await withServer(async (server) => {
       const off = (await server.openAndWait(pathToFileURL(join(dir, 'off.eval.yaml')).href, text)).diagnostics;
       const offScale = off.find((d) => d.code === 'threshold-off-scale');

@@ -13,7 +13,10 @@ describe('documentKind', () => {
   });
 
   it('leaves other YAML alone, and takes *.eval.yaml and datasets by name and use', () => {
-    assert.equal(documentKind('file:///w/k8s.yaml', 'yaml', 'kind: Deployment\nspec:\n  orchestrator: x\n', false), 'other');
+    assert.equal(
+      documentKind('file:///w/k8s.yaml', 'yaml', 'kind: Deployment\nspec:\n  orchestrator: x\n', false),
+      'other',
+    );
     assert.equal(documentKind('file:///w/a.eval.yaml', 'evallens-yaml', '', false), 'config');
     assert.equal(documentKind('file:///w/cases.yaml', 'yaml', '- id: a\n', true), 'dataset');
   });

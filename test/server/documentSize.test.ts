@@ -44,16 +44,37 @@ describe('language server: documents too large to analyse', () => {
       const [only] = diagnostics;
       assert.deepEqual(only?.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
       assert.equal(only?.code, 'too-large-to-analyse');
-      assert.equal(messageOf(only ?? { message: '' }), `This run config is too large to analyse: ${(text.length / MiB).toFixed(1)} MB, the limit is 4 MB (in characters); the editor shows no other diagnostics, completions or hovers for it`);
+      assert.equal(
+        messageOf(only ?? { message: '' }),
+        `This run config is too large to analyse: ${(text.length / MiB).toFixed(1)} MB, the limit is 4 MB (in characters); the editor shows no other diagnostics, completions or hovers for it`,
+      );
 
       const position = { line: 1, character: 4 };
-      assert.deepEqual(await within(server.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position }), 'completion'), []);
-      assert.equal(await within(server.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position }), 'hover'), null);
+      assert.deepEqual(
+        await within(
+          server.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position }),
+          'completion',
+        ),
+        [],
+      );
+      assert.equal(
+        await within(server.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position }), 'hover'),
+        null,
+      );
 
-      const small = await server.changeAndWait(uri, 'scorers:\n  exact_matc: null\ncases:\n  - {id: a, output: "x", expected: "x"}\n');
-      assert.ok(small.diagnostics.length >= 1 && small.diagnostics.every((d) => d.code !== 'too-large-to-analyse'), 'a small version is analysed again');
+      const small = await server.changeAndWait(
+        uri,
+        'scorers:\n  exact_matc: null\ncases:\n  - {id: a, output: "x", expected: "x"}\n',
+      );
+      assert.ok(
+        small.diagnostics.length >= 1 && small.diagnostics.every((d) => d.code !== 'too-large-to-analyse'),
+        'a small version is analysed again',
+      );
       const again = await server.changeAndWait(uri, `${text}# one more line\n`);
-      assert.deepEqual(again.diagnostics.map((d) => d.code), ['too-large-to-analyse']);
+      assert.deepEqual(
+        again.diagnostics.map((d) => d.code),
+        ['too-large-to-analyse'],
+      );
     });
   });
 
@@ -66,9 +87,16 @@ describe('language server: documents too large to analyse', () => {
     await withServer(async (server) => {
       await server.openAndWait(configUri, 'dataset: data.jsonl\nscorers:\n  exact_match: null\n');
       const { diagnostics } = await server.openAndWait(pathToFileURL(datasetPath).href, dataset, 'jsonl');
-      assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line, messageOf(d)]), [
-        ['too-large-to-analyse', 0, `This dataset is too large to analyse: ${(dataset.length / MiB).toFixed(1)} MB, the limit is 16 MB (in characters); the editor shows no other diagnostics, completions or hovers for it`],
-      ]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, d.range.start.line, messageOf(d)]),
+        [
+          [
+            'too-large-to-analyse',
+            0,
+            `This dataset is too large to analyse: ${(dataset.length / MiB).toFixed(1)} MB, the limit is 16 MB (in characters); the editor shows no other diagnostics, completions or hovers for it`,
+          ],
+        ],
+      );
     });
   });
 });

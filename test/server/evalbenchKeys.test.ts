@@ -36,21 +36,37 @@ describe('diagnostics of EvalBench keys', () => {
     await withServer(async (server) => {
       const { diagnostics } = await server.openAndWait(pathToFileURL(join(dir, 'run_config.yaml')).href, text, 'yaml');
       const seen = diagnostics.map((d) => `${textIn(text, d.range)} ${String(d.severity)} ${String(d.code)}`);
-      assert.deepEqual(seen.filter((s) => !s.endsWith('missing-file')), [
-        `dataform_cloud_run ${DiagnosticSeverity.Information} evalbench-scorer-not-run`,
-        `eval_case_timeout ${DiagnosticSeverity.Information} evalbench-key-not-run`,
-        `set_up_script ${DiagnosticSeverity.Information} evalbench-key-not-run`,
-        `num_evals_to_run ${DiagnosticSeverity.Warning} evalbench-key-differs`,
-      ]);
+      assert.deepEqual(
+        seen.filter((s) => !s.endsWith('missing-file')),
+        [
+          `dataform_cloud_run ${DiagnosticSeverity.Information} evalbench-scorer-not-run`,
+          `eval_case_timeout ${DiagnosticSeverity.Information} evalbench-key-not-run`,
+          `set_up_script ${DiagnosticSeverity.Information} evalbench-key-not-run`,
+          `num_evals_to_run ${DiagnosticSeverity.Warning} evalbench-key-differs`,
+        ],
+      );
     });
   });
 
   it('takes a plain YAML document with an orchestrator and scorers (mcp_readability) as an EvalBench config', async () => {
-    const text = 'orchestrator: mcp_readability\nscorers:\n  mcp_style_readability:\n    style_guide: style_guide.md\nendpoints_config: endpoints.yaml\n';
+    const text =
+      'orchestrator: mcp_readability\nscorers:\n  mcp_style_readability:\n    style_guide: style_guide.md\nendpoints_config: endpoints.yaml\n';
     await withServer(async (server) => {
-      const { diagnostics } = await server.openAndWait(pathToFileURL(join(dir, 'mcp_run_config.yaml')).href, text, 'yaml');
-      assert.deepEqual(diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error), [], JSON.stringify(diagnostics));
-      assert.ok(diagnostics.some((d) => d.code === 'evalbench-scorer-not-run' && textIn(text, d.range) === 'mcp_style_readability'));
+      const { diagnostics } = await server.openAndWait(
+        pathToFileURL(join(dir, 'mcp_run_config.yaml')).href,
+        text,
+        'yaml',
+      );
+      assert.deepEqual(
+        diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error),
+        [],
+        JSON.stringify(diagnostics),
+      );
+      assert.ok(
+        diagnostics.some(
+          (d) => d.code === 'evalbench-scorer-not-run' && textIn(text, d.range) === 'mcp_style_readability',
+        ),
+      );
       assert.ok(diagnostics.some((d) => d.code === 'nothing-to-score' && d.severity === DiagnosticSeverity.Warning));
     });
   });

@@ -77,8 +77,71 @@ function makeRng(seed: number): Rng {
 
 type Mutation = (lines: string[], rng: Rng, corpus: readonly string[][]) => string[];
 
-const STRAY = [':', '-', '- ', '{', '}', '[', ']', ',', '&', '*', '!', '!!', '|', '>', '"', "'", '#', '?', '%', '@', '`', '\\', '\t', '\r', '\r\n', '\u0000', '\uFEFF', '\u2028', 'é', '😀', '\ud800', '${', '${X', '${UNSET}', '<<: *', '&a', '*a', '---', '...', ' '];
-const VALUES = ['null', '~', '', 'true', 'no', '0', '-1', '1e309', '.nan', '0x1F', '[]', '{}', '[1, 2', '"unterminated', "'x'", '!ENV ${HOME}', '!!binary x', '&x 1', '*nowhere', '|', '>-'];
+const STRAY = [
+  ':',
+  '-',
+  '- ',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '&',
+  '*',
+  '!',
+  '!!',
+  '|',
+  '>',
+  '"',
+  "'",
+  '#',
+  '?',
+  '%',
+  '@',
+  '`',
+  '\\',
+  '\t',
+  '\r',
+  '\r\n',
+  '\u0000',
+  '\uFEFF',
+  '\u2028',
+  'é',
+  '😀',
+  '\ud800',
+  '${',
+  '${X',
+  '${UNSET}',
+  '<<: *',
+  '&a',
+  '*a',
+  '---',
+  '...',
+  ' ',
+];
+const VALUES = [
+  'null',
+  '~',
+  '',
+  'true',
+  'no',
+  '0',
+  '-1',
+  '1e309',
+  '.nan',
+  '0x1F',
+  '[]',
+  '{}',
+  '[1, 2',
+  '"unterminated',
+  "'x'",
+  '!ENV ${HOME}',
+  '!!binary x',
+  '&x 1',
+  '*nowhere',
+  '|',
+  '>-',
+];
 
 const at = (lines: readonly string[], rng: Rng): number => rng.int(0, Math.max(0, lines.length - 1));
 const line = (lines: readonly string[], i: number): string => lines[i] ?? '';
@@ -158,7 +221,8 @@ const MUTATIONS: { readonly [name: string]: Mutation } = {
     const levels = rng.int(3, 12);
     const width = rng.int(2, 10);
     const bomb = ['lol0: &l0 [lol]'];
-    for (let n = 1; n < levels; n++) bomb.push(`lol${n}: &l${n} [${Array.from({ length: width }, () => `*l${n - 1}`).join(', ')}]`);
+    for (let n = 1; n < levels; n++)
+      bomb.push(`lol${n}: &l${n} [${Array.from({ length: width }, () => `*l${n - 1}`).join(', ')}]`);
     const target = rng.pick(['scorers', 'cases', 'dataset', 'num_trials', 'bomb']);
     bomb.push(`${target}: *l${levels - 1}`);
     return rng.chance(0.5) ? [...bomb, ...lines] : [...lines, ...bomb];
@@ -191,12 +255,18 @@ const lspLines = (text: string): string[] => text.split(/\r\n|\r|\n/);
 /** Why a diagnostic's range is not inside the document, or undefined when it is. */
 function outsideDocument(diagnostic: Diagnostic, lines: readonly string[]): string | undefined {
   const { start, end } = diagnostic.range;
-  for (const [name, p] of [['start', start], ['end', end]] as const) {
+  for (const [name, p] of [
+    ['start', start],
+    ['end', end],
+  ] as const) {
     const text = lines[p.line];
-    if (!Number.isInteger(p.line) || p.line < 0 || text === undefined) return `${name} line ${p.line} is not one of the document's ${lines.length} lines`;
-    if (!Number.isInteger(p.character) || p.character < 0 || p.character > text.length) return `${name} character ${p.character} is outside line ${p.line} (length ${text.length})`;
+    if (!Number.isInteger(p.line) || p.line < 0 || text === undefined)
+      return `${name} line ${p.line} is not one of the document's ${lines.length} lines`;
+    if (!Number.isInteger(p.character) || p.character < 0 || p.character > text.length)
+      return `${name} character ${p.character} is outside line ${p.line} (length ${text.length})`;
   }
-  if (start.line > end.line || (start.line === end.line && start.character > end.character)) return 'the range ends before it starts';
+  if (start.line > end.line || (start.line === end.line && start.character > end.character))
+    return 'the range ends before it starts';
   return undefined;
 }
 
@@ -236,15 +306,22 @@ interface Fuzzed {
   diagnosticsFor(uri: string, version: number, ms: number): Promise<PublishDiagnosticsParams>;
 }
 
-async function withServer(body: (server: Fuzzed, stderr: () => string, alive: () => boolean) => Promise<void>): Promise<void> {
+async function withServer(
+  body: (server: Fuzzed, stderr: () => string, alive: () => boolean) => Promise<void>,
+): Promise<void> {
   const child = spawn(process.execPath, [SERVER, '--stdio'], { cwd: ROOT, stdio: 'pipe' });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const waiting = new Map<string, (params: PublishDiagnosticsParams) => void>();
   const loggedErrors: string[] = [];
-  connection.onNotification(PublishDiagnosticsNotification.type, (params) => waiting.get(`${params.uri} ${params.version ?? ''}`)?.(params));
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) =>
+    waiting.get(`${params.uri} ${params.version ?? ''}`)?.(params),
+  );
   connection.onNotification(LogMessageNotification.type, (params) => {
     if (params.type === MessageType.Error) loggedErrors.push(params.message);
   });
@@ -259,9 +336,17 @@ async function withServer(body: (server: Fuzzed, stderr: () => string, alive: ()
     },
   };
   try {
-    await within(connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} }), 'initialize', 10_000);
+    await within(
+      connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} }),
+      'initialize',
+      10_000,
+    );
     await connection.sendNotification(InitializedNotification.type, {});
-    await body(server, () => stderr, () => child.exitCode === null && child.signalCode === null);
+    await body(
+      server,
+      () => stderr,
+      () => child.exitCode === null && child.signalCode === null,
+    );
   } finally {
     try {
       await within(connection.sendRequest(ShutdownRequest.type), 'shutdown', 10_000);
@@ -295,7 +380,9 @@ describe('language server under bad input', () => {
       const fail = (where: string, text: string, why: string): never => {
         const file = join(keep, 'failing.eval.yaml');
         writeFileSync(file, text);
-        assert.fail(`fuzz seed ${SEED}, ${where}: ${why} (the text is in ${file}; rerun with EVALLENS_FUZZ_SEED=${SEED})`);
+        assert.fail(
+          `fuzz seed ${SEED}, ${where}: ${why} (the text is in ${file}; rerun with EVALLENS_FUZZ_SEED=${SEED})`,
+        );
       };
       /** Awaits the diagnostics a notification triggered (registered before it was sent) and checks them. */
       const check = async (pending: Promise<PublishDiagnosticsParams>, text: string, where: string): Promise<void> => {
@@ -303,14 +390,24 @@ describe('language server under bad input', () => {
         try {
           published = await pending;
         } catch (error) {
-          fail(where, text, `${error instanceof Error ? error.message : String(error)}; server alive: ${alive()}; stderr: ${stderr() || 'empty'}`);
+          fail(
+            where,
+            text,
+            `${error instanceof Error ? error.message : String(error)}; server alive: ${alive()}; stderr: ${stderr() || 'empty'}`,
+          );
         }
         const lines = lspLines(text);
         for (const d of published?.diagnostics ?? []) {
           const why = outsideDocument(d, lines);
-          if (why !== undefined) fail(where, text, `diagnostic "${(typeof d.message === 'string' ? d.message : d.message.value).slice(0, 120)}" (${d.code ?? 'no code'}) at ${JSON.stringify(d.range)}: ${why}`);
+          if (why !== undefined)
+            fail(
+              where,
+              text,
+              `diagnostic "${(typeof d.message === 'string' ? d.message : d.message.value).slice(0, 120)}" (${d.code ?? 'no code'}) at ${JSON.stringify(d.range)}: ${why}`,
+            );
         }
-        if (server.loggedErrors.length > 0) fail(where, text, `the server logged an error: ${server.loggedErrors.join(' | ').slice(0, 400)}`);
+        if (server.loggedErrors.length > 0)
+          fail(where, text, `the server logged an error: ${server.loggedErrors.join(' | ').slice(0, 400)}`);
         checked++;
       };
       const ask = async (uri: string, text: string, where: string): Promise<void> => {
@@ -318,12 +415,21 @@ describe('language server under bad input', () => {
         const method = rng.pick(REQUESTS);
         const lineNo = rng.chance(0.05) ? lines.length + rng.int(0, 3) : rng.int(0, lines.length - 1);
         const position = { line: lineNo, character: rng.int(0, (lines[lineNo]?.length ?? 0) + 2) };
-        const params = method === 'textDocument/documentSymbol' ? { textDocument: { uri } } : { textDocument: { uri }, position };
+        const params =
+          method === 'textDocument/documentSymbol' ? { textDocument: { uri } } : { textDocument: { uri }, position };
         try {
-          await within(server.connection.sendRequest(method, params), `${method} at ${JSON.stringify(position)}`, ANSWER_MS);
+          await within(
+            server.connection.sendRequest(method, params),
+            `${method} at ${JSON.stringify(position)}`,
+            ANSWER_MS,
+          );
         } catch (error) {
           if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) return;
-          fail(`${where}, ${method} at ${JSON.stringify(position)}`, text, error instanceof Error ? error.message : String(error));
+          fail(
+            `${where}, ${method} at ${JSON.stringify(position)}`,
+            text,
+            error instanceof Error ? error.message : String(error),
+          );
         }
         requests++;
       };
@@ -333,7 +439,9 @@ describe('language server under bad input', () => {
       for (const [i, base] of bases.entries()) {
         const uri = pathToFileURL(join(dirname(files[i] ?? ROOT), `warmup-${i}.eval.yaml`)).href;
         const published = server.diagnosticsFor(uri, 1, 30_000);
-        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'evallens-yaml', version: 1, text: base } });
+        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri, languageId: 'evallens-yaml', version: 1, text: base },
+        });
         await check(published, base, `warm-up ${relative(ROOT, files[i] ?? '')}`);
         await server.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
       }
@@ -344,8 +452,14 @@ describe('language server under bad input', () => {
         const uri = pathToFileURL(join(dirname(files[from] ?? ROOT), `fuzz-${SEED}-${doc}.eval.yaml`)).href;
         let { text, applied } = mutate(bases[from] ?? '', rng, corpus);
         const opened = server.diagnosticsFor(uri, 1, ANSWER_MS);
-        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'evallens-yaml', version: 1, text } });
-        await check(opened, text, `document ${doc} (from ${relative(ROOT, files[from] ?? '')}), open after ${applied.join('+')}`);
+        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri, languageId: 'evallens-yaml', version: 1, text },
+        });
+        await check(
+          opened,
+          text,
+          `document ${doc} (from ${relative(ROOT, files[from] ?? '')}), open after ${applied.join('+')}`,
+        );
         for (let step = 1; step <= CHANGES_PER_DOCUMENT; step++) {
           // Mostly keep editing the same text (mistakes pile up); now and then, and once duplicated huge
           // scalars make it larger than any config (yaml reads ~3 MB/s here), start again from a base.
@@ -353,7 +467,10 @@ describe('language server under bad input', () => {
           ({ text, applied } = mutate(start, rng, corpus));
           const version = step + 1;
           const published = server.diagnosticsFor(uri, version, ANSWER_MS);
-          await server.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+          await server.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+            textDocument: { uri, version },
+            contentChanges: [{ text }],
+          });
           await check(published, text, `document ${doc} step ${step} after ${applied.join('+')}`);
           if (rng.chance(0.3)) await ask(uri, text, `document ${doc} step ${step}`);
         }

@@ -12,7 +12,13 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ensureServerBuilt, messageOf, withServer } from '../support/lspClient';
 
-const LAUGHS = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: 8 }, (_, n) => `a${n + 1}: &a${n + 1} [${Array.from({ length: 9 }, () => `*a${n}`).join(', ')}]`)].join('\n');
+const LAUGHS = [
+  'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+  ...Array.from(
+    { length: 8 },
+    (_, n) => `a${n + 1}: &a${n + 1} [${Array.from({ length: 9 }, () => `*a${n}`).join(', ')}]`,
+  ),
+].join('\n');
 
 describe('language server: hostile model configs', () => {
   let dir = '';
@@ -33,9 +39,18 @@ describe('language server: hostile model configs', () => {
         const text = `scorers:\n  llmrater: {model_config: ${file}}\n  contains: {ignore_cas: true}\ncases:\n  - {id: a, output: "x", expected: "x"}\n`;
         const { diagnostics } = await server.openAndWait(pathToFileURL(join(dir, 'judge.eval.yaml')).href, text);
         const messages = diagnostics.map((d) => messageOf(d));
-        assert.ok(messages.some((m) => expected.test(m)), messages.join('\n'));
-        assert.ok(messages.some((m) => /ignore_cas/.test(m)), `the other mistake is still reported:\n${messages.join('\n')}`);
-        const again = await server.openAndWait(pathToFileURL(join(dir, 'fine.eval.yaml')).href, 'scorers:\n  exact_match: null\ncases:\n  - {id: a, output: "x", expected: "x"}\n');
+        assert.ok(
+          messages.some((m) => expected.test(m)),
+          messages.join('\n'),
+        );
+        assert.ok(
+          messages.some((m) => /ignore_cas/.test(m)),
+          `the other mistake is still reported:\n${messages.join('\n')}`,
+        );
+        const again = await server.openAndWait(
+          pathToFileURL(join(dir, 'fine.eval.yaml')).href,
+          'scorers:\n  exact_match: null\ncases:\n  - {id: a, output: "x", expected: "x"}\n',
+        );
         assert.deepEqual(again.diagnostics, []);
         assert.doesNotMatch(server.stderr(), /\n\s+at /);
       });

@@ -12,7 +12,7 @@ describe('Markdown text for hovers', () => {
     assert.equal(tableCell(codeSpan('x|y')), '`x\\|y`');
   });
 
-  it('makes a table whose rows each have the header\'s cells', () => {
+  it("makes a table whose rows each have the header's cells", () => {
     const table = markdownTable(['Option', 'Description'], [[codeSpan('mode'), 'a | b\nc']]);
     assert.equal(table, '| Option | Description |\n| --- | --- |\n| `mode` | a \\| b c |');
   });

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DiagnosticSeverity, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, TextDocumentSyncKind } from 'vscode-languageserver/node';
+import {
+  DiagnosticSeverity,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  TextDocumentSyncKind,
+} from 'vscode-languageserver/node';
 import { ensureServerBuilt, withServer } from '../support/lspClient';
 
 describe('language server over stdio', () => {
@@ -30,7 +35,10 @@ describe('language server over stdio', () => {
 
   it('keeps full text sync', async () => {
     await withServer(async (server) => {
-      assert.deepEqual(server.init.capabilities.textDocumentSync, { openClose: true, change: TextDocumentSyncKind.Full });
+      assert.deepEqual(server.init.capabilities.textDocumentSync, {
+        openClose: true,
+        change: TextDocumentSyncKind.Full,
+      });
     });
   });
 
@@ -68,10 +76,15 @@ describe('language server over stdio', () => {
       assert.deepEqual((await opened).diagnostics, []);
 
       const changed = server.nextDiagnostics(uri);
-      await server.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: BROKEN }] });
+      await server.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version: 2 },
+        contentChanges: [{ text: BROKEN }],
+      });
       const afterChange = await changed;
       assert.equal(afterChange.version, 2);
-      assert.ok(afterChange.diagnostics.some((d) => d.range.start.line === 2 && d.severity === DiagnosticSeverity.Error));
+      assert.ok(
+        afterChange.diagnostics.some((d) => d.range.start.line === 2 && d.severity === DiagnosticSeverity.Error),
+      );
 
       const closed = server.nextDiagnostics(uri);
       await server.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });

@@ -9,7 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DidCloseTextDocumentNotification, DocumentSymbolRequest, type FileSystemWatcher } from 'vscode-languageserver/node';
+import {
+  DidCloseTextDocumentNotification,
+  DocumentSymbolRequest,
+  type FileSystemWatcher,
+} from 'vscode-languageserver/node';
 import { literalGlob, watchersFor } from '../../server/watchedFiles';
 import { waitFor } from '../support/waitFor';
 import { ensureServerBuilt, type ServerHandle, within, withServer } from '../support/lspClient';
@@ -18,7 +22,9 @@ const WATCHING = { workspace: { didChangeWatchedFiles: { dynamicRegistration: tr
 
 /** The files the latest registration watches, as absolute paths (every pattern names one file literally; the test paths have no glob characters). */
 function watchedPaths(server: ServerHandle): string[] {
-  const watchers = server.registrations.flatMap((r) => r.registrations).filter((r) => r.method === 'workspace/didChangeWatchedFiles');
+  const watchers = server.registrations
+    .flatMap((r) => r.registrations)
+    .filter((r) => r.method === 'workspace/didChangeWatchedFiles');
   const latest = watchers.at(-1)?.registerOptions as { watchers: FileSystemWatcher[] } | undefined;
   return (latest?.watchers ?? []).map(({ globPattern }) => {
     const pattern = typeof globPattern === 'string' ? globPattern : globPattern.pattern;
@@ -42,14 +48,22 @@ describe('what the server watches', () => {
     await withServer(async (server) => {
       writeFileSync(join(dir, 'cases.jsonl'), '{"id":"a","output":"x"}\n');
       await server.openAndWait(uriOf('named.eval.yaml'), 'dataset: cases.jsonl\nscorers:\n  exact_match: {}\n');
-      await waitFor(() => watchedPaths(server).includes(join(dir, 'cases.jsonl')), 'a watcher registration naming cases.jsonl');
+      await waitFor(
+        () => watchedPaths(server).includes(join(dir, 'cases.jsonl')),
+        'a watcher registration naming cases.jsonl',
+      );
       const watched = watchedPaths(server);
       assert.ok(!watched.includes(join(dir, 'notes.txt')));
-      assert.ok(watched.every((file) => file.startsWith(dir)), JSON.stringify(watched));
+      assert.ok(
+        watched.every((file) => file.startsWith(dir)),
+        JSON.stringify(watched),
+      );
 
       // Closed, the config's files are no longer watched.
       const id = server.registrations.at(-1)?.registrations.at(-1)?.id;
-      await server.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: uriOf('named.eval.yaml') } });
+      await server.connection.sendNotification(DidCloseTextDocumentNotification.type, {
+        textDocument: { uri: uriOf('named.eval.yaml') },
+      });
       await waitFor(() => server.unregistrations.some((u) => u.id === id), 'the watcher registration withdrawn');
     }, WATCHING);
   });
@@ -58,7 +72,10 @@ describe('what the server watches', () => {
     await withServer(async (server) => {
       await server.openAndWait(uriOf('later.eval.yaml'), 'dataset: data/later.jsonl\nscorers:\n  exact_match: {}\n');
       const wanted = join(dir, 'data', 'later.jsonl');
-      const patterns = () => server.registrations.flatMap((r) => r.registrations).flatMap((r) => (r.registerOptions as { watchers: FileSystemWatcher[] }).watchers.map((w) => w.globPattern));
+      const patterns = () =>
+        server.registrations
+          .flatMap((r) => r.registrations)
+          .flatMap((r) => (r.registerOptions as { watchers: FileSystemWatcher[] }).watchers.map((w) => w.globPattern));
       await waitFor(() => patterns().includes(wanted), 'a watcher registration naming data/later.jsonl by its path');
     }, WATCHING);
   });
@@ -74,13 +91,20 @@ describe('what the server watches', () => {
       // The dataset goes without the server being told; then an unrelated file changes.
       unlinkSync(join(dir, 'kept.jsonl'));
       writeFileSync(join(dir, 'notes.txt'), 'unrelated\n');
-      await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf('notes.txt'), type: 2 }] });
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: uriOf('notes.txt'), type: 2 }],
+      });
       // A request answered after the notification: a re-check it caused would have been published first.
-      await within(server.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }), 'document symbols');
+      await within(
+        server.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }),
+        'document symbols',
+      );
       assert.deepEqual(publishedSince(), [], 'a change to a file the config does not name re-checked it');
 
       const again = server.nextDiagnostics(uri);
-      await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf('kept.jsonl'), type: 3 }] });
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: uriOf('kept.jsonl'), type: 3 }],
+      });
       assert.ok((await again).diagnostics.some((d) => d.code === 'missing-file'));
     }, WATCHING);
   });
@@ -90,10 +114,16 @@ describe('watchersFor', () => {
   const files = [join('/w', 'a[1].jsonl'), join('/w', 'x', 'b.csv')];
   it('names each file literally, relative to its folder when that exists, else by its absolute path', () => {
     const watchers = watchersFor(files, true, (path) => path === join('/w'));
-    assert.deepEqual(watchers, [{ globPattern: { baseUri: pathToFileURL('/w').href, pattern: 'a[[]1].jsonl' } }, { globPattern: '/w/x/b.csv' }]);
+    assert.deepEqual(watchers, [
+      { globPattern: { baseUri: pathToFileURL('/w').href, pattern: 'a[[]1].jsonl' } },
+      { globPattern: '/w/x/b.csv' },
+    ]);
   });
   it('falls back to absolute globs for a client without relative patterns', () => {
-    assert.deepEqual(watchersFor(files, false, () => true), [{ globPattern: '/w/a[[]1].jsonl' }, { globPattern: '/w/x/b.csv' }]);
+    assert.deepEqual(
+      watchersFor(files, false, () => true),
+      [{ globPattern: '/w/a[[]1].jsonl' }, { globPattern: '/w/x/b.csv' }],
+    );
   });
   it('escapes every glob metacharacter', () => {
     assert.equal(literalGlob('a*b?c{d}[e]'), 'a[*]b[?]c[{]d[}][[]e]');

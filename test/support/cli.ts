@@ -20,20 +20,33 @@ export interface CliRun {
 }
 
 /** Runs the built CLI to its end (bounded: killed after `limitMs`), with colour off. */
-export function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; limitMs?: number }): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; limitMs?: number },
+): Promise<CliRun> {
   const child = startCli(args, options);
   return finished(child, options.limitMs ?? 60_000);
 }
 
-export function startCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): ChildProcess & { output: { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output = { stdout: '', stderr: '' };
   child.stdout.setEncoding('utf8').on('data', (c: string) => (output.stdout += c));
   child.stderr.setEncoding('utf8').on('data', (c: string) => (output.stderr += c));
   return Object.assign(child, { output });
 }
 
-export function finished(child: ChildProcess & { output: { stdout: string; stderr: string } }, limitMs: number): Promise<CliRun> {
+export function finished(
+  child: ChildProcess & { output: { stdout: string; stderr: string } },
+  limitMs: number,
+): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -48,4 +61,3 @@ export function finished(child: ChildProcess & { output: { stdout: string; stder
     });
   });
 }
-

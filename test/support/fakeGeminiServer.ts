@@ -10,8 +10,19 @@ export interface FakeGeminiServer extends FakeHttpServer {
   enqueue(...answers: ModelAnswer[]): void;
 }
 
-export async function startFakeGeminiServer(fallback: () => ModelAnswer = () => ({ status: 500, body: '{"error":{"code":500,"message":"no scripted answer","status":"INTERNAL"}}' })): Promise<FakeGeminiServer> {
-  const script = scripted((text) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1 } }), fallback);
+export async function startFakeGeminiServer(
+  fallback: () => ModelAnswer = () => ({
+    status: 500,
+    body: '{"error":{"code":500,"message":"no scripted answer","status":"INTERNAL"}}',
+  }),
+): Promise<FakeGeminiServer> {
+  const script = scripted(
+    (text) => ({
+      candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }],
+      usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1 },
+    }),
+    fallback,
+  );
   const server = await startFakeHttpServer(script.answer);
   return { ...server, enqueue: (...answers) => script.queue.push(...answers) };
 }

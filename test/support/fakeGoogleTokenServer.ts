@@ -17,10 +17,16 @@ export interface FakeGoogleTokenServer extends FakeHttpServer {
   readonly issued: string[];
 }
 
-export async function startFakeGoogleTokenServer(options: { readonly status?: number } = {}): Promise<FakeGoogleTokenServer> {
+export async function startFakeGoogleTokenServer(
+  options: { readonly status?: number } = {},
+): Promise<FakeGoogleTokenServer> {
   const issued: string[] = [];
   const server = await startFakeHttpServer(() => {
-    if (options.status !== undefined) return { status: options.status, body: '{"error":"invalid_grant","error_description":"refresh token TEST-REFRESH-SECRET is bad"}' };
+    if (options.status !== undefined)
+      return {
+        status: options.status,
+        body: '{"error":"invalid_grant","error_description":"refresh token TEST-REFRESH-SECRET is bad"}',
+      };
     const token = `ya29.test-token-${issued.length + 1}`;
     issued.push(token);
     return { status: 200, body: JSON.stringify({ access_token: token, expires_in: 3600, token_type: 'Bearer' }) };

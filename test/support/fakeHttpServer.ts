@@ -16,7 +16,11 @@ export interface RecordedHttpRequest {
   readonly json: unknown;
 }
 
-export type HttpAnswer = { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string };
+export type HttpAnswer = {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+};
 
 export interface FakeHttpServer {
   /** `http://127.0.0.1:<port>` */
@@ -26,7 +30,9 @@ export interface FakeHttpServer {
   close(): Promise<void>;
 }
 
-export async function startFakeHttpServer(answer: (request: RecordedHttpRequest) => HttpAnswer): Promise<FakeHttpServer> {
+export async function startFakeHttpServer(
+  answer: (request: RecordedHttpRequest) => HttpAnswer,
+): Promise<FakeHttpServer> {
   const requests: RecordedHttpRequest[] = [];
   let connections = 0;
   const server: Server = createServer((req, res) => {
@@ -40,7 +46,13 @@ export async function startFakeHttpServer(answer: (request: RecordedHttpRequest)
       } catch {
         json = undefined;
       }
-      const recorded: RecordedHttpRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, json };
+      const recorded: RecordedHttpRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        raw,
+        json,
+      };
       requests.push(recorded);
       const reply = answer(recorded);
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
@@ -66,7 +78,10 @@ export async function startFakeHttpServer(answer: (request: RecordedHttpRequest)
 export type ModelAnswer = { readonly text: string } | HttpAnswer;
 
 /** A queue of answers, then a fallback; `{text}` is wrapped by `wrap` into the protocol's 200 body. */
-export function scripted(wrap: (text: string) => unknown, fallback: () => ModelAnswer): { readonly queue: ModelAnswer[]; readonly answer: (r: RecordedHttpRequest) => HttpAnswer } {
+export function scripted(
+  wrap: (text: string) => unknown,
+  fallback: () => ModelAnswer,
+): { readonly queue: ModelAnswer[]; readonly answer: (r: RecordedHttpRequest) => HttpAnswer } {
   const queue: ModelAnswer[] = [];
   return {
     queue,

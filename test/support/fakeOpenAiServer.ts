@@ -18,7 +18,9 @@ export interface RecordedRequest {
   readonly prompt: string;
 }
 
-export type ScriptedAnswer = { readonly text: string } | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string };
+export type ScriptedAnswer =
+  | { readonly text: string }
+  | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string };
 
 export interface FakeLlmServer {
   /** `http://127.0.0.1:<port>/v1`: the OpenAI `base_url`. */
@@ -33,7 +35,12 @@ export interface FakeLlmServer {
   close(): Promise<void>;
 }
 
-export async function startFakeLlmServer(fallback: (request: RecordedRequest) => ScriptedAnswer = () => ({ status: 500, body: '{"error":{"message":"no scripted answer"}}' })): Promise<FakeLlmServer> {
+export async function startFakeLlmServer(
+  fallback: (request: RecordedRequest) => ScriptedAnswer = () => ({
+    status: 500,
+    body: '{"error":{"message":"no scripted answer"}}',
+  }),
+): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedAnswer[] = [];
   let connections = 0;
@@ -49,7 +56,13 @@ export async function startFakeLlmServer(fallback: (request: RecordedRequest) =>
         // Kept as text: the test sees what was sent.
       }
       const path = req.url ?? '';
-      const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, prompt: lastUserText(body) };
+      const recorded: RecordedRequest = {
+        method: req.method ?? '',
+        path,
+        headers: req.headers,
+        body,
+        prompt: lastUserText(body),
+      };
       requests.push(recorded);
       const answer = queue.shift() ?? fallback(recorded);
       if ('status' in answer) {
@@ -59,8 +72,18 @@ export async function startFakeLlmServer(fallback: (request: RecordedRequest) =>
       }
       const anthropic = path.endsWith('/v1/messages');
       const payload = anthropic
-        ? { id: 'msg_test', type: 'message', role: 'assistant', content: [{ type: 'text', text: answer.text }], stop_reason: 'end_turn' }
-        : { id: 'chatcmpl-test', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }] };
+        ? {
+            id: 'msg_test',
+            type: 'message',
+            role: 'assistant',
+            content: [{ type: 'text', text: answer.text }],
+            stop_reason: 'end_turn',
+          }
+        : {
+            id: 'chatcmpl-test',
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }],
+          };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(payload));
     });

@@ -179,7 +179,9 @@ export function fakeTestingApi(root: string, files: () => readonly string[]): Fa
     Uri: { file: (path: string) => new FakeUri(path) },
     RelativePattern: FakeRelativePattern,
     Range: FakeRange,
-    Disposable: { from: (...disposables: { dispose(): unknown }[]) => ({ dispose: () => disposables.forEach((d) => d.dispose()) }) },
+    Disposable: {
+      from: (...disposables: { dispose(): unknown }[]) => ({ dispose: () => disposables.forEach((d) => d.dispose()) }),
+    },
   };
   // The one cast of this double: its Uri, Range and watchers have only the members the glue uses.
   return { api: fake as unknown as TestTreeApi, controllers, watchers, searches };

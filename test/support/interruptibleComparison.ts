@@ -21,7 +21,9 @@ export function seededPicks<T>(seed: number, alphabet: readonly T[]): (length: n
  * checks that it was asynchronous, stopped there (rejecting with "stopped") and let a timer set before
  * it run meanwhile.
  */
-export async function assertYieldsAndStops(start: (signal: AbortSignal, onChunk: () => void) => Promise<unknown> | unknown): Promise<void> {
+export async function assertYieldsAndStops(
+  start: (signal: AbortSignal, onChunk: () => void) => Promise<unknown> | unknown,
+): Promise<void> {
   const controller = new AbortController();
   let timerRan = false;
   setTimeout(() => (timerRan = true), 0);
@@ -41,7 +43,9 @@ export async function assertTimesOutMidway(yaml: string, evalCase: EvalCase): Pr
   const parsed = parseRunConfig(yaml, '/virtual/bounds.eval.yaml', {});
   assert.deepEqual(parsed.problems, []);
   assert.ok(parsed.config);
-  const [result] = await scoreCase(evalCase, prepareScorers(parsed.config.scorers), 1, { now: () => performance.now() });
+  const [result] = await scoreCase(evalCase, prepareScorers(parsed.config.scorers), 1, {
+    now: () => performance.now(),
+  });
   assert.equal(result?.status, 'timeout');
   // "did not answer within" is the timer's verdict; a blocked loop can only say afterwards that it "took" too long.
   assert.match(result?.reason ?? '', /did not answer within its time limit of 1 ms/);

@@ -75,13 +75,22 @@ export interface ServerHandle {
   stderr(): string;
 }
 
-export async function withServer(body: (server: ServerHandle) => Promise<void>, capabilities: ClientCapabilities = {}): Promise<void> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SERVER, '--stdio'], { cwd: ROOT, stdio: 'pipe' });
+export async function withServer(
+  body: (server: ServerHandle) => Promise<void>,
+  capabilities: ClientCapabilities = {},
+): Promise<void> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SERVER, '--stdio'], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
 
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const waiters = new Map<string, ((params: PublishDiagnosticsParams) => void)[]>();
   const published: PublishDiagnosticsParams[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
@@ -103,16 +112,23 @@ export async function withServer(body: (server: ServerHandle) => Promise<void>, 
   const versions = new Map<string, number>();
   const nextDiagnostics = (uri: string) =>
     within(
-      new Promise<PublishDiagnosticsParams>((resolveWaiter) => waiters.set(uri, [...(waiters.get(uri) ?? []), resolveWaiter])),
+      new Promise<PublishDiagnosticsParams>((resolveWaiter) =>
+        waiters.set(uri, [...(waiters.get(uri) ?? []), resolveWaiter]),
+      ),
       `diagnostics for ${uri} (server stderr: ${stderr || 'empty'})`,
     );
   const open = (uri: string, text: string, languageId = 'evallens-yaml') => {
     versions.set(uri, 1);
-    void connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    void connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version: 1, text },
+    });
   };
 
   try {
-    const init = await within(connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities }), 'initialize');
+    const init = await within(
+      connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities }),
+      'initialize',
+    );
     await connection.sendNotification(InitializedNotification.type, {});
     const server: ServerHandle = {
       connection,
@@ -138,7 +154,10 @@ export async function withServer(body: (server: ServerHandle) => Promise<void>, 
           }
         };
         const published = waitForVersion();
-        await connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+        await connection.sendNotification(DidChangeTextDocumentNotification.type, {
+          textDocument: { uri, version },
+          contentChanges: [{ text }],
+        });
         return published;
       },
       stderr: () => stderr,
@@ -181,7 +200,9 @@ export function offsetAt(text: string, position: Position): number {
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const sorted = [...edits].sort((a, b) => offsetAt(text, b.range.start) - offsetAt(text, a.range.start));
   let result = text;
-  for (const edit of sorted) result = result.slice(0, offsetAt(text, edit.range.start)) + edit.newText + result.slice(offsetAt(text, edit.range.end));
+  for (const edit of sorted)
+    result =
+      result.slice(0, offsetAt(text, edit.range.start)) + edit.newText + result.slice(offsetAt(text, edit.range.end));
   return result;
 }
 

@@ -4,7 +4,13 @@
  */
 import { marked } from 'marked';
 
-const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
 
 /** The HTML marked makes of `markdown` (GFM on, as in VS Code). */
 export function markdownHtml(markdown: string): string {
@@ -19,5 +25,7 @@ export function visibleText(html: string): string {
 /** The cells of each body row of the first table in `html`, as visible text. */
 export function tableRows(html: string): string[][] {
   const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
-  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...(row[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => visibleText(cell[1] ?? '')));
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...(row[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => visibleText(cell[1] ?? '')),
+  );
 }

@@ -15,15 +15,42 @@ export const SAMPLE_DATASET = `${SAMPLE_CWD}/evals/support.jsonl`;
 /** The reason with every character that needs escaping somewhere. */
 export const TRICKY_REASON = 'judge said "no, not grounded" <0/4 keywords> & nothing cited\nsecond line of the reason';
 
-const exactMatch: ScorerInfo = { name: 'exact_match', key: 'exact_match', origin: 'EvalBook', scale: { kind: 'bounded', max: 1 }, threshold: 0.8, weight: 1, lowerIsBetter: false };
-const keywords: ScorerInfo = { name: 'keywords', key: 'subprocess', origin: 'EvalCore', scale: { kind: 'bounded', max: 1 }, threshold: 0.3, weight: 1, lowerIsBetter: false };
+const exactMatch: ScorerInfo = {
+  name: 'exact_match',
+  key: 'exact_match',
+  origin: 'EvalBook',
+  scale: { kind: 'bounded', max: 1 },
+  threshold: 0.8,
+  weight: 1,
+  lowerIsBetter: false,
+};
+const keywords: ScorerInfo = {
+  name: 'keywords',
+  key: 'subprocess',
+  origin: 'EvalCore',
+  scale: { kind: 'bounded', max: 1 },
+  threshold: 0.3,
+  weight: 1,
+  lowerIsBetter: false,
+};
 
 function range(line: number, length: number): SourceRange {
   const offset = line * 100;
-  return { file: SAMPLE_DATASET, start: { offset, line, column: 0 }, end: { offset: offset + length, line, column: length } };
+  return {
+    file: SAMPLE_DATASET,
+    start: { offset, line, column: 0 },
+    end: { offset: offset + length, line, column: length },
+  };
 }
 
-function result(caseId: string, scorer: string, status: ResultStatus, reason: string, durationMs: number, extra: Partial<ScorerResult> = {}): ScorerResult {
+function result(
+  caseId: string,
+  scorer: string,
+  status: ResultStatus,
+  reason: string,
+  durationMs: number,
+  extra: Partial<ScorerResult> = {},
+): ScorerResult {
   return { caseId, scorer, trial: 1, status, reason, durationMs, ...extra };
 }
 
@@ -41,7 +68,10 @@ const CASES: readonly SampleCase[] = [
     durationMs: 4,
     results: [
       result('grounded', 'exact_match', 'pass', 'texts are equal', 1, { score: 1, passed: true }),
-      result('grounded', 'keywords', 'pass', '4/5 expected keywords grounded in the output', 3, { score: 0.8, passed: true }),
+      result('grounded', 'keywords', 'pass', '4/5 expected keywords grounded in the output', 3, {
+        score: 0.8,
+        passed: true,
+      }),
     ],
   },
   {
@@ -49,7 +79,11 @@ const CASES: readonly SampleCase[] = [
     status: 'failed',
     durationMs: 9,
     results: [
-      result('ungrounded', 'exact_match', 'fail', 'texts differ at character 1', 1, { score: 0, passed: false, details: { actual: 'We never refund.', expected: 'Refunds within 30 days.' } }),
+      result('ungrounded', 'exact_match', 'fail', 'texts differ at character 1', 1, {
+        score: 0,
+        passed: false,
+        details: { actual: 'We never refund.', expected: 'Refunds within 30 days.' },
+      }),
       result('ungrounded', 'keywords', 'fail', TRICKY_REASON, 7, { score: 0, passed: false }),
     ],
   },
@@ -64,7 +98,17 @@ const CASES: readonly SampleCase[] = [
   },
 ];
 
-const counts = (over: Partial<Record<ResultStatus, number>>): ScorerAggregate['counts'] => ({ pass: 0, fail: 0, error: 0, inconclusive: 0, unsupported: 0, timeout: 0, skipped: 0, measured: 0, ...over });
+const counts = (over: Partial<Record<ResultStatus, number>>): ScorerAggregate['counts'] => ({
+  pass: 0,
+  fail: 0,
+  error: 0,
+  inconclusive: 0,
+  unsupported: 0,
+  timeout: 0,
+  skipped: 0,
+  measured: 0,
+  ...over,
+});
 
 export const SAMPLE_HEAD: ReportSource['head'] = {
   version: 1,
@@ -79,20 +123,68 @@ export const SAMPLE_HEAD: ReportSource['head'] = {
   summary: { passed: 1, failed: 1, errored: 1, skipped: 0, total: 3 },
   job: { test: { score: 0.45, threshold: 0.4, pass: true } },
   scorers: [
-    { ...exactMatch, counts: counts({ pass: 1, fail: 1, error: 1 }), meanScore: 0.5, passRate: 0.5, test: { primary_score: 0.5, primary_score_metric: 'mean_score', threshold: 0.8, lower_is_better: false, pass: false } },
-    { ...keywords, counts: counts({ pass: 1, fail: 1, timeout: 1 }), meanScore: 0.4, passRate: 0.5, test: { primary_score: 0.4, primary_score_metric: 'mean_score', threshold: 0.3, lower_is_better: false, pass: true } },
+    {
+      ...exactMatch,
+      counts: counts({ pass: 1, fail: 1, error: 1 }),
+      meanScore: 0.5,
+      passRate: 0.5,
+      test: {
+        primary_score: 0.5,
+        primary_score_metric: 'mean_score',
+        threshold: 0.8,
+        lower_is_better: false,
+        pass: false,
+      },
+    },
+    {
+      ...keywords,
+      counts: counts({ pass: 1, fail: 1, timeout: 1 }),
+      meanScore: 0.4,
+      passRate: 0.5,
+      test: {
+        primary_score: 0.4,
+        primary_score_metric: 'mean_score',
+        threshold: 0.3,
+        lower_is_better: false,
+        pass: true,
+      },
+    },
   ],
 };
 
 /** The run's events in the order the runner emits them. */
 export function sampleEvents(): RunEvent[] {
-  const events: RunEvent[] = [{ type: 'run/start', runId: SAMPLE_HEAD.runId, configFile: SAMPLE_CONFIG, startedAt: SAMPLE_HEAD.startedAt, scorers: [exactMatch, keywords], numTrials: 1 }];
+  const events: RunEvent[] = [
+    {
+      type: 'run/start',
+      runId: SAMPLE_HEAD.runId,
+      configFile: SAMPLE_CONFIG,
+      startedAt: SAMPLE_HEAD.startedAt,
+      scorers: [exactMatch, keywords],
+      numTrials: 1,
+    },
+  ];
   CASES.forEach((c, index) => {
     events.push({ type: 'case/start', caseId: c.id, index, range: range(index, 40) });
     for (const r of c.results) events.push({ type: 'result', result: r });
-    events.push({ type: 'case/end', caseId: c.id, index, range: range(index, 40), status: c.status, durationMs: c.durationMs, results: c.results });
+    events.push({
+      type: 'case/end',
+      caseId: c.id,
+      index,
+      range: range(index, 40),
+      status: c.status,
+      durationMs: c.durationMs,
+      results: c.results,
+    });
   });
-  events.push({ type: 'run/end', runId: SAMPLE_HEAD.runId, finishedAt: SAMPLE_HEAD.finishedAt, durationMs: SAMPLE_HEAD.durationMs, cancelled: false, summary: SAMPLE_HEAD.summary });
+  events.push({
+    type: 'run/end',
+    runId: SAMPLE_HEAD.runId,
+    finishedAt: SAMPLE_HEAD.finishedAt,
+    durationMs: SAMPLE_HEAD.durationMs,
+    cancelled: false,
+    summary: SAMPLE_HEAD.summary,
+  });
   return events;
 }
 
@@ -102,7 +194,14 @@ export function sourceFrom(head: ReportSource['head'], events: readonly RunEvent
   return {
     head,
     async *cases(): AsyncIterable<ReportCase> {
-      for (const e of ends) yield { id: e.caseId, index: e.index, status: e.status, durationMs: e.durationMs, location: { file: e.range.file, ...toDisplay(e.range.start) } };
+      for (const e of ends)
+        yield {
+          id: e.caseId,
+          index: e.index,
+          status: e.status,
+          durationMs: e.durationMs,
+          location: { file: e.range.file, ...toDisplay(e.range.start) },
+        };
     },
     async *results(): AsyncIterable<ScorerResult> {
       for (const e of ends) yield* e.results;

@@ -28,13 +28,19 @@ describe('EvalLens inside the VS Code extension host (@vscode/test-electron runT
   for (const suite of ['trusted', 'restricted'] as const) {
     it(`the ${suite} suite passes`, async (t) => {
       if (suite === 'restricted' && DESKTOP) {
-        t.skip('runTests always passes --disable-workspace-trust to a downloaded VS Code; Restricted Mode runs only through our launcher');
+        t.skip(
+          'runTests always passes --disable-workspace-trust to a downloaded VS Code; Restricted Mode runs only through our launcher',
+        );
         return;
       }
       if (modules === undefined) throw new Error('the suites were not bundled (see the "before" hook)');
       const run = await runInHostSuite({ suite, module: modules[suite] });
       await reportEach(t, run);
-      assert.equal(run.results.length, EXPECTED_COUNT[suite], `expected ${EXPECTED_COUNT[suite]} in-host results; output:\n${run.output}`);
+      assert.equal(
+        run.results.length,
+        EXPECTED_COUNT[suite],
+        `expected ${EXPECTED_COUNT[suite]} in-host results; output:\n${run.output}`,
+      );
       assert.equal(run.code, 0, `runTests exit code ${run.code}; output:\n${run.output}`);
     });
   }

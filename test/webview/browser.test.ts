@@ -14,7 +14,9 @@ const XSS = '<img src=x onerror=alert(1)>';
 /** A report whose case id, reason and judge reasoning are markup, as an output could be. */
 function hostileReport(): Report {
   const report = reportOf(3);
-  const results = report.results.map((r, i) => (i === 0 ? { ...r, caseId: XSS, reason: `reason ${XSS}`, details: { reasoning: XSS } } : r));
+  const results = report.results.map((r, i) =>
+    i === 0 ? { ...r, caseId: XSS, reason: `reason ${XSS}`, details: { reasoning: XSS } } : r,
+  );
   const cases = report.cases.map((c, i) => (i === 0 ? { ...c, id: XSS } : c));
   return { ...report, cases, results };
 }
@@ -35,16 +37,33 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
 
   it('shows markup from a run as text: no element is made from it and nothing runs', async () => {
     await send(reportMessages(hostileReport()));
-    await page().waitForFunction(() => document.querySelectorAll('.rows .row').length === 9, undefined, { timeout: WAIT_MS });
+    await page().waitForFunction(() => document.querySelectorAll('.rows .row').length === 9, undefined, {
+      timeout: WAIT_MS,
+    });
     const hostileRow = page().locator('.rows .case-row', { hasText: XSS });
     assert.equal(await hostileRow.locator('.case-link').textContent(), XSS);
 
     await hostileRow.locator('.col-status').click();
     await page().keyboard.press('Enter');
-    await page().waitForFunction(() => window.posted.some((m) => (m as { type?: string }).type === 'case/request'), undefined, { timeout: WAIT_MS });
+    await page().waitForFunction(
+      () => window.posted.some((m) => (m as { type?: string }).type === 'case/request'),
+      undefined,
+      { timeout: WAIT_MS },
+    );
     assert.deepEqual((await posted('case/request')).at(-1), { type: 'case/request', configFile: CONFIG, caseId: XSS });
-    await send([{ type: 'case/data', configFile: CONFIG, caseId: XSS, data: { id: XSS, input: XSS, output: XSS, expected: `<b>${XSS}</b>` } }]);
-    await page().waitForFunction(() => (document.querySelector('.detail')?.textContent ?? '').includes('Diff (expected → output)'), undefined, { timeout: WAIT_MS });
+    await send([
+      {
+        type: 'case/data',
+        configFile: CONFIG,
+        caseId: XSS,
+        data: { id: XSS, input: XSS, output: XSS, expected: `<b>${XSS}</b>` },
+      },
+    ]);
+    await page().waitForFunction(
+      () => (document.querySelector('.detail')?.textContent ?? '').includes('Diff (expected → output)'),
+      undefined,
+      { timeout: WAIT_MS },
+    );
 
     const detail = (await page().locator('.detail').textContent()) ?? '';
     assert.ok(detail.includes(`reason ${XSS}`));
@@ -57,13 +76,24 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
   it('reveals a case from its link, with its dataset line', async () => {
     await page().locator('.rows .case-row .case-link', { hasText: 'case-000001' }).click();
     const reveal = (await posted('case/reveal')).at(-1);
-    assert.deepEqual(reveal, { type: 'case/reveal', target: { configFile: CONFIG, caseId: 'case-000001', location: { file: '/work/evals/support.jsonl', line: 2, column: 1 } } });
+    assert.deepEqual(reveal, {
+      type: 'case/reveal',
+      target: {
+        configFile: CONFIG,
+        caseId: 'case-000001',
+        location: { file: '/work/evals/support.jsonl', line: 2, column: 1 },
+      },
+    });
   });
 
   it('keeps only the rows in view in the DOM at 100,000 results, and filters, searches and moves with keys', async () => {
     const report = reportOf(33_334);
     await send(reportMessages(report));
-    await page().waitForFunction((n) => document.querySelector('.toolbar .count')?.textContent === `${n} results`, report.results.length.toLocaleString('en-US'), { timeout: WAIT_MS });
+    await page().waitForFunction(
+      (n) => document.querySelector('.toolbar .count')?.textContent === `${n} results`,
+      report.results.length.toLocaleString('en-US'),
+      { timeout: WAIT_MS },
+    );
     const rendered = await page().locator('.rows .row').count();
     assert.ok(rendered > 10 && rendered < 120, `${rendered} rows in the DOM`);
 
@@ -74,7 +104,10 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
     await page().waitForFunction(
       () => {
         const rows = Array.from(document.querySelectorAll('.rows .row'));
-        return rows.at(-1)?.classList.contains('selected') === true && Array.from(document.querySelectorAll('.rows .case-row .case-link')).at(-1)?.textContent === 'case-033333';
+        return (
+          rows.at(-1)?.classList.contains('selected') === true &&
+          Array.from(document.querySelectorAll('.rows .case-row .case-link')).at(-1)?.textContent === 'case-033333'
+        );
       },
       undefined,
       { timeout: WAIT_MS },
@@ -84,10 +117,20 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
     await page().keyboard.press('/');
     assert.equal(await page().evaluate(() => document.activeElement?.classList.contains('search')), true);
     await page().keyboard.type('case-01234');
-    await page().waitForFunction(() => document.querySelector('.toolbar .count')?.textContent?.startsWith('30 of '), undefined, { timeout: WAIT_MS });
+    await page().waitForFunction(
+      () => document.querySelector('.toolbar .count')?.textContent?.startsWith('30 of '),
+      undefined,
+      { timeout: WAIT_MS },
+    );
 
     await page().locator('.toolbar .chip.status-error').click();
-    await page().waitForFunction(() => /^\d+ of /.test(document.querySelector('.toolbar .count')?.textContent ?? '') && Array.from(document.querySelectorAll('.rows .scorer-row .col-status')).every((c) => c.textContent === 'error'), undefined, { timeout: WAIT_MS });
+    await page().waitForFunction(
+      () =>
+        /^\d+ of /.test(document.querySelector('.toolbar .count')?.textContent ?? '') &&
+        Array.from(document.querySelectorAll('.rows .scorer-row .col-status')).every((c) => c.textContent === 'error'),
+      undefined,
+      { timeout: WAIT_MS },
+    );
     assert.ok((await page().locator('.rows .scorer-row').count()) > 0);
     assert.deepEqual(await page().evaluate(() => window.violations), []);
   });

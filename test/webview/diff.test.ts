@@ -4,8 +4,14 @@ import { DIFF_PREFIX_CHARS, type DiffPiece, diffTexts, MAX_DIFF_CHARS } from '..
 
 function sides(pieces: readonly DiffPiece[]): { expected: string; output: string } {
   return {
-    expected: pieces.filter((p) => p.kind !== 'insert').map((p) => p.text).join(''),
-    output: pieces.filter((p) => p.kind !== 'delete').map((p) => p.text).join(''),
+    expected: pieces
+      .filter((p) => p.kind !== 'insert')
+      .map((p) => p.text)
+      .join(''),
+    output: pieces
+      .filter((p) => p.kind !== 'delete')
+      .map((p) => p.text)
+      .join(''),
   };
 }
 
@@ -48,7 +54,8 @@ describe('expected/output diff', () => {
       return seed % n;
     };
     const words = ['the', 'cat', 'sat', 'on', 'mat', 'a', '\n', ' ', '  '];
-    const text = (): string => Array.from({ length: random(40) }, () => words[random(words.length)] ?? '').join(random(2) === 0 ? ' ' : '');
+    const text = (): string =>
+      Array.from({ length: random(40) }, () => words[random(words.length)] ?? '').join(random(2) === 0 ? ' ' : '');
     for (let i = 0; i < 300; i++) {
       const expected = text();
       const output = text();

@@ -26,7 +26,12 @@ describe('live events folding into the table', () => {
 
   it('shows a case as running from case/start, with its 1-based dataset line', () => {
     const state = run([batch(eventsOf(2).slice(0, 2))]);
-    assert.deepEqual(state.cases.get(caseId(0)), { id: caseId(0), index: 0, status: 'running', location: { file: DATASET, line: 1, column: 1 } });
+    assert.deepEqual(state.cases.get(caseId(0)), {
+      id: caseId(0),
+      index: 0,
+      status: 'running',
+      location: { file: DATASET, line: 1, column: 1 },
+    });
   });
 
   it('folds result events as they come, and case/end (which repeats them) adds no duplicates', () => {
@@ -58,7 +63,10 @@ describe('live events folding into the table', () => {
   it('a later version of a result replaces the earlier one', () => {
     const [start, caseStart, first] = eventsOf(1);
     assert.ok(start !== undefined && caseStart !== undefined && first?.type === 'result');
-    const again: RunEvent = { type: 'result', result: { ...first.result, status: 'error', reason: 'retried and failed' } };
+    const again: RunEvent = {
+      type: 'result',
+      result: { ...first.result, status: 'error', reason: 'retried and failed' },
+    };
     const state = run([batch([start, caseStart, first]), batch([again])]);
     assert.equal(state.results.size, 1);
     assert.equal(state.results.items[0]?.reason, 'retried and failed');
@@ -114,8 +122,17 @@ describe('report loading', () => {
   });
 
   it('the report of the live run just shown keeps the selection and the detail', () => {
-    const live = run([batch(eventsOf(4, 'same')), { type: 'ui/select', key: resultKey(resultsOf(2)[1] ?? { caseId: '', scorer: '', trial: 0 }) }, { type: 'ui/openDetail' }]);
-    const data = reduce(live, { type: 'case/data', configFile: CONFIG, caseId: caseId(2), data: { id: caseId(2), output: 'x' } });
+    const live = run([
+      batch(eventsOf(4, 'same')),
+      { type: 'ui/select', key: resultKey(resultsOf(2)[1] ?? { caseId: '', scorer: '', trial: 0 }) },
+      { type: 'ui/openDetail' },
+    ]);
+    const data = reduce(live, {
+      type: 'case/data',
+      configFile: CONFIG,
+      caseId: caseId(2),
+      data: { id: caseId(2), output: 'x' },
+    });
     const finished = reduce(data, { type: 'report/show', report: reportOf(4, 'same'), complete: true });
     assert.equal(finished.run?.kind, 'report');
     assert.equal(selectedResult(finished)?.caseId, caseId(2));

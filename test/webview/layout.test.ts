@@ -17,7 +17,8 @@ import { NO_CHROMIUM, openPanelPage, type PanelPage, WAIT_MS } from './support/p
 import { CONFIG, reportOf } from './support/runs';
 
 const LONG_ID = 'case_about_a_refund_for_an_item_damaged_in_international_shipping_with_no_spaces_000';
-const LONG_REASON = 'the value is missing from the output, which talks about something else entirely for several sentences in a row';
+const LONG_REASON =
+  'the value is missing from the output, which talks about something else entirely for several sentences in a row';
 const SHOTS = join(tmpdir(), 'evallens-webview-layout');
 
 interface Box {
@@ -88,7 +89,11 @@ function reportWithLongNames(): Report {
   return {
     ...report,
     cases: report.cases.map((c) => ({ ...c, id: id(c.id) })),
-    results: report.results.map((r) => ({ ...r, caseId: id(r.caseId), reason: r.caseId === report.cases[last]?.id ? LONG_REASON : r.reason })),
+    results: report.results.map((r) => ({
+      ...r,
+      caseId: id(r.caseId),
+      reason: r.caseId === report.cases[last]?.id ? LONG_REASON : r.reason,
+    })),
   };
 }
 
@@ -99,15 +104,37 @@ describe('results view layout at panel widths', { skip: NO_CHROMIUM }, () => {
     panel = await openPanelPage({ width: 1400, height: 800 });
     await panel.send(reportMessages(reportWithLongNames()));
     const page = panel.page;
-    await page.waitForFunction(() => document.querySelectorAll('.rows .row').length > 0, undefined, { timeout: WAIT_MS });
+    await page.waitForFunction(() => document.querySelectorAll('.rows .row').length > 0, undefined, {
+      timeout: WAIT_MS,
+    });
     // Sorted by case, the long id is last (open, as it has an inconclusive result): select its last scorer and open its detail.
     await page.locator('.row.header .cell', { hasText: 'Case' }).first().click();
     await page.locator('.table').focus();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => window.posted.some((m) => (m as { type?: string }).type === 'case/request'), undefined, { timeout: WAIT_MS });
-    await panel.send([{ type: 'case/data', configFile: CONFIG, caseId: LONG_ID, data: { id: LONG_ID, input: 'Can I get a refund for a damaged parcel?', output: 'Yes, within 30 days.', expected: 'Returns within 30 days.' } }]);
-    await page.waitForFunction(() => (document.querySelector('.detail')?.textContent ?? '').includes('Diff (expected → output)'), undefined, { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => window.posted.some((m) => (m as { type?: string }).type === 'case/request'),
+      undefined,
+      { timeout: WAIT_MS },
+    );
+    await panel.send([
+      {
+        type: 'case/data',
+        configFile: CONFIG,
+        caseId: LONG_ID,
+        data: {
+          id: LONG_ID,
+          input: 'Can I get a refund for a damaged parcel?',
+          output: 'Yes, within 30 days.',
+          expected: 'Returns within 30 days.',
+        },
+      },
+    ]);
+    await page.waitForFunction(
+      () => (document.querySelector('.detail')?.textContent ?? '').includes('Diff (expected → output)'),
+      undefined,
+      { timeout: WAIT_MS },
+    );
     mkdirSync(SHOTS, { recursive: true });
   });
 
@@ -120,7 +147,9 @@ describe('results view layout at panel widths', { skip: NO_CHROMIUM }, () => {
     const page = panel.page;
     await page.setViewportSize({ width, height: 800 });
     // Two frames: the resize's layout, then anything the view re-rendered for it.
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
     await page.screenshot({ path: join(SHOTS, `${name}.png`) });
     return (await page.evaluate(MEASURE)) as Layout;
   }
@@ -133,10 +162,18 @@ describe('results view layout at panel widths', { skip: NO_CHROMIUM }, () => {
       assert.ok(layout.visibleCells >= 12, `${layout.visibleCells} cells visible`);
       const detail = layout.detail;
       assert.ok(detail !== null, 'the detail pane is open');
-      if (width < 960) assert.ok(detail.t >= layout.table.b, `detail top ${detail.t} is below the table's bottom ${layout.table.b}`);
-      else assert.ok(detail.l >= layout.table.r, `detail left ${detail.l} is right of the table's right ${layout.table.r}`);
+      if (width < 960)
+        assert.ok(detail.t >= layout.table.b, `detail top ${detail.t} is below the table's bottom ${layout.table.b}`);
+      else
+        assert.ok(
+          detail.l >= layout.table.r,
+          `detail left ${detail.l} is right of the table's right ${layout.table.r}`,
+        );
       // A title one letter wide was the bug; the title keeps at least 12em (about 180 px here) or the pane's width.
-      assert.ok(layout.titleWidth >= Math.min(170, detail.r - detail.l - 24), `the case title is ${layout.titleWidth} px wide`);
+      assert.ok(
+        layout.titleWidth >= Math.min(170, detail.r - detail.l - 24),
+        `the case title is ${layout.titleWidth} px wide`,
+      );
       assert.equal(layout.rootOverflowsSideways, false, 'nothing sticks out of the panel sideways');
     });
   }
@@ -145,7 +182,10 @@ describe('results view layout at panel widths', { skip: NO_CHROMIUM }, () => {
     await at(1400, 'results-view-1400-reason');
     const reason = panel.page.locator('.rows .row.selected .col-reason');
     assert.equal(await reason.getAttribute('title'), LONG_REASON);
-    const cut = await reason.evaluate((cell) => ({ overflow: getComputedStyle(cell).textOverflow, clipped: cell.scrollWidth > cell.clientWidth }));
+    const cut = await reason.evaluate((cell) => ({
+      overflow: getComputedStyle(cell).textOverflow,
+      clipped: cell.scrollWidth > cell.clientWidth,
+    }));
     assert.deepEqual(cut, { overflow: 'ellipsis', clipped: true });
   });
 
@@ -161,7 +201,11 @@ describe('results view layout at panel widths', { skip: NO_CHROMIUM }, () => {
     assert.ok(scrolled > 0, 'the columns are wider than the panel, so the table scrolls sideways');
     const layout = await at(420, 'results-view-420-scrolled');
     assert.deepEqual(layout.problems, []);
-    const lefts = await page.evaluate(() => ['.row.header .cell:nth-last-child(2)', '.rows .row .col-reason'].map((selector) => document.querySelector(selector)?.getBoundingClientRect().left));
+    const lefts = await page.evaluate(() =>
+      ['.row.header .cell:nth-last-child(2)', '.rows .row .col-reason'].map(
+        (selector) => document.querySelector(selector)?.getBoundingClientRect().left,
+      ),
+    );
     assert.equal(typeof lefts[0], 'number');
     assert.equal(lefts[0], lefts[1], 'the Reason header is over the reason cells');
   });

@@ -23,7 +23,9 @@ describe('results view: a redraw during a double click', { skip: NO_CHROMIUM }, 
   it('opens the detail on one double click even when the same run is redrawn between its clicks', async () => {
     const page = panel.page;
     await panel.send(reportMessages(reportOf(6)));
-    await page.waitForFunction(() => document.querySelectorAll('.rows .row').length > 0, undefined, { timeout: WAIT_MS });
+    await page.waitForFunction(() => document.querySelectorAll('.rows .row').length > 0, undefined, {
+      timeout: WAIT_MS,
+    });
     const row = page.locator('.rows .row', { hasText: 'case-000002' }).first();
     const box = await row.locator('.col-status').boundingBox();
     assert.ok(box !== null, 'the row is on screen');
@@ -32,7 +34,9 @@ describe('results view: a redraw during a double click', { skip: NO_CHROMIUM }, 
     const redrawn = async (): Promise<void> => {
       await panel.send(reportMessages(reportOf(6)));
       // Two animation frames: the view renders at most once per frame, after the messages.
-      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+      await page.evaluate(
+        () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+      );
     };
     await page.mouse.move(x, y);
     await page.mouse.down();
@@ -42,7 +46,9 @@ describe('results view: a redraw during a double click', { skip: NO_CHROMIUM }, 
     await redrawn();
     await page.mouse.up({ clickCount: 2 });
     // The view renders the click's outcome on the next frame; no waiting for a second chance.
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
     assert.equal(await page.locator('.detail').isVisible(), true, 'the detail pane opened');
     assert.match((await page.locator('.detail').textContent()) ?? '', /case-000002/);
   });

@@ -26,7 +26,11 @@ describe('results view across a reload', { skip: NO_CHROMIUM }, () => {
     const page = panel.page;
     const report = reportOf(20, 'run-restore');
     await panel.send(reportMessages(report));
-    await page.waitForFunction(() => document.querySelector('.toolbar .count')?.textContent === '60 results', undefined, { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => document.querySelector('.toolbar .count')?.textContent === '60 results',
+      undefined,
+      { timeout: WAIT_MS },
+    );
     await page.locator('.toolbar .chip.status-fail').click();
     await page.locator('.table').focus();
     await page.keyboard.press('ArrowDown');
@@ -36,12 +40,20 @@ describe('results view across a reload', { skip: NO_CHROMIUM }, () => {
     const selectedBefore = await page.locator('.rows .row.selected').textContent();
     const titleBefore = await page.locator('.detail h2').textContent();
 
-    assert.deepEqual(savedSourceOf(await panel.savedState()), { runId: 'run-restore', configFile: CONFIG, kind: 'report', complete: true }, 'the host can find the run from what the view saved');
+    assert.deepEqual(
+      savedSourceOf(await panel.savedState()),
+      { runId: 'run-restore', configFile: CONFIG, kind: 'report', complete: true },
+      'the host can find the run from what the view saved',
+    );
 
     await panel.reload();
     // What the host does for a revived panel once the view is ready: the run's report again.
     await panel.send(reportMessages(report));
-    await page.waitForFunction(() => document.querySelector('.detail h2') !== null && document.querySelector('.rows .row.selected') !== null, undefined, { timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => document.querySelector('.detail h2') !== null && document.querySelector('.rows .row.selected') !== null,
+      undefined,
+      { timeout: WAIT_MS },
+    );
     assert.equal(await page.locator('.rows .row.selected').textContent(), selectedBefore);
     assert.equal(await page.locator('.detail h2').textContent(), titleBefore);
     assert.equal(await page.locator('.toolbar .chip.status-fail').getAttribute('aria-pressed'), 'true');
@@ -51,15 +63,24 @@ describe('results view across a reload', { skip: NO_CHROMIUM }, () => {
   it('shows the host’s notice when the run cannot be shown again, and keeps the saved run for the next reload', async () => {
     const page = panel.page;
     await panel.reload();
-    const notice = 'Run live-1 of /work/evals/support.eval.yaml was in progress when the window closed and ended with it, before writing its report.';
+    const notice =
+      'Run live-1 of /work/evals/support.eval.yaml was in progress when the window closed and ended with it, before writing its report.';
     await panel.send([{ type: 'view/clear', notice }]);
-    await page.waitForFunction((text) => document.querySelector('.empty')?.textContent === text, notice, { timeout: WAIT_MS });
+    await page.waitForFunction((text) => document.querySelector('.empty')?.textContent === text, notice, {
+      timeout: WAIT_MS,
+    });
     assert.equal(await page.locator('.empty').isVisible(), true);
     assert.equal(await page.locator('.rows .row').count(), 0);
-    assert.equal(savedSourceOf(await panel.savedState())?.runId, 'run-restore', 'a restore alone saves nothing over the saved run');
+    assert.equal(
+      savedSourceOf(await panel.savedState())?.runId,
+      'run-restore',
+      'a restore alone saves nothing over the saved run',
+    );
 
     await panel.send(reportMessages(reportOf(3, 'run-next')));
-    await page.waitForFunction(() => document.querySelector('.empty')?.hasAttribute('hidden') === true, undefined, { timeout: WAIT_MS });
+    await page.waitForFunction(() => document.querySelector('.empty')?.hasAttribute('hidden') === true, undefined, {
+      timeout: WAIT_MS,
+    });
     assert.equal(savedSourceOf(await panel.savedState())?.runId, 'run-next');
   });
 });

@@ -37,9 +37,15 @@ describe('100,000 results', () => {
     assert.equal(selectedResult(state)?.score, 149, 'the largest score is a token count of 149');
 
     const counts = census(state.results.items, SCORERS).statusCounts;
-    assert.equal([...counts.values()].reduce((a, b) => a + b, 0), report.results.length);
+    assert.equal(
+      [...counts.values()].reduce((a, b) => a + b, 0),
+      report.results.length,
+    );
     const distributions = scorerDistributions(state.results.items, SCORERS);
-    assert.equal(distributions.reduce((n, d) => n + d.counted, 0), report.results.filter((r) => r.score !== undefined).length);
+    assert.equal(
+      distributions.reduce((n, d) => n + d.counted, 0),
+      report.results.filter((r) => r.score !== undefined).length,
+    );
   });
 
   it('a live run of 100,000 results reaches the view in a few hundred messages, and folds to the same table', () => {

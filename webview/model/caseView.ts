@@ -21,7 +21,9 @@ export const MAX_SHOWN_CHARS = 200_000;
 /** A field's text as the pane shows it: whole, or its first MAX_SHOWN_CHARS characters and a note of the full length. */
 export function shownText(value: Json | undefined): string {
   const text = jsonText(value);
-  return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, MAX_SHOWN_CHARS)}\n… (${text.length} characters; the first ${MAX_SHOWN_CHARS} are shown)`;
+  return text.length <= MAX_SHOWN_CHARS
+    ? text
+    : `${text.slice(0, MAX_SHOWN_CHARS)}\n… (${text.length} characters; the first ${MAX_SHOWN_CHARS} are shown)`;
 }
 
 export interface CaseFields {
@@ -61,7 +63,11 @@ export function caseFields(data: CaseData, trial: number): CaseFields {
  * sequence); without those, the case's expected and output when both are texts. A case's whole
  * expected object (a trajectory) against its whole output object is no diff.
  */
-export function expectedOutputDiff(fields: CaseFields, result?: ScorerResult, scorerKey?: string): DiffOutcome | undefined {
+export function expectedOutputDiff(
+  fields: CaseFields,
+  result?: ScorerResult,
+  scorerKey?: string,
+): DiffOutcome | undefined {
   const sides = result === undefined ? undefined : diffSides(scorerKey, result.details);
   if (sides !== undefined) return diffTexts(sides.expected, sides.actual);
   if (typeof fields.expected !== 'string' || typeof fields.output !== 'string') return undefined;

@@ -8,7 +8,11 @@ export type DiffPiece = { readonly kind: 'equal' | 'delete' | 'insert'; readonly
 export type DiffOutcome =
   | { readonly ok: true; readonly pieces: readonly DiffPiece[] }
   /** `prefix`: the start of each text, when they are too large to diff, shown in place of the diff. */
-  | { readonly ok: false; readonly reason: string; readonly prefix?: { readonly expected: string; readonly output: string } };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly prefix?: { readonly expected: string; readonly output: string };
+    };
 
 /** Edit distance beyond which the diff gives up (its memory is O(D²) for the traced path). */
 const MAX_EDITS = 1000;
@@ -39,9 +43,15 @@ export function diffTexts(expected: string, output: string): DiffOutcome {
   const byLines = expected.includes('\n') || output.includes('\n');
   const a = tokenize(expected, byLines);
   const b = tokenize(output, byLines);
-  if (a.length + b.length > MAX_TOKENS) return { ok: false, reason: `the texts have ${a.length + b.length} ${byLines ? 'lines' : 'words'} together, more than the ${MAX_TOKENS} the view diffs` };
+  if (a.length + b.length > MAX_TOKENS)
+    return {
+      ok: false,
+      reason: `the texts have ${a.length + b.length} ${byLines ? 'lines' : 'words'} together, more than the ${MAX_TOKENS} the view diffs`,
+    };
   const pieces = myers(a, b);
-  return pieces === undefined ? { ok: false, reason: `the texts differ in more than ${MAX_EDITS} ${byLines ? 'lines' : 'words'}` } : { ok: true, pieces: merge(pieces) };
+  return pieces === undefined
+    ? { ok: false, reason: `the texts differ in more than ${MAX_EDITS} ${byLines ? 'lines' : 'words'}` }
+    : { ok: true, pieces: merge(pieces) };
 }
 
 function myers(a: readonly string[], b: readonly string[]): DiffPiece[] | undefined {
@@ -74,7 +84,12 @@ function fromBelow(k: number, d: number, at: (k: number) => number): boolean {
   return k === -d || (k !== d && at(k - 1) < at(k + 1));
 }
 
-function backtrack(trace: readonly Int32Array[], a: readonly string[], b: readonly string[], edits: number): DiffPiece[] {
+function backtrack(
+  trace: readonly Int32Array[],
+  a: readonly string[],
+  b: readonly string[],
+  edits: number,
+): DiffPiece[] {
   const pieces: DiffPiece[] = [];
   let x = a.length;
   let y = b.length;
@@ -111,7 +126,8 @@ function merge(pieces: readonly DiffPiece[]): DiffPiece[] {
   const merged: DiffPiece[] = [];
   for (const piece of pieces) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && last.kind === piece.kind) merged[merged.length - 1] = { kind: piece.kind, text: last.text + piece.text };
+    if (last !== undefined && last.kind === piece.kind)
+      merged[merged.length - 1] = { kind: piece.kind, text: last.text + piece.text };
     else merged.push(piece);
   }
   return merged;

@@ -39,7 +39,13 @@ class Draft {
 }
 
 function caseEntry(c: ReportCase): CaseEntry {
-  const entry: CaseEntry = { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location: c.location };
+  const entry: CaseEntry = {
+    id: c.id,
+    index: c.index,
+    status: c.status,
+    durationMs: c.durationMs,
+    location: c.location,
+  };
   return c.trials === undefined ? entry : { ...entry, trials: c.trials };
 }
 
@@ -49,7 +55,14 @@ function caseEntry(c: ReportCase): CaseEntry {
  * keeps the person on the same case and scorer; a key that finds nothing selects nothing.
  */
 export function freshView(state: ViewState): ViewState {
-  const fresh: ViewState = { ...initialState(), filters: state.filters, sort: state.sort, detailOpen: state.detailOpen, toggledCases: state.toggledCases, configLabels: state.configLabels };
+  const fresh: ViewState = {
+    ...initialState(),
+    filters: state.filters,
+    sort: state.sort,
+    detailOpen: state.detailOpen,
+    toggledCases: state.toggledCases,
+    configLabels: state.configLabels,
+  };
   return state.selected === undefined ? fresh : { ...fresh, selected: state.selected };
 }
 
@@ -73,11 +86,18 @@ export function showReport(state: ViewState, report: Report, complete: boolean):
     ...(head.imported === undefined ? {} : { importedSummary: importedSummaryLine(head.imported) }),
     complete,
   };
-  const base: ViewState = sameRun ? { ...state, results: initialState().results, cases: initialState().cases } : freshView(state);
+  const base: ViewState = sameRun
+    ? { ...state, results: initialState().results, cases: initialState().cases }
+    : freshView(state);
   return appendReport({ ...base, run }, report.cases, report.results, complete);
 }
 
-export function appendReport(state: ViewState, cases: readonly ReportCase[], results: readonly ScorerResult[], complete: boolean): ViewState {
+export function appendReport(
+  state: ViewState,
+  cases: readonly ReportCase[],
+  results: readonly ScorerResult[],
+  complete: boolean,
+): ViewState {
   const draft = new Draft(state);
   for (const c of cases) draft.setCase(caseEntry(c));
   for (const r of results) draft.upsert(r);
@@ -86,16 +106,38 @@ export function appendReport(state: ViewState, cases: readonly ReportCase[], res
 }
 
 /** A run/start seen without a view, or events after a clear: a run whose head is not known yet. */
-const UNKNOWN_RUN: RunInfo = { kind: 'live', runId: '', configFile: '', startedAt: '', cancelled: false, numTrials: 1, scorers: [], complete: false };
+const UNKNOWN_RUN: RunInfo = {
+  kind: 'live',
+  runId: '',
+  configFile: '',
+  startedAt: '',
+  cancelled: false,
+  numTrials: 1,
+  scorers: [],
+  complete: false,
+};
 
-export function foldEvents(state: ViewState, events: readonly RunEvent[], aggregates: LiveAggregates | undefined): ViewState {
+export function foldEvents(
+  state: ViewState,
+  events: readonly RunEvent[],
+  aggregates: LiveAggregates | undefined,
+): ViewState {
   let current = state;
   let draft = new Draft(current);
   for (const event of events) {
     switch (event.type) {
       case 'run/start': {
         current = draft.finish(current);
-        const run: RunInfo = { kind: 'live', runId: event.runId, configFile: event.configFile, startedAt: event.startedAt, cancelled: false, numTrials: event.numTrials, scorers: event.scorers, complete: false };
+        const run: RunInfo = {
+          kind: 'live',
+          runId: event.runId,
+          configFile: event.configFile,
+          startedAt: event.startedAt,
+          cancelled: false,
+          numTrials: event.numTrials,
+          scorers: event.scorers,
+          complete: false,
+        };
         current = { ...freshView(current), run };
         draft = new Draft(current);
         break;
@@ -112,15 +154,34 @@ export function foldEvents(state: ViewState, events: readonly RunEvent[], aggreg
         draft.upsert(event.result);
         break;
       case 'case/end': {
-        const location = draft.getCase(event.caseId)?.location ?? { file: event.range.file, ...toDisplay(event.range.start) };
-        const entry: CaseEntry = { id: event.caseId, index: event.index, status: event.status, durationMs: event.durationMs, location };
+        const location = draft.getCase(event.caseId)?.location ?? {
+          file: event.range.file,
+          ...toDisplay(event.range.start),
+        };
+        const entry: CaseEntry = {
+          id: event.caseId,
+          index: event.index,
+          status: event.status,
+          durationMs: event.durationMs,
+          location,
+        };
         draft.setCase(event.trials === undefined ? entry : { ...entry, trials: event.trials });
         for (const r of event.results) draft.upsert(r);
         break;
       }
       case 'run/end': {
         const run = current.run ?? UNKNOWN_RUN;
-        current = { ...current, run: { ...run, finishedAt: event.finishedAt, durationMs: event.durationMs, cancelled: event.cancelled, summary: event.summary, complete: true } };
+        current = {
+          ...current,
+          run: {
+            ...run,
+            finishedAt: event.finishedAt,
+            durationMs: event.durationMs,
+            cancelled: event.cancelled,
+            summary: event.summary,
+            complete: true,
+          },
+        };
         break;
       }
     }
@@ -129,5 +190,12 @@ export function foldEvents(state: ViewState, events: readonly RunEvent[], aggreg
   if (aggregates === undefined) return current;
   const run = current.run ?? UNKNOWN_RUN;
   const { job: _job, ...withoutJob } = run;
-  return { ...current, run: { ...withoutJob, aggregates: aggregates.scorers, ...(aggregates.job === undefined ? {} : { job: aggregates.job }) } };
+  return {
+    ...current,
+    run: {
+      ...withoutJob,
+      aggregates: aggregates.scorers,
+      ...(aggregates.job === undefined ? {} : { job: aggregates.job }),
+    },
+  };
 }

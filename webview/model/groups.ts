@@ -53,7 +53,9 @@ interface Memo {
 }
 let memo: Memo | undefined;
 
-export function groupedRows(state: Pick<ViewState, 'results' | 'cases' | 'filters' | 'sort' | 'toggledCases'>): Grouped {
+export function groupedRows(
+  state: Pick<ViewState, 'results' | 'cases' | 'filters' | 'sort' | 'toggledCases'>,
+): Grouped {
   const positions = visibleRows(state);
   if (memo !== undefined && memo.rows === positions && memo.toggled === state.toggledCases) return memo.value;
   const byCase = new Map<string, Map<string, ScorerResult[]>>();
@@ -80,13 +82,31 @@ export function groupedRows(state: Pick<ViewState, 'results' | 'cases' | 'filter
     const open = notPassing !== state.toggledCases.has(caseId);
     const key = caseRowKey(caseId);
     indexOf.set(key, rows.length);
-    rows.push({ kind: 'case', key, caseId, open, first, results: all.reduce((n, trials) => n + trials.length, 0), scorers: all.length, failingScorers });
+    rows.push({
+      kind: 'case',
+      key,
+      caseId,
+      open,
+      first,
+      results: all.reduce((n, trials) => n + trials.length, 0),
+      scorers: all.length,
+      failingScorers,
+    });
     for (const [scorer, trials] of scorers) {
       const shown = trials[0];
       if (shown === undefined) continue;
       const index = rows.length;
       if (open) for (const r of trials) indexOf.set(resultKey(r), index);
-      if (open) rows.push({ kind: 'scorer', key: resultKey(shown), caseId, scorer, shown, trials: trials.length, passedTrials: trials.filter((r) => r.status === 'pass').length });
+      if (open)
+        rows.push({
+          kind: 'scorer',
+          key: resultKey(shown),
+          caseId,
+          scorer,
+          shown,
+          trials: trials.length,
+          passedTrials: trials.filter((r) => r.status === 'pass').length,
+        });
     }
   }
   const value = { rows, indexOf };

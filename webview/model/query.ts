@@ -8,7 +8,16 @@ import type { KeyedList } from './keyedList';
 import type { CaseEntry, Filters, Sort, ViewState } from './viewState';
 
 /** Worst first: the order "status ascending" shows. */
-export const STATUS_ORDER: readonly ResultStatus[] = ['error', 'timeout', 'fail', 'inconclusive', 'unsupported', 'skipped', 'measured', 'pass'];
+export const STATUS_ORDER: readonly ResultStatus[] = [
+  'error',
+  'timeout',
+  'fail',
+  'inconclusive',
+  'unsupported',
+  'skipped',
+  'measured',
+  'pass',
+];
 const STATUS_RANK = new Map<ResultStatus, number>(STATUS_ORDER.map((status, rank) => [status, rank]));
 
 interface Memo {
@@ -23,7 +32,14 @@ let memo: Memo | undefined;
 
 export function visibleRows(state: Pick<ViewState, 'results' | 'cases' | 'filters' | 'sort'>): readonly number[] {
   const m = memo;
-  if (m !== undefined && m.results === state.results && m.cases === state.cases && m.filters === state.filters && m.sort === state.sort) return m.rows;
+  if (
+    m !== undefined &&
+    m.results === state.results &&
+    m.cases === state.cases &&
+    m.filters === state.filters &&
+    m.sort === state.sort
+  )
+    return m.rows;
   const rows = sortRows(filterRows(state.results.items, state.filters), state.results.items, state.cases, state.sort);
   memo = { results: state.results, cases: state.cases, filters: state.filters, sort: state.sort, rows };
   return rows;
@@ -74,7 +90,8 @@ function comparator(sort: Sort, cases: KeyedList<CaseEntry>): Compare {
       return (a, b) => sign * (a.trial - b.trial);
     case 'status':
       // Ties in dataset order, whichever the direction: the failing cases read top to bottom as in the file.
-      return (a, b) => sign * ((STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0)) || caseIndex(a) - caseIndex(b);
+      return (a, b) =>
+        sign * ((STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0)) || caseIndex(a) - caseIndex(b);
     case 'score':
       return (a, b) => byNumber(a.score, b.score, sign);
     case 'reason':

@@ -21,11 +21,23 @@ function step(state: ViewState, action: Action): ViewState {
     case 'run/events':
       return foldEvents(state, action.events, action.aggregates);
     case 'case/data':
-      return settleCaseData(state, action.configFile, action.caseId, { status: 'loaded', configFile: action.configFile, caseId: action.caseId, data: action.data });
+      return settleCaseData(state, action.configFile, action.caseId, {
+        status: 'loaded',
+        configFile: action.configFile,
+        caseId: action.caseId,
+        data: action.data,
+      });
     case 'case/unavailable':
-      return settleCaseData(state, action.configFile, action.caseId, { status: 'unavailable', configFile: action.configFile, caseId: action.caseId, reason: action.reason });
+      return settleCaseData(state, action.configFile, action.caseId, {
+        status: 'unavailable',
+        configFile: action.configFile,
+        caseId: action.caseId,
+        reason: action.reason,
+      });
     case 'config/label':
-      return state.configLabels.get(action.configFile) === action.label ? state : { ...state, configLabels: new Map([...state.configLabels, [action.configFile, action.label]]) };
+      return state.configLabels.get(action.configFile) === action.label
+        ? state
+        : { ...state, configLabels: new Map([...state.configLabels, [action.configFile, action.label]]) };
     case 'view/clear': {
       const fresh = freshView(state);
       return action.notice === undefined ? fresh : { ...fresh, notice: action.notice };
@@ -44,7 +56,9 @@ function ui(state: ViewState, action: UiAction): ViewState {
     case 'ui/clearFilters':
       return { ...state, filters: { statuses: [], scorers: [], search: state.filters.search } };
     case 'ui/search':
-      return action.text === state.filters.search ? state : { ...state, filters: { ...state.filters, search: action.text } };
+      return action.text === state.filters.search
+        ? state
+        : { ...state, filters: { ...state.filters, search: action.text } };
     case 'ui/sort': {
       const direction = state.sort.column === action.column && state.sort.direction === 'asc' ? 'desc' : 'asc';
       return { ...state, sort: { column: action.column, direction } };
@@ -70,7 +84,9 @@ function toggled<T>(list: readonly T[], item: T): readonly T[] {
 
 function selectable(state: ViewState, key: string): boolean {
   const caseId = caseOfRowKey(key);
-  return caseId === undefined ? state.results.has(key) : state.cases.has(caseId) || state.results.items.some((r) => r.caseId === caseId);
+  return caseId === undefined
+    ? state.results.has(key)
+    : state.cases.has(caseId) || state.results.items.some((r) => r.caseId === caseId);
 }
 
 function toggleCase(state: ViewState, caseId: string, open: boolean | undefined): ViewState {
@@ -79,7 +95,13 @@ function toggleCase(state: ViewState, caseId: string, open: boolean | undefined)
   const toggledCases = new Set(state.toggledCases);
   if (!toggledCases.delete(caseId)) toggledCases.add(caseId);
   // Closing a case with one of its trials selected selects the case's row, so the selection stays in view.
-  const selected = !row.open || state.selected === undefined || caseOfRowKey(state.selected) !== undefined || selectedResult(state)?.caseId !== caseId ? state.selected : row.key;
+  const selected =
+    !row.open ||
+    state.selected === undefined ||
+    caseOfRowKey(state.selected) !== undefined ||
+    selectedResult(state)?.caseId !== caseId
+      ? state.selected
+      : row.key;
   return selected === undefined ? { ...state, toggledCases } : { ...state, toggledCases, selected };
 }
 
@@ -98,13 +120,27 @@ function move(state: ViewState, by: number | 'first' | 'last'): ViewState {
   return row === undefined ? state : { ...state, selected: row.key };
 }
 
-const KNOWN_STATUSES: readonly ResultStatus[] = ['pass', 'fail', 'error', 'inconclusive', 'unsupported', 'timeout', 'skipped', 'measured'];
+const KNOWN_STATUSES: readonly ResultStatus[] = [
+  'pass',
+  'fail',
+  'error',
+  'inconclusive',
+  'unsupported',
+  'timeout',
+  'skipped',
+  'measured',
+];
 
 /** Restores what the person chose, ignoring anything a stale saved state holds that no longer fits. */
 function restore(state: ViewState, view: PersistedView): ViewState {
   const statuses = view.filters.statuses.filter((s) => KNOWN_STATUSES.includes(s));
   const sort = SORT_COLUMNS.includes(view.sort.column) ? view.sort : state.sort;
-  const next: ViewState = { ...state, filters: { statuses, scorers: view.filters.scorers, search: view.filters.search }, sort, detailOpen: view.detailOpen };
+  const next: ViewState = {
+    ...state,
+    filters: { statuses, scorers: view.filters.scorers, search: view.filters.search },
+    sort,
+    detailOpen: view.detailOpen,
+  };
   return view.selected === undefined ? next : { ...next, selected: view.selected };
 }
 
@@ -115,7 +151,9 @@ export function persistedView(state: ViewState): PersistedView {
     filters: state.filters,
     sort: state.sort,
     detailOpen: state.detailOpen,
-    ...(run === undefined ? {} : { source: { runId: run.runId, configFile: run.configFile, kind: run.kind, complete: run.complete } }),
+    ...(run === undefined
+      ? {}
+      : { source: { runId: run.runId, configFile: run.configFile, kind: run.kind, complete: run.complete } }),
   };
   return state.selected === undefined ? view : { ...view, selected: state.selected };
 }
@@ -124,13 +162,22 @@ export function persistedView(state: ViewState): PersistedView {
 export function persistedViewChanged(before: ViewState, after: ViewState): boolean {
   const a = before.run;
   const b = after.run;
-  const sourceChanged = a?.runId !== b?.runId || a?.configFile !== b?.configFile || a?.kind !== b?.kind || a?.complete !== b?.complete;
-  return sourceChanged || before.filters !== after.filters || before.sort !== after.sort || before.selected !== after.selected || before.detailOpen !== after.detailOpen;
+  const sourceChanged =
+    a?.runId !== b?.runId || a?.configFile !== b?.configFile || a?.kind !== b?.kind || a?.complete !== b?.complete;
+  return (
+    sourceChanged ||
+    before.filters !== after.filters ||
+    before.sort !== after.sort ||
+    before.selected !== after.selected ||
+    before.detailOpen !== after.detailOpen
+  );
 }
 
 function settleCaseData(state: ViewState, configFile: string, caseId: string, settled: CaseDataState): ViewState {
   const wanted = state.caseData;
-  return wanted !== undefined && wanted.configFile === configFile && wanted.caseId === caseId ? { ...state, caseData: settled } : state;
+  return wanted !== undefined && wanted.configFile === configFile && wanted.caseId === caseId
+    ? { ...state, caseData: settled }
+    : state;
 }
 
 /** With the detail open on a case whose data is not here, the data becomes `loading` (the caller then asks the host). */
@@ -145,10 +192,14 @@ function withCaseData(state: ViewState): ViewState {
 }
 
 /** The `case/request` to post after a change, when the change started loading a case. */
-export function caseRequestFor(before: ViewState, after: ViewState): { readonly configFile: string; readonly caseId: string } | undefined {
+export function caseRequestFor(
+  before: ViewState,
+  after: ViewState,
+): { readonly configFile: string; readonly caseId: string } | undefined {
   const next = after.caseData;
   if (next?.status !== 'loading') return undefined;
   const prev = before.caseData;
-  if (prev?.status === 'loading' && prev.configFile === next.configFile && prev.caseId === next.caseId) return undefined;
+  if (prev?.status === 'loading' && prev.configFile === next.configFile && prev.caseId === next.caseId)
+    return undefined;
   return { configFile: next.configFile, caseId: next.caseId };
 }

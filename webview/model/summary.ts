@@ -30,7 +30,10 @@ export function jobLine(run: RunInfo | undefined): JobLine {
   if (job !== undefined) {
     const verdict = job.pass ? 'pass' : 'fail';
     const sofar = run.complete ? '' : ' so far';
-    return { text: `Job score ${formatScore(job.score)}${sofar} against threshold ${formatScore(job.threshold)}: ${verdict}`, verdict };
+    return {
+      text: `Job score ${formatScore(job.score)}${sofar} against threshold ${formatScore(job.threshold)}: ${verdict}`,
+      verdict,
+    };
   }
   if (!run.complete) return { text: 'Job score: when the run ends', verdict: 'none' };
   if (run.importedSummary !== undefined) return { text: run.importedSummary, verdict: 'none' };
@@ -53,8 +56,18 @@ export function scorerLines(aggregates: readonly ScorerAggregate[]): ScorerLine[
       .filter(([, n]) => n > 0)
       .map(([status, n]) => `${n} ${status}`)
       .join(', ');
-    const test = a.test === undefined ? '' : `${a.test.lower_is_better ? '≤' : '≥'} ${formatScore(a.test.threshold)} → ${a.test.pass ? 'pass' : 'fail'}`;
-    return { name: a.name, passRate: formatRate(a.passRate), meanScore: formatScore(a.meanScore), test, verdict: a.test === undefined ? 'none' : a.test.pass ? 'pass' : 'fail', counts };
+    const test =
+      a.test === undefined
+        ? ''
+        : `${a.test.lower_is_better ? '≤' : '≥'} ${formatScore(a.test.threshold)} → ${a.test.pass ? 'pass' : 'fail'}`;
+    return {
+      name: a.name,
+      passRate: formatRate(a.passRate),
+      meanScore: formatScore(a.meanScore),
+      test,
+      verdict: a.test === undefined ? 'none' : a.test.pass ? 'pass' : 'fail',
+      counts,
+    };
   });
 }
 
@@ -95,7 +108,9 @@ export function runTitle(run: RunInfo | undefined, labels: ReadonlyMap<string, s
   const name = labels.get(run.configFile) ?? run.configFile.split(/[\\/]/).pop() ?? run.configFile;
   const kind = run.kind === 'live' ? 'live run' : run.importedSummary === undefined ? '' : 'EvalBench results';
   const started = new Date(run.startedAt);
-  const when = Number.isNaN(started.getTime()) ? '' : `ran ${localTime(started)}${run.durationMs === undefined ? '' : `, took ${formatDuration(run.durationMs)}`}`;
+  const when = Number.isNaN(started.getTime())
+    ? ''
+    : `ran ${localTime(started)}${run.durationMs === undefined ? '' : `, took ${formatDuration(run.durationMs)}`}`;
   return { text: kind === '' ? name : `${name} · ${kind}`, when, tooltip: `run ${run.runId} of ${run.configFile}` };
 }
 
@@ -127,7 +142,11 @@ export interface ScorerDistribution {
  * scorer (EvalBench's 0–100 stays 0–100), the lowest to the highest seen for a count. One pass over
  * the results, so 100,000 of them cost one loop.
  */
-export function scorerDistributions(results: readonly ScorerResult[], scorers: readonly ScorerInfo[], bins = 10): ScorerDistribution[] {
+export function scorerDistributions(
+  results: readonly ScorerResult[],
+  scorers: readonly ScorerInfo[],
+  bins = 10,
+): ScorerDistribution[] {
   const scores = new Map<string, number[]>(scorers.map((s) => [s.name, []]));
   for (const r of results) {
     if (r.score === undefined || Number.isNaN(r.score)) continue;
@@ -148,7 +167,15 @@ export function scorerDistributions(results: readonly ScorerResult[], scorers: r
       const bin = Math.min(bins - 1, Math.max(0, Math.floor((score - low) / width)));
       counts[bin] = (counts[bin] ?? 0) + 1;
     }
-    const axis = scorer.scale.kind === 'bounded' ? `${formatScore(low)}–${formatScore(high)}` : `${formatScore(low)}–${formatScore(high)} ${scorer.scale.unit}`;
-    return { scorer: scorer.name, bins: counts.map((count, i) => ({ from: low + i * width, to: low + (i + 1) * width, count })), counted: list.length, axis };
+    const axis =
+      scorer.scale.kind === 'bounded'
+        ? `${formatScore(low)}–${formatScore(high)}`
+        : `${formatScore(low)}–${formatScore(high)} ${scorer.scale.unit}`;
+    return {
+      scorer: scorer.name,
+      bins: counts.map((count, i) => ({ from: low + i * width, to: low + (i + 1) * width, count })),
+      counted: list.length,
+      axis,
+    };
   });
 }

@@ -92,7 +92,15 @@ export const DEFAULT_SORT: Sort = { column: 'status', direction: 'asc' };
 const NO_CASES_TOGGLED: ReadonlySet<string> = new Set();
 
 export function initialState(): ViewState {
-  return { results: KeyedList.empty<ScorerResult>(resultKey), cases: KeyedList.empty<CaseEntry>(caseKey), filters: NO_FILTERS, sort: DEFAULT_SORT, detailOpen: false, toggledCases: NO_CASES_TOGGLED, configLabels: new Map() };
+  return {
+    results: KeyedList.empty<ScorerResult>(resultKey),
+    cases: KeyedList.empty<CaseEntry>(caseKey),
+    filters: NO_FILTERS,
+    sort: DEFAULT_SORT,
+    detailOpen: false,
+    toggledCases: NO_CASES_TOGGLED,
+    configLabels: new Map(),
+  };
 }
 
 /** A result's identity: case × scorer × trial. The unit separator cannot occur in a JSON-read id by accident. */
@@ -120,7 +128,9 @@ const CASE_ROW = '\u001ecase\u001f';
 export function selectedResult(state: Pick<ViewState, 'selected' | 'results' | 'filters'>): ScorerResult | undefined {
   if (state.selected === undefined) return undefined;
   const caseId = caseOfRowKey(state.selected);
-  return caseId === undefined ? state.results.get(state.selected) : worstOfCase(state.results.items, caseId, state.filters);
+  return caseId === undefined
+    ? state.results.get(state.selected)
+    : worstOfCase(state.results.items, caseId, state.filters);
 }
 
 function worstOfCase(results: readonly ScorerResult[], caseId: string, filters: Filters): ScorerResult | undefined {
@@ -131,7 +141,8 @@ function worstOfCase(results: readonly ScorerResult[], caseId: string, filters: 
     if (result.caseId !== caseId) continue;
     const rank = STATUS_ORDER.indexOf(result.status);
     if (worst === undefined || rank < worst.rank) worst = { result, rank };
-    if ((worstShown === undefined || rank < worstShown.rank) && matches(result, filters, needle)) worstShown = { result, rank };
+    if ((worstShown === undefined || rank < worstShown.rank) && matches(result, filters, needle))
+      worstShown = { result, rank };
   }
   return (worstShown ?? worst)?.result;
 }

@@ -28,7 +28,10 @@ export class ResultsApp {
   private readonly summary = el('section', { className: 'summary', attrs: { 'aria-label': 'Summary' } });
   private readonly toolbar: Toolbar;
   private readonly table: ResultsTable;
-  private readonly detail = el('aside', { className: 'detail', attrs: { 'aria-label': 'Result detail', tabindex: '-1' } });
+  private readonly detail = el('aside', {
+    className: 'detail',
+    attrs: { 'aria-label': 'Result detail', tabindex: '-1' },
+  });
   private readonly empty = el('p', { className: 'empty muted', attrs: { role: 'status' } });
 
   constructor(
@@ -80,7 +83,10 @@ export class ResultsApp {
     const run = this.state.run;
     if (run === undefined) return;
     const location = this.state.cases.get(caseId)?.location;
-    this.host.post({ type: 'case/reveal', target: { configFile: run.configFile, caseId, ...(location === undefined ? {} : { location }) } });
+    this.host.post({
+      type: 'case/reveal',
+      target: { configFile: run.configFile, caseId, ...(location === undefined ? {} : { location }) },
+    });
   }
 
   private closeDetail(): void {
@@ -102,7 +108,14 @@ export class ResultsApp {
 
   private onTableKey(event: KeyboardEvent): void {
     const page = this.table.pageSize();
-    const moves: { readonly [key: string]: number | 'first' | 'last' } = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: 'first', End: 'last' };
+    const moves: { readonly [key: string]: number | 'first' | 'last' } = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: page,
+      PageUp: -page,
+      Home: 'first',
+      End: 'last',
+    };
     const by = moves[event.key];
     if (by !== undefined) {
       event.preventDefault();
@@ -148,17 +161,41 @@ export class ResultsApp {
     const counted = census(state.results.items, scorers);
     this.empty.hidden = run !== undefined;
     this.empty.textContent = state.notice ?? 'No run to show yet. Run an eval or open a report.json.';
-    if (before === undefined || before.run !== state.run || before.configLabels !== state.configLabels || before.results !== state.results || before.cases !== state.cases) {
+    if (
+      before === undefined ||
+      before.run !== state.run ||
+      before.configLabels !== state.configLabels ||
+      before.results !== state.results ||
+      before.cases !== state.cases
+    ) {
       renderSummary(this.summary, {
         title: runTitle(run, state.configLabels),
-        status: run === undefined ? '' : run.complete ? (run.cancelled ? 'cancelled' : 'finished') : run.kind === 'live' ? 'running…' : 'loading…',
+        status:
+          run === undefined
+            ? ''
+            : run.complete
+              ? run.cancelled
+                ? 'cancelled'
+                : 'finished'
+              : run.kind === 'live'
+                ? 'running…'
+                : 'loading…',
         job: jobLine(run),
-        counts: caseCountsLine(run, [...state.cases.values()].map((c) => c.status)),
+        counts: caseCountsLine(
+          run,
+          [...state.cases.values()].map((c) => c.status),
+        ),
         scorers: scorerLines(run?.aggregates ?? []),
         distributions: scorerDistributions(state.results.items, scorers),
       });
     }
-    this.toolbar.update({ filters: state.filters, statusCounts: counted.statusCounts, scorers: counted.scorers, shown: rows.length, total: state.results.size });
+    this.toolbar.update({
+      filters: state.filters,
+      statusCounts: counted.statusCounts,
+      scorers: counted.scorers,
+      shown: rows.length,
+      total: state.results.size,
+    });
     this.table.update(state, grouped.rows, rowOfKey(grouped, state.selected, selectedResult(state)?.caseId));
     this.renderDetailPane(state, before);
   }
@@ -167,7 +204,13 @@ export class ResultsApp {
     const result = state.detailOpen ? selectedResult(state) : undefined;
     this.detail.hidden = result === undefined;
     if (result === undefined) return;
-    const unchanged = before !== undefined && before.detailOpen && before.selected === state.selected && before.caseData === state.caseData && before.results === state.results && before.cases === state.cases;
+    const unchanged =
+      before !== undefined &&
+      before.detailOpen &&
+      before.selected === state.selected &&
+      before.caseData === state.caseData &&
+      before.results === state.results &&
+      before.cases === state.cases;
     if (unchanged) return;
     const caseEntry = state.cases.get(result.caseId);
     const scorerKey = state.run?.scorers.find((s) => s.name === result.scorer)?.key;

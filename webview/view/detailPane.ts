@@ -29,10 +29,23 @@ export interface DetailHandlers {
 
 export function renderDetail(target: HTMLElement, model: DetailModel, handlers: DetailHandlers): void {
   const { result, caseEntry } = model;
-  const where = caseEntry?.location === undefined ? 'location unknown' : `${caseEntry.location.file}:${caseEntry.location.line}:${caseEntry.location.column}`;
+  const where =
+    caseEntry?.location === undefined
+      ? 'location unknown'
+      : `${caseEntry.location.file}:${caseEntry.location.line}:${caseEntry.location.column}`;
   const title = el('h2', {}, result.caseId);
-  const actions = el('div', { className: 'actions' }, button('Reveal in dataset', () => handlers.reveal(result.caseId)), button('Close (Esc)', () => handlers.close(), { className: 'plain' }));
-  const meta = el('div', { className: 'muted' }, `case ${caseEntry?.status ?? 'unknown'} · ${where}`, caseEntry?.trials === undefined ? '' : ` · trials passed ${caseEntry.trials.passed}/${caseEntry.trials.trials}`);
+  const actions = el(
+    'div',
+    { className: 'actions' },
+    button('Reveal in dataset', () => handlers.reveal(result.caseId)),
+    button('Close (Esc)', () => handlers.close(), { className: 'plain' }),
+  );
+  const meta = el(
+    'div',
+    { className: 'muted' },
+    `case ${caseEntry?.status ?? 'unknown'} · ${where}`,
+    caseEntry?.trials === undefined ? '' : ` · trials passed ${caseEntry.trials.passed}/${caseEntry.trials.trials}`,
+  );
   // The selected result's verdict, then the case's own fields (input, output, expected, diff, trace),
   // and only then every result with its details, which can be long raw JSON (a judge's whole answer).
   target.replaceChildren(
@@ -40,7 +53,11 @@ export function renderDetail(target: HTMLElement, model: DetailModel, handlers: 
     meta,
     resultBlock(result, true, false),
     ...caseSections(model.caseData, result, model.scorerKey),
-    section(`Results of this case, with their details (${model.caseResults.length})`, model.caseResults.length <= 20, ...model.caseResults.map((r) => resultBlock(r, r === result, true))),
+    section(
+      `Results of this case, with their details (${model.caseResults.length})`,
+      model.caseResults.length <= 20,
+      ...model.caseResults.map((r) => resultBlock(r, r === result, true)),
+    ),
   );
 }
 
@@ -54,9 +71,17 @@ function resultBlock(result: ScorerResult, current: boolean, withDetails: boolea
     ` · score ${formatScore(result.score)}`,
   );
   const entries = (withDetails ? detailEntries(result) : []).map((entry) =>
-    entry.block ? el('div', { className: 'entry' }, el('div', { className: 'label' }, entry.label), el('pre', {}, entry.text)) : el('div', { className: 'entry' }, el('span', { className: 'label' }, `${entry.label}: `), entry.text),
+    entry.block
+      ? el('div', { className: 'entry' }, el('div', { className: 'label' }, entry.label), el('pre', {}, entry.text))
+      : el('div', { className: 'entry' }, el('span', { className: 'label' }, `${entry.label}: `), entry.text),
   );
-  return el('div', { className: `result${current ? ' current' : ''}` }, head, el('div', { className: 'reason' }, result.reason), ...entries);
+  return el(
+    'div',
+    { className: `result${current ? ' current' : ''}` },
+    head,
+    el('div', { className: 'reason' }, result.reason),
+    ...entries,
+  );
 }
 
 function section(title: string, open: boolean, ...children: (Node | string)[]): HTMLElement {
@@ -65,15 +90,26 @@ function section(title: string, open: boolean, ...children: (Node | string)[]): 
   return details;
 }
 
-function caseSections(state: CaseDataState | undefined, result: ScorerResult, scorerKey: string | undefined): HTMLElement[] {
+function caseSections(
+  state: CaseDataState | undefined,
+  result: ScorerResult,
+  scorerKey: string | undefined,
+): HTMLElement[] {
   const trial = result.trial;
-  if (state === undefined || state.status === 'loading') return [el('p', { className: 'muted' }, 'Loading the case from its dataset…')];
-  if (state.status === 'unavailable') return [el('p', { className: 'muted' }, `Case data not available: ${state.reason}`)];
+  if (state === undefined || state.status === 'loading')
+    return [el('p', { className: 'muted' }, 'Loading the case from its dataset…')];
+  if (state.status === 'unavailable')
+    return [el('p', { className: 'muted' }, `Case data not available: ${state.reason}`)];
   const data = state.data;
   const fields = caseFields(data, trial);
   const sections: HTMLElement[] = [];
-  if (fields.trialError !== undefined) sections.push(section(`Trial ${trial} error`, true, el('pre', {}, fields.trialError)));
-  sections.push(valueSection('Input', fields.input, true), valueSection(trial > 1 ? `Output (trial ${trial})` : 'Output', fields.output, true), valueSection('Expected', fields.expected, true));
+  if (fields.trialError !== undefined)
+    sections.push(section(`Trial ${trial} error`, true, el('pre', {}, fields.trialError)));
+  sections.push(
+    valueSection('Input', fields.input, true),
+    valueSection(trial > 1 ? `Output (trial ${trial})` : 'Output', fields.output, true),
+    valueSection('Expected', fields.expected, true),
+  );
   const diff = expectedOutputDiff(fields, result, scorerKey);
   if (diff !== undefined) sections.push(section('Diff (expected → output)', true, diffView(diff)));
   sections.push(traceSection(fields, data.traceSteps, data.traceProblem));
@@ -83,7 +119,9 @@ function caseSections(state: CaseDataState | undefined, result: ScorerResult, sc
 }
 
 function valueSection(title: string, value: CaseFields['output'], open: boolean): HTMLElement {
-  return value === undefined ? section(title, false, el('p', { className: 'muted' }, 'not in the case')) : section(title, open, el('pre', {}, shownText(value)));
+  return value === undefined
+    ? section(title, false, el('p', { className: 'muted' }, 'not in the case'))
+    : section(title, open, el('pre', {}, shownText(value)));
 }
 
 function diffView(diff: DiffOutcome): HTMLElement {
@@ -93,25 +131,54 @@ function diffView(diff: DiffOutcome): HTMLElement {
     return el(
       'div',
       {},
-      el('p', { className: 'muted' }, `No diff: ${diff.reason}. The first ${expected.length} and ${output.length} characters:`),
+      el(
+        'p',
+        { className: 'muted' },
+        `No diff: ${diff.reason}. The first ${expected.length} and ${output.length} characters:`,
+      ),
       el('pre', {}, `expected: ${expected}…`),
       el('pre', {}, `output: ${output}…`),
     );
   }
   if (!diff.ok) return el('p', { className: 'muted' }, `No diff: ${diff.reason}.`);
-  if (diff.pieces.every((p) => p.kind === 'equal')) return el('p', { className: 'muted' }, 'Output and expected are the same text.');
-  const spans = diff.pieces.map((piece) => el(piece.kind === 'equal' ? 'span' : piece.kind === 'delete' ? 'del' : 'ins', { className: `diff-${piece.kind}` }, piece.text));
+  if (diff.pieces.every((p) => p.kind === 'equal'))
+    return el('p', { className: 'muted' }, 'Output and expected are the same text.');
+  const spans = diff.pieces.map((piece) =>
+    el(
+      piece.kind === 'equal' ? 'span' : piece.kind === 'delete' ? 'del' : 'ins',
+      { className: `diff-${piece.kind}` },
+      piece.text,
+    ),
+  );
   return el('pre', { className: 'diff' }, ...spans);
 }
 
-function traceSection(fields: CaseFields, steps: readonly TraceStep[] | undefined, problem: string | undefined): HTMLElement {
+function traceSection(
+  fields: CaseFields,
+  steps: readonly TraceStep[] | undefined,
+  problem: string | undefined,
+): HTMLElement {
   // A recorded trial's own trace was not normalized by the host; it is shown as recorded.
   if (steps !== undefined && fields.traceOfTrial !== true) {
-    const items = steps.map((step) => el('li', {}, el('div', { className: 'step-head' }, stepTitle(step)), stepBody(step)));
-    return section(`Trace steps (${steps.length})`, true, steps.length === 0 ? el('p', { className: 'muted' }, 'The trace records no steps.') : el('ol', { className: 'steps' }, ...items));
+    const items = steps.map((step) =>
+      el('li', {}, el('div', { className: 'step-head' }, stepTitle(step)), stepBody(step)),
+    );
+    return section(
+      `Trace steps (${steps.length})`,
+      true,
+      steps.length === 0
+        ? el('p', { className: 'muted' }, 'The trace records no steps.')
+        : el('ol', { className: 'steps' }, ...items),
+    );
   }
-  if (fields.trace === undefined) return section('Trace', false, el('p', { className: 'muted' }, problem ?? 'the case has no trace'));
-  return section('Trace (as recorded)', false, problem === undefined ? '' : el('p', { className: 'muted' }, problem), el('pre', {}, shownText(fields.trace)));
+  if (fields.trace === undefined)
+    return section('Trace', false, el('p', { className: 'muted' }, problem ?? 'the case has no trace'));
+  return section(
+    'Trace (as recorded)',
+    false,
+    problem === undefined ? '' : el('p', { className: 'muted' }, problem),
+    el('pre', {}, shownText(fields.trace)),
+  );
 }
 
 function stepTitle(step: TraceStep): string {

@@ -9,7 +9,11 @@ export interface ElementOptions {
   readonly attrs?: { readonly [name: string]: string };
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  options: ElementOptions = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (options.className !== undefined) element.className = options.className;
   for (const [name, value] of Object.entries(options.attrs ?? {})) element.setAttribute(name, value);

@@ -24,13 +24,26 @@ export function renderSummary(target: HTMLElement, model: SummaryModel): void {
   );
   const job = el('div', { className: `job verdict-${model.job.verdict}`, attrs: { role: 'status' } }, model.job.text);
   const counts = el('div', { className: 'case-counts' }, model.counts);
-  const left = el('div', { className: 'summary-left' }, head, job, counts, scorerTable(model.scorers, model.distributions));
+  const left = el(
+    'div',
+    { className: 'summary-left' },
+    head,
+    job,
+    counts,
+    scorerTable(model.scorers, model.distributions),
+  );
   target.replaceChildren(left);
 }
 
 function scorerTable(lines: readonly ScorerLine[], distributions: readonly ScorerDistribution[]): HTMLElement {
   const byScorer = new Map(distributions.map((d) => [d.scorer, d]));
-  const header = el('tr', {}, ...['Scorer', 'Pass rate', 'Mean', 'Test', 'Scores', 'Results'].map((h) => el('th', { attrs: { scope: 'col' } }, h)));
+  const header = el(
+    'tr',
+    {},
+    ...['Scorer', 'Pass rate', 'Mean', 'Test', 'Scores', 'Results'].map((h) =>
+      el('th', { attrs: { scope: 'col' } }, h),
+    ),
+  );
   const rows = lines.map((line) => {
     const distribution = byScorer.get(line.name);
     return el(
@@ -63,6 +76,12 @@ function distributionChart(model: ScorerDistribution): HTMLElement {
     'figure',
     { className: 'distribution', attrs: { 'aria-label': `${model.scorer}: ${model.counted} scores, ${model.axis}` } },
     el('div', { className: 'bins' }, ...bars),
-    el('figcaption', {}, el('span', {}, formatScore(first?.from)), el('span', {}, `${model.counted} scores`), el('span', {}, formatScore(last?.to))),
+    el(
+      'figcaption',
+      {},
+      el('span', {}, formatScore(first?.from)),
+      el('span', {}, `${model.counted} scores`),
+      el('span', {}, formatScore(last?.to)),
+    ),
   );
 }

@@ -44,7 +44,9 @@ function caseCell(row: GroupRow, state: ViewState, column: SortColumn): string {
     case 'status':
       return entry?.status ?? row.first.status;
     case 'reason':
-      return row.first.status === 'pass' || row.first.status === 'measured' ? '' : `${row.first.scorer}: ${row.first.reason}`;
+      return row.first.status === 'pass' || row.first.status === 'measured'
+        ? ''
+        : `${row.first.scorer}: ${row.first.reason}`;
     case 'duration':
       return formatScore(entry?.durationMs);
     default:
@@ -61,7 +63,11 @@ function scorerCell(row: GroupRow, column: SortColumn): string {
     case 'scorer':
       return r.scorer;
     case 'trial':
-      return row.trials > 1 ? `${row.passedTrials}/${row.trials} pass` : r.trial === 0 ? ACROSS_TRIALS : String(r.trial);
+      return row.trials > 1
+        ? `${row.passedTrials}/${row.trials} pass`
+        : r.trial === 0
+          ? ACROSS_TRIALS
+          : String(r.trial);
     case 'status':
       return r.status;
     case 'score':
@@ -112,7 +118,14 @@ export class ResultsTable {
     this.spacer = el('div', { className: 'spacer' }, this.body);
     // The header scrolls with the rows (sticky at the top), so sideways it stays over its columns.
     this.viewport = el('div', { className: 'viewport' }, this.header, this.spacer);
-    this.element = el('div', { className: 'table', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Results', 'aria-multiselectable': 'false' } }, this.viewport);
+    this.element = el(
+      'div',
+      {
+        className: 'table',
+        attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Results', 'aria-multiselectable': 'false' },
+      },
+      this.viewport,
+    );
     this.viewport.addEventListener('scroll', () => this.renderWindow());
     this.body.addEventListener('click', (event) => this.onClick(event, false));
     this.body.addEventListener('dblclick', (event) => this.onClick(event, true));
@@ -146,7 +159,8 @@ export class ResultsTable {
     const top = index * ROW_HEIGHT;
     const bottom = (index + 2) * ROW_HEIGHT;
     if (top < this.viewport.scrollTop) this.viewport.scrollTop = top;
-    else if (bottom > this.viewport.scrollTop + this.viewport.clientHeight) this.viewport.scrollTop = bottom - this.viewport.clientHeight;
+    else if (bottom > this.viewport.scrollTop + this.viewport.clientHeight)
+      this.viewport.scrollTop = bottom - this.viewport.clientHeight;
   }
 
   private renderHeader(state: ViewState): void {
@@ -154,7 +168,12 @@ export class ResultsTable {
       const sorted = state.sort.column === column.id;
       const cell = el('div', {
         className: `cell sortable${sorted ? ' sorted' : ''}`,
-        attrs: { role: 'columnheader', 'aria-sort': sorted ? (state.sort.direction === 'asc' ? 'ascending' : 'descending') : 'none', tabindex: '-1', title: `Sort by ${column.label}` },
+        attrs: {
+          role: 'columnheader',
+          'aria-sort': sorted ? (state.sort.direction === 'asc' ? 'ascending' : 'descending') : 'none',
+          tabindex: '-1',
+          title: `Sort by ${column.label}`,
+        },
       });
       cell.append(column.label, sorted ? (state.sort.direction === 'asc' ? ' ▲' : ' ▼') : '');
       cell.addEventListener('click', () => this.handlers.sort(column.id));
@@ -207,7 +226,9 @@ export class ResultsTable {
     // Cells are updated in place, never replaced: the element a click went down on is still there when it comes up.
     const drawn = rowContents.get(element);
     if (drawn?.columns !== this.columns) {
-      element.replaceChildren(...this.columns.map((column) => el('div', { className: `cell col-${column.id}`, attrs: { role: 'gridcell' } })));
+      element.replaceChildren(
+        ...this.columns.map((column) => el('div', { className: `cell col-${column.id}`, attrs: { role: 'gridcell' } })),
+      );
       rowContents.set(element, { columns: this.columns });
     }
     this.columns.forEach((column, i) => {

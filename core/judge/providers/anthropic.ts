@@ -5,7 +5,12 @@ export const anthropicProvider: Provider = {
   request(config, prompt, credential) {
     return {
       url: `${config.baseUrl}/v1/messages`,
-      headers: { 'content-type': 'application/json', 'anthropic-version': config.anthropicVersion, ...config.headers, ...(credential.kind === 'key' ? { 'x-api-key': credential.value } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'anthropic-version': config.anthropicVersion,
+        ...config.headers,
+        ...(credential.kind === 'key' ? { 'x-api-key': credential.value } : {}),
+      },
       body: {
         model: config.model,
         max_tokens: config.maxTokens,

@@ -6,7 +6,11 @@ export const geminiApiProvider: Provider = {
   request(config, prompt, credential) {
     return {
       url: `${config.baseUrl}/v1beta/models/${pathSegment(config.model)}:generateContent`,
-      headers: { 'content-type': 'application/json', ...config.headers, ...(credential.kind === 'key' ? { 'x-goog-api-key': credential.value } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...config.headers,
+        ...(credential.kind === 'key' ? { 'x-goog-api-key': credential.value } : {}),
+      },
       body: generateContentBody(config, prompt),
     };
   },

@@ -3,7 +3,10 @@ import type { ModelConfig } from '../modelConfig';
 import { isObject } from '../../../shared/isObject';
 
 /** What a request carries to prove who asks: nothing (a local server), an API key, or a Google access token. */
-export type Credential = { readonly kind: 'none' } | { readonly kind: 'key'; readonly value: string } | { readonly kind: 'bearer'; readonly value: string };
+export type Credential =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'key'; readonly value: string }
+  | { readonly kind: 'bearer'; readonly value: string };
 
 export interface ProviderRequest {
   readonly url: string;
@@ -34,8 +37,16 @@ export function field(value: unknown, key: string | number): unknown {
 /** Anthropic's content blocks (messages API and Vertex rawPredict): the text blocks joined. */
 export function anthropicText(json: unknown): { readonly text: string } | { readonly reason: string } {
   const content = field(json, 'content');
-  const texts = Array.isArray(content) ? content.flatMap((block: unknown) => (field(block, 'type') === 'text' && typeof field(block, 'text') === 'string' ? [field(block, 'text') as string] : [])) : [];
-  return texts.length === 0 ? { reason: "the judge's response has no answer text where the messages API puts it (content[].text)" } : { text: texts.join('') };
+  const texts = Array.isArray(content)
+    ? content.flatMap((block: unknown) =>
+        field(block, 'type') === 'text' && typeof field(block, 'text') === 'string'
+          ? [field(block, 'text') as string]
+          : [],
+      )
+    : [];
+  return texts.length === 0
+    ? { reason: "the judge's response has no answer text where the messages API puts it (content[].text)" }
+    : { text: texts.join('') };
 }
 
 /** A URL path segment; `@` stays as it is (Vertex names model versions `claude-…@20241022`). */

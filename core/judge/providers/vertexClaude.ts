@@ -12,7 +12,11 @@ export const vertexClaudeProvider: Provider = {
     const path = `/v1/projects/${pathSegment(config.project ?? '')}/locations/${pathSegment(config.location ?? '')}/publishers/anthropic/models/${pathSegment(config.model)}:rawPredict`;
     return {
       url: `${config.baseUrl}${path}`,
-      headers: { 'content-type': 'application/json', ...config.headers, ...(credential.kind === 'bearer' ? { authorization: `Bearer ${credential.value}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...config.headers,
+        ...(credential.kind === 'bearer' ? { authorization: `Bearer ${credential.value}` } : {}),
+      },
       body: {
         anthropic_version: VERTEX_ANTHROPIC_VERSION,
         max_tokens: config.maxTokens,

@@ -11,7 +11,11 @@ export const vertexGeminiProvider: Provider = {
     const path = `/v1/projects/${pathSegment(config.project ?? '')}/locations/${pathSegment(config.location ?? '')}/publishers/google/models/${pathSegment(config.model)}:generateContent`;
     return {
       url: `${config.baseUrl}${path}`,
-      headers: { 'content-type': 'application/json', ...config.headers, ...(credential.kind === 'bearer' ? { authorization: `Bearer ${credential.value}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...config.headers,
+        ...(credential.kind === 'bearer' ? { authorization: `Bearer ${credential.value}` } : {}),
+      },
       body: generateContentBody(config, prompt),
     };
   },

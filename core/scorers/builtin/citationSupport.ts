@@ -24,10 +24,22 @@ export const citationSupport = defineScorer('citation_support', {
         const retrieved = retrievedIds(read.trace);
         const sources: { [key: string]: Json } = {
           citations_from: cited.source,
-          retrieved_from: { retrieval_steps: retrieved.steps, ids_listed: retrieved.listed, distinct_ids: retrieved.ids.length },
+          retrieved_from: {
+            retrieval_steps: retrieved.steps,
+            ids_listed: retrieved.listed,
+            distinct_ids: retrieved.ids.length,
+          },
         };
-        if (cited.ids.length === 0) return inconclusive(`the answer cites no document (${cited.source} is an empty list); there is nothing to support`, sources);
-        if (retrieved.steps === 0) return unsupported(`${noRetrieval(read.trace)}; the ${count(cited.ids.length, 'cited document')} cannot be checked`, sources);
+        if (cited.ids.length === 0)
+          return inconclusive(
+            `the answer cites no document (${cited.source} is an empty list); there is nothing to support`,
+            sources,
+          );
+        if (retrieved.steps === 0)
+          return unsupported(
+            `${noRetrieval(read.trace)}; the ${count(cited.ids.length, 'cited document')} cannot be checked`,
+            sources,
+          );
 
         const pool = new Set(retrieved.ids);
         const supported = cited.ids.filter((id) => pool.has(id));
@@ -42,7 +54,11 @@ export const citationSupport = defineScorer('citation_support', {
           ...sources,
         };
         if (unsupportedIds.length === 0) {
-          return pass(`all ${count(cited.ids.length, 'cited document id')} ${cited.ids.length === 1 ? 'was' : 'were'} retrieved for the answer (${count(retrieved.ids.length, 'distinct id')} retrieved)`, 1, details);
+          return pass(
+            `all ${count(cited.ids.length, 'cited document id')} ${cited.ids.length === 1 ? 'was' : 'were'} retrieved for the answer (${count(retrieved.ids.length, 'distinct id')} retrieved)`,
+            1,
+            details,
+          );
         }
         return fail(
           `${unsupportedIds.length} of the ${count(cited.ids.length, 'cited document id')} ${unsupportedIds.length === 1 ? 'was' : 'were'} not retrieved for the answer (support ${formatRatio(score)}; ${count(retrieved.ids.length, 'distinct id')} retrieved); the ids are in details`,
@@ -59,15 +75,39 @@ export const citationSupport = defineScorer('citation_support', {
  * record at all is unsupported; an output `citations` of the wrong type fails (nothing is converted).
  * Duplicates count once.
  */
-function citedIds(fromTrace: readonly string[] | undefined, output: Json | undefined): { ok: true; ids: string[]; source: string } | { ok: false; verdict: ScorerVerdict } {
+function citedIds(
+  fromTrace: readonly string[] | undefined,
+  output: Json | undefined,
+): { ok: true; ids: string[]; source: string } | { ok: false; verdict: ScorerVerdict } {
   if (fromTrace !== undefined) return { ok: true, ids: [...new Set(fromTrace)], source: 'the trace citations' };
-  const list = output !== null && typeof output === 'object' && !Array.isArray(output) && Object.prototype.hasOwnProperty.call(output, 'citations') ? (output as { readonly [key: string]: Json })['citations'] : undefined;
+  const list =
+    output !== null &&
+    typeof output === 'object' &&
+    !Array.isArray(output) &&
+    Object.prototype.hasOwnProperty.call(output, 'citations')
+      ? (output as { readonly [key: string]: Json })['citations']
+      : undefined;
   if (list === undefined) {
-    return { ok: false, verdict: unsupported(`the case records no citations: the trace has none and the output (${kindOf(output)}) has no \`citations\` list`) };
+    return {
+      ok: false,
+      verdict: unsupported(
+        `the case records no citations: the trace has none and the output (${kindOf(output)}) has no \`citations\` list`,
+      ),
+    };
   }
-  if (!Array.isArray(list)) return { ok: false, verdict: fail(`the output's \`citations\` is ${kindOf(list)}, not a list of document ids; nothing is converted`) };
+  if (!Array.isArray(list))
+    return {
+      ok: false,
+      verdict: fail(`the output's \`citations\` is ${kindOf(list)}, not a list of document ids; nothing is converted`),
+    };
   const items = list as readonly Json[];
   const wrong = items.findIndex((item) => typeof item !== 'string');
-  if (wrong >= 0) return { ok: false, verdict: fail(`the output's \`citations\` item ${wrong + 1} is ${kindOf(items[wrong])}, not a document id (a string); nothing is converted`) };
+  if (wrong >= 0)
+    return {
+      ok: false,
+      verdict: fail(
+        `the output's \`citations\` item ${wrong + 1} is ${kindOf(items[wrong])}, not a document id (a string); nothing is converted`,
+      ),
+    };
   return { ok: true, ids: [...new Set(items as readonly string[])], source: "the output's `citations`" };
 }

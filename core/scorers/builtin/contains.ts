@@ -36,7 +36,11 @@ export const contains = defineScorer('contains', {
         }
         const first = present[0];
         if (first !== undefined) {
-          return pass(`${nameNeedles([first], needles.length)} appears in the output (${seen}) at character ${first.at + 1}`, 1, details);
+          return pass(
+            `${nameNeedles([first], needles.length)} appears in the output (${seen}) at character ${first.at + 1}`,
+            1,
+            details,
+          );
         }
         return needles.length === 1
           ? fail(`the value is missing from the output (${seen})`, 0, details)
@@ -46,7 +50,11 @@ export const contains = defineScorer('contains', {
   },
 });
 
-function detailsOf(present: readonly NeedleHit[], missing: readonly NeedleHit[], from: 'options' | 'expected'): { [key: string]: Json } {
+function detailsOf(
+  present: readonly NeedleHit[],
+  missing: readonly NeedleHit[],
+  from: 'options' | 'expected',
+): { [key: string]: Json } {
   return {
     values_from: from,
     present: present.map((h) => ({ value: h.number, text: h.needle, at: h.at + 1 })),

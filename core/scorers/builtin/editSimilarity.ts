@@ -1,7 +1,12 @@
 import { error, fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/edit_similarity.schema.json';
 import { kindOf, textOutput } from '../support/describe';
-import { codePointCount, interruptibleLevenshtein, normalizedSimilarity, type EditDistance } from '../support/levenshtein';
+import {
+  codePointCount,
+  interruptibleLevenshtein,
+  normalizedSimilarity,
+  type EditDistance,
+} from '../support/levenshtein';
 import { checked, defineScorer, type OptionIssue, prepared, refused } from '../scorer';
 
 /** The pass mark when the config gives no `threshold`. */
@@ -33,8 +38,10 @@ export const editSimilarity = defineScorer('edit_similarity', {
     return prepared({
       score({ output: given, expected: caseExpected }, signal) {
         const expected = options.value !== undefined ? options.value : caseExpected;
-        if (expected === undefined) return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
-        if (typeof expected !== 'string') return error(`the expected value is ${kindOf(expected)}, not a string; nothing is converted`);
+        if (expected === undefined)
+          return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
+        if (typeof expected !== 'string')
+          return error(`the expected value is ${kindOf(expected)}, not a string; nothing is converted`);
         const text = textOutput(given);
         if (!text.ok) return text.verdict;
         const output = text.text;
@@ -43,24 +50,41 @@ export const editSimilarity = defineScorer('edit_similarity', {
         const decide = (result: EditDistance) => verdictOf(result, output, expected, threshold, lowerIsBetter);
         // Long texts are compared in chunks that give way to the event loop and stop once the signal aborts.
         const result = interruptibleLevenshtein(output, expected, signal);
-        return result instanceof Promise ? result.then(decide, (e: unknown) => error(e instanceof Error ? e.message : String(e))) : decide(result);
+        return result instanceof Promise
+          ? result.then(decide, (e: unknown) => error(e instanceof Error ? e.message : String(e)))
+          : decide(result);
       },
     });
   },
 });
 
 /** The verdict on a computed distance: similarity against the threshold, the texts in `details` when it fails. */
-function verdictOf(result: EditDistance, output: string, expected: string, threshold: number, lowerIsBetter: boolean): ScorerVerdict {
+function verdictOf(
+  result: EditDistance,
+  output: string,
+  expected: string,
+  threshold: number,
+  lowerIsBetter: boolean,
+): ScorerVerdict {
   const similarity = normalizedSimilarity(result);
   const passed = lowerIsBetter ? similarity <= threshold : similarity >= threshold;
-  const details = { distance: result.distance, output_length: result.lengthA, expected_length: result.lengthB, threshold };
+  const details = {
+    distance: result.distance,
+    output_length: result.lengthA,
+    expected_length: result.lengthB,
+    threshold,
+  };
   const shown = formatRatio(similarity, threshold);
   const lengths = `output ${plural(result.lengthA)}, expected ${plural(result.lengthB)}`;
   const mark = lowerIsBetter ? `at most ${threshold}` : `at least ${threshold}`;
   return passed
     ? pass(`the similarity ${shown} meets the pass threshold (${mark}; ${lengths})`, similarity, details)
     : // The two texts compared, so an editor can open a diff of a failing case (payload goes in details only).
-      fail(`the similarity ${shown} misses the pass threshold (${mark}; ${lengths})`, similarity, { ...details, expected, actual: output });
+      fail(`the similarity ${shown} misses the pass threshold (${mark}; ${lengths})`, similarity, {
+        ...details,
+        expected,
+        actual: output,
+      });
 }
 
 /** Four decimals, or every digit when four would round onto the threshold and hide why it failed or passed. */
@@ -74,7 +98,9 @@ function overCap(text: string, what: string): ScorerVerdict | undefined {
   if (text.length <= EDIT_SIMILARITY_MAX_CODE_POINTS) return undefined;
   const length = codePointCount(text, 0, text.length);
   if (length <= EDIT_SIMILARITY_MAX_CODE_POINTS) return undefined;
-  return error(`the ${what} is ${length} code points long, over the ${EDIT_SIMILARITY_MAX_CODE_POINTS} edit_similarity compares`);
+  return error(
+    `the ${what} is ${length} code points long, over the ${EDIT_SIMILARITY_MAX_CODE_POINTS} edit_similarity compares`,
+  );
 }
 
 function plural(n: number): string {
@@ -83,5 +109,10 @@ function plural(n: number): string {
 
 function thresholdIssues(threshold: number): OptionIssue[] {
   if (threshold >= 0 && threshold <= 1) return [];
-  return [{ path: ['threshold'], message: `the threshold must lie between 0 and 1: edit_similarity scores a similarity from 0 to 1` }];
+  return [
+    {
+      path: ['threshold'],
+      message: `the threshold must lie between 0 and 1: edit_similarity scores a similarity from 0 to 1`,
+    },
+  ];
 }

@@ -17,7 +17,12 @@ export const effectiveBilledTokens = turnCounter({
       add: (turn) => {
         const t = turn.tokens;
         if (t === undefined) return undefined;
-        return (t.input ?? 0) * w.input_weight + (t.cached ?? 0) * w.cached_weight + (t.cacheCreation ?? 0) * w.cache_write_weight + (t.candidates ?? 0) * w.output_weight;
+        return (
+          (t.input ?? 0) * w.input_weight +
+          (t.cached ?? 0) * w.cached_weight +
+          (t.cacheCreation ?? 0) * w.cache_write_weight +
+          (t.candidates ?? 0) * w.output_weight
+        );
       },
       parts: (turn) => ({
         input: turn.tokens?.input ?? 0,
@@ -25,7 +30,14 @@ export const effectiveBilledTokens = turnCounter({
         cache_creation: turn.tokens?.cacheCreation ?? 0,
         candidates: turn.tokens?.candidates ?? 0,
       }),
-      details: { weights: { input_weight: w.input_weight, cached_weight: w.cached_weight, cache_write_weight: w.cache_write_weight, output_weight: w.output_weight } },
+      details: {
+        weights: {
+          input_weight: w.input_weight,
+          cached_weight: w.cached_weight,
+          cache_write_weight: w.cache_write_weight,
+          output_weight: w.output_weight,
+        },
+      },
     };
   },
 });

@@ -9,7 +9,10 @@ export const endToEndLatency = turnCounter({
   figure: 'latency',
   describe: (total) => `${formatFigure(total)} ms of model and tool time`,
   fold: () => ({
-    add: (turn) => (turn.toolDurationMs === undefined && turn.modelLatencyMs === undefined ? undefined : (turn.toolDurationMs ?? 0) + (turn.modelLatencyMs ?? 0)),
+    add: (turn) =>
+      turn.toolDurationMs === undefined && turn.modelLatencyMs === undefined
+        ? undefined
+        : (turn.toolDurationMs ?? 0) + (turn.modelLatencyMs ?? 0),
     parts: (turn) => ({ model_latency_ms: turn.modelLatencyMs ?? 0, tool_duration_ms: turn.toolDurationMs ?? 0 }),
   }),
 });

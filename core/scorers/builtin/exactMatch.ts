@@ -17,11 +17,14 @@ export const exactMatch = defineScorer('exact_match', {
     return prepared({
       score({ output, expected: caseExpected }) {
         const expected = options.value !== undefined ? options.value : caseExpected;
-        if (expected === undefined) return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
+        if (expected === undefined)
+          return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
         const textMode = options.mode === 'text' || (options.mode === 'auto' && typeof expected === 'string');
         if (textMode) {
-          if (typeof expected !== 'string') return error(`the expected value is ${kindOf(expected)}, not a string; text mode compares strings`);
-          if (typeof output !== 'string') return fail(`the output is ${kindOf(output)}, not a string; nothing is converted`);
+          if (typeof expected !== 'string')
+            return error(`the expected value is ${kindOf(expected)}, not a string; text mode compares strings`);
+          if (typeof output !== 'string')
+            return fail(`the output is ${kindOf(output)}, not a string; nothing is converted`);
           return compareTexts(normalize(output), normalize(expected));
         }
         let subject: Json | undefined = output;
@@ -34,16 +37,22 @@ export const exactMatch = defineScorer('exact_match', {
         }
         if (subject === undefined) return fail('the case has no output');
         if (typeof subject === 'string' && typeof expected !== 'string') {
-          return fail(`the output is ${kindOf(subject)}, not ${kindOf(expected).replace(/ of .*/, '')}; nothing is converted (use mode: json to parse JSON text)`);
+          return fail(
+            `the output is ${kindOf(subject)}, not ${kindOf(expected).replace(/ of .*/, '')}; nothing is converted (use mode: json to parse JSON text)`,
+          );
         }
         const actualJson = canonicalJson(subject);
         const expectedJson = canonicalJson(expected);
         if (actualJson === expectedJson) return pass('the output equals the expected value as canonical JSON');
         const at = firstDifference(actualJson, expectedJson);
-        return fail(`the output differs from the expected value as canonical JSON at character ${at + 1} (output ${kindOf(subject)}, expected ${kindOf(expected)})`, 0, {
-          actual: actualJson,
-          expected: expectedJson,
-        });
+        return fail(
+          `the output differs from the expected value as canonical JSON at character ${at + 1} (output ${kindOf(subject)}, expected ${kindOf(expected)})`,
+          0,
+          {
+            actual: actualJson,
+            expected: expectedJson,
+          },
+        );
       },
     });
   },

@@ -29,7 +29,9 @@ export const exactMatchConsistency = defineScorer('exact_match_consistency', {
         const n = trials.length;
         // Trials with nothing recorded agree on nothing: not decided (EvalBench would have generated them).
         if (trials.every((t) => t.output === undefined && t.error === undefined && t.case.sql === undefined)) {
-          return unsupported('no trial of the case has a recorded output to compare (EvalLens scores recorded outputs)');
+          return unsupported(
+            'no trial of the case has a recorded output to compare (EvalLens scores recorded outputs)',
+          );
         }
         const sqlMode = trials.some((t) => t.case.sql !== undefined);
         const matrix = sqlMode ? pairMatrix(n, sqlComparer(trials)) : pairMatrix(n, outputComparer(trials));
@@ -51,7 +53,11 @@ export const exactMatchConsistency = defineScorer('exact_match_consistency', {
         const what = sqlMode ? ' on their SQL results' : '';
         return inconsistent === 0
           ? pass(`all ${n} trials agree${what} (${total} pair${total === 1 ? '' : 's'} consistent)`, 100, details)
-          : fail(`${inconsistent} of ${total} trial pair${total === 1 ? '' : 's'} disagree${what}; consistency is all or nothing`, 0, details);
+          : fail(
+              `${inconsistent} of ${total} trial pair${total === 1 ? '' : 's'} disagree${what}; consistency is all or nothing`,
+              0,
+              details,
+            );
       },
     });
   },
@@ -99,13 +105,16 @@ function nonEmpty(text: string | undefined): string | undefined {
  */
 function sqlComparer(trials: readonly TrialInput[]): Comparer {
   const seen = trials.map(sqlTrial);
-  const equal = (x: readonly RowDict[] | null, y: readonly RowDict[] | null) => (x === null || y === null ? x === y : pyRowListsEqual(x, y));
+  const equal = (x: readonly RowDict[] | null, y: readonly RowDict[] | null) =>
+    x === null || y === null ? x === y : pyRowListsEqual(x, y);
   return (i, j) => {
     const a = seen[i];
     const b = seen[j];
     if (a === undefined || b === undefined) return { score: 0 };
-    if (a.error !== undefined || b.error !== undefined) return { score: a.error === b.error ? 100 : 0, basis: 'errors' };
-    if (a.evaluation !== null && a.evaluation.length > 0) return { score: equal(a.evaluation, b.evaluation) ? 100 : 0, basis: 'eval_results' };
+    if (a.error !== undefined || b.error !== undefined)
+      return { score: a.error === b.error ? 100 : 0, basis: 'errors' };
+    if (a.evaluation !== null && a.evaluation.length > 0)
+      return { score: equal(a.evaluation, b.evaluation) ? 100 : 0, basis: 'eval_results' };
     return { score: equal(a.execution, b.execution) ? 100 : 0, basis: 'execution_results' };
   };
 }
@@ -129,7 +138,11 @@ function pairMatrix(n: number, compare: Comparer): (Cell | undefined)[][] {
   };
   const direct = (i: number, j: number) => {
     const c = compare(i, j);
-    set(i, j, c.basis === undefined ? { score: c.score, how: 'compared' } : { score: c.score, how: 'compared', basis: c.basis });
+    set(
+      i,
+      j,
+      c.basis === undefined ? { score: c.score, how: 'compared' } : { score: c.score, how: 'compared', basis: c.basis },
+    );
   };
   for (let i = 0; i + 1 < n; i++) direct(i, i + 1);
   for (let gap = 2; gap < n; gap++) {

@@ -20,7 +20,9 @@ export const EXECUTION_ORDER_DEFAULT_THRESHOLD = 0.5;
  */
 export const EXECUTION_ORDER_MAX_ORDERED_TOOLS = 2_000;
 
-type ListRead = { readonly ok: true; readonly tools: readonly string[]; readonly source: string } | { readonly ok: false; readonly verdict: ScorerVerdict };
+type ListRead =
+  | { readonly ok: true; readonly tools: readonly string[]; readonly source: string }
+  | { readonly ok: false; readonly verdict: ScorerVerdict };
 
 /**
  * judgeval's ExecutionOrder: how well the called tools follow the expected ones, by exact list
@@ -51,13 +53,24 @@ export const executionOrder = defineScorer('execution_order', {
         if (!called.ok) return called.verdict;
         const e = expected.tools;
         const c = called.tools;
-        const details: { [key: string]: Json } = { mode, expected: e, called: c, expected_from: expected.source, called_from: called.source, threshold };
+        const details: { [key: string]: Json } = {
+          mode,
+          expected: e,
+          called: c,
+          expected_from: expected.source,
+          called_from: called.source,
+          threshold,
+        };
 
         // Empty expected list (the issue's rule, in every mode): 1.0 when nothing was called either,
         // else inconclusive. judgeval's set and ordering modes divide by zero here; its exact mode gives 0.
         if (e.length === 0) {
-          if (c.length === 0) return pass('nothing was expected and nothing was called (score 1)', 1, { ...details, score: 1 });
-          return inconclusive(`the expected list is empty but ${count(c.length, 'tool')} ${c.length === 1 ? 'was' : 'were'} called; a score against an empty expectation is undefined`, details);
+          if (c.length === 0)
+            return pass('nothing was expected and nothing was called (score 1)', 1, { ...details, score: 1 });
+          return inconclusive(
+            `the expected list is empty but ${count(c.length, 'tool')} ${c.length === 1 ? 'was' : 'were'} called; a score against an empty expectation is undefined`,
+            details,
+          );
         }
 
         let unstrict: number;
@@ -65,12 +78,17 @@ export const executionOrder = defineScorer('execution_order', {
         if (mode === 'exact') {
           const at = firstDifference(e, c);
           unstrict = at < 0 ? 1 : 0;
-          how = at < 0 ? `exact match: the ${count(c.length, 'called tool')} equal the expected list` : `exact match: the called list (${count(c.length, 'tool')}) differs from the expected list (${count(e.length, 'tool')}) at position ${at + 1}`;
+          how =
+            at < 0
+              ? `exact match: the ${count(c.length, 'called tool')} equal the expected list`
+              : `exact match: the called list (${count(c.length, 'tool')}) differs from the expected list (${count(e.length, 'tool')}) at position ${at + 1}`;
         } else if (mode === 'ordering') {
           const longest = Math.max(e.length, c.length);
           if (longest > EXECUTION_ORDER_MAX_ORDERED_TOOLS) {
             const which = e.length >= c.length ? 'expected' : 'called';
-            return error(`the ${which} list has ${longest} tools, over the ${EXECUTION_ORDER_MAX_ORDERED_TOOLS} the ordering match compares`);
+            return error(
+              `the ${which} list has ${longest} tools, over the ${EXECUTION_ORDER_MAX_ORDERED_TOOLS} the ordering match compares`,
+            );
           }
           const common = longestCommonSubsequence(e, c);
           unstrict = common.length / e.length;
@@ -87,7 +105,10 @@ export const executionOrder = defineScorer('execution_order', {
         const score = options.strict_mode && unstrict < 1 ? 0 : unstrict;
         details['score'] = score;
         if (options.strict_mode) details['unstrict_score'] = unstrict;
-        const strict = options.strict_mode && unstrict < 1 && mode !== 'exact' ? ` (strict_mode: ${formatRatio(unstrict)} counts as 0)` : '';
+        const strict =
+          options.strict_mode && unstrict < 1 && mode !== 'exact'
+            ? ` (strict_mode: ${formatRatio(unstrict)} counts as 0)`
+            : '';
         const markText = passMark.lowerIsBetter ? `at most ${threshold}` : `at least ${threshold}`;
         const shown = formatRatio(score, threshold);
         return meets(score, passMark)
@@ -100,17 +121,31 @@ export const executionOrder = defineScorer('execution_order', {
 
 /** The expected tool names: `expected` as a list, or its `tools` field. A wrong label is an error. */
 function expectedTools(expected: Json | undefined): ListRead {
-  if (expected === undefined) return { ok: false, verdict: error('there is no expected value: the case needs its expected tool names in `expected` (a list) or `expected.tools`') };
+  if (expected === undefined)
+    return {
+      ok: false,
+      verdict: error(
+        'there is no expected value: the case needs its expected tool names in `expected` (a list) or `expected.tools`',
+      ),
+    };
   let list: Json | undefined = expected;
   let source = 'expected';
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
     const record = expected as { readonly [key: string]: Json };
     list = Object.prototype.hasOwnProperty.call(record, 'tools') ? record['tools'] : undefined;
     source = 'expected.tools';
-    if (list === undefined) return { ok: false, verdict: error('the expected value is an object without `tools`; there is no expected tool list') };
+    if (list === undefined)
+      return {
+        ok: false,
+        verdict: error('the expected value is an object without `tools`; there is no expected tool list'),
+      };
   }
   const checked = stringList(list);
-  if (!checked.ok) return { ok: false, verdict: error(`\`${source}\` ${checked.problem}, not a list of tool names; nothing is converted`) };
+  if (!checked.ok)
+    return {
+      ok: false,
+      verdict: error(`\`${source}\` ${checked.problem}, not a list of tool names; nothing is converted`),
+    };
   return { ok: true, tools: checked.items, source };
 }
 
@@ -129,7 +164,11 @@ function calledTools(evalCase: EvalCase, output: Json | undefined, source: Sourc
       : { ok: false, verdict: fail('the case has no output') };
   }
   const checked = stringList(output);
-  if (!checked.ok) return { ok: false, verdict: fail(`${noTrace}the output ${checked.problem}, not a list of tool names; nothing is converted`) };
+  if (!checked.ok)
+    return {
+      ok: false,
+      verdict: fail(`${noTrace}the output ${checked.problem}, not a list of tool names; nothing is converted`),
+    };
   return { ok: true, tools: checked.items, source: 'output' };
 }
 
@@ -153,8 +192,16 @@ function strictModeIssues(options: OptionsOf<'execution_order'>): OptionIssue[] 
   const issues: OptionIssue[] = [];
   if (options.strict_mode) {
     const given = options.threshold;
-    if (typeof given === 'number' && given !== 1) issues.push({ path: ['threshold'], message: `strict_mode forces the threshold to 1; a threshold of ${given} contradicts it (remove it or set it to 1)` });
-    if (passMarkOf(options, EXECUTION_ORDER_DEFAULT_THRESHOLD).lowerIsBetter) issues.push({ path: ['lower_is_better'], message: 'strict_mode forces the threshold to 1 with higher scores better; lower_is_better contradicts it' });
+    if (typeof given === 'number' && given !== 1)
+      issues.push({
+        path: ['threshold'],
+        message: `strict_mode forces the threshold to 1; a threshold of ${given} contradicts it (remove it or set it to 1)`,
+      });
+    if (passMarkOf(options, EXECUTION_ORDER_DEFAULT_THRESHOLD).lowerIsBetter)
+      issues.push({
+        path: ['lower_is_better'],
+        message: 'strict_mode forces the threshold to 1 with higher scores better; lower_is_better contradicts it',
+      });
   }
   return issues;
 }

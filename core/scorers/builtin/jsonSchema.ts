@@ -55,7 +55,9 @@ export const jsonSchema = defineScorer('json_schema', {
             subject = parseJson(output) as Json;
             parsed = true;
           } catch {
-            return fail(`the output is a string of ${codePointLength(output)} characters that is not valid JSON text (parse_output is on)`);
+            return fail(
+              `the output is a string of ${codePointLength(output)} characters that is not valid JSON text (parse_output is on)`,
+            );
           }
         }
         let valid: boolean;
@@ -70,19 +72,29 @@ export const jsonSchema = defineScorer('json_schema', {
           }
           throw e;
         }
-        const what = parsed ? `the output, parsed as JSON text (${kindOf(subject)}),` : `the output (${kindOf(subject)})`;
+        const what = parsed
+          ? `the output, parsed as JSON text (${kindOf(subject)}),`
+          : `the output (${kindOf(subject)})`;
         if (valid) return pass(`${what} is valid against the schema`);
         const errors = validate.errors ?? [];
-        const listed = errors.slice(0, REASON_ERRORS).map((e) => `${maskedPath(e.instancePath, names)} ${e.keyword}${missingName(e, names)}`);
+        const listed = errors
+          .slice(0, REASON_ERRORS)
+          .map((e) => `${maskedPath(e.instancePath, names)} ${e.keyword}${missingName(e, names)}`);
         const more = errors.length > REASON_ERRORS ? ', …' : '';
         const hint =
-          !options.parse_output && typeof output === 'string' && errors.some((e) => e.instancePath === '' && e.keyword === 'type')
+          !options.parse_output &&
+          typeof output === 'string' &&
+          errors.some((e) => e.instancePath === '' && e.keyword === 'type')
             ? '; the output is a string and nothing is converted (parse_output: true parses JSON text)'
             : '';
-        return fail(`${what} is not valid against the schema: ${errors.length} error${errors.length === 1 ? '' : 's'} (${listed.join(', ')}${more})${hint}`, 0, {
-          error_count: errors.length,
-          errors: errors.slice(0, DETAIL_ERRORS).map(detailOf),
-        });
+        return fail(
+          `${what} is not valid against the schema: ${errors.length} error${errors.length === 1 ? '' : 's'} (${listed.join(', ')}${more})${hint}`,
+          0,
+          {
+            error_count: errors.length,
+            errors: errors.slice(0, DETAIL_ERRORS).map(detailOf),
+          },
+        );
       },
     });
   },
@@ -103,7 +115,8 @@ function loadSchema(
   options: JsonSchemaOptions,
   configDir: string,
 ): { ok: true; schema: JsonObject; at: SchemaSource } | { ok: false; issue: OptionIssue } {
-  if (options.schema !== undefined) return { ok: true, schema: options.schema, at: { option: 'schema', label: 'the schema' } };
+  if (options.schema !== undefined)
+    return { ok: true, schema: options.schema, at: { option: 'schema', label: 'the schema' } };
   const path = options.schema_path ?? '';
   const absolute = resolve(configDir, path);
   const label = `the schema file "${path}"`;
@@ -117,16 +130,28 @@ function loadSchema(
   try {
     value = parseJson(text);
   } catch (e) {
-    return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) is not valid JSON: ${jsonParseError(text, e)}` } };
+    return {
+      ok: false,
+      issue: { path: ['schema_path'], message: `${label} (${absolute}) is not valid JSON: ${jsonParseError(text, e)}` },
+    };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, issue: { path: ['schema_path'], message: `${label} (${absolute}) holds ${kindOf(value as Json)}, not a JSON Schema object` } };
+    return {
+      ok: false,
+      issue: {
+        path: ['schema_path'],
+        message: `${label} (${absolute}) holds ${kindOf(value as Json)}, not a JSON Schema object`,
+      },
+    };
   }
   return { ok: true, schema: value as JsonObject, at: { option: 'schema_path', label } };
 }
 
 /** The user's schema read and compiled, with the property names it declares; or why it cannot be used. */
-function loadAndCompile(options: JsonSchemaOptions, context: ScorerContext): { ok: true; validate: ValidateFunction; names: Set<string> } | { ok: false; issues: OptionIssue[] } {
+function loadAndCompile(
+  options: JsonSchemaOptions,
+  context: ScorerContext,
+): { ok: true; validate: ValidateFunction; names: Set<string> } | { ok: false; issues: OptionIssue[] } {
   const loaded = loadSchema(options, context.configDir);
   if (!loaded.ok) return { ok: false, issues: [loaded.issue] };
   const compiled = compileUserSchemaOnce(loaded.schema, loaded.at, context);
@@ -140,19 +165,39 @@ function loadAndCompile(options: JsonSchemaOptions, context: ScorerContext): { o
  * takes milliseconds (500 json_schema entries took seconds); a compiled validator is stateless
  * between calls, so configs and entries with the same schema share it.
  */
-function compileUserSchemaOnce(userSchema: JsonObject, at: SchemaSource, context: ScorerContext): ReturnType<typeof compileUserSchema> {
+function compileUserSchemaOnce(
+  userSchema: JsonObject,
+  at: SchemaSource,
+  context: ScorerContext,
+): ReturnType<typeof compileUserSchema> {
   const key = `${at.option}\u0000${at.label}\u0000${JSON.stringify(userSchema)}`;
   const cache = context.engine.compiledSchemas;
-  return cache.getOrMake(key, () => compileUserSchema(userSchema, at, context.engine.regexVerdicts)) as ReturnType<typeof compileUserSchema>;
+  return cache.getOrMake(key, () => compileUserSchema(userSchema, at, context.engine.regexVerdicts)) as ReturnType<
+    typeof compileUserSchema
+  >;
 }
 
-function compileUserSchema(userSchema: JsonObject, at: SchemaSource, verdicts: VerdictCache): { ok: true; validate: ValidateFunction } | { ok: false; issues: OptionIssue[] } {
+function compileUserSchema(
+  userSchema: JsonObject,
+  at: SchemaSource,
+  verdicts: VerdictCache,
+): { ok: true; validate: ValidateFunction } | { ok: false; issues: OptionIssue[] } {
   const issueAt = (segments: readonly Segment[], message: string): OptionIssue =>
-    at.option === 'schema' ? { path: ['schema', ...segments], message } : { path: ['schema_path'], message: `${message}${segments.length > 0 ? ` (at ${pointer(segments)})` : ''}` };
+    at.option === 'schema'
+      ? { path: ['schema', ...segments], message }
+      : { path: ['schema_path'], message: `${message}${segments.length > 0 ? ` (at ${pointer(segments)})` : ''}` };
 
   const declared = userSchema['$schema'];
   if (declared !== undefined && (typeof declared !== 'string' || declared.replace(/#$/, '') !== DRAFT_2020_12)) {
-    return { ok: false, issues: [issueAt(['$schema'], `${at.label} declares $schema ${JSON.stringify(declared)}; only JSON Schema draft 2020-12 (${DRAFT_2020_12}) is supported`)] };
+    return {
+      ok: false,
+      issues: [
+        issueAt(
+          ['$schema'],
+          `${at.label} declares $schema ${JSON.stringify(declared)}; only JSON Schema draft 2020-12 (${DRAFT_2020_12}) is supported`,
+        ),
+      ],
+    };
   }
   const issues = [...externalRefIssues(userSchema, at, issueAt), ...patternIssues(userSchema, at, issueAt, verdicts)];
   if (issues.length > 0) return { ok: false, issues };
@@ -168,7 +213,16 @@ function compileUserSchema(userSchema: JsonObject, at: SchemaSource, verdicts: V
     // ajv's own wording for a schema its meta-schema refuses ("schema is invalid: data/type must be …"),
     // on the keyword it is about (the first error's place in the schema, as far as the schema has it).
     const [first] = metaErrors;
-    if (first !== undefined) return { ok: false, issues: [issueAt(existingPrefix(userSchema, first.instancePath), `${at.label} does not compile: schema is invalid: ${ajv.errorsText([...metaErrors])}`)] };
+    if (first !== undefined)
+      return {
+        ok: false,
+        issues: [
+          issueAt(
+            existingPrefix(userSchema, first.instancePath),
+            `${at.label} does not compile: schema is invalid: ${ajv.errorsText([...metaErrors])}`,
+          ),
+        ],
+      };
     return { ok: true, validate: ajv.compile(userSchema) };
   } catch (e) {
     return { ok: false, issues: [compileIssue(e, userSchema, at, issueAt)] };
@@ -194,26 +248,44 @@ function existingPrefix(schema: Json, pointer: string): Segment[] {
   return segments;
 }
 
-function compileIssue(e: unknown, userSchema: JsonObject, at: SchemaSource, issueAt: (segments: readonly Segment[], message: string) => OptionIssue): OptionIssue {
+function compileIssue(
+  e: unknown,
+  userSchema: JsonObject,
+  at: SchemaSource,
+  issueAt: (segments: readonly Segment[], message: string) => OptionIssue,
+): OptionIssue {
   const message = e instanceof Error ? e.message : String(e);
   const unknownKeyword = /unknown keyword: "([^"]*)"/.exec(message);
   if (unknownKeyword !== null) {
     const keyword = unknownKeyword[1] ?? '';
-    return issueAt(locateKey(userSchema, keyword) ?? [], `${at.label} uses the keyword "${keyword}", which the JSON Schema draft 2020-12 validator does not support`);
+    return issueAt(
+      locateKey(userSchema, keyword) ?? [],
+      `${at.label} uses the keyword "${keyword}", which the JSON Schema draft 2020-12 validator does not support`,
+    );
   }
   const unknownFormat = /unknown format "([^"]*)"/.exec(message);
   if (unknownFormat !== null) {
     const format = unknownFormat[1] ?? '';
-    return issueAt(locateKey(userSchema, 'format', format) ?? [], `${at.label} uses the format "${format}", which is not supported (formats are asserted; see ajv-formats for the known ones)`);
+    return issueAt(
+      locateKey(userSchema, 'format', format) ?? [],
+      `${at.label} uses the format "${format}", which is not supported (formats are asserted; see ajv-formats for the known ones)`,
+    );
   }
   if (e !== null && typeof e === 'object' && 'missingRef' in e) {
-    return issueAt([], `${at.label} refers to "${String((e as { missingRef: unknown }).missingRef)}", which is not part of the schema; nothing is fetched`);
+    return issueAt(
+      [],
+      `${at.label} refers to "${String((e as { missingRef: unknown }).missingRef)}", which is not part of the schema; nothing is fetched`,
+    );
   }
   return issueAt([], `${at.label} does not compile: ${message}`);
 }
 
 /** Every `$ref` / `$dynamicRef` / `$recursiveRef` must point inside the schema: to `#…` or to a `$id` it defines. */
-function externalRefIssues(userSchema: JsonObject, at: SchemaSource, issueAt: (segments: readonly Segment[], message: string) => OptionIssue): OptionIssue[] {
+function externalRefIssues(
+  userSchema: JsonObject,
+  at: SchemaSource,
+  issueAt: (segments: readonly Segment[], message: string) => OptionIssue,
+): OptionIssue[] {
   const ids = new Set<string>();
   const refs: { ref: string; base: string; segments: Segment[] }[] = [];
   const issues: OptionIssue[] = [];
@@ -242,23 +314,36 @@ function externalRefIssues(userSchema: JsonObject, at: SchemaSource, issueAt: (s
       issues.push(issueAt(segments, `${at.label} has a reference "${ref}" that is not a URI reference`));
       continue;
     }
-    if (!ids.has(target)) issues.push(issueAt(segments, `${at.label} refers to "${ref}", outside the schema itself; remote references are refused (nothing is fetched)`));
+    if (!ids.has(target))
+      issues.push(
+        issueAt(
+          segments,
+          `${at.label} refers to "${ref}", outside the schema itself; remote references are refused (nothing is fetched)`,
+        ),
+      );
   }
   return issues;
 }
 
 /** `pattern` and `patternProperties` regexes run on payload: the ReDoS check applies to them too. */
-function patternIssues(userSchema: JsonObject, at: SchemaSource, issueAt: (segments: readonly Segment[], message: string) => OptionIssue, verdicts: VerdictCache): OptionIssue[] {
+function patternIssues(
+  userSchema: JsonObject,
+  at: SchemaSource,
+  issueAt: (segments: readonly Segment[], message: string) => OptionIssue,
+  verdicts: VerdictCache,
+): OptionIssue[] {
   const issues: OptionIssue[] = [];
   const check = (source: string, segments: Segment[]) => {
     const safety = checkPatternSafety(source, 'u', { verdicts });
-    if (safety.status === 'invalid' || safety.status === 'vulnerable') issues.push(issueAt(segments, `${at.label} has a pattern that ${safety.message}`));
+    if (safety.status === 'invalid' || safety.status === 'vulnerable')
+      issues.push(issueAt(segments, `${at.label} has a pattern that ${safety.message}`));
   };
   walkSchema(userSchema, LOCAL_BASE, [], (node, base, segments) => {
     const pattern = node['pattern'];
     if (typeof pattern === 'string') check(pattern, [...segments, 'pattern']);
     const patternProperties = node['patternProperties'];
-    if (isObject(patternProperties)) for (const key of Object.keys(patternProperties)) check(key, [...segments, 'patternProperties', key]);
+    if (isObject(patternProperties))
+      for (const key of Object.keys(patternProperties)) check(key, [...segments, 'patternProperties', key]);
     return base;
   });
   return issues;
@@ -280,7 +365,8 @@ function boundedRegExpEngine(verdicts: VerdictCache): RegExpEngine {
   const engine = (source: string, flags: string) => {
     const safety = checkPatternSafety(source, flags, { verdicts });
     const guard = guardFor(safety);
-    if (guard === undefined) throw new Error(`the pattern ${JSON.stringify(source)} ${'message' in safety ? safety.message : 'cannot run'}`);
+    if (guard === undefined)
+      throw new Error(`the pattern ${JSON.stringify(source)} ${'message' in safety ? safety.message : 'cannot run'}`);
     const regex = new BoundedRegex(new RegExp(source, normalizeFlags(flags)), guard);
     const label = `schema pattern ${++count}`;
     return {
@@ -303,7 +389,12 @@ function boundedRegExpEngine(verdicts: VerdictCache): RegExpEngine {
  * Calls `visit` on every schema object (not on data under const/enum/examples/default), with the
  * base URI its parent established; `visit` returns the base URI for its children.
  */
-function walkSchema(node: Json, base: string, segments: Segment[], visit: (node: JsonObject, base: string, segments: Segment[]) => string): void {
+function walkSchema(
+  node: Json,
+  base: string,
+  segments: Segment[],
+  visit: (node: JsonObject, base: string, segments: Segment[]) => string,
+): void {
   if (Array.isArray(node)) {
     (node as readonly Json[]).forEach((item, i) => walkSchema(item, base, [...segments, i], visit));
     return;
@@ -320,7 +411,12 @@ function walkSchema(node: Json, base: string, segments: Segment[], visit: (node:
 function locateKey(userSchema: JsonObject, key: string, value?: string): Segment[] | undefined {
   let found: Segment[] | undefined;
   walkSchema(userSchema, LOCAL_BASE, [], (node, base, segments) => {
-    if (found === undefined && Object.prototype.hasOwnProperty.call(node, key) && (value === undefined || node[key] === value)) found = [...segments, key];
+    if (
+      found === undefined &&
+      Object.prototype.hasOwnProperty.call(node, key) &&
+      (value === undefined || node[key] === value)
+    )
+      found = [...segments, key];
     return base;
   });
   return found;
@@ -335,7 +431,8 @@ function declaredPropertyNames(userSchema: JsonObject): Set<string> {
       if (isObject(value)) for (const name of Object.keys(value)) names.add(name);
     }
     const required = node['required'];
-    if (Array.isArray(required)) for (const name of required as readonly Json[]) if (typeof name === 'string') names.add(name);
+    if (Array.isArray(required))
+      for (const name of required as readonly Json[]) if (typeof name === 'string') names.add(name);
     return base;
   });
   return names;

@@ -26,29 +26,44 @@ export const mcpComplianceCheck = defineScorer('mcp_compliance_check', {
     const configured = isObject(options['severity_weights']) ? options['severity_weights'] : {};
     // A Map, so a severity named `__proto__` is a plain key.
     const weights = new Map(Object.entries(DEFAULT_WEIGHTS));
-    for (const [severity, weight] of Object.entries(configured)) if (typeof weight === 'number') weights.set(severity, weight);
+    for (const [severity, weight] of Object.entries(configured))
+      if (typeof weight === 'number') weights.set(severity, weight);
     const weightDetails = Object.fromEntries(weights);
     return prepared({
       score({ output }) {
         if (output === undefined) return unsupported('the case records no MCP compliance row as its output');
-        if (!isObject(output)) return unsupported('the output is not an MCP compliance row (an object with `severity_counts`)');
+        if (!isObject(output))
+          return unsupported('the output is not an MCP compliance row (an object with `severity_counts`)');
         const probeError = output['probe_error'];
         if (truthy(probeError)) {
           const text = typeof probeError === 'string' ? probeError : JSON.stringify(probeError);
           const shown = maskThenCut(text, PROBE_ERROR_SHOWN);
-          return measured(`0: the endpoint could not be probed (${shown}), as EvalBench scores it`, 0, { probe_error: true });
+          return measured(`0: the endpoint could not be probed (${shown}), as EvalBench scores it`, 0, {
+            probe_error: true,
+          });
         }
         const recorded = output['severity_counts'];
         const counts = truthy(recorded) ? recorded : { P0: 0, P1: 0, P2: 0 };
-        if (!isObject(counts)) return error('`severity_counts` is not an object of counts per severity; EvalBench\'s mcp_compliance_check fails on it');
+        if (!isObject(counts))
+          return error(
+            "`severity_counts` is not an object of counts per severity; EvalBench's mcp_compliance_check fails on it",
+          );
         let total = 0;
         for (const [severity, count] of Object.entries(counts)) {
           const n = typeof count === 'boolean' ? Number(count) : count;
-          if (typeof n !== 'number') return error(`the ${severity} count is ${JSON.stringify(count)}, not a number; EvalBench's mcp_compliance_check fails on it`);
+          if (typeof n !== 'number')
+            return error(
+              `the ${severity} count is ${JSON.stringify(count)}, not a number; EvalBench's mcp_compliance_check fails on it`,
+            );
           total += (weights.get(severity) ?? 0) * n;
         }
-        const listed = Object.entries(counts).map(([severity, n]) => `${severity} ${JSON.stringify(n)}`).join(', ');
-        return measured(`${formatFigure(total)} weighted findings (${listed || 'none recorded'})`, total, { severity_counts: counts, weights: weightDetails });
+        const listed = Object.entries(counts)
+          .map(([severity, n]) => `${severity} ${JSON.stringify(n)}`)
+          .join(', ');
+        return measured(`${formatFigure(total)} weighted findings (${listed || 'none recorded'})`, total, {
+          severity_counts: counts,
+          weights: weightDetails,
+        });
       },
     });
   },

@@ -24,24 +24,40 @@ export const mcpTokenCost = defineScorer('mcp_token_cost', {
     return prepared({
       score({ output }) {
         if (output === undefined) return unsupported('the case records no MCP compliance row as its output');
-        if (!isObject(output)) return unsupported('the output is not an MCP compliance row (an object with `approx_tokens`, or `is_aggregate` and `avg_approx_tokens`)');
+        if (!isObject(output))
+          return unsupported(
+            'the output is not an MCP compliance row (an object with `approx_tokens`, or `is_aggregate` and `avg_approx_tokens`)',
+          );
         const probeError = output['probe_error'];
         if (truthy(probeError)) {
           const text = typeof probeError === 'string' ? probeError : JSON.stringify(probeError);
           const shown = maskThenCut(text, PROBE_ERROR_SHOWN);
-          return measured(`0 tokens: the endpoint could not be probed (${shown}), as EvalBench scores it`, 0, { probe_error: true });
+          return measured(`0 tokens: the endpoint could not be probed (${shown}), as EvalBench scores it`, 0, {
+            probe_error: true,
+          });
         }
         const aggregate = truthy(output['is_aggregate']);
         const field = aggregate ? 'avg_approx_tokens' : 'approx_tokens';
         const tokens = pythonFloat(fieldOr(output, field));
-        if (tokens === undefined) return error(`\`${field}\` is ${JSON.stringify(output[field])}, not a number; EvalBench's mcp_token_cost fails on it`);
+        if (tokens === undefined)
+          return error(
+            `\`${field}\` is ${JSON.stringify(output[field])}, not a number; EvalBench's mcp_token_cost fails on it`,
+          );
         if (aggregate) {
           const tools = fieldOr(output, 'tool_count');
           const total = fieldOr(output, 'total_approx_tokens');
-          return measured(`${formatFigure(tokens)} tokens per tool on average across ${JSON.stringify(tools)} tools (total ${JSON.stringify(total)})`, tokens, { aggregate: true, tool_count: tools, total_approx_tokens: total });
+          return measured(
+            `${formatFigure(tokens)} tokens per tool on average across ${JSON.stringify(tools)} tools (total ${JSON.stringify(total)})`,
+            tokens,
+            { aggregate: true, tool_count: tools, total_approx_tokens: total },
+          );
         }
         const name = output['tool_name'];
-        return measured(`${formatFigure(tokens)} tokens for tool ${typeof name === 'string' ? name : JSON.stringify(name ?? null)}`, tokens, { aggregate: false });
+        return measured(
+          `${formatFigure(tokens)} tokens for tool ${typeof name === 'string' ? name : JSON.stringify(name ?? null)}`,
+          tokens,
+          { aggregate: false },
+        );
       },
     });
   },
@@ -64,6 +80,7 @@ function truthy(value: Json | undefined): boolean {
 function pythonFloat(value: Json): number | undefined {
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?)\s*$/i.test(value)) return Number(value.trim());
+  if (typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?)\s*$/i.test(value))
+    return Number(value.trim());
   return undefined;
 }

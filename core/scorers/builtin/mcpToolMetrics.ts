@@ -31,7 +31,12 @@ export const mcpToolMetrics = defineScorer('mcp_tool_metrics', {
         for (const tool of listing.tools) chars += wireLength(tool);
         const estimated = pythonRound(chars / CHARS_PER_TOKEN);
         const used = budget !== undefined && budget > 0 ? pythonRound2((estimated / budget) * 100) : null;
-        const details: { [key: string]: Json } = { total_tools: listing.tools.length, estimated_tokens: estimated, token_budget_used_percent: used, characters: chars };
+        const details: { [key: string]: Json } = {
+          total_tools: listing.tools.length,
+          estimated_tokens: estimated,
+          token_budget_used_percent: used,
+          characters: chars,
+        };
         if (budget !== undefined) details['token_budget'] = budget;
         const size = `${listing.tools.length} tool${listing.tools.length === 1 ? '' : 's'}, about ${estimated} tokens`;
         if (used === null) return pass(`${size}; no positive token budget, so nothing to exceed`, 100, details);

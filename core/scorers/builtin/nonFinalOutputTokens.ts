@@ -42,7 +42,9 @@ function replyLength(trace: Trace, turn: number): number {
     else if (Array.isArray(content)) total += content.length;
     else if (content !== null && typeof content === 'object') total += Object.keys(content).length;
     else if (content === true || (typeof content === 'number' && content !== 0)) {
-      throw new CounterError(`turn ${turn + 1} records a reply that is ${JSON.stringify(content)}, not text; EvalBench's non_final_output_tokens cannot take its length and fails on it`);
+      throw new CounterError(
+        `turn ${turn + 1} records a reply that is ${JSON.stringify(content)}, not text; EvalBench's non_final_output_tokens cannot take its length and fails on it`,
+      );
     }
   }
   return total;

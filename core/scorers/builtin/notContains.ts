@@ -27,10 +27,14 @@ export const notContains = defineScorer('not_contains', {
         }
         const verb = present.length === 1 ? 'appears' : 'appear';
         const where = present.map((h) => h.at + 1).join(', ');
-        return fail(`${nameNeedles(present, needles.length)} ${verb} in the output (${seen}) at character${present.length === 1 ? '' : 's'} ${where}`, 0, {
-          values_from: resolved.from,
-          present: present.map((h) => ({ value: h.number, text: h.needle, at: h.at + 1 })),
-        });
+        return fail(
+          `${nameNeedles(present, needles.length)} ${verb} in the output (${seen}) at character${present.length === 1 ? '' : 's'} ${where}`,
+          0,
+          {
+            values_from: resolved.from,
+            present: present.map((h) => ({ value: h.number, text: h.needle, at: h.at + 1 })),
+          },
+        );
       },
     });
   },

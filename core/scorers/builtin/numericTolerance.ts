@@ -18,18 +18,26 @@ export const numericTolerance = defineScorer('numeric_tolerance', {
     return prepared({
       score({ output, expected: caseExpected }) {
         const expected = options.value !== undefined ? options.value : caseExpected;
-        if (expected === undefined) return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
-        if (typeof expected !== 'number') return error(`the expected value is ${kindOf(expected)}, not a number; nothing is converted`);
+        if (expected === undefined)
+          return error('there is no expected value (the case has no `expected` and the scorer no `value`)');
+        if (typeof expected !== 'number')
+          return error(`the expected value is ${kindOf(expected)}, not a number; nothing is converted`);
         if (output === undefined) return fail('the case has no output');
-        if (typeof output !== 'number') return fail(`the output is ${kindOf(output)}, not a number; nothing is converted`);
+        if (typeof output !== 'number')
+          return fail(`the output is ${kindOf(output)}, not a number; nothing is converted`);
         const difference = Math.abs(output - expected);
         const allowed = Math.max(options.absolute ?? 0, (options.relative ?? 0) * Math.abs(expected));
         // Rounding of the subtraction (and of the decimal tolerance itself) is at most a couple of
         // units in the last place of the larger operand; such a hair over the bound is at the bound.
         const rounding = 2 * Number.EPSILON * Math.max(Math.abs(output), Math.abs(expected));
         const details = { difference, allowed };
-        if (difference <= allowed + rounding) return pass(`the output is within the tolerance of the expected number (${rule})`, 1, details);
-        return fail(`the output differs from the expected number by more than the tolerance (${rule}); the difference and the allowed bound are in details`, 0, details);
+        if (difference <= allowed + rounding)
+          return pass(`the output is within the tolerance of the expected number (${rule})`, 1, details);
+        return fail(
+          `the output differs from the expected number by more than the tolerance (${rule}); the difference and the allowed bound are in details`,
+          0,
+          details,
+        );
       },
     });
   },

@@ -9,7 +9,15 @@ import { QUOTE_CHARS, stderrDetails, truncate } from '../support/processText';
 import type { RowDict } from '../support/pythonEquality';
 import { evalRows, executionRows, runError } from '../support/sqlRows';
 import commonSchema from '../../../schemas/scorer-common.schema.json';
-import { checked, defineScorer, type OptionIssue, refused, resolveOptionPath, type ScorerContext, type ScoringInput } from '../scorer';
+import {
+  checked,
+  defineScorer,
+  type OptionIssue,
+  refused,
+  resolveOptionPath,
+  type ScorerContext,
+  type ScoringInput,
+} from '../scorer';
 import { parseJson } from '../../text/jsonDepth';
 import { isObject } from '../../../shared/isObject';
 
@@ -42,7 +50,10 @@ export const pythonScorer = defineScorer('python_scorer', {
     if (!found.ok) return refused(found.issue);
     const { command, notices } = found;
     // EvalBench has no limit; here the script is stopped a little before the runner would stop waiting.
-    const limit: RunLimit = { ms: Math.max(1, context.timeoutMs - Math.min(1000, Math.floor(context.timeoutMs / 10))), from: "just under the scorer's time limit" };
+    const limit: RunLimit = {
+      ms: Math.max(1, context.timeoutMs - Math.min(1000, Math.floor(context.timeoutMs / 10))),
+      from: "just under the scorer's time limit",
+    };
     const config = scriptConfig(options);
     return {
       ok: true,
@@ -55,7 +66,10 @@ export const pythonScorer = defineScorer('python_scorer', {
           if (outcome.kind === 'stopped') return failed(outcome.reason, details);
           if (outcome.signal !== null || outcome.code !== 0) {
             const stderr = outcome.stderr.trim();
-            return failed(`the script ${endedHow(outcome.code, outcome.signal)}. Stderr: ${stderr === '' ? '(empty)' : truncate(stderr, QUOTE_CHARS)}`, details);
+            return failed(
+              `the script ${endedHow(outcome.code, outcome.signal)}. Stderr: ${stderr === '' ? '(empty)' : truncate(stderr, QUOTE_CHARS)}`,
+              details,
+            );
           }
           return answerVerdict(outcome.stdout, details);
         },
@@ -86,7 +100,10 @@ function scriptConfig(options: { readonly [key: string]: Json }): { readonly [ke
  * `database`, `sqlite_db_dir`, `config`, `kwargs`, then EvalLens's `case`, then every other option
  * of the scorer (besides `script_path`) at the top level, unless a field of that name came first.
  */
-export function evaluationContext(input: ScoringInput, config: { readonly [key: string]: Json }): { [key: string]: Json } {
+export function evaluationContext(
+  input: ScoringInput,
+  config: { readonly [key: string]: Json },
+): { [key: string]: Json } {
   const evalCase = input.case;
   const sql = evalCase.sql;
   const expected = input.expected;
@@ -94,7 +111,8 @@ export function evaluationContext(input: ScoringInput, config: { readonly [key: 
   const goldenSql = fields['golden_sql'];
   const context: { [key: string]: Json } = {
     nl_prompt: evalCase.input ?? null,
-    golden_query: sql?.goldenSql ?? (Array.isArray(goldenSql) ? ((goldenSql as readonly Json[])[0] ?? null) : (expected ?? null)),
+    golden_query:
+      sql?.goldenSql ?? (Array.isArray(goldenSql) ? ((goldenSql as readonly Json[])[0] ?? null) : (expected ?? null)),
     query_type: typeof fields['query_type'] === 'string' ? fields['query_type'] : '',
     golden_execution_result: sql === undefined ? null : rowsJson(executionRows(sql.golden)),
     golden_eval_result: sql === undefined ? '' : rowsJson(evalRows(sql.golden)),
@@ -109,7 +127,8 @@ export function evaluationContext(input: ScoringInput, config: { readonly [key: 
     kwargs: {},
     case: caseJson(input),
   };
-  for (const [key, value] of Object.entries(config)) if (key !== 'script_path' && !(key in context)) context[key] = value;
+  for (const [key, value] of Object.entries(config))
+    if (key !== 'script_path' && !(key in context)) context[key] = value;
   return context;
 }
 
@@ -140,15 +159,32 @@ function answerVerdict(stdout: string, details: { [key: string]: Json } | undefi
   try {
     answer = parseJson(text);
   } catch {
-    return failed(text === '' ? 'the script printed nothing on stdout; it must print {"score": <0..100>, "reason": "…"}' : 'Failed to parse JSON from script output', withStdout(details, text));
+    return failed(
+      text === ''
+        ? 'the script printed nothing on stdout; it must print {"score": <0..100>, "reason": "…"}'
+        : 'Failed to parse JSON from script output',
+      withStdout(details, text),
+    );
   }
-  if (!isObject(answer)) return failed('Error processing script output: the JSON is not an object; it must be {"score": <0..100>, "reason": "…"}', withStdout(details, text));
+  if (!isObject(answer))
+    return failed(
+      'Error processing script output: the JSON is not an object; it must be {"score": <0..100>, "reason": "…"}',
+      withStdout(details, text),
+    );
   const raw = answer['score'] ?? 0;
-  const score = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
-  if (Number.isNaN(score)) return failed(`Error processing script output: "score" is ${describe(raw)}, not a number`, details);
-  if (!(score >= 0 && score <= 100)) return failed(`the script's score ${String(score)} is outside 0–100 (EvalBench's scale)`, details);
+  const score =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
+  if (Number.isNaN(score))
+    return failed(`Error processing script output: "score" is ${describe(raw)}, not a number`, details);
+  if (!(score >= 0 && score <= 100))
+    return failed(`the script's score ${String(score)} is outside 0–100 (EvalBench's scale)`, details);
   const reasonField = answer['reason'];
-  const reason = reasonField === undefined || reasonField === null ? 'No reason provided' : typeof reasonField === 'string' ? reasonField : JSON.stringify(reasonField);
+  const reason =
+    reasonField === undefined || reasonField === null
+      ? 'No reason provided'
+      : typeof reasonField === 'string'
+        ? reasonField
+        : JSON.stringify(reasonField);
   const shown = truncate(reason, QUOTE_CHARS);
   return score === 100 ? pass(shown, score, details) : fail(shown, score, details);
 }
@@ -168,11 +204,20 @@ function describe(value: unknown): string {
 }
 
 /** How the script runs (uv, else python3, said as a notice), or why it cannot: it does not exist. */
-function scriptCommand(options: { readonly [key: string]: Json }, context: ScorerContext): { ok: true; command: ProcessCommand; notices: OptionIssue[] } | { ok: false; issue: OptionIssue } {
+function scriptCommand(
+  options: { readonly [key: string]: Json },
+  context: ScorerContext,
+): { ok: true; command: ProcessCommand; notices: OptionIssue[] } | { ok: false; issue: OptionIssue } {
   const scriptPath = String(options['script_path']);
   const script = isAbsolute(scriptPath) ? scriptPath : resolveOptionPath(context, scriptPath);
   if (context.fileExists !== undefined && !context.fileExists(script)) {
-    return { ok: false, issue: { path: ['script_path'], message: `the script ${script} does not exist (script_path is relative to the config's folder)` } };
+    return {
+      ok: false,
+      issue: {
+        path: ['script_path'],
+        message: `the script ${script} does not exist (script_path is relative to the config's folder)`,
+      },
+    };
   }
   const path = context.env['PATH'];
   const uv = findOnPath('uv', path);

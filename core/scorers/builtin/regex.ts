@@ -4,7 +4,15 @@ import schema from '../../../schemas/scorers/regex.schema.json';
 import { codePointLength, textOutput } from '../support/describe';
 import { prepareBoundedRegex, type BoundedMatch, type BoundedRegex, type RegexGuard } from '../support/boundedRegex';
 import { describeText } from '../support/textNeedles';
-import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused, type ScorerContext } from '../scorer';
+import {
+  checked,
+  defineScorer,
+  type OptionIssue,
+  type OptionsOf,
+  prepared,
+  refused,
+  type ScorerContext,
+} from '../scorer';
 
 type Mode = 'match' | 'full_match' | 'no_match';
 
@@ -35,16 +43,23 @@ export const regex = defineScorer('regex', {
         const output = text.text;
         const length = codePointLength(output);
         if (length > options.max_input_chars) {
-          return error(`the output is a string of ${length} characters, longer than max_input_chars (${options.max_input_chars}); it is neither matched nor truncated`);
+          return error(
+            `the output is a string of ${length} characters, longer than max_input_chars (${options.max_input_chars}); it is neither matched nor truncated`,
+          );
         }
         const seen = describeText(output);
-        const satisfied = (r: BoundedMatch) => (options.mode === 'no_match' ? r.status === 'not_matched' : r.status === 'matched');
+        const satisfied = (r: BoundedMatch) =>
+          options.mode === 'no_match' ? r.status === 'not_matched' : r.status === 'matched';
         const outcomes: Outcome[] = [];
         const details = () => detailsOf(options.mode, output, outcomes, total);
         const describe = (o: Outcome) => describeOutcome(o.result, options.mode, name(o.number), seen, output);
 
         for (const [i, compiledRegex] of compiled.entries()) {
-          const outcome: Outcome = { number: i + 1, result: compiledRegex.exec(output, options.match_timeout_ms), guard: compiledRegex.guard };
+          const outcome: Outcome = {
+            number: i + 1,
+            result: compiledRegex.exec(output, options.match_timeout_ms),
+            guard: compiledRegex.guard,
+          };
           outcomes.push(outcome);
           const r = outcome.result;
           if (r.status === 'failed') return error(`${name(outcome.number)} could not be run: ${r.message}`, details());
@@ -67,7 +82,8 @@ export const regex = defineScorer('regex', {
           };
         }
         const only = outcomes[0];
-        if (total === 1 && only !== undefined) return satisfied(only.result) ? pass(describe(only), 1, details()) : fail(describe(only), 0, details());
+        if (total === 1 && only !== undefined)
+          return satisfied(only.result) ? pass(describe(only), 1, details()) : fail(describe(only), 0, details());
         if (options.match_all) return pass(allSatisfied(options.mode, total, seen), 1, details());
         return fail(noneSatisfied(options.mode, total, seen), 0, details());
       },
@@ -76,15 +92,25 @@ export const regex = defineScorer('regex', {
 });
 
 /** The patterns compiled, or why one cannot run (it does not compile, or can backtrack catastrophically). */
-function compilePatterns(options: OptionsOf<'regex'>, context: ScorerContext): { issues: OptionIssue[]; compiled: BoundedRegex[] } {
+function compilePatterns(
+  options: OptionsOf<'regex'>,
+  context: ScorerContext,
+): { issues: OptionIssue[]; compiled: BoundedRegex[] } {
   const single = options.pattern !== undefined;
   const sources = options.patterns ?? (options.pattern === undefined ? [] : [options.pattern]);
   const issues: OptionIssue[] = [];
   const compiled: BoundedRegex[] = [];
   sources.forEach((source, i) => {
-    const made = prepareBoundedRegex(source, options.flags, { fullMatch: options.mode === 'full_match', verdicts: context.engine.regexVerdicts });
+    const made = prepareBoundedRegex(source, options.flags, {
+      fullMatch: options.mode === 'full_match',
+      verdicts: context.engine.regexVerdicts,
+    });
     if (made.ok) compiled.push(made.regex);
-    else issues.push({ path: single ? ['pattern'] : ['patterns', i], message: `${single ? 'the pattern' : `pattern ${i + 1}`} ${made.message}` });
+    else
+      issues.push({
+        path: single ? ['pattern'] : ['patterns', i],
+        message: `${single ? 'the pattern' : `pattern ${i + 1}`} ${made.message}`,
+      });
   });
   return { issues, compiled };
 }
@@ -107,7 +133,8 @@ function allSatisfied(mode: Mode, total: number, seen: string): string {
 }
 
 function noneSatisfied(mode: Mode, total: number, seen: string): string {
-  if (mode === 'no_match') return `all ${total} patterns match the output (${seen}); mode no_match with match_all false needs one that does not`;
+  if (mode === 'no_match')
+    return `all ${total} patterns match the output (${seen}); mode no_match with match_all false needs one that does not`;
   return `none of the ${total} patterns matches ${mode === 'full_match' ? 'the whole output' : 'the output'} (${seen})`;
 }
 
@@ -116,9 +143,18 @@ function detailsOf(mode: Mode, output: string, outcomes: readonly Outcome[], tot
     mode,
     patterns: outcomes.map((o): Json => {
       const r = o.result;
-      const base = { pattern: o.number, result: r.status, guard: o.guard, elapsed_ms: Math.round(r.elapsedMs * 1000) / 1000 };
+      const base = {
+        pattern: o.number,
+        result: r.status,
+        guard: o.guard,
+        elapsed_ms: Math.round(r.elapsedMs * 1000) / 1000,
+      };
       if (r.status === 'matched') {
-        return { ...base, at: codePointLength(output.slice(0, r.index)) + 1, length: codePointLength(output.slice(r.index, r.index + r.length)) };
+        return {
+          ...base,
+          at: codePointLength(output.slice(0, r.index)) + 1,
+          length: codePointLength(output.slice(r.index, r.index + r.length)),
+        };
       }
       if (r.status === 'timeout') return { ...base, interrupted: r.interrupted };
       return base;

@@ -20,7 +20,9 @@ interface Reported {
   readonly source: Source;
 }
 
-type ListRead = { readonly ok: true; readonly items: readonly Reported[]; readonly present: boolean } | { readonly ok: false; readonly problem: string };
+type ListRead =
+  | { readonly ok: true; readonly items: readonly Reported[]; readonly present: boolean }
+  | { readonly ok: false; readonly problem: string };
 
 type Problem = 'not_reported' | 'digest_missing' | 'digest_malformed' | 'digest_mismatch';
 
@@ -47,7 +49,9 @@ export const requiredArtifacts = defineScorer('required_artifacts', {
   scale: { kind: 'bounded', max: 1 },
   schema,
   create(options) {
-    const required = options.artifacts.map((a) => (a.sha256 === undefined ? a : { ...a, sha256: a.sha256.toLowerCase() }));
+    const required = options.artifacts.map((a) =>
+      a.sha256 === undefined ? a : { ...a, sha256: a.sha256.toLowerCase() },
+    );
     return prepared({
       score({ output, case: evalCase }) {
         const fromOutput = readList(Array.isArray(output) ? output : fieldOf(output, 'artifacts'), 'output');
@@ -70,8 +74,10 @@ export const requiredArtifacts = defineScorer('required_artifacts', {
           if (found === undefined) failures.push({ required: want, problem: 'not_reported' });
           else if (want.sha256 !== undefined) {
             if (found.sha256 === undefined) failures.push({ required: want, problem: 'digest_missing', found });
-            else if (!SHA256_HEX.test(found.sha256)) failures.push({ required: want, problem: 'digest_malformed', found });
-            else if (found.sha256.toLowerCase() !== want.sha256) failures.push({ required: want, problem: 'digest_mismatch', found });
+            else if (!SHA256_HEX.test(found.sha256))
+              failures.push({ required: want, problem: 'digest_malformed', found });
+            else if (found.sha256.toLowerCase() !== want.sha256)
+              failures.push({ required: want, problem: 'digest_mismatch', found });
           }
         }
 
@@ -92,12 +98,20 @@ export const requiredArtifacts = defineScorer('required_artifacts', {
           unsatisfied: failures.map(detailOf),
         };
         if (failures.length === 0) {
-          return pass(`the case reports all ${total} required artifact${total === 1 ? '' : 's'}${required.some((r) => r.sha256 !== undefined) ? ' with matching digests' : ''}`, 1, details);
+          return pass(
+            `the case reports all ${total} required artifact${total === 1 ? '' : 's'}${required.some((r) => r.sha256 !== undefined) ? ' with matching digests' : ''}`,
+            1,
+            details,
+          );
         }
         const where = searched.length === 0 ? ' (the case reports no artifacts list)' : '';
         const named = failures.slice(0, NAMED_IN_REASON).map(describeFailure);
         const more = failures.length > NAMED_IN_REASON ? `; and ${failures.length - NAMED_IN_REASON} more` : '';
-        return fail(`${failures.length} of ${total} required artifact${total === 1 ? '' : 's'} ${failures.length === 1 ? 'is' : 'are'} not satisfied${where}: ${named.join('; ')}${more}`, 0, details);
+        return fail(
+          `${failures.length} of ${total} required artifact${total === 1 ? '' : 's'} ${failures.length === 1 ? 'is' : 'are'} not satisfied${where}: ${named.join('; ')}${more}`,
+          0,
+          details,
+        );
       },
     });
   },
@@ -116,21 +130,25 @@ function readList(value: Json | undefined, source: Source): ListRead {
   const items: Reported[] = [];
   for (const [index, item] of (value as readonly Json[]).entries()) {
     const at = `item ${index + 1}`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return { ok: false, problem: `${at} is ${kindOf(item)}, not an object` };
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      return { ok: false, problem: `${at} is ${kindOf(item)}, not an object` };
     const record = item as { readonly [key: string]: Json };
     const kind = fieldOf(record, 'kind');
     const name = fieldOf(record, 'name');
     const sha256 = fieldOf(record, 'sha256');
     if (typeof kind !== 'string') return { ok: false, problem: notAString(at, 'kind', kind) };
     if (typeof name !== 'string') return { ok: false, problem: notAString(at, 'name', name) };
-    if (sha256 !== undefined && typeof sha256 !== 'string') return { ok: false, problem: notAString(at, 'sha256', sha256) };
+    if (sha256 !== undefined && typeof sha256 !== 'string')
+      return { ok: false, problem: notAString(at, 'sha256', sha256) };
     items.push(sha256 === undefined ? { kind, name, source } : { kind, name, sha256, source });
   }
   return { ok: true, items, present: true };
 }
 
 function notAString(at: string, field: string, value: Json | undefined): string {
-  return value === undefined ? `${at} has no \`${field}\`` : `${at} has a \`${field}\` that is ${kindOf(value)}, not a string`;
+  return value === undefined
+    ? `${at} has no \`${field}\``
+    : `${at} has a \`${field}\` that is ${kindOf(value)}, not a string`;
 }
 
 function identity(kind: string, name: string): string {

@@ -45,7 +45,8 @@ export const requiredFields = defineScorer('required_fields', {
         const unsatisfied: Unsatisfied[] = [];
         for (const field of fields) {
           const value = valueAt(output, field.segments);
-          if (!field.types.some((type) => satisfies(value, type))) unsatisfied.push({ path: field.path, types: field.types, value });
+          if (!field.types.some((type) => satisfies(value, type)))
+            unsatisfied.push({ path: field.path, types: field.types, value });
         }
         const total = fields.length;
         const satisfied = total - unsatisfied.length;
@@ -54,10 +55,19 @@ export const requiredFields = defineScorer('required_fields', {
           total,
           unsatisfied: unsatisfied.map((u) => ({ path: u.path, types: [...u.types], saw: typeName(u.value) })),
         };
-        if (unsatisfied.length === 0) return pass(`the output has all ${total} required field${total === 1 ? '' : 's'} with their declared types`, 1, details);
+        if (unsatisfied.length === 0)
+          return pass(
+            `the output has all ${total} required field${total === 1 ? '' : 's'} with their declared types`,
+            1,
+            details,
+          );
         const named = unsatisfied.slice(0, NAMED_IN_REASON).map(describeUnsatisfied);
         const more = unsatisfied.length > NAMED_IN_REASON ? `; and ${unsatisfied.length - NAMED_IN_REASON} more` : '';
-        return fail(`${unsatisfied.length} of ${total} required field${total === 1 ? '' : 's'} ${unsatisfied.length === 1 ? 'is' : 'are'} not satisfied: ${named.join('; ')}${more}`, 0, details);
+        return fail(
+          `${unsatisfied.length} of ${total} required field${total === 1 ? '' : 's'} ${unsatisfied.length === 1 ? 'is' : 'are'} not satisfied: ${named.join('; ')}${more}`,
+          0,
+          details,
+        );
       },
     });
   },
@@ -89,7 +99,8 @@ function satisfies(value: Json | undefined, type: FieldType): boolean {
 function describeUnsatisfied(u: Unsatisfied): string {
   const wanted = u.types.join(' or ');
   if (u.value === undefined) return `\`${u.path}\` is missing`;
-  const seen = typeof u.value === 'number' && !Number.isInteger(u.value) ? 'a number with a fractional part' : kindOf(u.value);
+  const seen =
+    typeof u.value === 'number' && !Number.isInteger(u.value) ? 'a number with a fractional part' : kindOf(u.value);
   return `\`${u.path}\` is ${seen}, not ${wanted}`;
 }
 
@@ -100,7 +111,12 @@ function compileFields(options: OptionsOf<'required_fields'>): { issues: OptionI
   options.fields.forEach((field, index) => {
     const parsed = parseFieldPath(field.path);
     if (!parsed.ok) issues.push({ path: ['fields', index, 'path'], message: `field ${index + 1}: ${parsed.message}` });
-    else fields.push({ path: field.path, segments: parsed.segments, types: typeof field.type === 'string' ? [field.type] : field.type });
+    else
+      fields.push({
+        path: field.path,
+        segments: parsed.segments,
+        types: typeof field.type === 'string' ? [field.type] : field.type,
+      });
   });
   return { issues, fields };
 }

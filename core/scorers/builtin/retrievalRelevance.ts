@@ -40,16 +40,26 @@ export const retrievalRelevance = defineScorer('retrieval_relevance', {
         const retrieved = retrievedIds(read.trace);
         const sources: { [key: string]: Json } = {
           labels_from: labels.source,
-          retrieved_from: { retrieval_steps: retrieved.steps, ids_listed: retrieved.listed, distinct_ids: retrieved.ids.length },
+          retrieved_from: {
+            retrieval_steps: retrieved.steps,
+            ids_listed: retrieved.listed,
+            distinct_ids: retrieved.ids.length,
+          },
         };
         if (retrieved.steps === 0) {
           return unsupported(noRetrieval(read.trace), sources);
         }
         if (labels.ids.length === 0) {
-          return inconclusive(`no relevant document id is labelled for the case (${labels.source} is an empty list); ${name} is undefined`, sources);
+          return inconclusive(
+            `no relevant document id is labelled for the case (${labels.source} is an empty list); ${name} is undefined`,
+            sources,
+          );
         }
         if (retrieved.ids.length === 0) {
-          return inconclusive(`nothing was retrieved (${count(retrieved.steps, 'retrieval step')} with no document ids); ${name} is undefined, not 0`, sources);
+          return inconclusive(
+            `nothing was retrieved (${count(retrieved.steps, 'retrieval step')} with no document ids); ${name} is undefined, not 0`,
+            sources,
+          );
         }
 
         const top = options.k === undefined ? retrieved.ids : retrieved.ids.slice(0, options.k);
@@ -79,7 +89,10 @@ export const retrievalRelevance = defineScorer('retrieval_relevance', {
           hit_ids: hits,
           ...sources,
         };
-        const within = options.k === undefined ? `among the ${retrieved.ids.length} retrieved` : `in the top ${options.k} of ${retrieved.ids.length} retrieved`;
+        const within =
+          options.k === undefined
+            ? `among the ${retrieved.ids.length} retrieved`
+            : `in the top ${options.k} of ${retrieved.ids.length} retrieved`;
         const figures = `precision ${formatRatio(precision)}, recall ${formatRatio(recall)}: ${hits.length} of ${count(relevant.size, 'relevant id')} ${within}`;
         const shown = formatRatio(value, threshold);
         const markText = mark.lowerIsBetter ? `at most ${threshold}` : `at least ${threshold}`;
@@ -95,20 +108,45 @@ export const retrievalRelevance = defineScorer('retrieval_relevance', {
  * The labelled relevant ids: the expected value when it is a list, else its `relevant_ids` field.
  * A missing label or one of the wrong type is an error (the dataset is wrong); duplicates count once.
  */
-function relevantIds(expected: Json | undefined, expectedPath: string | undefined): { ok: true; ids: string[]; source: string } | { ok: false; verdict: ScorerVerdict } {
+function relevantIds(
+  expected: Json | undefined,
+  expectedPath: string | undefined,
+): { ok: true; ids: string[]; source: string } | { ok: false; verdict: ScorerVerdict } {
   const root = expectedPath === undefined ? 'expected' : `the expected value at expected_path "${expectedPath}"`;
-  if (expected === undefined) return { ok: false, verdict: error('there is no expected value: the case needs its relevant document ids in `expected.relevant_ids` (or `expected` as a list)') };
+  if (expected === undefined)
+    return {
+      ok: false,
+      verdict: error(
+        'there is no expected value: the case needs its relevant document ids in `expected.relevant_ids` (or `expected` as a list)',
+      ),
+    };
   let list: Json | undefined = expected;
   let source = expectedPath === undefined ? '`expected`' : root;
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
     const record = expected as { readonly [key: string]: Json };
     list = Object.prototype.hasOwnProperty.call(record, 'relevant_ids') ? record['relevant_ids'] : undefined;
     source = expectedPath === undefined ? '`expected.relevant_ids`' : `\`relevant_ids\` of ${root}`;
-    if (list === undefined) return { ok: false, verdict: error(`${expectedPath === undefined ? 'the expected value' : root} is an object without \`relevant_ids\`; nothing to compare the retrieved ids with`) };
+    if (list === undefined)
+      return {
+        ok: false,
+        verdict: error(
+          `${expectedPath === undefined ? 'the expected value' : root} is an object without \`relevant_ids\`; nothing to compare the retrieved ids with`,
+        ),
+      };
   }
-  if (!Array.isArray(list)) return { ok: false, verdict: error(`${source} is ${kindOf(list)}, not a list of relevant document ids; nothing is converted`) };
+  if (!Array.isArray(list))
+    return {
+      ok: false,
+      verdict: error(`${source} is ${kindOf(list)}, not a list of relevant document ids; nothing is converted`),
+    };
   const items = list as readonly Json[];
   const wrong = items.findIndex((item) => typeof item !== 'string');
-  if (wrong >= 0) return { ok: false, verdict: error(`${source} item ${wrong + 1} is ${kindOf(items[wrong])}, not a document id (a string); nothing is converted`) };
+  if (wrong >= 0)
+    return {
+      ok: false,
+      verdict: error(
+        `${source} item ${wrong + 1} is ${kindOf(items[wrong])}, not a document id (a string); nothing is converted`,
+      ),
+    };
   return { ok: true, ids: [...new Set(items as readonly string[])], source };
 }

@@ -26,7 +26,13 @@ export const secretScan = defineScorer('secret_scan', {
         const scan = scanForSecrets(output, detectors, { allowDocumentationExamples });
         const details: { [key: string]: Json } = {
           detectors_run: [...detectors],
-          findings: scan.findings.map((f) => ({ detector: f.detector, offset: f.offset, line: f.line, column: f.column, length: f.length })),
+          findings: scan.findings.map((f) => ({
+            detector: f.detector,
+            offset: f.offset,
+            line: f.line,
+            column: f.column,
+            length: f.length,
+          })),
         };
         if (allowDocumentationExamples) details['documentation_examples_skipped'] = scan.documentationExamplesSkipped;
         const ran = `${detectors.length} detector${detectors.length === 1 ? '' : 's'}`;
@@ -40,7 +46,11 @@ export const secretScan = defineScorer('secret_scan', {
         const count = scan.findings.length;
         const named = scan.findings.slice(0, NAMED_IN_REASON).map(describeFinding);
         const more = count > NAMED_IN_REASON ? `; and ${count - NAMED_IN_REASON} more` : '';
-        return fail(`${count} possible secret${count === 1 ? '' : 's'} in the output: ${named.join('; ')}${more}`, 0, details);
+        return fail(
+          `${count} possible secret${count === 1 ? '' : 's'} in the output: ${named.join('; ')}${more}`,
+          0,
+          details,
+        );
       },
     });
   },

@@ -27,9 +27,13 @@ export const skillsTrajectory = defineScorer('skills_trajectory', {
         if (!expected.ok) return expected.verdict;
         const lookup = traceOf(evalCase);
         if (!lookup.ok) return unsupported(lookup.reason);
-        if (lookup.trace.hasSteps === false) return unsupported('the trace records figures but no steps, so there are no activated skills to compare');
+        if (lookup.trace.hasSteps === false)
+          return unsupported('the trace records figures but no steps, so there are no activated skills to compare');
         const recorded = lookup.trace.steps.filter((s): s is SkillStep => s.kind === 'skill').map((s) => s.name);
-        const actual = prefix === '' ? recorded : recorded.map((name) => (name.startsWith(prefix) ? name.slice(prefix.length) : name));
+        const actual =
+          prefix === ''
+            ? recorded
+            : recorded.map((name) => (name.startsWith(prefix) ? name.slice(prefix.length) : name));
         const extra: { [key: string]: Json } = {};
         if (!expected.given) extra['expected_given'] = false;
         if (prefix !== '') extra['recorded'] = recorded;

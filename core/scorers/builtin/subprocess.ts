@@ -42,9 +42,13 @@ export const subprocess = defineScorer('subprocess', {
     // `timeout`. So by default the command is stopped a little before the runner would stop waiting.
     const limit: RunLimit =
       options.cmd_timeout_ms === undefined
-        ? { ms: Math.max(1, context.timeoutMs - Math.min(1000, Math.floor(context.timeoutMs / 10))), from: "just under the scorer's time limit" }
+        ? {
+            ms: Math.max(1, context.timeoutMs - Math.min(1000, Math.floor(context.timeoutMs / 10))),
+            from: "just under the scorer's time limit",
+          }
         : { ms: options.cmd_timeout_ms, from: 'cmd_timeout_ms' };
-    if (options.mode === 'persistent') return prepared(persistentScorer(options.cmd, context.configDir, options.processes ?? defaultProcesses(), limit));
+    if (options.mode === 'persistent')
+      return prepared(persistentScorer(options.cmd, context.configDir, options.processes ?? defaultProcesses(), limit));
     return prepared({
       score(input, signal) {
         if (input.output === undefined) return fail('the case has no output');
@@ -57,13 +61,26 @@ export const subprocess = defineScorer('subprocess', {
 /** `processes` without `mode: persistent` has no effect: said rather than ignored. */
 function poolIssues(options: OptionsOf<'subprocess'>): OptionIssue[] {
   if (!(options.mode === 'per_case' && options.processes !== undefined)) return [];
-  return [{ path: ['processes'], message: '`processes` sizes the pool of `mode: persistent`; with one process per case (`mode: per_case`, the default) it has no effect. Add `mode: persistent` or remove it' }];
+  return [
+    {
+      path: ['processes'],
+      message:
+        '`processes` sizes the pool of `mode: persistent`; with one process per case (`mode: per_case`, the default) it has no effect. Add `mode: persistent` or remove it',
+    },
+  ];
 }
 
-async function runCommand(cmd: string, cwd: string, stdin: string, limit: RunLimit, signal: AbortSignal): Promise<ScorerVerdict> {
+async function runCommand(
+  cmd: string,
+  cwd: string,
+  stdin: string,
+  limit: RunLimit,
+  signal: AbortSignal,
+): Promise<ScorerVerdict> {
   const outcome = await runOnce({ shell: cmd }, cwd, stdin, limit, signal, 'the command');
   const details = stderrDetails(outcome.stderr);
   if (outcome.kind === 'stopped') return scorerError(outcome.reason, details);
-  if (outcome.signal !== null || outcome.code !== 0) return scorerError(`the command ${endedHow(outcome.code, outcome.signal)}${quoteStderr(outcome.stderr)}`, details);
+  if (outcome.signal !== null || outcome.code !== 0)
+    return scorerError(`the command ${endedHow(outcome.code, outcome.signal)}${quoteStderr(outcome.stderr)}`, details);
   return stdoutVerdict(outcome.stdout, 'the command', details);
 }

@@ -11,15 +11,25 @@ const PREFIX = 'scorer error: ';
  * clamping; `passed` defaults to score >= 0.5; unknown keys (a persistent process's `id`) ignored.
  * Anything else is a scorer error. `noun` names the process in reasons.
  */
-export function answerVerdict(fields: { readonly [key: string]: unknown }, noun: string, details: { [key: string]: Json } | undefined): ScorerVerdict {
+export function answerVerdict(
+  fields: { readonly [key: string]: unknown },
+  noun: string,
+  details: { [key: string]: Json } | undefined,
+): ScorerVerdict {
   const score = fields['score'];
   if (score === undefined) return scorerError(`${noun}'s JSON has no "score"`, details);
-  if (typeof score !== 'number') return scorerError(`${noun}'s "score" is ${score === null ? 'null' : typeof score}, not a number`, details);
+  if (typeof score !== 'number')
+    return scorerError(`${noun}'s "score" is ${score === null ? 'null' : typeof score}, not a number`, details);
   if (!(score >= 0 && score <= 1)) return scorerError(`${noun}'s score ${String(score)} is outside [0, 1]`, details);
   const passedField = fields['passed'];
-  if (passedField !== undefined && typeof passedField !== 'boolean') return scorerError(`${noun}'s "passed" is ${passedField === null ? 'null' : typeof passedField}, not a boolean`, details);
+  if (passedField !== undefined && typeof passedField !== 'boolean')
+    return scorerError(
+      `${noun}'s "passed" is ${passedField === null ? 'null' : typeof passedField}, not a boolean`,
+      details,
+    );
   const reasonField = fields['reason'];
-  if (reasonField !== undefined && reasonField !== null && typeof reasonField !== 'string') return scorerError(`${noun}'s "reason" is ${typeof reasonField}, not a string`, details);
+  if (reasonField !== undefined && reasonField !== null && typeof reasonField !== 'string')
+    return scorerError(`${noun}'s "reason" is ${typeof reasonField}, not a string`, details);
   const passed = passedField ?? score >= 0.5;
   const reason =
     typeof reasonField === 'string' && reasonField !== ''
@@ -37,9 +47,13 @@ export function stdoutVerdict(text: string, noun: string, details: { [key: strin
     answer = parseJson(trimmed);
   } catch (e) {
     // Said by position and kind: the parser's message quotes the stdout, which may hold anything.
-    return scorerError(`${noun}'s stdout is not valid JSON (${trimmed.length} characters; ${jsonParseError(trimmed, e)})`, details);
+    return scorerError(
+      `${noun}'s stdout is not valid JSON (${trimmed.length} characters; ${jsonParseError(trimmed, e)})`,
+      details,
+    );
   }
-  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return scorerError(`${noun} printed JSON that is not an object; it must print {"score": <0..1>}`, details);
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer))
+    return scorerError(`${noun} printed JSON that is not an object; it must print {"score": <0..1>}`, details);
   return answerVerdict(answer as { readonly [key: string]: unknown }, noun, details);
 }
 

@@ -11,7 +11,8 @@ import type { ScoringInput } from '../scorer';
 export function payload(input: ScoringInput): string {
   const body: { [key: string]: Json } = {};
   const context = input.case.context;
-  if (context !== undefined && context !== null) body['context'] = (Array.isArray(context) ? (context as readonly Json[]) : [context]).map(asText);
+  if (context !== undefined && context !== null)
+    body['context'] = (Array.isArray(context) ? (context as readonly Json[]) : [context]).map(asText);
   body['expected'] = input.expected === undefined ? null : input.expected;
   body['input'] = input.case.input === undefined ? '' : asText(input.case.input);
   body['output'] = input.output === undefined ? '' : asText(input.output);
@@ -28,6 +29,7 @@ function sortKeys(value: Json): Json {
   const object = value as { readonly [key: string]: Json };
   const sorted: { [key: string]: Json } = {};
   // Byte order of the UTF-8 keys, as Rust's BTreeMap<String, _> sorts them.
-  for (const key of Object.keys(object).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))) sorted[key] = sortKeys(object[key] as Json);
+  for (const key of Object.keys(object).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))))
+    sorted[key] = sortKeys(object[key] as Json);
   return sorted;
 }

@@ -26,7 +26,10 @@ export function persistentScorer(cmd: string, configDir: string, size: number, l
       const answer = await pool.send((id) => `{"id":${id},${body.slice(1)}`, limit, signal);
       if (!answer.ok) {
         const stderr = stderrDetails(answer.stderr);
-        return scorerError(answer.reason, answer.details === undefined && stderr === undefined ? undefined : { ...answer.details, ...stderr });
+        return scorerError(
+          answer.reason,
+          answer.details === undefined && stderr === undefined ? undefined : { ...answer.details, ...stderr },
+        );
       }
       return answerVerdict(answer.answer, NOUN, stderrDetails(answer.stderr));
     },

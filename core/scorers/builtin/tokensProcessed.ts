@@ -14,7 +14,9 @@ export const tokensProcessed = turnCounter({
   fold: () => ({
     add: (turn) => {
       const t = turn.tokens;
-      return t === undefined ? undefined : (t.input ?? 0) + (t.candidates ?? 0) + (t.cached ?? 0) + (t.cacheCreation ?? 0);
+      return t === undefined
+        ? undefined
+        : (t.input ?? 0) + (t.candidates ?? 0) + (t.cached ?? 0) + (t.cacheCreation ?? 0);
     },
     parts: (turn) => ({
       input: turn.tokens?.input ?? 0,

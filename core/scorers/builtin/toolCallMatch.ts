@@ -6,7 +6,15 @@ import { kindOf, typeName } from '../support/describe';
 import { prepareBoundedRegex, type BoundedRegex } from '../support/boundedRegex';
 import { parseFieldPath, valueAt } from '../support/path';
 import { callsInStartOrder, count, readSteps, type PlacedCall } from '../support/traceSteps';
-import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused, type ScorerContext } from '../scorer';
+import {
+  checked,
+  defineScorer,
+  type OptionIssue,
+  type OptionsOf,
+  prepared,
+  refused,
+  type ScorerContext,
+} from '../scorer';
 
 type RuleName = 'equals' | 'not_equals' | 'matches' | 'one_of' | 'min' | 'max' | 'present' | 'absent' | 'type';
 type TypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
@@ -40,7 +48,11 @@ interface CallOutcome {
   /** 1-based place among the calls of the tool. */
   readonly nth: number;
   readonly status: 'satisfied' | 'unsatisfied' | 'unknown';
-  readonly rules: readonly { readonly rule: CompiledRule; readonly outcome: RuleOutcome; readonly value: Json | undefined }[];
+  readonly rules: readonly {
+    readonly rule: CompiledRule;
+    readonly outcome: RuleOutcome;
+    readonly value: Json | undefined;
+  }[];
 }
 
 /** How many calls (or forbidden calls) a reason names before it says "and N more". */
@@ -70,36 +82,54 @@ export const toolCallMatch = defineScorer('tool_call_match', {
         const calls = callsInStartOrder(read.trace);
 
         // Decided without reading any arguments: a forbidden call, or no call of the tool.
-        const banned = calls.filter((c) => c.call.name !== tool && (options.forbid_other_tools || forbidden.has(c.call.name)));
+        const banned = calls.filter(
+          (c) => c.call.name !== tool && (options.forbid_other_tools || forbidden.has(c.call.name)),
+        );
         const bannedDetails: Json = banned.map((c) => ({ tool: c.call.name, call: c.number, step: c.step }));
         if (banned.length > 0) {
-          const what = options.forbid_other_tools ? `other tools were called and forbid_other_tools is on` : `a forbidden tool was called`;
+          const what = options.forbid_other_tools
+            ? `other tools were called and forbid_other_tools is on`
+            : `a forbidden tool was called`;
           const named = banned.slice(0, NAMED_IN_REASON).map((c) => `\`${c.call.name}\` (step ${c.step})`);
           const more = banned.length > NAMED_IN_REASON ? ` and ${banned.length - NAMED_IN_REASON} more` : '';
           return fail(`${what}: ${named.join(', ')}${more}`, 0, { tool, forbidden_calls: bannedDetails });
         }
         const ofTool = calls.filter((c) => c.call.name === tool);
         if (ofTool.length === 0) {
-          return fail(`\`${tool}\` was not called (the trace has ${count(calls.length, 'tool call')})`, 0, { tool, calls: 0 });
+          return fail(`\`${tool}\` was not called (the trace has ${count(calls.length, 'tool call')})`, 0, {
+            tool,
+            calls: 0,
+          });
         }
         if (rules.length > 0) {
-          const unrecorded = ofTool.map((c, i) => ({ c, nth: i + 1 })).filter(({ c }) => c.call.arguments === undefined);
+          const unrecorded = ofTool
+            .map((c, i) => ({ c, nth: i + 1 }))
+            .filter(({ c }) => c.call.arguments === undefined);
           const first = unrecorded[0];
           if (first !== undefined) {
             const others = unrecorded.length > 1 ? ` (and of ${count(unrecorded.length - 1, 'other call')} of it)` : '';
-            const why = read.trace.format === 'tool_names' ? '; the trace is a list of tool names, which keeps no arguments' : '';
-            return unsupported(`ARGUMENTS_UNAVAILABLE: the recording did not keep the arguments of call ${first.nth} of \`${tool}\` (step ${first.c.step})${others}, so its rules cannot be checked${why}`, {
-              code: 'ARGUMENTS_UNAVAILABLE',
-              tool,
-              calls: unrecorded.map(({ c, nth }) => ({ call: nth, step: c.step })),
-            });
+            const why =
+              read.trace.format === 'tool_names' ? '; the trace is a list of tool names, which keeps no arguments' : '';
+            return unsupported(
+              `ARGUMENTS_UNAVAILABLE: the recording did not keep the arguments of call ${first.nth} of \`${tool}\` (step ${first.c.step})${others}, so its rules cannot be checked${why}`,
+              {
+                code: 'ARGUMENTS_UNAVAILABLE',
+                tool,
+                calls: unrecorded.map(({ c, nth }) => ({ call: nth, step: c.step })),
+              },
+            );
           }
         }
 
         const outcomes = ofTool.map((placed, i) => evaluateCall(placed, i + 1, rules));
-        const failed = outcomes.flatMap((o) => o.rules.filter((r) => r.outcome.status === 'failed').map((r) => ({ o, r })))[0];
+        const failed = outcomes.flatMap((o) =>
+          o.rules.filter((r) => r.outcome.status === 'failed').map((r) => ({ o, r })),
+        )[0];
         if (failed !== undefined && failed.r.outcome.status === 'failed') {
-          return error(`rule ${failed.r.rule.number} could not be run on call ${failed.o.nth} of \`${tool}\`: ${failed.r.outcome.message}`, detailsOf(tool, options.occurrence, outcomes));
+          return error(
+            `rule ${failed.r.rule.number} could not be run on call ${failed.o.nth} of \`${tool}\`: ${failed.r.outcome.message}`,
+            detailsOf(tool, options.occurrence, outcomes),
+          );
         }
         return decide(tool, options.occurrence, rules.length, outcomes, options.match_timeout_ms);
       },
@@ -108,7 +138,10 @@ export const toolCallMatch = defineScorer('tool_call_match', {
 });
 
 /** The rules compiled, or why one cannot run; and a required tool that forbidden_tools lists. */
-function compileRules(options: OptionsOf<'tool_call_match'>, context: ScorerContext): { issues: OptionIssue[]; rules: CompiledRule[] } {
+function compileRules(
+  options: OptionsOf<'tool_call_match'>,
+  context: ScorerContext,
+): { issues: OptionIssue[]; rules: CompiledRule[] } {
   const issues: OptionIssue[] = [];
   const rules: CompiledRule[] = [];
   options.params.forEach((param, index) => {
@@ -119,33 +152,60 @@ function compileRules(options: OptionsOf<'tool_call_match'>, context: ScorerCont
     }
     const test = compileRule(param, options.match_timeout_ms, context);
     if (!test.ok) {
-      issues.push({ path: ['params', index, 'value'], message: `rule ${index + 1} (matches): the pattern ${test.message}` });
+      issues.push({
+        path: ['params', index, 'value'],
+        message: `rule ${index + 1} (matches): the pattern ${test.message}`,
+      });
       return;
     }
     rules.push({ number: index + 1, path: param.path, segments: parsed.segments, rule: param.rule, test: test.test });
   });
   if ((options.forbidden_tools ?? []).includes(options.tool)) {
-    issues.push({ path: ['forbidden_tools'], message: `forbidden_tools lists \`${options.tool}\`, the tool this scorer requires` });
+    issues.push({
+      path: ['forbidden_tools'],
+      message: `forbidden_tools lists \`${options.tool}\`, the tool this scorer requires`,
+    });
   }
   return { issues, rules };
 }
 
-function compileRule(param: ParamOption, timeoutMs: number, context: ScorerContext): { ok: true; test: CompiledRule['test'] } | { ok: false; message: string } {
+function compileRule(
+  param: ParamOption,
+  timeoutMs: number,
+  context: ScorerContext,
+): { ok: true; test: CompiledRule['test'] } | { ok: false; message: string } {
   const value = param.value ?? null;
   switch (param.rule) {
     case 'equals': {
       const wanted = canonicalJson(value);
-      return { ok: true, test: (v) => (v === undefined ? missing() : canonicalJson(v) === wanted ? satisfied() : unsatisfied(`is ${kindOf(v)} that differs from the rule's value`)) };
+      return {
+        ok: true,
+        test: (v) =>
+          v === undefined
+            ? missing()
+            : canonicalJson(v) === wanted
+              ? satisfied()
+              : unsatisfied(`is ${kindOf(v)} that differs from the rule's value`),
+      };
     }
     case 'not_equals': {
       const excluded = canonicalJson(value);
-      return { ok: true, test: (v) => (v !== undefined && canonicalJson(v) === excluded ? unsatisfied(`equals the excluded value`) : satisfied()) };
+      return {
+        ok: true,
+        test: (v) =>
+          v !== undefined && canonicalJson(v) === excluded ? unsatisfied(`equals the excluded value`) : satisfied(),
+      };
     }
     case 'one_of': {
       const allowed = new Set((value as readonly Json[]).map(canonicalJson));
       return {
         ok: true,
-        test: (v) => (v === undefined ? missing() : allowed.has(canonicalJson(v)) ? satisfied() : unsatisfied(`is ${kindOf(v)} that is none of the ${allowed.size} listed values`)),
+        test: (v) =>
+          v === undefined
+            ? missing()
+            : allowed.has(canonicalJson(v))
+              ? satisfied()
+              : unsatisfied(`is ${kindOf(v)} that is none of the ${allowed.size} listed values`),
       };
     }
     case 'matches': {
@@ -233,11 +293,19 @@ function evaluateCall(placed: PlacedCall, nth: number, rules: readonly CompiledR
     const value = args === undefined ? undefined : valueAt(args, rule.segments);
     const outcome = rule.test(value);
     if (flat && outcome.status === 'unsatisfied' && value === undefined) {
-      return { rule, outcome: unsatisfied(`${outcome.why}: the call's arguments are ${kindOf(args)}, not an object`), value };
+      return {
+        rule,
+        outcome: unsatisfied(`${outcome.why}: the call's arguments are ${kindOf(args)}, not an object`),
+        value,
+      };
     }
     return { rule, outcome, value };
   });
-  const status = results.some((r) => r.outcome.status === 'unsatisfied') ? 'unsatisfied' : results.every((r) => r.outcome.status === 'satisfied') ? 'satisfied' : 'unknown';
+  const status = results.some((r) => r.outcome.status === 'unsatisfied')
+    ? 'unsatisfied'
+    : results.every((r) => r.outcome.status === 'satisfied')
+      ? 'satisfied'
+      : 'unknown';
   return { placed, nth, status, rules: results };
 }
 
@@ -245,7 +313,13 @@ function evaluateCall(placed: PlacedCall, nth: number, rules: readonly CompiledR
  * The occurrence rule over three-valued calls: a call whose patterns ran out of time is unknown, and
  * the answer is `timeout` only when an unknown call could still change it.
  */
-function decide(tool: string, occurrence: Occurrence, ruleCount: number, outcomes: readonly CallOutcome[], timeoutMs: number): ScorerVerdict {
+function decide(
+  tool: string,
+  occurrence: Occurrence,
+  ruleCount: number,
+  outcomes: readonly CallOutcome[],
+  timeoutMs: number,
+): ScorerVerdict {
   const details = detailsOf(tool, occurrence, outcomes);
   const total = outcomes.length;
   const good = outcomes.filter((o) => o.status === 'satisfied');
@@ -267,22 +341,49 @@ function decide(tool: string, occurrence: Occurrence, ruleCount: number, outcome
     }
     case 'all': {
       if (bad.length > 0) {
-        const who = bad.length === total ? (total === 1 ? 'the only call' : `all ${total} calls`) : `${bad.length} of the ${total} calls`;
-        return fail(`${who} of \`${tool}\` ${bad.length === 1 ? 'fails' : 'fail'} a rule (occurrence all): ${describeFailures(bad)}`, 0, details);
+        const who =
+          bad.length === total
+            ? total === 1
+              ? 'the only call'
+              : `all ${total} calls`
+            : `${bad.length} of the ${total} calls`;
+        return fail(
+          `${who} of \`${tool}\` ${bad.length === 1 ? 'fails' : 'fail'} a rule (occurrence all): ${describeFailures(bad)}`,
+          0,
+          details,
+        );
       }
       if (unknown.length > 0) return timedOut();
       const rulesText = ruleCount === 1 ? 'the rule' : `all ${ruleCount} rules`;
-      const verb = ruleCount === 0 ? (total === 1 ? 'was made' : 'were made') : `${total === 1 ? 'satisfies' : 'satisfy'} ${rulesText}`;
-      return pass(`${total === 1 ? 'the only call' : `all ${total} calls`} of \`${tool}\` ${verb} (occurrence all)`, 1, details);
+      const verb =
+        ruleCount === 0
+          ? total === 1
+            ? 'was made'
+            : 'were made'
+          : `${total === 1 ? 'satisfies' : 'satisfy'} ${rulesText}`;
+      return pass(
+        `${total === 1 ? 'the only call' : `all ${total} calls`} of \`${tool}\` ${verb} (occurrence all)`,
+        1,
+        details,
+      );
     }
     case 'exactly_one': {
       if (good.length > 1) {
-        return fail(`${good.length} of the ${callsOf} satisfy every rule (${describeList(good.map((o) => `call ${o.nth}`))}); occurrence exactly_one needs exactly one`, 0, details);
+        return fail(
+          `${good.length} of the ${callsOf} satisfy every rule (${describeList(good.map((o) => `call ${o.nth}`))}); occurrence exactly_one needs exactly one`,
+          0,
+          details,
+        );
       }
       if (unknown.length > 0) return timedOut();
       const only = good[0];
-      if (only !== undefined) return pass(`exactly one of the ${callsOf} (call ${only.nth}) ${every} (occurrence exactly_one)`, 1, details);
-      return fail(`none of the ${callsOf} satisfies every rule (occurrence exactly_one): ${describeFailures(bad)}`, 0, details);
+      if (only !== undefined)
+        return pass(`exactly one of the ${callsOf} (call ${only.nth}) ${every} (occurrence exactly_one)`, 1, details);
+      return fail(
+        `none of the ${callsOf} satisfies every rule (occurrence exactly_one): ${describeFailures(bad)}`,
+        0,
+        details,
+      );
     }
   }
 }
@@ -291,7 +392,11 @@ function decide(tool: string, occurrence: Occurrence, ruleCount: number, outcome
 function describeFailures(bad: readonly CallOutcome[]): string {
   const named = bad.slice(0, NAMED_IN_REASON).map((o) => {
     const broken = o.rules.filter((r) => r.outcome.status === 'unsatisfied');
-    const shown = broken.slice(0, NAMED_IN_REASON).map((r) => `\`${r.rule.path}\` fails ${r.rule.rule} (${r.outcome.status === 'unsatisfied' ? r.outcome.why : ''})`);
+    const shown = broken
+      .slice(0, NAMED_IN_REASON)
+      .map(
+        (r) => `\`${r.rule.path}\` fails ${r.rule.rule} (${r.outcome.status === 'unsatisfied' ? r.outcome.why : ''})`,
+      );
     const more = broken.length > NAMED_IN_REASON ? `, and ${broken.length - NAMED_IN_REASON} more rules` : '';
     return `call ${o.nth}: ${shown.join(', ')}${more}`;
   });
@@ -314,7 +419,13 @@ function detailsOf(tool: string, occurrence: Occurrence, outcomes: readonly Call
       step: o.placed.step,
       result: o.status,
       rules: o.rules.map((r) => {
-        const base = { rule: r.rule.number, path: r.rule.path, check: r.rule.rule, result: r.outcome.status, saw: typeName(r.value) };
+        const base = {
+          rule: r.rule.number,
+          path: r.rule.path,
+          check: r.rule.rule,
+          result: r.outcome.status,
+          saw: typeName(r.value),
+        };
         return r.value === undefined ? base : { ...base, actual: r.value };
       }),
     })),

@@ -47,20 +47,29 @@ export const trajectory = defineScorer('trajectory', {
           const walk = walkRequired(required, calls);
           details['required_steps'] = required.map((name, i) => {
             const at = walk.matched[i];
-            return at === undefined ? { step: i + 1, tool: name, satisfied: false } : { step: i + 1, tool: name, satisfied: true, call: at.number, trace_step: at.step };
+            return at === undefined
+              ? { step: i + 1, tool: name, satisfied: false }
+              : { step: i + 1, tool: name, satisfied: true, call: at.number, trace_step: at.step };
           });
           if (walk.missing !== undefined) problems.push(describeMissing(walk.missing, required, walk.matched, calls));
         }
 
         if (forbidden.size > 0) {
           const banned = calls.filter((c) => forbidden.has(c.call.name));
-          details['forbidden_calls'] = banned.map((c) => ({ tool: c.call.name, call: c.number, trace_step: c.step, ...(c.call.error === undefined ? {} : { errored: true }) }));
+          details['forbidden_calls'] = banned.map((c) => ({
+            tool: c.call.name,
+            call: c.number,
+            trace_step: c.step,
+            ...(c.call.error === undefined ? {} : { errored: true }),
+          }));
           if (banned.length > 0) problems.push(describeForbidden(banned));
         }
 
         if (handoffs.length > 0) {
           const recorded = read.trace.steps.filter((s): s is HandoffStep => s.kind === 'handoff');
-          const found = handoffs.map((h) => recorded.some((r) => r.to === h.to && (h.from === undefined || r.from === h.from)));
+          const found = handoffs.map((h) =>
+            recorded.some((r) => r.to === h.to && (h.from === undefined || r.from === h.from)),
+          );
           details['handoffs'] = handoffs.map((h, i): Json => ({ ...h, recorded: found[i] === true }));
           details['handoffs_recorded'] = recorded.length;
           const absent = handoffs.map((h, i) => ({ h, i })).filter(({ i }) => found[i] !== true);
@@ -69,9 +78,18 @@ export const trajectory = defineScorer('trajectory', {
 
         if (problems.length > 0) return fail(problems.join('; '), 0, details);
         const kept: string[] = [];
-        if (required.length > 0) kept.push(`all ${count(required.length, 'required step')} happened in order without error`);
-        if (forbidden.size > 0) kept.push(forbidden.size === 1 ? `the forbidden tool \`${[...forbidden].join('')}\` was not called` : `none of the ${forbidden.size} forbidden tools was called`);
-        if (handoffs.length > 0) kept.push(`${handoffs.length === 1 ? 'the declared handoff was' : `all ${handoffs.length} declared handoffs were`} recorded`);
+        if (required.length > 0)
+          kept.push(`all ${count(required.length, 'required step')} happened in order without error`);
+        if (forbidden.size > 0)
+          kept.push(
+            forbidden.size === 1
+              ? `the forbidden tool \`${[...forbidden].join('')}\` was not called`
+              : `none of the ${forbidden.size} forbidden tools was called`,
+          );
+        if (handoffs.length > 0)
+          kept.push(
+            `${handoffs.length === 1 ? 'the declared handoff was' : `all ${handoffs.length} declared handoffs were`} recorded`,
+          );
         return pass(`${kept.join('; ')} (${count(calls.length, 'tool call')} in the trace)`, 1, details);
       },
     });
@@ -83,7 +101,10 @@ export const trajectory = defineScorer('trajectory', {
  * after the call that satisfied step i − 1. Greedy is optimal for a subsequence test, so a step it
  * leaves unsatisfied cannot be satisfied by any other assignment.
  */
-function walkRequired(required: readonly string[], calls: readonly PlacedCall[]): { matched: (PlacedCall | undefined)[]; missing?: number } {
+function walkRequired(
+  required: readonly string[],
+  calls: readonly PlacedCall[],
+): { matched: (PlacedCall | undefined)[]; missing?: number } {
   const matched: (PlacedCall | undefined)[] = [];
   let next = 0;
   for (let i = 0; i < required.length; i++) {
@@ -98,7 +119,12 @@ function walkRequired(required: readonly string[], calls: readonly PlacedCall[])
   return { matched };
 }
 
-function describeMissing(index: number, required: readonly string[], matched: readonly (PlacedCall | undefined)[], calls: readonly PlacedCall[]): string {
+function describeMissing(
+  index: number,
+  required: readonly string[],
+  matched: readonly (PlacedCall | undefined)[],
+  calls: readonly PlacedCall[],
+): string {
   const name = required[index] as string;
   const previous = index > 0 ? matched[index - 1] : undefined;
   const after = previous?.number ?? 0;
@@ -130,13 +156,17 @@ function describeMissing(index: number, required: readonly string[], matched: re
 function describeForbidden(banned: readonly PlacedCall[]): string {
   const byTool = new Map<string, PlacedCall[]>();
   for (const c of banned) byTool.set(c.call.name, [...(byTool.get(c.call.name) ?? []), c]);
-  const named = [...byTool.entries()].slice(0, NAMED_IN_REASON).map(([name, cs]) => `\`${name}\` (${count(cs.length, 'call')}, first at call ${(cs[0] as PlacedCall).number})`);
+  const named = [...byTool.entries()]
+    .slice(0, NAMED_IN_REASON)
+    .map(([name, cs]) => `\`${name}\` (${count(cs.length, 'call')}, first at call ${(cs[0] as PlacedCall).number})`);
   const more = byTool.size > NAMED_IN_REASON ? ` and ${byTool.size - NAMED_IN_REASON} more` : '';
   return `forbidden tool${byTool.size === 1 ? '' : 's'} called: ${named.join(', ')}${more}`;
 }
 
 function describeAbsentHandoffs(absent: readonly { h: Handoff; i: number }[], recorded: number): string {
-  const named = absent.slice(0, NAMED_IN_REASON).map(({ h, i }) => `handoff ${i + 1} (${h.from === undefined ? '' : `from \`${h.from}\` `}to \`${h.to}\`)`);
+  const named = absent
+    .slice(0, NAMED_IN_REASON)
+    .map(({ h, i }) => `handoff ${i + 1} (${h.from === undefined ? '' : `from \`${h.from}\` `}to \`${h.to}\`)`);
   const more = absent.length > NAMED_IN_REASON ? ` and ${absent.length - NAMED_IN_REASON} more` : '';
   return `${named.join(', ')}${more} ${absent.length === 1 ? 'was' : 'were'} not recorded (the trace records ${count(recorded, 'handoff')})`;
 }
@@ -146,7 +176,11 @@ function contradictions(options: OptionsOf<'trajectory'>): OptionIssue[] {
   const forbidden = new Set(options.forbidden_tools ?? []);
   const issues: OptionIssue[] = [];
   (options.required_steps ?? []).forEach((name, i) => {
-    if (forbidden.has(name)) issues.push({ path: ['required_steps', i], message: `required step ${i + 1} (\`${name}\`) is also in forbidden_tools; no trace could pass` });
+    if (forbidden.has(name))
+      issues.push({
+        path: ['required_steps', i],
+        message: `required step ${i + 1} (\`${name}\`) is also in forbidden_tools; no trace could pass`,
+      });
   });
   return issues;
 }

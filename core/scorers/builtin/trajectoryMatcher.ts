@@ -28,10 +28,12 @@ export const trajectoryMatcher = defineScorer('trajectory_matcher', {
         if (!expected.ok) return expected.verdict;
         const lookup = traceOf(evalCase);
         if (!lookup.ok) return unsupported(lookup.reason);
-        if (lookup.trace.hasSteps === false) return unsupported('the trace records figures but no steps, so there are no tool calls to compare');
+        if (lookup.trace.hasSteps === false)
+          return unsupported('the trace records figures but no steps, so there are no tool calls to compare');
         let expectedNamesList = expected.names;
         // An EvalBench conversation is scored on the list EvalBench itself scores (its accumulated_tools).
-        let actualNames: readonly string[] = lookup.trace.trajectoryNames ?? toolCalls(lookup.trace).map((step) => step.name);
+        let actualNames: readonly string[] =
+          lookup.trace.trajectoryNames ?? toolCalls(lookup.trace).map((step) => step.name);
         const extra: { [key: string]: Json } = {};
         let note = '';
         if (options.filter_native_tools) {
@@ -44,7 +46,15 @@ export const trajectoryMatcher = defineScorer('trajectory_matcher', {
           if (dropped > 0) note = `; ${plural(dropped, 'native tool name')} left out (filter_native_tools)`;
         }
         if (!expected.given) extra['expected_given'] = false;
-        return compareNameLists(expectedNamesList, actualNames, options.enforce_order ? 'levenshtein' : 'jaccard', TOOL_NOUNS, note, extra, signal);
+        return compareNameLists(
+          expectedNamesList,
+          actualNames,
+          options.enforce_order ? 'levenshtein' : 'jaccard',
+          TOOL_NOUNS,
+          note,
+          extra,
+          signal,
+        );
       },
     });
   },
@@ -63,7 +73,9 @@ export interface NameNouns {
 
 export type ListRule = 'jaccard' | 'levenshtein' | 'coverage';
 
-type ExpectedRead = { readonly ok: true; readonly names: string[]; readonly given: boolean } | { readonly ok: false; readonly verdict: ScorerVerdict };
+type ExpectedRead =
+  | { readonly ok: true; readonly names: string[]; readonly given: boolean }
+  | { readonly ok: false; readonly verdict: ScorerVerdict };
 
 /**
  * The expected names: the expected value itself when it is a list, else its `field`. A missing value
@@ -77,15 +89,16 @@ export function expectedNames(value: Json | undefined, field: string, nouns: Nam
     label = `the expected value's \`${field}\``;
   }
   if (list === undefined || list === null) return { ok: true, names: [], given: false };
-  if (!Array.isArray(list)) return { ok: false, verdict: error(`${label} is ${kindOf(list)}, not a list of ${nouns.one} names`) };
+  if (!Array.isArray(list))
+    return { ok: false, verdict: error(`${label} is ${kindOf(list)}, not a list of ${nouns.one} names`) };
   const names: string[] = [];
   for (const [i, item] of (list as readonly Json[]).entries()) {
-    if (typeof item !== 'string') return { ok: false, verdict: error(`item ${i + 1} of ${label} is ${kindOf(item)}, not a ${nouns.one} name`) };
+    if (typeof item !== 'string')
+      return { ok: false, verdict: error(`item ${i + 1} of ${label} is ${kindOf(item)}, not a ${nouns.one} name`) };
     names.push(item);
   }
   return { ok: true, names, given: true };
 }
-
 
 /**
  * The most names either list may hold: the ordered comparison's work grows with the product of the
@@ -108,8 +121,12 @@ export function compareNameLists(
   extra: { readonly [key: string]: Json },
   signal: AbortSignal,
 ): ScorerVerdict | Promise<ScorerVerdict> {
-  for (const [list, what] of [[expected, `expected ${nouns.list}`], [actual, `recorded ${nouns.list}`]] as const) {
-    if (list.length > MAX_COMPARED_NAMES) return error(`the ${what} has ${list.length} ${nouns.many}, over the ${MAX_COMPARED_NAMES} that are compared`);
+  for (const [list, what] of [
+    [expected, `expected ${nouns.list}`],
+    [actual, `recorded ${nouns.list}`],
+  ] as const) {
+    if (list.length > MAX_COMPARED_NAMES)
+      return error(`the ${what} has ${list.length} ${nouns.many}, over the ${MAX_COMPARED_NAMES} that are compared`);
   }
   const overlap = setOverlap(expected, actual);
   const details: { [key: string]: Json } = {
@@ -122,17 +139,26 @@ export function compareNameLists(
     ...extra,
   };
   if (expected.length === 0 && actual.length === 0) {
-    return verdict(`no ${nouns.many} expected and none ${nouns.done}: two empty lists score 100${note}`, 100, { ...details, rule: 'both_empty' });
+    return verdict(`no ${nouns.many} expected and none ${nouns.done}: two empty lists score 100${note}`, 100, {
+      ...details,
+      rule: 'both_empty',
+    });
   }
   if (rule === 'levenshtein') {
     const distance = interruptibleListEditDistance(expected, actual, signal);
     const decide = (d: number) => orderedVerdict(expected, actual, d, nouns, note, details);
-    return typeof distance === 'number' ? decide(distance) : distance.then(decide, (e: unknown) => error(e instanceof Error ? e.message : String(e)));
+    return typeof distance === 'number'
+      ? decide(distance)
+      : distance.then(decide, (e: unknown) => error(e instanceof Error ? e.message : String(e)));
   }
   const matched = overlap.matched.length;
   if (rule === 'coverage') {
     const score = coverage(expected, actual) * 100;
-    return verdict(`${matched} of ${overlap.expectedCount} expected ${nouns.many} ${werePlural(matched)} ${nouns.done}; extra ${nouns.many} allowed (coverage ${percent(score)})${note}`, score, details);
+    return verdict(
+      `${matched} of ${overlap.expectedCount} expected ${nouns.many} ${werePlural(matched)} ${nouns.done}; extra ${nouns.many} allowed (coverage ${percent(score)})${note}`,
+      score,
+      details,
+    );
   }
   const score = jaccard(expected, actual) * 100;
   const head =
@@ -143,7 +169,14 @@ export function compareNameLists(
 }
 
 /** The list Levenshtein verdict, once the distance is known. */
-function orderedVerdict(expected: readonly string[], actual: readonly string[], distance: number, nouns: NameNouns, note: string, details: { readonly [key: string]: Json }): ScorerVerdict {
+function orderedVerdict(
+  expected: readonly string[],
+  actual: readonly string[],
+  distance: number,
+  nouns: NameNouns,
+  note: string,
+  details: { readonly [key: string]: Json },
+): ScorerVerdict {
   const longest = Math.max(expected.length, actual.length);
   const score = Math.max(0, 1 - distance / longest) * 100;
   const reason = `the ${plural(actual.length, nouns.event)} ${actual.length === 1 ? 'is' : 'are'} ${plural(distance, 'edit')} from the ${expected.length} expected, in order (Levenshtein similarity ${percent(score)})${note}`;

@@ -62,7 +62,10 @@ export const RECHECK_TIMEOUT_MS = 5000;
 
 /** The flags a pattern runs with: the given ones (of `imsu`) plus `u`, sorted, without duplicates. */
 export function normalizeFlags(flags: string): string {
-  return [...new Set(`${flags}u`)].filter((f) => PATTERN_FLAGS.includes(f)).sort().join('');
+  return [...new Set(`${flags}u`)]
+    .filter((f) => PATTERN_FLAGS.includes(f))
+    .sort()
+    .join('');
 }
 
 /**
@@ -72,18 +75,26 @@ export function normalizeFlags(flags: string): string {
  * match equals the text".
  */
 export function fullMatchSource(source: string, flags: string): { readonly source: string; readonly offset: number } {
-  if (normalizeFlags(flags).includes('m')) return { source: `(?<![\\s\\S])(?:${source})(?![\\s\\S])`, offset: '(?<![\\s\\S])(?:'.length };
+  if (normalizeFlags(flags).includes('m'))
+    return { source: `(?<![\\s\\S])(?:${source})(?![\\s\\S])`, offset: '(?<![\\s\\S])(?:'.length };
   return { source: `^(?:${source})$`, offset: '^(?:'.length };
 }
 
 /** Compiles a pattern as an ECMAScript regular expression with the `u` flag. */
-export function compilePattern(source: string, flags: string): { readonly ok: true; readonly regexp: RegExp } | { readonly ok: false; readonly message: string } {
+export function compilePattern(
+  source: string,
+  flags: string,
+): { readonly ok: true; readonly regexp: RegExp } | { readonly ok: false; readonly message: string } {
   const normalized = normalizeFlags(flags);
   try {
     return { ok: true, regexp: new RegExp(source, normalized) };
   } catch (e) {
-    const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '') : String(e);
-    return { ok: false, message: `does not compile as an ECMAScript regular expression with flags "${normalized}": ${why}` };
+    const why =
+      e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '') : String(e);
+    return {
+      ok: false,
+      message: `does not compile as an ECMAScript regular expression with flags "${normalized}": ${why}`,
+    };
   }
 }
 
@@ -100,7 +111,11 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
   const key = `${normalized}\u0000${run.source}`;
   const cached = form.verdicts?.get(key);
   if (cached !== undefined) return cached;
-  const safety = interpret(recheckWorker.check(run.source, normalized, form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS), source, run.offset);
+  const safety = interpret(
+    recheckWorker.check(run.source, normalized, form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS),
+    source,
+    run.offset,
+  );
   form.verdicts?.set(key, safety);
   return safety;
 }
@@ -124,7 +139,10 @@ class RecheckWorker {
     try {
       port = this.connect();
     } catch (e) {
-      return { status: 'failed', message: `the ReDoS checker could not start: ${e instanceof Error ? e.message : String(e)}` };
+      return {
+        status: 'failed',
+        message: `the ReDoS checker could not start: ${e instanceof Error ? e.message : String(e)}`,
+      };
     }
     const id = ++this.nextId;
     port.postMessage({ id, source, flags, timeout: timeoutMs });
@@ -240,10 +258,15 @@ function interpret(result: RecheckAnswer, source: string, offset: number): Patte
           ? 'recheck located no single part of the pattern'
           : `the problem is ${hotspots.map((h) => `"${h.text}" at ${h.end - h.start === 1 ? `character ${h.start + 1}` : `characters ${h.start + 1}-${h.end}`}`).join(' and ')}`;
       const message = `can backtrack catastrophically: matching takes ${time} time in the input length; ${where}`;
-      return degree === undefined ? { status: 'vulnerable', complexity, hotspots, message } : { status: 'vulnerable', complexity, degree, hotspots, message };
+      return degree === undefined
+        ? { status: 'vulnerable', complexity, hotspots, message }
+        : { status: 'vulnerable', complexity, degree, hotspots, message };
     }
     case 'unknown':
-      return { status: 'unknown', message: `recheck could not decide (${result.error.kind}${'message' in result.error ? `: ${result.error.message}` : ''})` };
+      return {
+        status: 'unknown',
+        message: `recheck could not decide (${result.error.kind}${'message' in result.error ? `: ${result.error.message}` : ''})`,
+      };
     default:
       return { status: 'unknown', message: `recheck failed: ${result.message}` };
   }
@@ -278,9 +301,12 @@ export interface BoundedRegexOptions {
   readonly clock?: () => number;
 }
 
-const ISOLATED_EXEC = new vm.Script('(function () { var m = __re.exec(__input); return m === null ? null : [m.index, m[0].length]; })()', {
-  filename: 'evallens-bounded-regex.vm',
-});
+const ISOLATED_EXEC = new vm.Script(
+  '(function () { var m = __re.exec(__input); return m === null ? null : [m.index, m[0].length]; })()',
+  {
+    filename: 'evallens-bounded-regex.vm',
+  },
+);
 
 /** A compiled pattern that answers within a time limit (see the module comment for the two guards). */
 export class BoundedRegex {
@@ -328,7 +354,10 @@ export class BoundedRegex {
     const context = this.isolatedContext();
     context['__input'] = input;
     try {
-      const result: unknown = ISOLATED_EXEC.runInContext(context, { timeout: Math.max(1, Math.ceil(timeoutMs)), breakOnSigint: false });
+      const result: unknown = ISOLATED_EXEC.runInContext(context, {
+        timeout: Math.max(1, Math.ceil(timeoutMs)),
+        breakOnSigint: false,
+      });
       if (!Array.isArray(result)) return null;
       return [Number(result[0]), Number(result[1])];
     } finally {
@@ -347,7 +376,12 @@ export class BoundedRegex {
 }
 
 function isVmTimeout(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && 'code' in e && (e as { code: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    'code' in e &&
+    (e as { code: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT'
+  );
 }
 
 /**
@@ -358,10 +392,13 @@ export function prepareBoundedRegex(
   source: string,
   flags: string,
   form: PatternForm = {},
-): { readonly ok: true; readonly regex: BoundedRegex; readonly safety: PatternSafety } | { readonly ok: false; readonly message: string; readonly safety: PatternSafety } {
+):
+  | { readonly ok: true; readonly regex: BoundedRegex; readonly safety: PatternSafety }
+  | { readonly ok: false; readonly message: string; readonly safety: PatternSafety } {
   const safety = checkPatternSafety(source, flags, form);
   const guard = guardFor(safety);
-  if (guard === undefined) return { ok: false, message: 'message' in safety ? safety.message : 'the pattern cannot be run', safety };
+  if (guard === undefined)
+    return { ok: false, message: 'message' in safety ? safety.message : 'the pattern cannot be run', safety };
   const normalized = normalizeFlags(flags);
   const run = form.fullMatch === true ? fullMatchSource(source, normalized).source : source;
   return { ok: true, regex: new BoundedRegex(new RegExp(run, normalized), guard), safety };

@@ -61,8 +61,12 @@ export function firstDifference(a: string, b: string): number {
  * The output as text, or the failing verdict every text scorer gives otherwise: a missing output, or
  * an output of another type (nothing is converted). `hint` adds advice to the wrong-type reason.
  */
-export function textOutput(output: Json | undefined, hint = ''): { ok: true; text: string } | { ok: false; verdict: ScorerVerdict } {
+export function textOutput(
+  output: Json | undefined,
+  hint = '',
+): { ok: true; text: string } | { ok: false; verdict: ScorerVerdict } {
   if (output === undefined) return { ok: false, verdict: fail('the case has no output') };
-  if (typeof output !== 'string') return { ok: false, verdict: fail(`the output is ${kindOf(output)}, not a string; nothing is converted${hint}`) };
+  if (typeof output !== 'string')
+    return { ok: false, verdict: fail(`the output is ${kindOf(output)}, not a string; nothing is converted${hint}`) };
   return { ok: true, text: output };
 }

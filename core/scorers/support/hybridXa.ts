@@ -63,14 +63,23 @@ export function hybridXaNormalize(rows: readonly RowDict[]): XaCell[][] {
 export type XaComparison =
   | { readonly match: true; readonly how: 'both_empty' | 'equal'; readonly rows: number }
   | { readonly match: false; readonly how: 'one_empty' | 'row_count' }
-  | { readonly match: false; readonly how: 'row_length'; readonly row: number; readonly lengths: readonly [number, number] }
+  | {
+      readonly match: false;
+      readonly how: 'row_length';
+      readonly row: number;
+      readonly lengths: readonly [number, number];
+    }
   | { readonly match: false; readonly how: 'cell'; readonly row: number; readonly column: number };
 
 /**
  * Whether two results match after normalization; where they first differ (0-based, in sorted order)
  * when not. `normalized`, when given, receives the normalized sorted rows of both sides.
  */
-export function hybridXaCompare(generated: readonly RowDict[], golden: readonly RowDict[], normalized?: { generated?: XaCell[][]; golden?: XaCell[][] }): XaComparison {
+export function hybridXaCompare(
+  generated: readonly RowDict[],
+  golden: readonly RowDict[],
+  normalized?: { generated?: XaCell[][]; golden?: XaCell[][] },
+): XaComparison {
   // pandas calls a frame empty when it has no rows or no columns.
   const generatedEmpty = generated.every((row) => row.values.length === 0);
   const goldenEmpty = golden.every((row) => row.values.length === 0);

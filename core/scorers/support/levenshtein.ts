@@ -53,7 +53,12 @@ function atOnce(middle: Middles): EditDistance {
  * chunks it gives the event loop a turn (so a time limit's timer and Ctrl-C are served) and stops,
  * rejecting, once `signal` is aborted. A short one is answered synchronously, as `levenshtein` does.
  */
-export function interruptibleLevenshtein(a: string, b: string, signal: AbortSignal, options: ChunkOptions = {}): EditDistance | Promise<EditDistance> {
+export function interruptibleLevenshtein(
+  a: string,
+  b: string,
+  signal: AbortSignal,
+  options: ChunkOptions = {},
+): EditDistance | Promise<EditDistance> {
   const stepsPerChunk = options.stepsPerChunk ?? STEPS_PER_CHUNK;
   const middle = differingMiddles(a, b, false);
   if (middle.done !== undefined) return middle.done;
@@ -63,7 +68,13 @@ export function interruptibleLevenshtein(a: string, b: string, signal: AbortSign
   return chunked(a, b, signal, stepsPerChunk, options.onChunk);
 }
 
-async function chunked(a: string, b: string, signal: AbortSignal, stepsPerChunk: number, onChunk: (() => void) | undefined): Promise<EditDistance> {
+async function chunked(
+  a: string,
+  b: string,
+  signal: AbortSignal,
+  stepsPerChunk: number,
+  onChunk: (() => void) | undefined,
+): Promise<EditDistance> {
   const middle = differingMiddles(a, b, true);
   if (middle.done !== undefined) return middle.done;
   const state = bitParallelState(middle, true);
@@ -188,7 +199,8 @@ interface BitState {
  * row to the next block. Vertical deltas of column j are kept as bit vectors (plus: +1, minus: −1).
  */
 function bitParallelState(middle: Middles, own: boolean): BitState {
-  const [outer, n, inner, m] = middle.n >= middle.m ? [middle.a, middle.n, middle.b, middle.m] : [middle.b, middle.m, middle.a, middle.n];
+  const [outer, n, inner, m] =
+    middle.n >= middle.m ? [middle.a, middle.n, middle.b, middle.m] : [middle.b, middle.m, middle.a, middle.n];
   const blocks = (m + 31) >>> 5;
   // Give each distinct pattern character a slot, and set its match bits per block.
   let slots = 0;
@@ -220,7 +232,16 @@ function bitParallelState(middle: Middles, own: boolean): BitState {
   for (let i = 0; i < m; i++) clearSlot(inner[i] as number);
   up.fill(-1, 0, blocks);
   down.fill(0, 0, blocks);
-  return { blocks, columns: n, lastBit: 1 << ((m - 1) & 31), peq: bits, columnSlots: columnsOf, plus: up, minus: down, score: m };
+  return {
+    blocks,
+    columns: n,
+    lastBit: 1 << ((m - 1) & 31),
+    peq: bits,
+    columnSlots: columnsOf,
+    plus: up,
+    minus: down,
+    score: m,
+  };
 }
 
 /** Advances Myers' algorithm over text columns `from..to`. */

@@ -37,7 +37,12 @@ export function interruptibleListEditDistance<T>(
   return chunkedRows(distanceTable(a, b), signal, stepsPerChunk, options.onChunk);
 }
 
-async function chunkedRows<T>(table: DistanceTable<T>, signal: AbortSignal, stepsPerChunk: number, onChunk: (() => void) | undefined): Promise<number> {
+async function chunkedRows<T>(
+  table: DistanceTable<T>,
+  signal: AbortSignal,
+  stepsPerChunk: number,
+  onChunk: (() => void) | undefined,
+): Promise<number> {
   const rowsPerChunk = Math.max(1, Math.floor(stepsPerChunk / Math.max(1, table.inner.length)));
   while (table.row <= table.outer.length) {
     if (signal.aborted) throw new Error('the list comparison was stopped (time limit or cancellation)');

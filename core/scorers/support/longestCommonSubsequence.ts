@@ -3,7 +3,11 @@
  * same order but not necessarily next to each other. Items are compared with `equal` (`===` by
  * default). Dynamic programming over the two lengths: O(|a|·|b|) time and memory.
  */
-export function longestCommonSubsequence<T>(a: readonly T[], b: readonly T[], equal: (x: T, y: T) => boolean = (x, y) => x === y): T[] {
+export function longestCommonSubsequence<T>(
+  a: readonly T[],
+  b: readonly T[],
+  equal: (x: T, y: T) => boolean = (x, y) => x === y,
+): T[] {
   const rows = a.length;
   const columns = b.length;
   if (rows === 0 || columns === 0) return [];
@@ -35,7 +39,11 @@ export function longestCommonSubsequence<T>(a: readonly T[], b: readonly T[], eq
 }
 
 /** The length of the longest common subsequence, in O(min(|a|, |b|)) memory. */
-export function longestCommonSubsequenceLength<T>(a: readonly T[], b: readonly T[], equal: (x: T, y: T) => boolean = (x, y) => x === y): number {
+export function longestCommonSubsequenceLength<T>(
+  a: readonly T[],
+  b: readonly T[],
+  equal: (x: T, y: T) => boolean = (x, y) => x === y,
+): number {
   const swapped = a.length < b.length;
   const [long, short] = swapped ? [b, a] : [a, b];
   // `equal` keeps its argument order (an item of `a` first) even when the lists swap places.
@@ -45,7 +53,9 @@ export function longestCommonSubsequenceLength<T>(a: readonly T[], b: readonly T
   let current = new Uint32Array(short.length + 1);
   for (const x of long) {
     for (let j = 1; j <= short.length; j++) {
-      current[j] = same(x, short[j - 1] as T) ? (previous[j - 1] ?? 0) + 1 : Math.max(previous[j] ?? 0, current[j - 1] ?? 0);
+      current[j] = same(x, short[j - 1] as T)
+        ? (previous[j - 1] ?? 0) + 1
+        : Math.max(previous[j] ?? 0, current[j - 1] ?? 0);
     }
     [previous, current] = [current, previous];
   }

@@ -4,7 +4,8 @@ import { codePointLength } from './pythonRound';
 import { isObject } from '../../../shared/isObject';
 
 /** The tools of a recorded MCP tool listing, or why the value is not one. */
-export type ToolListing = { readonly ok: true; readonly tools: readonly JsonObject[] } | { readonly ok: false; readonly reason: string };
+export type ToolListing =
+  { readonly ok: true; readonly tools: readonly JsonObject[] } | { readonly ok: false; readonly reason: string };
 
 /**
  * Reads a recorded MCP tool listing: a `tools/list` result (`{"tools": [...]}`, the shape of
@@ -13,12 +14,19 @@ export type ToolListing = { readonly ok: true; readonly tools: readonly JsonObje
  */
 export function toolListing(value: Json): ToolListing {
   const tools = isObject(value) && Object.hasOwn(value, 'tools') ? value['tools'] : value;
-  if (!Array.isArray(tools)) return { ok: false, reason: `the output is ${describe(value)}, not an MCP tool listing (a list of tools, or an object with a \`tools\` list)` };
+  if (!Array.isArray(tools))
+    return {
+      ok: false,
+      reason: `the output is ${describe(value)}, not an MCP tool listing (a list of tools, or an object with a \`tools\` list)`,
+    };
   const checked: JsonObject[] = [];
   for (const [index, tool] of (tools as readonly Json[]).entries()) {
-    if (!isObject(tool)) return { ok: false, reason: `tool ${index + 1} of the listing is ${describe(tool)}, not an object` };
-    if (typeof tool['name'] !== 'string') return { ok: false, reason: `tool ${index + 1} of the listing has no string \`name\`` };
-    if (!isObject(tool['inputSchema'])) return { ok: false, reason: `tool ${index + 1} (${tool['name']}) has no \`inputSchema\` object` };
+    if (!isObject(tool))
+      return { ok: false, reason: `tool ${index + 1} of the listing is ${describe(tool)}, not an object` };
+    if (typeof tool['name'] !== 'string')
+      return { ok: false, reason: `tool ${index + 1} of the listing has no string \`name\`` };
+    if (!isObject(tool['inputSchema']))
+      return { ok: false, reason: `tool ${index + 1} (${tool['name']}) has no \`inputSchema\` object` };
     checked.push(tool);
   }
   return { ok: true, tools: checked };
@@ -46,7 +54,8 @@ function withoutModelNulls(tool: JsonObject): JsonObject {
       .filter(([, value]) => value !== null)
       .map(([key, value]) => {
         if (!MODEL_FIELDS.has(key)) return [key, value];
-        if (Array.isArray(value)) return [key, (value as readonly Json[]).map((item) => (isObject(item) ? withoutNulls(item) : item))];
+        if (Array.isArray(value))
+          return [key, (value as readonly Json[]).map((item) => (isObject(item) ? withoutNulls(item) : item))];
         return [key, isObject(value) ? withoutNulls(value) : value];
       }),
   );

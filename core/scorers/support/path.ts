@@ -4,7 +4,9 @@ import type { Json } from '../../case';
  * Field paths as options write them: `answer.items[0].name`, or `a.b` with numeric segments for
  * array indexes. Returns the segments, or an error message when the path is malformed.
  */
-export function parseFieldPath(path: string): { ok: true; segments: (string | number)[] } | { ok: false; message: string } {
+export function parseFieldPath(
+  path: string,
+): { ok: true; segments: (string | number)[] } | { ok: false; message: string } {
   const segments: (string | number)[] = [];
   const pattern = /([^.[\]]+)|\[(\d+)\]/gy;
   let index = 0;

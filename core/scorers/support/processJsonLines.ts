@@ -18,7 +18,12 @@ const LINE_SHOWN_CHARS = 200;
 /** A response line, or why the case in flight got none. `stderr` is what the process wrote to stderr meanwhile. */
 export type LineAnswer =
   | { readonly ok: true; readonly answer: { readonly [key: string]: unknown }; readonly stderr: string }
-  | { readonly ok: false; readonly reason: string; readonly stderr: string; readonly details?: { readonly [key: string]: Json } };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly stderr: string;
+      readonly details?: { readonly [key: string]: Json };
+    };
 
 interface InFlight {
   readonly id: number;
@@ -40,7 +45,11 @@ export class JsonLinesProcess {
   private readonly caseStderr = new StreamTail(STDERR_TAIL_BYTES);
   private readonly closed: Promise<void>;
 
-  constructor(command: ProcessCommand, cwd: string, private readonly noun = 'the scorer process') {
+  constructor(
+    command: ProcessCommand,
+    cwd: string,
+    private readonly noun = 'the scorer process',
+  ) {
     this.child = spawnGroup(command, cwd);
     const splitter = new LineSplitter(
       MAX_LINE_BYTES,
@@ -130,11 +139,17 @@ export class JsonLinesProcess {
       parsed = parseJson(line);
     } catch {
       // Said by size, never by its text: stdout may hold anything.
-      this.stop(`printed a line on stdout that is not JSON (${line.length} characters; stdout carries only responses, one JSON object per line; write logs to stderr)`, line);
+      this.stop(
+        `printed a line on stdout that is not JSON (${line.length} characters; stdout carries only responses, one JSON object per line; write logs to stderr)`,
+        line,
+      );
       return;
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      this.stop('printed a JSON line on stdout that is not an object (a response is {"id": <the request\'s id>, "score": …})', line);
+      this.stop(
+        'printed a JSON line on stdout that is not an object (a response is {"id": <the request\'s id>, "score": …})',
+        line,
+      );
       return;
     }
     const answer = parsed as { readonly [key: string]: unknown };
@@ -145,7 +160,12 @@ export class JsonLinesProcess {
       return;
     }
     if (id !== flight.id) {
-      this.stop(id === undefined ? 'printed a response with no "id"' : `answered id ${describeId(id)}, but the case in flight has id ${flight.id}`, line);
+      this.stop(
+        id === undefined
+          ? 'printed a response with no "id"'
+          : `answered id ${describeId(id)}, but the case in flight has id ${flight.id}`,
+        line,
+      );
       return;
     }
     this.inFlight = undefined;
@@ -159,8 +179,14 @@ export class JsonLinesProcess {
     this.ended = true;
     killGroup(this.child);
     if (flight === undefined) return;
-    const details = line === undefined ? {} : { details: { stdout_line: Array.from(line).slice(0, LINE_SHOWN_CHARS).join('') } };
-    flight.settle({ ok: false, reason: `${this.noun} ${what}; it was stopped and a new one takes the next case`, stderr: this.caseStderr.text(), ...details });
+    const details =
+      line === undefined ? {} : { details: { stdout_line: Array.from(line).slice(0, LINE_SHOWN_CHARS).join('') } };
+    flight.settle({
+      ok: false,
+      reason: `${this.noun} ${what}; it was stopped and a new one takes the next case`,
+      stderr: this.caseStderr.text(),
+      ...details,
+    });
   }
 
   private onDeath(code: number | null, signal: NodeJS.Signals | null): void {
@@ -169,7 +195,11 @@ export class JsonLinesProcess {
     this.inFlight = undefined;
     if (flight === undefined) return;
     const stderr = this.caseStderr.text();
-    flight.settle({ ok: false, reason: `${this.noun} ${endedHow(code, signal)} while scoring this case${quoteStderr(stderr)}; a new one takes the next case`, stderr });
+    flight.settle({
+      ok: false,
+      reason: `${this.noun} ${endedHow(code, signal)} while scoring this case${quoteStderr(stderr)}; a new one takes the next case`,
+      stderr,
+    });
   }
 }
 

@@ -29,7 +29,8 @@ export class ProcessPool {
    */
   async send(line: (id: number) => string, limit: RunLimit, signal: AbortSignal): Promise<LineAnswer> {
     const slot = await this.acquire(signal);
-    if (slot === undefined) return { ok: false, reason: 'the run stopped the scorer while it waited for a free process', stderr: '' };
+    if (slot === undefined)
+      return { ok: false, reason: 'the run stopped the scorer while it waited for a free process', stderr: '' };
     try {
       let worker = this.slots[slot];
       if (worker === undefined || !worker.alive) {

@@ -15,7 +15,13 @@ export interface RunLimit {
  * signal, too much output); `reason` says which, starting with the process's noun.
  */
 export type RunOutcome =
-  | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderr: string }
+  | {
+      readonly kind: 'exited';
+      readonly code: number | null;
+      readonly signal: NodeJS.Signals | null;
+      readonly stdout: string;
+      readonly stderr: string;
+    }
   | { readonly kind: 'stopped'; readonly reason: string; readonly stderr: string };
 
 /**
@@ -24,7 +30,14 @@ export type RunOutcome =
  * processes it leaves behind when it exits ended too. Never rejects. `noun` names the process in
  * reasons ("the command", "the script").
  */
-export function runOnce(command: ProcessCommand, cwd: string, stdin: string, limit: RunLimit, signal: AbortSignal, noun: string): Promise<RunOutcome> {
+export function runOnce(
+  command: ProcessCommand,
+  cwd: string,
+  stdin: string,
+  limit: RunLimit,
+  signal: AbortSignal,
+  noun: string,
+): Promise<RunOutcome> {
   return new Promise((resolve) => {
     if (signal.aborted) {
       resolve({ kind: 'stopped', reason: `the run stopped the scorer before ${noun} started`, stderr: '' });
@@ -57,7 +70,10 @@ export function runOnce(command: ProcessCommand, cwd: string, stdin: string, lim
       finish({ kind: 'stopped', reason, stderr: errText() });
     };
     const onAbort = () => stop(`the run stopped ${noun} (its time limit or a canceled run)`);
-    const timer = setTimeout(() => stop(`${noun} did not finish within ${limit.ms} ms (${limit.from}) and was stopped`), Math.max(0, limit.ms - (performance.now() - started)));
+    const timer = setTimeout(
+      () => stop(`${noun} did not finish within ${limit.ms} ms (${limit.from}) and was stopped`),
+      Math.max(0, limit.ms - (performance.now() - started)),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
 
     child.on('error', (e) => stop(`${noun} could not be started: ${e.message}`));
@@ -75,7 +91,13 @@ export function runOnce(command: ProcessCommand, cwd: string, stdin: string, lim
     child.stdin.on('error', () => undefined);
     child.stdin.end(stdin);
     const exited = (code: number | null, killedBy: NodeJS.Signals | null) =>
-      finish({ kind: 'exited', code, signal: killedBy, stdout: Buffer.concat(stdout).toString('utf8'), stderr: errText() });
+      finish({
+        kind: 'exited',
+        code,
+        signal: killedBy,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: errText(),
+      });
     // When the process exits, spawnGroup ends its group; a process it left outside the group may
     // still hold the pipes open, so after a short grace what was read is the whole output.
     cancelPipeGrace = whenOutputEnds(child, exited);

@@ -37,7 +37,6 @@ function isList(value: Json): value is readonly Json[] {
   return Array.isArray(value);
 }
 
-
 /** Python's `a == b` on two values. */
 export function pyEquals(a: Json, b: Json): boolean {
   if (a === null || b === null) return a === b;
@@ -65,10 +64,13 @@ export function pyDictEquals(a: RowDict, b: RowDict): boolean {
 
 /** Python's `==` on two lists of rows: the same length and equal rows at every position. */
 export function pyRowListsEqual(a: readonly RowDict[], b: readonly RowDict[]): boolean {
-  return a.length === b.length && a.every((row, i) => {
-    const other = b[i];
-    return other !== undefined && pyDictEquals(row, other);
-  });
+  return (
+    a.length === b.length &&
+    a.every((row, i) => {
+      const other = b[i];
+      return other !== undefined && pyDictEquals(row, other);
+    })
+  );
 }
 
 /** The first position (0-based) where two row lists differ, comparing the shorter length; -1 if none. */
@@ -185,7 +187,8 @@ export function pyTupleRepr(values: readonly (null | number | string)[]): string
 }
 
 /** The characters of Python's `str.isspace()` (and of `\s` in a `str` pattern), as a class body. */
-export const PY_WHITESPACE_CLASS = '\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+export const PY_WHITESPACE_CLASS =
+  '\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 
 const PY_SPACE = new RegExp(`^[${PY_WHITESPACE_CLASS}]$`, 'u');
 

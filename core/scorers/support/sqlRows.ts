@@ -23,7 +23,8 @@ import { firstDifferingRow, pyDictKey, type RowDict } from './pythonEquality';
 export function rowDicts(result: SqlRows): RowDict[] {
   const names = result.columns;
   const unique = [...new Set(names)];
-  if (unique.length === names.length) return result.rows.filter(isRow).map((row) => ({ keys: names, values: names.map((_, i) => cell(row, i)) }));
+  if (unique.length === names.length)
+    return result.rows.filter(isRow).map((row) => ({ keys: names, values: names.map((_, i) => cell(row, i)) }));
   return result.rows.filter(isRow).map((row) => {
     // A Map keeps a key at its first insertion and takes the last value set, as a Python dict does.
     const values = new Map<string, Json>();
@@ -72,7 +73,12 @@ export function shownResult(outcome: QueryOutcome, limit: number): { [key: strin
   if (!outcome.ok) return { error: outcome.error };
   const rows = outcome.result.rows.filter(isRow) as readonly (readonly Json[])[];
   const shown = rows.slice(0, limit).map((r) => [...r]);
-  return { columns: [...outcome.result.columns], rows: shown, row_count: rows.length, truncated: rows.length > shown.length };
+  return {
+    columns: [...outcome.result.columns],
+    rows: shown,
+    row_count: rows.length,
+    truncated: rows.length > shown.length,
+  };
 }
 
 /** A side's eval query results as `details` show them: at most `limit` rows over all of them. */
@@ -94,8 +100,10 @@ export function shownEvalResults(run: QueryRun, limit: number): Json[] {
 export function setupErrorDetails(evalCase: EvalCase): { [key: string]: Json } {
   const details: { [key: string]: Json } = {};
   const { golden, generated } = evalCase.sql ?? {};
-  if (golden?.setupErrors !== undefined && golden.setupErrors.length > 0) details['golden_setup_errors'] = [...golden.setupErrors];
-  if (generated?.setupErrors !== undefined && generated.setupErrors.length > 0) details['generated_setup_errors'] = [...generated.setupErrors];
+  if (golden?.setupErrors !== undefined && golden.setupErrors.length > 0)
+    details['golden_setup_errors'] = [...golden.setupErrors];
+  if (generated?.setupErrors !== undefined && generated.setupErrors.length > 0)
+    details['generated_setup_errors'] = [...generated.setupErrors];
   return details;
 }
 
@@ -103,10 +111,13 @@ export function setupErrorDetails(evalCase: EvalCase): { [key: string]: Json } {
  * Said of a case with no generated SQL recorded at all: EvalBench would generate it; EvalLens scores
  * what was recorded, so the case is not decided (a recorded empty answer is still EvalBench's 0).
  */
-export const NOT_RECORDED = 'the case has no recorded generated SQL (EvalLens scores recorded outputs and does not run EvalBench\'s generator): add `generated_sql` to the item, or a `target:` that produces it';
+export const NOT_RECORDED =
+  "the case has no recorded generated SQL (EvalLens scores recorded outputs and does not run EvalBench's generator): add `generated_sql` to the item, or a `target:` that produces it";
 
 /** The case's SQL execution, or the `unsupported` verdict of a case that was not executed. */
-export function executionOf(evalCase: EvalCase): { readonly ok: true; readonly sql: SqlExecution } | { readonly ok: false; readonly verdict: ScorerVerdict } {
+export function executionOf(
+  evalCase: EvalCase,
+): { readonly ok: true; readonly sql: SqlExecution } | { readonly ok: false; readonly verdict: ScorerVerdict } {
   if (evalCase.sql !== undefined) return { ok: true, sql: evalCase.sql };
   if (evalCase.output === undefined) return { ok: false, verdict: unsupported(NOT_RECORDED) };
   return {
@@ -122,14 +133,24 @@ export function executionOf(evalCase: EvalCase): { readonly ok: true; readonly s
  * eval queries): `rule` ends the reason, saying why the scorer gives 0. Database error texts go in
  * `details` only.
  */
-export function bothRan(evalCase: EvalCase, rule: string): { readonly ok: true; readonly golden: QueryRun; readonly generated: QueryRun } | { readonly ok: false; readonly verdict: ScorerVerdict } {
+export function bothRan(
+  evalCase: EvalCase,
+  rule: string,
+):
+  | { readonly ok: true; readonly golden: QueryRun; readonly generated: QueryRun }
+  | { readonly ok: false; readonly verdict: ScorerVerdict } {
   const execution = executionOf(evalCase);
   if (!execution.ok) return execution;
   const { golden, generated } = execution.sql;
   const goldenError = runError(golden);
   const generatedError = runError(generated);
   if (goldenError === undefined && generatedError === undefined) return { ok: true, golden, generated };
-  const which = goldenError !== undefined && generatedError !== undefined ? 'both queries failed' : goldenError !== undefined ? 'the golden query failed' : 'the generated query failed';
+  const which =
+    goldenError !== undefined && generatedError !== undefined
+      ? 'both queries failed'
+      : goldenError !== undefined
+        ? 'the golden query failed'
+        : 'the generated query failed';
   const details: { [key: string]: Json } = setupErrorDetails(evalCase);
   if (goldenError !== undefined) details['golden_error'] = goldenError;
   if (generatedError !== undefined) details['generated_error'] = generatedError;
@@ -141,17 +162,26 @@ export function bothRan(evalCase: EvalCase, rule: string): { readonly ok: true; 
  * case's output (after `output_path`), which must then be a string. A case with neither was never
  * recorded: `unsupported` (EvalBench would have generated it; EvalLens does not guess a 0).
  */
-export function generatedSqlOf(input: ScoringInput): { readonly ok: true; readonly text: string; readonly from: 'execution' | 'output' } | { readonly ok: false; readonly verdict: ScorerVerdict } {
+export function generatedSqlOf(
+  input: ScoringInput,
+):
+  | { readonly ok: true; readonly text: string; readonly from: 'execution' | 'output' }
+  | { readonly ok: false; readonly verdict: ScorerVerdict } {
   const sql = input.case.sql;
   if (sql !== undefined) return { ok: true, text: sql.generatedSql, from: 'execution' };
   const output = input.output;
   if (output === undefined) return { ok: false, verdict: unsupported(NOT_RECORDED) };
-  if (typeof output !== 'string') return { ok: false, verdict: fail(`the output is ${kindOf(output)}, not SQL text; nothing is converted`, 0) };
+  if (typeof output !== 'string')
+    return { ok: false, verdict: fail(`the output is ${kindOf(output)}, not SQL text; nothing is converted`, 0) };
   return { ok: true, text: output, from: 'output' };
 }
 
 /** A 0–100 score's verdict: pass at exactly 100 (EvalBench counts only 100 as correct), else fail. */
-export function percentVerdict(score: number, reason: string, details?: { readonly [key: string]: Json }): ScorerVerdict {
+export function percentVerdict(
+  score: number,
+  reason: string,
+  details?: { readonly [key: string]: Json },
+): ScorerVerdict {
   return score === 100 ? pass(reason, score, details) : fail(reason, score, details);
 }
 
@@ -168,7 +198,10 @@ export function percent(score: number): string {
  * Whether two row lists are equal under Python's `==` (row order counts; rows compare as dicts), and
  * if not, where: counts and 1-based row positions, never cell values or column names.
  */
-export function compareRowLists(golden: readonly RowDict[], generated: readonly RowDict[]): { readonly equal: boolean; readonly summary: string; readonly firstDifference?: number } {
+export function compareRowLists(
+  golden: readonly RowDict[],
+  generated: readonly RowDict[],
+): { readonly equal: boolean; readonly summary: string; readonly firstDifference?: number } {
   const at = firstDifferingRow(golden, generated);
   if (at < 0 && golden.length === generated.length) return { equal: true, summary: plural(golden.length, 'row') };
   const parts: string[] = [];
@@ -176,13 +209,18 @@ export function compareRowLists(golden: readonly RowDict[], generated: readonly 
   if (golden.length === generated.length) parts.push(`both ${plural(golden.length, 'row')}`);
   else {
     parts.push(`golden ${plural(golden.length, 'row')}, generated ${generated.length}`);
-    if (at < 0 && Math.min(golden.length, generated.length) > 0) parts.push(`the first ${plural(Math.min(golden.length, generated.length), 'row')} agree`);
+    if (at < 0 && Math.min(golden.length, generated.length) > 0)
+      parts.push(`the first ${plural(Math.min(golden.length, generated.length), 'row')} agree`);
   }
   const g = golden[Math.max(at, 0)];
   const h = generated[Math.max(at, 0)];
-  if (g !== undefined && h !== undefined && !sameNames(g, h)) parts.push('the column names differ (they count: rows compare as column→value maps)');
-  else if (golden.length === generated.length && sameMultiset(golden, generated)) parts.push('the same rows in another order (row order counts)');
-  return at < 0 ? { equal: false, summary: parts.join('; ') } : { equal: false, summary: parts.join('; '), firstDifference: at + 1 };
+  if (g !== undefined && h !== undefined && !sameNames(g, h))
+    parts.push('the column names differ (they count: rows compare as column→value maps)');
+  else if (golden.length === generated.length && sameMultiset(golden, generated))
+    parts.push('the same rows in another order (row order counts)');
+  return at < 0
+    ? { equal: false, summary: parts.join('; ') }
+    : { equal: false, summary: parts.join('; '), firstDifference: at + 1 };
 }
 
 function sameNames(a: RowDict, b: RowDict): boolean {

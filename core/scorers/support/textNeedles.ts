@@ -12,30 +12,60 @@ export interface NeedleOptions {
   readonly value?: string;
 }
 
-export type Needles = { readonly ok: true; readonly needles: readonly string[]; readonly from: 'options' | 'expected' } | { readonly ok: false; readonly verdict: ScorerVerdict };
+export type Needles =
+  | { readonly ok: true; readonly needles: readonly string[]; readonly from: 'options' | 'expected' }
+  | { readonly ok: false; readonly verdict: ScorerVerdict };
 
 /** The needles to look for: the options' `values` / `value`, else the expected value (a string or a list of strings). */
 export function resolveNeedles(options: NeedleOptions, expected: Json | undefined): Needles {
   if (options.values !== undefined) return { ok: true, needles: options.values, from: 'options' };
   if (options.value !== undefined) return { ok: true, needles: [options.value], from: 'options' };
   if (expected === undefined) {
-    return { ok: false, verdict: error('there is nothing to look for: the scorer has no `value` or `values` and the case has no expected value') };
+    return {
+      ok: false,
+      verdict: error(
+        'there is nothing to look for: the scorer has no `value` or `values` and the case has no expected value',
+      ),
+    };
   }
   if (typeof expected === 'string') {
-    if (expected.length === 0) return { ok: false, verdict: error('the expected value is an empty string; an empty text is in every output, so there is nothing to check') };
+    if (expected.length === 0)
+      return {
+        ok: false,
+        verdict: error(
+          'the expected value is an empty string; an empty text is in every output, so there is nothing to check',
+        ),
+      };
     return { ok: true, needles: [expected], from: 'expected' };
   }
   if (!Array.isArray(expected)) {
-    return { ok: false, verdict: error(`the expected value is ${kindOf(expected)}, not a string or a list of strings; nothing is converted`) };
+    return {
+      ok: false,
+      verdict: error(
+        `the expected value is ${kindOf(expected)}, not a string or a list of strings; nothing is converted`,
+      ),
+    };
   }
   const list = expected as readonly Json[];
-  if (list.length === 0) return { ok: false, verdict: error('the expected value is an empty list; there is nothing to look for') };
+  if (list.length === 0)
+    return { ok: false, verdict: error('the expected value is an empty list; there is nothing to look for') };
   const needles: string[] = [];
   for (const [i, item] of list.entries()) {
     if (typeof item !== 'string') {
-      return { ok: false, verdict: error(`item ${i + 1} of ${list.length} of the expected value is ${kindOf(item)}, not a string; nothing is converted`) };
+      return {
+        ok: false,
+        verdict: error(
+          `item ${i + 1} of ${list.length} of the expected value is ${kindOf(item)}, not a string; nothing is converted`,
+        ),
+      };
     }
-    if (item.length === 0) return { ok: false, verdict: error(`item ${i + 1} of ${list.length} of the expected value is an empty string; an empty text is in every output`) };
+    if (item.length === 0)
+      return {
+        ok: false,
+        verdict: error(
+          `item ${i + 1} of ${list.length} of the expected value is an empty string; an empty text is in every output`,
+        ),
+      };
     needles.push(item);
   }
   return { ok: true, needles, from: 'expected' };

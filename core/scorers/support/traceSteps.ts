@@ -4,7 +4,9 @@ import type { ToolCallStep, Trace } from '../../trace/trace';
 import { traceOf } from '../../trace/traceOf';
 
 /** The case's trace, or the `unsupported` verdict every trace scorer gives when it has none it can read. */
-export function readTrace(evalCase: EvalCase): { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly verdict: ScorerVerdict } {
+export function readTrace(
+  evalCase: EvalCase,
+): { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly verdict: ScorerVerdict } {
   const found = traceOf(evalCase);
   if (found.ok) return found;
   return { ok: false, verdict: unsupported(`${found.reason}; this scorer reads the trace`) };
@@ -14,14 +16,17 @@ export function readTrace(evalCase: EvalCase): { readonly ok: true; readonly tra
  * The case's trace when it records steps: a recording with only figures (turns, latency, citations)
  * cannot show what the agent did, so a scorer that reads steps finds it `unsupported`.
  */
-export function readSteps(evalCase: EvalCase): { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly verdict: ScorerVerdict } {
+export function readSteps(
+  evalCase: EvalCase,
+): { readonly ok: true; readonly trace: Trace } | { readonly ok: false; readonly verdict: ScorerVerdict } {
   const read = readTrace(evalCase);
   if (read.ok && read.trace.hasSteps === false) return { ok: false, verdict: unsupported(NO_STEPS) };
   return read;
 }
 
 /** Why a recording with figures but no steps cannot be read for steps. */
-export const NO_STEPS = 'the trace records no steps (only figures such as turns, latency or citations); this scorer reads the steps';
+export const NO_STEPS =
+  'the trace records no steps (only figures such as turns, latency or citations); this scorer reads the steps';
 
 /** Why a trace without retrieval steps cannot be scored on retrieved ids. */
 export function noRetrieval(trace: Trace): string {
@@ -66,7 +71,8 @@ function placeCalls(trace: Trace): PlacedCall[] {
 }
 
 function inStartOrder(calls: readonly { call: ToolCallStep }[]): boolean {
-  for (let i = 1; i < calls.length; i++) if ((calls[i - 1]?.call.startMs ?? 0) > (calls[i]?.call.startMs ?? 0)) return false;
+  for (let i = 1; i < calls.length; i++)
+    if ((calls[i - 1]?.call.startMs ?? 0) > (calls[i]?.call.startMs ?? 0)) return false;
   return true;
 }
 

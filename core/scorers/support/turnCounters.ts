@@ -56,7 +56,8 @@ export function turnCounter<S extends keyof ScorerOptionsBySchema>(spec: TurnCou
           const lookup = traceOf(evalCase);
           if (!lookup.ok) return unsupported(lookup.reason);
           const { turns, hasTurns } = lookup.trace;
-          if (!hasTurns) return unsupported(`the trace records no conversation turns, so ${spec.key} has nothing to sum`);
+          if (!hasTurns)
+            return unsupported(`the trace records no conversation turns, so ${spec.key} has nothing to sum`);
           let total = 0;
           let silent = 0;
           const perTurn: number[] = [];
@@ -81,7 +82,12 @@ export function turnCounter<S extends keyof ScorerOptionsBySchema>(spec: TurnCou
           if (silent > 0) details['turns_without_figure'] = silent;
           if (fold.details !== undefined) Object.assign(details, fold.details);
           // A count of turns needs no "over N turns".
-          let reason = turns.length === 0 ? `${spec.describe(total)}: the conversation has no turns` : spec.unit === 'turns' ? spec.describe(total) : `${spec.describe(total)} over ${countOf(turns.length, 'turn')}`;
+          let reason =
+            turns.length === 0
+              ? `${spec.describe(total)}: the conversation has no turns`
+              : spec.unit === 'turns'
+                ? spec.describe(total)
+                : `${spec.describe(total)} over ${countOf(turns.length, 'turn')}`;
           // Turns the importer could not read (EvalBench skips them) have no figures: say so apart.
           const skipped = lookup.trace.skippedTurns ?? 0;
           if (skipped > 0) {
@@ -90,7 +96,12 @@ export function turnCounter<S extends keyof ScorerOptionsBySchema>(spec: TurnCou
           }
           const quiet = Math.max(0, silent - skipped);
           if (quiet > 0) {
-            const who = quiet < turns.length ? `${quiet} of them record${quiet === 1 ? 's' : ''} no` : turns.length === 1 ? 'the turn records no' : 'no turn records any';
+            const who =
+              quiet < turns.length
+                ? `${quiet} of them record${quiet === 1 ? 's' : ''} no`
+                : turns.length === 1
+                  ? 'the turn records no'
+                  : 'no turn records any';
             reason += `; ${who} ${spec.figure} (counted as 0, as in EvalBench)`;
           }
           return measured(reason, total, details);

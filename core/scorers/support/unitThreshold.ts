@@ -3,7 +3,10 @@
  * default, with `lower_is_better`. A threshold off the scale never reaches a scorer: the config load
  * refuses it against the scorer's declared scale (core/config/thresholdScale.ts).
  */
-export function passMarkOf(options: { readonly threshold?: number; readonly lower_is_better: boolean }, fallback: number): { readonly threshold: number; readonly lowerIsBetter: boolean } {
+export function passMarkOf(
+  options: { readonly threshold?: number; readonly lower_is_better: boolean },
+  fallback: number,
+): { readonly threshold: number; readonly lowerIsBetter: boolean } {
   return { threshold: options.threshold ?? fallback, lowerIsBetter: options.lower_is_better };
 }
 

@@ -18,7 +18,11 @@ function score(testCase) {
   if (keywords.length === 0) return { score: 1, reason: 'no expected keywords to check' };
   const hits = keywords.filter((w) => output.includes(w)).length;
   const share = hits / keywords.length;
-  return { score: Math.round(share * 1000) / 1000, passed: share >= 0.5, reason: `${hits}/${keywords.length} expected keywords found in the output` };
+  return {
+    score: Math.round(share * 1000) / 1000,
+    passed: share >= 0.5,
+    reason: `${hits}/${keywords.length} expected keywords found in the output`,
+  };
 }
 
 process.stderr.write('keywords_server.js: ready\n');

@@ -19,8 +19,32 @@ describe('csv reporter', () => {
     assert.deepEqual(rows[0], [...CSV_HEADER]);
     assert.equal(rows.length, 1 + 6);
     const tricky = rows.find((row) => row[7] === TRICKY_REASON);
-    assert.deepEqual(tricky, ['ungrounded', 'keywords', '1', 'fail', '0', 'false', '7', TRICKY_REASON, 'evals/support.jsonl', '2', '1']);
-    assert.deepEqual(rows[5], ['broken', 'exact_match', '1', 'error', '', '', '0', 'the case has no `expected` value', 'evals/support.jsonl', '3', '1']);
+    assert.deepEqual(tricky, [
+      'ungrounded',
+      'keywords',
+      '1',
+      'fail',
+      '0',
+      'false',
+      '7',
+      TRICKY_REASON,
+      'evals/support.jsonl',
+      '2',
+      '1',
+    ]);
+    assert.deepEqual(rows[5], [
+      'broken',
+      'exact_match',
+      '1',
+      'error',
+      '',
+      '',
+      '0',
+      'the case has no `expected` value',
+      'evals/support.jsonl',
+      '3',
+      '1',
+    ]);
   });
 
   it('writes just the header for a run without cases, to a file in `out`', async () => {

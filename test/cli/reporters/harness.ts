@@ -33,7 +33,12 @@ export interface RunOptions {
 /** Feeds a run to a reporter and returns what it wrote to standard output. */
 export async function runReporter(name: ReporterName, options: RunOptions = {}): Promise<string> {
   const stdout = new Capture();
-  const reporter = createReporter(name, { stdout, cwd: SAMPLE_CWD, color: options.color ?? false, ...(options.out === undefined ? {} : { out: options.out }) });
+  const reporter = createReporter(name, {
+    stdout,
+    cwd: SAMPLE_CWD,
+    color: options.color ?? false,
+    ...(options.out === undefined ? {} : { out: options.out }),
+  });
   for (const event of options.events ?? sampleEvents()) reporter.onEvent(event);
   await reporter.finish(options.source ?? sampleSource());
   return stdout.text;
@@ -43,5 +48,9 @@ export async function runReporter(name: ReporterName, options: RunOptions = {}):
 export function assertGolden(file: string, actual: string): void {
   const path = join(FIXTURES, file);
   if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(path, actual);
-  assert.equal(actual, readFileSync(path, 'utf8'), `output differs from ${file} (UPDATE_GOLDEN=1 rewrites it; review the diff)`);
+  assert.equal(
+    actual,
+    readFileSync(path, 'utf8'),
+    `output differs from ${file} (UPDATE_GOLDEN=1 rewrites it; review the diff)`,
+  );
 }

@@ -28,11 +28,22 @@ function bigSource(n: number): { source: ReportSource; pulled: () => number } {
   const source: ReportSource = {
     head: { ...SAMPLE_HEAD, summary: { passed: n, failed: 0, errored: 0, skipped: 0, total: n } },
     async *cases(): AsyncIterable<ReportCase> {
-      for (let i = 0; i < n; i++, pulled++) yield { id: `case-${i}`, index: i, status: 'passed', durationMs: 1, location: { ...location, line: i + 1 } };
+      for (let i = 0; i < n; i++, pulled++)
+        yield { id: `case-${i}`, index: i, status: 'passed', durationMs: 1, location: { ...location, line: i + 1 } };
     },
     async *results(): AsyncIterable<ScorerResult> {
       for (let i = 0; i < n; i++) {
-        for (let s = 0; s < 5; s++, pulled++) yield { caseId: `case-${i}`, scorer: `scorer_${s}`, trial: 1, status: 'pass', score: 1, passed: true, reason: 'texts are equal', durationMs: 0 };
+        for (let s = 0; s < 5; s++, pulled++)
+          yield {
+            caseId: `case-${i}`,
+            scorer: `scorer_${s}`,
+            trial: 1,
+            status: 'pass',
+            score: 1,
+            passed: true,
+            reason: 'texts are equal',
+            durationMs: 0,
+          };
       }
     },
   };
@@ -48,11 +59,23 @@ describe('json reporter', () => {
     const report: unknown = JSON.parse(await runReporter('json'));
     assertValid(report);
     const { head } = sampleSource();
-    assert.deepEqual(report, { ...head, verdict: 'failed', cases: await collect(sampleSource().cases()), results: await collect(sampleSource().results()) });
+    assert.deepEqual(report, {
+      ...head,
+      verdict: 'failed',
+      cases: await collect(sampleSource().cases()),
+      results: await collect(sampleSource().results()),
+    });
   });
 
   it('accepts count scales and a run without tests, and rejects unknown properties', async () => {
-    const head = { ...SAMPLE_HEAD, job: {}, scorers: SAMPLE_HEAD.scorers.map(({ test: _test, threshold: _threshold, ...s }) => ({ ...s, scale: { kind: 'count' as const, unit: 'tokens' } })) };
+    const head = {
+      ...SAMPLE_HEAD,
+      job: {},
+      scorers: SAMPLE_HEAD.scorers.map(({ test: _test, threshold: _threshold, ...s }) => ({
+        ...s,
+        scale: { kind: 'count' as const, unit: 'tokens' },
+      })),
+    };
     const report: unknown = JSON.parse(await runReporter('json', { source: { ...sampleSource(), head } }));
     assertValid(report);
     assert.equal(validate({ ...(report as object), extra: true }), false);
@@ -106,7 +129,11 @@ describe('json reporter', () => {
         done();
       },
     });
-    const empty: ReportSource = { head: { ...SAMPLE_HEAD, scorers: [] }, cases: async function* () {}, results: async function* () {} };
+    const empty: ReportSource = {
+      head: { ...SAMPLE_HEAD, scorers: [] },
+      cases: async function* () {},
+      results: async function* () {},
+    };
     await writeReportJson(empty, sink);
     const report: unknown = JSON.parse(chunks.join(''));
     assertValid(report);

@@ -30,7 +30,10 @@ describe('jsonl reporter', () => {
     try {
       const out = join(dir, 'events.jsonl');
       assert.equal(await runReporter('jsonl', { out }), '');
-      assert.equal(readFileSync(out, 'utf8'), readFileSync(join(__dirname, '..', '..', 'fixtures', 'reports', 'three-cases.events.jsonl'), 'utf8'));
+      assert.equal(
+        readFileSync(out, 'utf8'),
+        readFileSync(join(__dirname, '..', '..', 'fixtures', 'reports', 'three-cases.events.jsonl'), 'utf8'),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -40,7 +43,9 @@ describe('jsonl reporter', () => {
     const dir = mkdtempSync(join(tmpdir(), 'evallens-jsonl-test-'));
     try {
       // The output path is a folder: opening it fails asynchronously, after onEvent returned.
-      await assert.rejects(runReporter('jsonl', { out: dir }), (error: Error) => error.message.startsWith(`cannot write ${dir}:`));
+      await assert.rejects(runReporter('jsonl', { out: dir }), (error: Error) =>
+        error.message.startsWith(`cannot write ${dir}:`),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -57,15 +57,25 @@ describe('junit reporter', () => {
     const names = checkXml(xml);
     assert.deepEqual(names.filter((n) => n === 'testsuite').length, 1);
     assert.equal(names.filter((n) => n === 'testcase').length, 3);
-    assert.match(xml, /<testsuite name="evals\/support\.eval\.yaml" tests="3" failures="1" errors="1" skipped="0" time="1\.234">/);
+    assert.match(
+      xml,
+      /<testsuite name="evals\/support\.eval\.yaml" tests="3" failures="1" errors="1" skipped="0" time="1\.234">/,
+    );
     assert.match(xml, /<property name="job\.score" value="0\.45"\/>/);
-    assert.match(xml, /<testcase classname="evals\/support\.eval\.yaml" name="grounded" time="0\.004" file="evals\/support\.jsonl" line="1"\/>/);
+    assert.match(
+      xml,
+      /<testcase classname="evals\/support\.eval\.yaml" name="grounded" time="0\.004" file="evals\/support\.jsonl" line="1"\/>/,
+    );
   });
 
   it('escapes the five specials, keeps line breaks in attributes, and drops characters XML forbids', async () => {
     const xml = await runReporter('junit');
     assert.ok(xml.includes('message="exact_match: texts differ at character 1"'));
-    assert.ok(xml.includes('keywords: judge said &quot;no, not grounded&quot; &lt;0/4 keywords&gt; &amp; nothing cited\nsecond line of the reason'));
+    assert.ok(
+      xml.includes(
+        'keywords: judge said &quot;no, not grounded&quot; &lt;0/4 keywords&gt; &amp; nothing cited\nsecond line of the reason',
+      ),
+    );
     assert.equal(xmlAttr(`a&b<c>d"e'f\ng\th\ri`), 'a&amp;b&lt;c&gt;d&quot;e&apos;f&#10;g&#9;h&#13;i');
     assert.equal(xmlText('nul\u0000 bell\u0007 vt\u000b ok\ttab\nline'), 'nul bell vt ok\ttab\nline');
     assert.equal(xmlText('lone \ud800 surrogate, pair \ud83d\ude00, \uffff'), 'lone  surrogate, pair \ud83d\ude00, ');
@@ -80,7 +90,10 @@ describe('junit reporter', () => {
     const xml = await runReporter('junit', { events });
     checkXml(xml);
     assert.match(xml, /<testsuite name="[^"]*" tests="4" failures="1" errors="1" skipped="1"/);
-    assert.match(xml, /<testcase classname="evals\/support\.eval\.yaml" name="later" time="0\.004" file="evals\/support\.jsonl" line="1">\n {6}<skipped\/>\n {4}<\/testcase>/);
+    assert.match(
+      xml,
+      /<testcase classname="evals\/support\.eval\.yaml" name="later" time="0\.004" file="evals\/support\.jsonl" line="1">\n {6}<skipped\/>\n {4}<\/testcase>/,
+    );
   });
 
   it('writes to the file in `out` and removes its temporary file', async () => {
@@ -91,10 +104,16 @@ describe('junit reporter', () => {
       assert.equal(await runReporter('junit', { out }), '');
       const xml = readFileSync(out, 'utf8');
       checkXml(xml);
-      assert.equal(xml, readFileSync(join(__dirname, '..', '..', 'fixtures', 'reports', 'three-cases.junit.xml'), 'utf8'));
+      assert.equal(
+        xml,
+        readFileSync(join(__dirname, '..', '..', 'fixtures', 'reports', 'three-cases.junit.xml'), 'utf8'),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    assert.deepEqual(junitTempDirs().filter((name) => !before.has(name)), []);
+    assert.deepEqual(
+      junitTempDirs().filter((name) => !before.has(name)),
+      [],
+    );
   });
 });

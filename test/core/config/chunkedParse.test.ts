@@ -28,12 +28,41 @@ function yamlFiles(dir: string): string[] {
 
 /** A list-form config of `entries` scorers, a few with `${VAR}`s and comments between entries. */
 function generated(entries: number): string {
-  const lines = ['# a generated config', 'description: many scorers', 'dataset: cases.jsonl', 'timeout_ms: 30000', '', 'scorers:'];
+  const lines = [
+    '# a generated config',
+    'description: many scorers',
+    'dataset: cases.jsonl',
+    'timeout_ms: 30000',
+    '',
+    'scorers:',
+  ];
   for (let i = 0; i < entries; i++) {
     lines.push(`  # entry ${i}`);
-    if (i % 3 === 0) lines.push('  - type: contains', `    name: c${i}`, '    values:', '      - "refund"', `      - ${i % 7 === 0 ? '"${SET}"' : "'order'"}`, `    threshold: 0.${(i % 9) + 1}`);
-    else if (i % 3 === 1) lines.push('  - type: regex', `    name: r${i}`, '    pattern: "ORD-\\\\d{6}"', '    flags: i', `    weight: ${(i % 3) + 1}`);
-    else lines.push('  - type: exact_match', `    name: e${i}`, '    mode: text', '    trim: true', i % 11 === 0 ? '    wieght: 2' : '    weight: 1');
+    if (i % 3 === 0)
+      lines.push(
+        '  - type: contains',
+        `    name: c${i}`,
+        '    values:',
+        '      - "refund"',
+        `      - ${i % 7 === 0 ? '"${SET}"' : "'order'"}`,
+        `    threshold: 0.${(i % 9) + 1}`,
+      );
+    else if (i % 3 === 1)
+      lines.push(
+        '  - type: regex',
+        `    name: r${i}`,
+        '    pattern: "ORD-\\\\d{6}"',
+        '    flags: i',
+        `    weight: ${(i % 3) + 1}`,
+      );
+    else
+      lines.push(
+        '  - type: exact_match',
+        `    name: e${i}`,
+        '    mode: text',
+        '    trim: true',
+        i % 11 === 0 ? '    wieght: 2' : '    weight: 1',
+      );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -44,7 +73,9 @@ function observe(source: YamlSource): string {
   visit(source.doc, {
     Node: (_key, node) => {
       const kind = isMap(node) ? 'map' : isSeq(node) ? 'seq' : isScalar(node) ? 'scalar' : 'alias';
-      nodes.push(`${kind}${JSON.stringify(node.range?.slice(0, 2))}${isScalar(node) ? JSON.stringify(node.value) : ''}`);
+      nodes.push(
+        `${kind}${JSON.stringify(node.range?.slice(0, 2))}${isScalar(node) ? JSON.stringify(node.value) : ''}`,
+      );
     },
   });
   const syntax = source.syntaxProblems();
@@ -60,7 +91,38 @@ function makeRandom(seed: number): () => number {
   };
 }
 
-const SNIPPETS = [' ', '  ', '-', '- ', ':', '#', '"', "'", '&a ', '*a', '[', ']', '{', '}', ',', '\n', '\n  ', '\n- ', '|', '>', '${SET}', '${UNSET}', '!ENV ', '? ', '---\n', 'scorers:', '\n  - type: contains\n', '\t', '\r\n', 'dataset: again\n'];
+const SNIPPETS = [
+  ' ',
+  '  ',
+  '-',
+  '- ',
+  ':',
+  '#',
+  '"',
+  "'",
+  '&a ',
+  '*a',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '\n',
+  '\n  ',
+  '\n- ',
+  '|',
+  '>',
+  '${SET}',
+  '${UNSET}',
+  '!ENV ',
+  '? ',
+  '---\n',
+  'scorers:',
+  '\n  - type: contains\n',
+  '\t',
+  '\r\n',
+  'dataset: again\n',
+];
 
 function mutate(text: string, random: () => number): string {
   let out = text;
@@ -85,12 +147,15 @@ function warmed(cache: YamlChunkCache, text: string): void {
 }
 
 describe('piece-wise YAML parse', () => {
-  const fixtures = [...yamlFiles(join(ROOT, 'test', 'fixtures')), ...yamlFiles(join(ROOT, 'examples'))].map((f) => readFileSync(f, 'utf8'));
+  const fixtures = [...yamlFiles(join(ROOT, 'test', 'fixtures')), ...yamlFiles(join(ROOT, 'examples'))].map((f) =>
+    readFileSync(f, 'utf8'),
+  );
   const big = generated(300);
 
   it('reads every fixture as a whole parse does', () => {
     const cache = new YamlChunkCache();
-    for (const text of fixtures) assert.equal(observe(new YamlSource(text, FILE, cache)), observe(new YamlSource(text, FILE)));
+    for (const text of fixtures)
+      assert.equal(observe(new YamlSource(text, FILE, cache)), observe(new YamlSource(text, FILE)));
   });
 
   it('parses a large config whole the first time, then re-parses only the piece an edit touched', () => {
@@ -111,7 +176,11 @@ describe('piece-wise YAML parse', () => {
     const corpus = [...fixtures.filter((t) => t.includes('scorers')), big];
     for (let i = 0; i < 3000; i++) {
       const text = mutate(corpus[Math.floor(random() * corpus.length)] ?? '', random);
-      assert.equal(observe(new YamlSource(text, FILE, cache)), observe(new YamlSource(text, FILE)), `mutation ${i}: ${JSON.stringify(text.slice(0, 200))}`);
+      assert.equal(
+        observe(new YamlSource(text, FILE, cache)),
+        observe(new YamlSource(text, FILE)),
+        `mutation ${i}: ${JSON.stringify(text.slice(0, 200))}`,
+      );
     }
   });
 });
@@ -126,7 +195,11 @@ describe('scorer entry cache', () => {
     for (let i = 0; i < 300; i++) {
       // Every other check is a clean one-line edit (the cache is used), the others a mutation.
       const text = i % 2 === 0 ? base.replace(`name: e${(i % 40) * 3 + 2}\n`, `name: e${i}x\n`) : mutate(base, random);
-      const cached = parseRunConfig(text, FILE, ENV, { source: new YamlSource(text, FILE, chunks), entryCache: entries, fileExists: () => true });
+      const cached = parseRunConfig(text, FILE, ENV, {
+        source: new YamlSource(text, FILE, chunks),
+        entryCache: entries,
+        fileExists: () => true,
+      });
       const fresh = parseRunConfig(text, FILE, ENV, { fileExists: () => true });
       assert.deepEqual(cached.problems, fresh.problems, `edit ${i}`);
     }

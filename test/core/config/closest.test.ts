@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { closestNames, didYouMean } from '../../../core/config/closest';
 
-const KEYS = ['exact_match', 'exact_match_consistency', 'contains', 'not_contains', 'regex', 'trajectory', 'trajectory_matcher'];
+const KEYS = [
+  'exact_match',
+  'exact_match_consistency',
+  'contains',
+  'not_contains',
+  'regex',
+  'trajectory',
+  'trajectory_matcher',
+];
 
 describe('suggestions for unknown names', () => {
   it('offers the near names, best first', () => {

@@ -16,7 +16,8 @@ const where = (p: Problem | undefined): string => `${p?.range.start.line ?? -1}:
 
 function laughs(prefix: string): string {
   const lines = [`${prefix}a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]`];
-  for (let n = 1; n < 9; n++) lines.push(`${prefix}a${n}: &a${n} [${Array.from({ length: 9 }, () => `*a${n - 1}`).join(', ')}]`);
+  for (let n = 1; n < 9; n++)
+    lines.push(`${prefix}a${n}: &a${n} [${Array.from({ length: 9 }, () => `*a${n - 1}`).join(', ')}]`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -31,7 +32,10 @@ describe('model configs read through the guarded YAML reader', () => {
   it('a billion laughs is a problem, not an exception', () => {
     const loaded = parseModelConfig(`provider: openai\nmodel: gpt\n${laughs('')}`, '/w/model.yaml', {});
     assert.equal(loaded.ok, false);
-    assert.match(loaded.problems[0]?.message ?? '', /the aliases expand to too much data \(at most 100 alias expansions are read/);
+    assert.match(
+      loaded.problems[0]?.message ?? '',
+      /the aliases expand to too much data \(at most 100 alias expansions are read/,
+    );
   });
 
   it('database configs: the same (they already used the guarded reader)', () => {
@@ -48,7 +52,12 @@ describe('${VAR} amplification', () => {
     const parsed = parseRunConfig(text, '/w/run.eval.yaml', env);
     const problem = parsed.problems.find((p) => p.code === 'expansion-too-long');
     assert.ok(problem, JSON.stringify(parsed.problems.map((p) => p.message)));
-    assert.match(problem.message, new RegExp(`makes a string of more than ${MAX_EXPANDED_CHARS} characters; expected at most ${MAX_EXPANDED_CHARS}`));
+    assert.match(
+      problem.message,
+      new RegExp(
+        `makes a string of more than ${MAX_EXPANDED_CHARS} characters; expected at most ${MAX_EXPANDED_CHARS}`,
+      ),
+    );
     assert.equal(where(problem), '1:13');
     assert.equal(parsed.config, undefined);
   });
@@ -68,11 +77,14 @@ describe('${VAR} amplification', () => {
     assert.ok(loaded.problems.some((p) => p.code === 'expansion-too-long'));
   });
 
-  it('an evalset element whose ${VAR}s expand past a case is that element\'s error, at the placeholder', () => {
+  it("an evalset element whose ${VAR}s expand past a case is that element's error, at the placeholder", () => {
     const text = `{"id": "a", "starting_prompt": "${'${BIG}'.repeat(600)}"}`;
     const parsed = parseElementText(text, { offset: 100, line: 4, column: 2 }, '/w/evalset.json', env);
     assert.equal(parsed.ok, false);
     assert.ok(!parsed.ok && parsed.skip === true);
-    assert.match(!parsed.ok ? parsed.what : '', /expanding \$\{BIG\} here makes the text longer than 67108864 characters/);
+    assert.match(
+      !parsed.ok ? parsed.what : '',
+      /expanding \$\{BIG\} here makes the text longer than 67108864 characters/,
+    );
   });
 });

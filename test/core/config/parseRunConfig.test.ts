@@ -7,7 +7,12 @@ const FILE = '/work/evals/support.eval.yaml';
 /** Problems as `line:col code` (1-based), the way a person reads them. */
 function problems(yaml: string, env: Record<string, string> = {}, fileExists?: (p: string) => boolean) {
   const parsed = parseRunConfig(yaml, FILE, env, fileExists ? { fileExists } : {});
-  return parsed.problems.map((p) => ({ at: `${p.range.start.line + 1}:${p.range.start.column + 1}`, code: p.code, message: p.message, suggestions: p.suggestions }));
+  return parsed.problems.map((p) => ({
+    at: `${p.range.start.line + 1}:${p.range.start.column + 1}`,
+    code: p.code,
+    message: p.message,
+    suggestions: p.suggestions,
+  }));
 }
 
 describe('run config', () => {
@@ -20,9 +25,16 @@ describe('run config', () => {
   });
 
   it('accepts the list form with several instances of one scorer, each under its name', () => {
-    const parsed = parseRunConfig('dataset: data.jsonl\nscorers:\n  - type: exact_match\n    name: strict\n  - type: exact_match\n    name: loose\n    ignore_case: true\n', FILE, {});
+    const parsed = parseRunConfig(
+      'dataset: data.jsonl\nscorers:\n  - type: exact_match\n    name: strict\n  - type: exact_match\n    name: loose\n    ignore_case: true\n',
+      FILE,
+      {},
+    );
     assert.deepEqual(parsed.problems, []);
-    assert.deepEqual(parsed.config?.scorers.map((s) => s.name), ['strict', 'loose']);
+    assert.deepEqual(
+      parsed.config?.scorers.map((s) => s.name),
+      ['strict', 'loose'],
+    );
     assert.equal(parsed.config?.scorers[1]?.options['ignore_case'], true);
   });
 
@@ -81,7 +93,10 @@ describe('run config', () => {
 
   it('refuses two options of which a scorer takes one', () => {
     const found = problems('cases: []\nscorers:\n  regex: {pattern: a, patterns: [b]}\n');
-    assert.deepEqual(found.map((p) => p.message), ['`scorers.regex` takes "pattern" or "patterns", not both']);
+    assert.deepEqual(
+      found.map((p) => p.message),
+      ['`scorers.regex` takes "pattern" or "patterns", not both'],
+    );
   });
 
   it('refuses a pattern that can backtrack catastrophically when the config loads, naming the part', () => {
@@ -92,7 +107,11 @@ describe('run config', () => {
   });
 
   it('expands ${VAR} and EvalBench !ENV values from the environment', () => {
-    const parsed = parseRunConfig('dataset: !ENV ${DATA_DIR}/cases.jsonl\nscorers: {exact_match: {value: "${ANSWER:-yes}"}}\n', FILE, { DATA_DIR: '/data' });
+    const parsed = parseRunConfig(
+      'dataset: !ENV ${DATA_DIR}/cases.jsonl\nscorers: {exact_match: {value: "${ANSWER:-yes}"}}\n',
+      FILE,
+      { DATA_DIR: '/data' },
+    );
     assert.deepEqual(parsed.problems, []);
     assert.equal(parsed.config?.dataset?.path, '/data/cases.jsonl');
     assert.equal(parsed.config?.scorers[0]?.options['value'], 'yes');
@@ -154,7 +173,10 @@ describe('run config', () => {
       '',
     ].join('\n');
     const parsed = parseRunConfig(yaml, FILE, {});
-    assert.deepEqual(parsed.problems.filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      parsed.problems.filter((p) => p.severity === 'error'),
+      [],
+    );
     // Keys EvalBench has that EvalLens does not run are accepted with a notice each, on the key.
     assert.deepEqual(
       parsed.problems.map((p) => [p.severity, p.code, p.range.start.line + 1]),
@@ -168,22 +190,41 @@ describe('run config', () => {
   });
 
   it('reads inline cases with their ranges', () => {
-    const parsed = parseRunConfig('scorers: {exact_match: {}}\ncases:\n  - id: a\n    output: x\n  - output: y\n', FILE, {});
+    const parsed = parseRunConfig(
+      'scorers: {exact_match: {}}\ncases:\n  - id: a\n    output: x\n  - output: y\n',
+      FILE,
+      {},
+    );
     assert.equal(parsed.config?.inlineCases.length, 2);
     assert.equal(parsed.config?.inlineCases[1]?.range.start.line, 4);
   });
 
   it('reads pass_criteria.threshold, defaulting to 0.5', () => {
     assert.equal(parseRunConfig('dataset: d.jsonl\nscorers: {exact_match: {}}\n', FILE, {}).config?.jobThreshold, 0.5);
-    assert.equal(parseRunConfig('dataset: d.jsonl\nscorers: {exact_match: {}}\npass_criteria: {threshold: 0.8}\n', FILE, {}).config?.jobThreshold, 0.8);
+    assert.equal(
+      parseRunConfig('dataset: d.jsonl\nscorers: {exact_match: {}}\npass_criteria: {threshold: 0.8}\n', FILE, {}).config
+        ?.jobThreshold,
+      0.8,
+    );
   });
 });
 
 describe('run config bounds', () => {
   it('refuses concurrency past 256 and num_trials past 100 where they are written', () => {
-    const found = problems('dataset: d.jsonl\nconcurrency: 100000000\nnum_trials: 50000\nscorers: {exact_match: null}\n');
-    assert.ok(found.some((p) => p.at.startsWith('2:') && /256/.test(p.message)), JSON.stringify(found));
-    assert.ok(found.some((p) => p.at.startsWith('3:') && /100/.test(p.message)), JSON.stringify(found));
-    assert.deepEqual(problems('dataset: d.jsonl\nconcurrency: 256\nnum_trials: 100\nscorers: {exact_match: null}\n'), []);
+    const found = problems(
+      'dataset: d.jsonl\nconcurrency: 100000000\nnum_trials: 50000\nscorers: {exact_match: null}\n',
+    );
+    assert.ok(
+      found.some((p) => p.at.startsWith('2:') && /256/.test(p.message)),
+      JSON.stringify(found),
+    );
+    assert.ok(
+      found.some((p) => p.at.startsWith('3:') && /100/.test(p.message)),
+      JSON.stringify(found),
+    );
+    assert.deepEqual(
+      problems('dataset: d.jsonl\nconcurrency: 256\nnum_trials: 100\nscorers: {exact_match: null}\n'),
+      [],
+    );
   });
 });

@@ -27,7 +27,10 @@ describe('a threshold on its scorer’s scale', () => {
     const problem = only(found, 'threshold-off-scale');
     assert.equal(problem.severity, 'error');
     assert.deepEqual([problem.range.start.line, problem.range.start.column], [3, 15]);
-    assert.equal(problem.message, 'exact_match: the threshold must lie between 0 and 1: exact_match scores from 0 to 1 (for 80%, write 0.8)');
+    assert.equal(
+      problem.message,
+      'exact_match: the threshold must lie between 0 and 1: exact_match scores from 0 to 1 (for 80%, write 0.8)',
+    );
   });
 
   it('refuses a negative threshold, in the list form too', () => {
@@ -38,14 +41,20 @@ describe('a threshold on its scorer’s scale', () => {
   it('accepts the ends of a 0–100 scale and refuses what is past them', () => {
     const ok = problems('scorers:\n  python_scorer: {script_path: s.py, threshold: 100}\n');
     assert.equal(ok.filter((p) => p.code === 'threshold-off-scale').length, 0, JSON.stringify(ok));
-    const problem = only(problems('scorers:\n  python_scorer: {script_path: s.py, threshold: 101}\n'), 'threshold-off-scale');
+    const problem = only(
+      problems('scorers:\n  python_scorer: {script_path: s.py, threshold: 101}\n'),
+      'threshold-off-scale',
+    );
     assert.match(problem.message, /0 to 100/);
   });
 
   it('accepts any threshold of 0 or more on a count, and refuses a negative one', () => {
     const ok = problems('scorers:\n  mcp_token_cost: {threshold: 50000, lower_is_better: true}\n');
     assert.equal(ok.filter((p) => p.code === 'threshold-off-scale').length, 0, JSON.stringify(ok));
-    assert.match(only(problems('scorers:\n  mcp_token_cost: {threshold: -1}\n'), 'threshold-off-scale').message, /0 or more/);
+    assert.match(
+      only(problems('scorers:\n  mcp_token_cost: {threshold: -1}\n'), 'threshold-off-scale').message,
+      /0 or more/,
+    );
   });
 });
 
@@ -66,11 +75,17 @@ describe('pass_criteria.threshold', () => {
   });
 
   it('is a warning when only counts have thresholds (they stay out of the job score)', () => {
-    only(problems('pass_criteria:\n  threshold: 0.7\nscorers:\n  mcp_token_cost: {threshold: 10}\n'), 'pass-criteria-unused');
+    only(
+      problems('pass_criteria:\n  threshold: 0.7\nscorers:\n  mcp_token_cost: {threshold: 10}\n'),
+      'pass-criteria-unused',
+    );
   });
 
   it('must lie on the job score’s 0–1 scale', () => {
-    const problem = only(problems('pass_criteria:\n  threshold: 70\nscorers:\n  exact_match: {threshold: 1}\n'), 'threshold-off-scale');
+    const problem = only(
+      problems('pass_criteria:\n  threshold: 70\nscorers:\n  exact_match: {threshold: 1}\n'),
+      'threshold-off-scale',
+    );
     assert.deepEqual([problem.range.start.line, problem.range.start.column], [2, 13]);
     assert.match(problem.message, /0 to 1/);
   });
@@ -83,9 +98,14 @@ describe('the scale check is the one place a threshold is checked (issue 14, ite
       const examples = definition.schema['examples'];
       const example = Array.isArray(examples) && typeof examples[0] === 'object' ? (examples[0] as object) : {};
       const threshold = scale.kind === 'count' ? -1 : scale.max + 1;
-      const found = problems(`scorers:\n  ${key}: ${JSON.stringify({ ...example, threshold })}\n`).filter((p) => p.code === 'threshold-off-scale' || p.code === 'invalid-option');
+      const found = problems(`scorers:\n  ${key}: ${JSON.stringify({ ...example, threshold })}\n`).filter(
+        (p) => p.code === 'threshold-off-scale' || p.code === 'invalid-option',
+      );
       assert.equal(found.length, 1, `${key}: ${JSON.stringify(found)}`);
-      const expected = scale.kind === 'count' ? `${key}: the threshold must be 0 or more` : `${key}: the threshold must lie between 0 and ${scale.max}: ${key} scores from 0 to ${scale.max}`;
+      const expected =
+        scale.kind === 'count'
+          ? `${key}: the threshold must be 0 or more`
+          : `${key}: the threshold must lie between 0 and ${scale.max}: ${key} scores from 0 to ${scale.max}`;
       assert.ok(found[0]?.message.startsWith(expected), `${key}: ${found[0]?.message}`);
     }
   });

@@ -25,7 +25,8 @@ after(() => {
   rmSync(outside, { recursive: true, force: true });
 });
 
-const at = (p: { range: { start: { line: number; column: number } } }) => `${p.range.start.line + 1}:${p.range.start.column + 1}`;
+const at = (p: { range: { start: { line: number; column: number } } }) =>
+  `${p.range.start.line + 1}:${p.range.start.column + 1}`;
 
 describe('an untrusted environment', () => {
   it('answers nothing, lists nothing, and tells the asked names only to its listener', () => {
@@ -42,11 +43,17 @@ describe('an untrusted environment', () => {
 });
 
 describe('loading a run config without trust', () => {
-  it("says each ${VAR} was not read, at its position; a fallback is used without reading", () => {
+  it('says each ${VAR} was not read, at its position; a fallback is used without reading', () => {
     writeFileSync(join(dir, 'cases.jsonl'), '{"id": "a", "output": "x", "expected": "x"}\n');
-    writeFileSync(join(dir, 'vars.yaml'), 'dataset: ${DATA:-cases.jsonl}\ntimeout_ms: ${TIMEOUT}\nscorers:\n  exact_match: {mode: "${MODE}"}\n');
+    writeFileSync(
+      join(dir, 'vars.yaml'),
+      'dataset: ${DATA:-cases.jsonl}\ntimeout_ms: ${TIMEOUT}\nscorers:\n  exact_match: {mode: "${MODE}"}\n',
+    );
     const asked: string[] = [];
-    const parsed = loadRunConfig(join(dir, 'vars.yaml'), untrustedEnv((name) => asked.push(name)));
+    const parsed = loadRunConfig(
+      join(dir, 'vars.yaml'),
+      untrustedEnv((name) => asked.push(name)),
+    );
     assert.equal(parsed.config, undefined);
     const unread = parsed.problems.filter((p) => p.code === 'unresolved-variable').map((p) => `${at(p)} ${p.message}`);
     assert.deepEqual(unread, [
@@ -57,7 +64,10 @@ describe('loading a run config without trust', () => {
   });
 
   it("reads an evalset's ${VAR} from no environment: the dataset is refused at the placeholder", async () => {
-    writeFileSync(join(dir, 'set.json'), '{"scenarios": [{"id": "s", "prompt": "${EVALSET_VAR}", "output": "x", "expected": "x"}]}');
+    writeFileSync(
+      join(dir, 'set.json'),
+      '{"scenarios": [{"id": "s", "prompt": "${EVALSET_VAR}", "output": "x", "expected": "x"}]}',
+    );
     writeFileSync(join(dir, 'evalset.yaml'), 'dataset: set.json\nscorers:\n  exact_match: {}\n');
     process.env['EVALSET_VAR'] = 'planted';
     try {
@@ -78,22 +88,35 @@ describe('loading a run config without trust', () => {
   });
 
   it("does not check a target header's {{env.X}} (the target is never called), and loads", () => {
-    writeFileSync(join(dir, 'target.yaml'), 'cases: [{id: a, input: q, expected: x}]\ntarget:\n  http:\n    url: http://127.0.0.1:9/chat\n    headers: {Authorization: "Bearer {{env.HEADER_KEY}}"}\nscorers:\n  exact_match: {}\n');
+    writeFileSync(
+      join(dir, 'target.yaml'),
+      'cases: [{id: a, input: q, expected: x}]\ntarget:\n  http:\n    url: http://127.0.0.1:9/chat\n    headers: {Authorization: "Bearer {{env.HEADER_KEY}}"}\nscorers:\n  exact_match: {}\n',
+    );
     const parsed = loadRunConfig(join(dir, 'target.yaml'), untrustedEnv());
-    assert.deepEqual(parsed.problems.filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      parsed.problems.filter((p) => p.severity === 'error'),
+      [],
+    );
     assert.ok(parsed.config?.target !== undefined);
   });
 
   it("says a judge's model config ${VAR} was not read", () => {
     writeFileSync(join(dir, 'model.yaml'), 'provider: openai\nmodel: ${JUDGE_MODEL}\napi_key_env: JUDGE_KEY\n');
-    writeFileSync(join(dir, 'judge.yaml'), 'cases: [{id: a, input: q, output: x}]\nscorers:\n  goal_completion: {model_config: model.yaml}\n');
+    writeFileSync(
+      join(dir, 'judge.yaml'),
+      'cases: [{id: a, input: q, output: x}]\nscorers:\n  goal_completion: {model_config: model.yaml}\n',
+    );
     const parsed = loadRunConfig(join(dir, 'judge.yaml'), untrustedEnv());
-    assert.match(parsed.problems.map((p) => p.message).join('\n'), /model\.yaml:2:8: `\$\{JUDGE_MODEL\}` was not read: the workspace is not trusted/);
+    assert.match(
+      parsed.problems.map((p) => p.message).join('\n'),
+      /model\.yaml:2:8: `\$\{JUDGE_MODEL\}` was not read: the workspace is not trusted/,
+    );
   });
 });
 
 describe('a CSV folder the config chooses, without trust', () => {
-  const config = (where: string) => `cases: [{id: a, output: x, expected: x}]\nreporting:\n  csv:\n    output_directory: ${where}\nscorers:\n  exact_match: {}\n`;
+  const config = (where: string) =>
+    `cases: [{id: a, output: x, expected: x}]\nreporting:\n  csv:\n    output_directory: ${where}\nscorers:\n  exact_match: {}\n`;
 
   it('outside the workspace (absolute, .., or through a link) is refused at the key; inside loads; with trust anything loads', () => {
     const workspace = join(dir, 'ws');
@@ -112,7 +135,10 @@ describe('a CSV folder the config chooses, without trust', () => {
       assert.ok(loadRunConfig(join(workspace, 'run.yaml'), untrustedEnv(), { workspace }).config !== undefined, where);
     }
     // The default `results` beside a config outside the workspace is outside it too.
-    writeFileSync(join(dir, 'default.yaml'), 'cases: [{id: a, output: x, expected: x}]\nreporting:\n  csv: {}\nscorers:\n  exact_match: {}\n');
+    writeFileSync(
+      join(dir, 'default.yaml'),
+      'cases: [{id: a, output: x, expected: x}]\nreporting:\n  csv: {}\nscorers:\n  exact_match: {}\n',
+    );
     assert.equal(loadRunConfig(join(dir, 'default.yaml'), untrustedEnv(), { workspace }).config, undefined);
   });
 

@@ -20,7 +20,10 @@ function assertInside(text: string, problems: readonly Problem[]): void {
   for (const p of problems) {
     for (const at of [p.range.start, p.range.end]) {
       const line = lines[at.line];
-      assert.ok(line !== undefined && at.column >= 0 && at.column <= line.length, `${p.code} at ${at.line}:${at.column} is outside the text: ${p.message}`);
+      assert.ok(
+        line !== undefined && at.column >= 0 && at.column <= line.length,
+        `${p.code} at ${at.line}:${at.column} is outside the text: ${p.message}`,
+      );
     }
   }
 }
@@ -39,23 +42,39 @@ describe('YAML the fuzz test found', () => {
   it('reports an alias inside the value it names (a cycle), instead of building a circular value', () => {
     for (const text of ['scorers: &a [*a]\n', 'scorers: &a\n  exact_match: *a\n']) {
       const problems = problemsOf(text);
-      assert.deepEqual(problems.map((p) => p.code), ['yaml-alias'], text);
+      assert.deepEqual(
+        problems.map((p) => p.code),
+        ['yaml-alias'],
+        text,
+      );
       assert.match(problems[0]?.message ?? '', /inside the value it names/);
       assertInside(text, problems);
     }
   });
 
   it('refuses an alias bomb with one problem, instead of throwing', () => {
-    const bomb = ['l0: &l0 [lol]', ...Array.from({ length: 9 }, (_, n) => `l${n + 1}: &l${n + 1} [${Array(9).fill(`*l${n}`).join(', ')}]`), 'scorers: *l9'].join('\n');
+    const bomb = [
+      'l0: &l0 [lol]',
+      ...Array.from({ length: 9 }, (_, n) => `l${n + 1}: &l${n + 1} [${Array(9).fill(`*l${n}`).join(', ')}]`),
+      'scorers: *l9',
+    ].join('\n');
     const problems = problemsOf(bomb);
-    assert.deepEqual(problems.map((p) => p.code), ['yaml-alias']);
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ['yaml-alias'],
+    );
     assert.match(problems[0]?.message ?? '', /aliases expand to too much data/);
     assert.equal(problems[0]?.range.start.line, 1, 'on the first alias');
   });
 
   it('still reads ordinary anchors and aliases', () => {
-    const text = 'base: &base {threshold: 0.5}\ncases: [{id: a, output: x, expected: x}]\nscorers:\n  exact_match: *base\n';
-    assert.deepEqual(problemsOf(text).map((p) => p.code), ['unknown-key'], 'only the unknown top-level key `base`');
+    const text =
+      'base: &base {threshold: 0.5}\ncases: [{id: a, output: x, expected: x}]\nscorers:\n  exact_match: *base\n';
+    assert.deepEqual(
+      problemsOf(text).map((p) => p.code),
+      ['unknown-key'],
+      'only the unknown top-level key `base`',
+    );
   });
 
   it('counts a lone \\r as a line break, as editors do, so a range never runs past its line', () => {
@@ -86,12 +105,18 @@ describe('YAML the fuzz test found', () => {
 
   it('refuses a mapping or list used as a key, on the key, instead of letting yaml print it (seconds for a deep one)', () => {
     const flat = problemsOf('? [a]\n: 1\nscorers: {}\n');
-    assert.deepEqual(flat.map((p) => `${p.range.start.line}:${p.range.start.column} ${p.code}`), ['0:2 yaml-complex-key']);
+    assert.deepEqual(
+      flat.map((p) => `${p.range.start.line}:${p.range.start.column} ${p.code}`),
+      ['0:2 yaml-complex-key'],
+    );
     // The shape the fuzz test made: a block mapping hundreds of levels deep that yaml reads as a key.
     const deep = Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n');
     const text = `? ${deep.replaceAll('\n', '\n  ')}\n: x\nscorers: {}\n`;
     const found = problemsOf(text);
-    assert.ok(found.some((p) => p.code === 'yaml-complex-key'), JSON.stringify(found.map((p) => p.code)));
+    assert.ok(
+      found.some((p) => p.code === 'yaml-complex-key'),
+      JSON.stringify(found.map((p) => p.code)),
+    );
   });
 
   it('keeps yaml from printing warnings to stderr (a collection as a mapping key)', () => {

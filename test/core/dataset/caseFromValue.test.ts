@@ -6,14 +6,21 @@ import { CaseIdTracker, positionalId } from '../../../core/dataset/caseIdTracker
 import { caseSchemaViolations } from '../../../core/dataset/caseValidator';
 
 function at(line: number, index: number): CaseLocation {
-  const range: SourceRange = { file: '/eval/run.eval.yaml', start: { offset: line * 10, line, column: 4 }, end: { offset: line * 10 + 5, line, column: 9 } };
+  const range: SourceRange = {
+    file: '/eval/run.eval.yaml',
+    start: { offset: line * 10, line, column: 4 },
+    end: { offset: line * 10 + 5, line, column: 9 },
+  };
   return { range, index, positionalId: positionalId('case', index + 1), vocabulary: 'yaml', subject: 'this item' };
 }
 
 describe('caseFromValue (shared by the readers and inline cases)', () => {
   it('turns a valid value into a located case with its range and index', () => {
     const record = caseFromValue({ id: 'q', input: 'hi', expected: 'ho' }, at(3, 0), new CaseIdTracker());
-    assert.deepEqual(record, { ok: true, value: { case: { id: 'q', input: 'hi', expected: 'ho' }, index: 0, range: at(3, 0).range } });
+    assert.deepEqual(record, {
+      ok: true,
+      value: { case: { id: 'q', input: 'hi', expected: 'ho' }, index: 0, range: at(3, 0).range },
+    });
   });
 
   it('uses the positional id when the value has none, and a number id in its string form', () => {
@@ -26,7 +33,11 @@ describe('caseFromValue (shared by the readers and inline cases)', () => {
   });
 
   it("merges fields that are not case fields into metadata, the metadata's own keys winning", () => {
-    const record = caseFromValue({ id: 'm', source: 'web', tag: 'outer', metadata: { tag: 'inner' } }, at(0, 0), new CaseIdTracker());
+    const record = caseFromValue(
+      { id: 'm', source: 'web', tag: 'outer', metadata: { tag: 'inner' } },
+      at(0, 0),
+      new CaseIdTracker(),
+    );
     assert.ok(record.ok);
     assert.deepEqual(record.value.case, { id: 'm', metadata: { source: 'web', tag: 'inner' } });
   });
@@ -43,7 +54,15 @@ describe('caseFromValue (shared by the readers and inline cases)', () => {
     const ids = new CaseIdTracker();
     caseFromValue({ id: 'x' }, at(4, 0), ids);
     const record = caseFromValue({ id: 'x' }, at(9, 1), ids);
-    assert.deepEqual(record, { ok: false, error: { id: 'case-2', index: 1, range: at(9, 1).range, message: 'duplicate case id "x"; first defined at line 5' } });
+    assert.deepEqual(record, {
+      ok: false,
+      error: {
+        id: 'case-2',
+        index: 1,
+        range: at(9, 1).range,
+        message: 'duplicate case id "x"; first defined at line 5',
+      },
+    });
   });
 
   it('speaks YAML when the value came from YAML', () => {
@@ -72,7 +91,11 @@ describe('CaseIdTracker', () => {
 describe('case schema validation', () => {
   it('names the field, what was expected and the kind that was seen, never the value', () => {
     assert.deepEqual(caseSchemaViolations({ id: 'a' }), []);
-    assert.deepEqual(caseSchemaViolations({ trace: { latency_ms: 'slow' } }), ['field "trace.latency_ms" must be a number, not a string']);
-    assert.deepEqual(caseSchemaViolations({ metadata: 'secret text' }, 'yaml'), ['field "metadata" must be a mapping, not a string']);
+    assert.deepEqual(caseSchemaViolations({ trace: { latency_ms: 'slow' } }), [
+      'field "trace.latency_ms" must be a number, not a string',
+    ]);
+    assert.deepEqual(caseSchemaViolations({ metadata: 'secret text' }, 'yaml'), [
+      'field "metadata" must be a mapping, not a string',
+    ]);
   });
 });

@@ -15,7 +15,11 @@ describe('CaseIdTracker', () => {
     const ids = new CaseIdTracker(16);
     for (let i = 0; i < 5000; i++) assert.equal(ids.claim(`case-${i}`, i), undefined);
     assert.equal(ids.claim('case-4999', 6000), 4999, 'a recent id, confirmed by the id itself');
-    assert.deepEqual(ids.claimWithProof('case-7', 6001), { line: 7, byHash: true }, 'an id past the window, found by its hash');
+    assert.deepEqual(
+      ids.claimWithProof('case-7', 6001),
+      { line: 7, byHash: true },
+      'an id past the window, found by its hash',
+    );
     assert.equal(ids.has('case-123'), true);
     assert.equal(ids.has('case-5000'), false);
     assert.equal(ids.claimForError('case-1', 'line-9', 9), 'line-9');
@@ -30,7 +34,11 @@ describe('CaseIdTracker', () => {
     assert.equal(ids.claim('bbbb', 3), 1, 'the real duplicate is still found');
     // 'aaaa' leaves the window of 3 when 'dddd' comes: only its hash is left.
     assert.equal(ids.claim('dddd', 4), undefined);
-    assert.deepEqual(ids.claimWithProof('eeee', 5), { line: 0, byHash: true }, 'outside the window a hash match is a duplicate by hash, and says so');
+    assert.deepEqual(
+      ids.claimWithProof('eeee', 5),
+      { line: 0, byHash: true },
+      'outside the window a hash match is a duplicate by hash, and says so',
+    );
   });
 
   it('holds a fixed number of bytes per id, however long the ids are', () => {
@@ -39,7 +47,10 @@ describe('CaseIdTracker', () => {
     const pad = 'x'.repeat(1000);
     for (let i = 0; i < n; i++) ids.claim(`${pad}-${i}`, i);
     // 16 bytes a slot, at most 4 slots per id right after a growth, plus the 100 recent ids whole.
-    assert.ok(ids.storedBytes <= 64 * n + 100 * 2 * 1010, `stored ${ids.storedBytes} bytes for ${n} ids of 1000+ characters`);
+    assert.ok(
+      ids.storedBytes <= 64 * n + 100 * 2 * 1010,
+      `stored ${ids.storedBytes} bytes for ${n} ids of 1000+ characters`,
+    );
     assert.ok(ids.storedBytes < n * 1000, 'far less than the ids themselves');
   });
 

@@ -9,9 +9,8 @@ import { readCsv } from '../../../core/dataset/csv';
 import { DatasetError } from '../../../core/dataset/datasetError';
 import type { ColumnType } from '../../../core/dataset/source';
 
-
-const read = (path: string, columns?: Record<string, ColumnType>): Promise<DatasetRecord[]> => readAll(readCsv, columns === undefined ? { path } : { path, columns });
-
+const read = (path: string, columns?: Record<string, ColumnType>): Promise<DatasetRecord[]> =>
+  readAll(readCsv, columns === undefined ? { path } : { path, columns });
 
 describe('CSV reader', () => {
   it('maps id, input, output, expected, context to case fields and other columns to metadata, as strings', async () => {
@@ -41,8 +40,17 @@ describe('CSV reader', () => {
   });
 
   it('reads typed columns: number, boolean (any case) and json', async () => {
-    const records = await read(fixture('typed-columns.csv'), { id: 'number', score: 'number', strict: 'boolean', extra: 'json' });
-    assert.deepEqual(located(records[0]).case, { id: '1', input: 'a', metadata: { score: 0.5, strict: true, extra: { k: [1, 2] } } });
+    const records = await read(fixture('typed-columns.csv'), {
+      id: 'number',
+      score: 'number',
+      strict: 'boolean',
+      extra: 'json',
+    });
+    assert.deepEqual(located(records[0]).case, {
+      id: '1',
+      input: 'a',
+      metadata: { score: 0.5, strict: true, extra: { k: [1, 2] } },
+    });
     assert.deepEqual(located(records[2]).case.metadata, { score: -1000, strict: false, extra: null });
   });
 
@@ -56,7 +64,10 @@ describe('CSV reader', () => {
     const bad = failed(records[1]);
     assert.deepEqual(bad.range.start, { offset: 37, line: 2, column: 10 });
     assert.deepEqual(bad.range.end, { offset: 40, line: 2, column: 13 });
-    assert.equal(bad.message, 'the "score" cell at line 3, column 11 is declared number, but it is not a finite decimal number');
+    assert.equal(
+      bad.message,
+      'the "score" cell at line 3, column 11 is declared number, but it is not a finite decimal number',
+    );
     assert.equal(bad.id, 'r2', 'the id cell could be read');
     assert.doesNotMatch(bad.message, /abc/);
     assert.equal(located(records[2]).case.input, 'quoted, cell');
@@ -69,7 +80,10 @@ describe('CSV reader', () => {
 
   it('names what is wrong with boolean and json cells', async () => {
     const records = await read(fixture('bad-boolean-json-cells.csv'), { strict: 'boolean', payload: 'json' });
-    assert.equal(failed(records[0]).message, 'the "strict" cell at line 2, column 4 is declared boolean, but it is neither true nor false');
+    assert.equal(
+      failed(records[0]).message,
+      'the "strict" cell at line 2, column 4 is declared boolean, but it is neither true nor false',
+    );
     assert.equal(
       failed(records[1]).message,
       `the "payload" cell at line 3, column 9 is declared json, but it is not valid JSON: unexpected character '}' at character 7 of the cell`,
@@ -109,32 +123,51 @@ describe('CSV reader', () => {
     assert.equal(located(records[0]).case.id, 'u1');
     const error = failed(records[1]);
     assert.deepEqual(error.range.start, { offset: 17, line: 2, column: 3 });
-    assert.equal(error.message, 'the row at line 3 is not valid CSV: a quoted cell is never closed (expected a closing `"` before the end of the file), at line 3, column 4');
+    assert.equal(
+      error.message,
+      'the row at line 3 is not valid CSV: a quoted cell is never closed (expected a closing `"` before the end of the file), at line 3, column 4',
+    );
     assert.equal(located(records[2]).case.id, 'u3');
   });
 
   it('throws a DatasetError for a declared column that is not in the header', async () => {
     await assert.rejects(read(fixture('cases.csv'), { score: 'number' }), (error: unknown) => {
       assert.ok(error instanceof DatasetError);
-      assert.match(error.message, /^columns declares "score", but the header of dataset .*cases\.csv has no such column \(it has "id", "input", "expected", "difficulty", "source"\)$/);
+      assert.match(
+        error.message,
+        /^columns declares "score", but the header of dataset .*cases\.csv has no such column \(it has "id", "input", "expected", "difficulty", "source"\)$/,
+      );
       return true;
     });
   });
 
   it('throws a DatasetError for a header that names a column twice, and for an empty file', async () => {
-    await assert.rejects(read(fixture('duplicate-header.csv')), (error: unknown) => error instanceof DatasetError && /has the column "input" twice$/.test(error.message));
-    await assert.rejects(read(fixture('empty.csv')), (error: unknown) => error instanceof DatasetError && /is empty; a CSV dataset starts with a header row$/.test(error.message));
+    await assert.rejects(
+      read(fixture('duplicate-header.csv')),
+      (error: unknown) => error instanceof DatasetError && /has the column "input" twice$/.test(error.message),
+    );
+    await assert.rejects(
+      read(fixture('empty.csv')),
+      (error: unknown) =>
+        error instanceof DatasetError && /is empty; a CSV dataset starts with a header row$/.test(error.message),
+    );
   });
 
   it('throws a DatasetError for a missing file', async () => {
-    await assert.rejects(read(fixture('missing.csv')), (error: unknown) => error instanceof DatasetError && /^cannot read dataset .*missing\.csv: no such file$/.test(error.message));
+    await assert.rejects(
+      read(fixture('missing.csv')),
+      (error: unknown) =>
+        error instanceof DatasetError && /^cannot read dataset .*missing\.csv: no such file$/.test(error.message),
+    );
   });
 
   it('keeps positions exact across stream chunks in a larger file', async () => {
     const folder = fs.mkdtempSync(join(tmpdir(), 'evallens-csv-'));
     const file = join(folder, 'large.csv');
     try {
-      const rows = Array.from({ length: 20_000 }, (_, i) => (i % 1000 === 999 ? `r${i},"two\nlines \u00e9",x` : `r${i},"plain, \u{1F600}",${i}`));
+      const rows = Array.from({ length: 20_000 }, (_, i) =>
+        i % 1000 === 999 ? `r${i},"two\nlines \u00e9",x` : `r${i},"plain, \u{1F600}",${i}`,
+      );
       const text = `id,input,score\n${rows.join('\n')}\n`;
       fs.writeFileSync(file, text);
       const records = await read(file, { score: 'number' });
@@ -142,7 +175,11 @@ describe('CSV reader', () => {
       const lastBad = failed(records[19_999]);
       const expectedOffset = text.lastIndexOf(',x') + 1;
       const lineOfIt = text.slice(0, expectedOffset).split('\n').length - 1;
-      assert.deepEqual(lastBad.range.start, { offset: expectedOffset, line: lineOfIt, column: expectedOffset - text.lastIndexOf('\n', expectedOffset) - 1 });
+      assert.deepEqual(lastBad.range.start, {
+        offset: expectedOffset,
+        line: lineOfIt,
+        column: expectedOffset - text.lastIndexOf('\n', expectedOffset) - 1,
+      });
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

@@ -14,7 +14,8 @@ import { readYaml } from '../../../core/dataset/yaml';
 import { MAX_JSON_DEPTH } from '../../../core/text/jsonDepth';
 import { failed, located, readAll } from '../../support/datasetRecords';
 
-const read = (reader: DatasetReader, path: string, text: string): Promise<DatasetRecord[]> => readAll(reader, { path: `/data/${path}`, text });
+const read = (reader: DatasetReader, path: string, text: string): Promise<DatasetRecord[]> =>
+  readAll(reader, { path: `/data/${path}`, text });
 const deep = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 async function refusal(run: Promise<unknown>): Promise<DatasetError> {
@@ -35,7 +36,12 @@ describe('JSON nested too deep', () => {
     const error = failed(records[0]);
     const column = '{"id": "a", "expected": '.length + 5 * (MAX_JSON_DEPTH - 1);
     assert.deepEqual([error.range.start.line, error.range.start.column], [1, column]);
-    assert.match(error.message, new RegExp(`line 2, column ${column + 1} cannot be read: it has arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep; expected at most ${MAX_JSON_DEPTH}`));
+    assert.match(
+      error.message,
+      new RegExp(
+        `line 2, column ${column + 1} cannot be read: it has arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep; expected at most ${MAX_JSON_DEPTH}`,
+      ),
+    );
     assert.equal(located(records[1]).case.id, 'b');
   });
 
@@ -43,7 +49,10 @@ describe('JSON nested too deep', () => {
     const text = `{"id": "a", "output": ${'['.repeat(100_000)}${']'.repeat(100_000)}}\n{"id": "b", "output": "x"}\n`;
     const records = await read(readJsonl, 'deep.jsonl', text);
     const error = failed(records[0]);
-    assert.match(error.message, /^line 1 has arrays and objects nested more than 256 levels deep; expected at most 256 \(at column 278\)$/);
+    assert.match(
+      error.message,
+      /^line 1 has arrays and objects nested more than 256 levels deep; expected at most 256 \(at column 278\)$/,
+    );
     assert.equal(error.range.start.column, 277);
     assert.equal(located(records[1]).case.id, 'b');
   });
@@ -58,7 +67,10 @@ describe('JSON nested too deep', () => {
 describe('YAML datasets made of aliases', () => {
   it('a dataset that is only an alias naming nothing is refused at its place, not thrown out of the run', async () => {
     const error = await refusal(read(readYaml, 'alias.yaml', '*nope\n'));
-    assert.match(error.message, /must hold a list of cases .* but it holds only the alias \*nope, which names no anchor/);
+    assert.match(
+      error.message,
+      /must hold a list of cases .* but it holds only the alias \*nope, which names no anchor/,
+    );
     assert.deepEqual(error.range?.start, { offset: 0, line: 0, column: 0 });
   });
 
@@ -75,7 +87,8 @@ describe('YAML datasets made of aliases', () => {
 
   it('an item that is a billion laughs is an error record; the other items run', async () => {
     const lines = ['- id: a', '  x: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let n = 1; n < 9; n++) lines.push(`  x${n}: &a${n} [${Array.from({ length: 9 }, () => `*a${n - 1}`).join(', ')}]`);
+    for (let n = 1; n < 9; n++)
+      lines.push(`  x${n}: &a${n} [${Array.from({ length: 9 }, () => `*a${n - 1}`).join(', ')}]`);
     const records = await read(readYaml, 'laughs.yaml', `${lines.join('\n')}\n- {id: b, output: x}\n`);
     assert.match(failed(records[0]).message, /expands too many YAML aliases/);
     assert.equal(located(records[1]).case.id, 'b');

@@ -9,9 +9,7 @@ import { DatasetError } from '../../../core/dataset/datasetError';
 import { readJson } from '../../../core/dataset/json';
 import { traceOf } from '../../../core/trace/traceOf';
 
-
 const read = (name: string): Promise<DatasetRecord[]> => readAll(readJson, { path: fixture(name) });
-
 
 describe('JSON reader', () => {
   it('reads an array of cases in order, with positional ids case-N', async () => {
@@ -42,14 +40,20 @@ describe('JSON reader', () => {
   it('throws a DatasetError naming what the file holds when it is not an array of cases', async () => {
     await assert.rejects(read('not-an-array.json'), (error: unknown) => {
       assert.ok(error instanceof DatasetError);
-      assert.match(error.message, /must hold a JSON array of cases \(or an object with a "cases" array\), but it holds an object without a "cases" field$/);
+      assert.match(
+        error.message,
+        /must hold a JSON array of cases \(or an object with a "cases" array\), but it holds an object without a "cases" field$/,
+      );
       assert.deepEqual(error.range?.start, { offset: 0, line: 0, column: 0 });
       return true;
     });
   });
 
   it('throws a DatasetError for an empty file', async () => {
-    await assert.rejects(read('empty.json'), (error: unknown) => error instanceof DatasetError && /but the file is empty$/.test(error.message));
+    await assert.rejects(
+      read('empty.json'),
+      (error: unknown) => error instanceof DatasetError && /but the file is empty$/.test(error.message),
+    );
   });
 
   it('makes a syntax error one error record at its position, after the cases before it, and reads nothing after it', async () => {
@@ -60,7 +64,10 @@ describe('JSON reader', () => {
     assert.deepEqual(error.range.start, { offset: 44, line: 2, column: 27 });
     assert.equal(error.id, 'case-2');
     assert.equal(error.index, 1);
-    assert.equal(error.message, `not valid JSON at line 3, column 28: expected ',' between values, found '"'; the rest of the file is not read until this is fixed`);
+    assert.equal(
+      error.message,
+      `not valid JSON at line 3, column 28: expected ',' between values, found '"'; the rest of the file is not read until this is fixed`,
+    );
   });
 
   it('makes an element that is not an object an error record, and checks duplicate ids', async () => {
@@ -72,7 +79,11 @@ describe('JSON reader', () => {
   });
 
   it('throws a DatasetError for a missing file', async () => {
-    await assert.rejects(read('missing.json'), (error: unknown) => error instanceof DatasetError && /^cannot read dataset .*missing\.json: no such file$/.test(error.message));
+    await assert.rejects(
+      read('missing.json'),
+      (error: unknown) =>
+        error instanceof DatasetError && /^cannot read dataset .*missing\.json: no such file$/.test(error.message),
+    );
   });
 });
 
@@ -100,7 +111,10 @@ describe('JSON reader: EvalBench agentic evalsets', () => {
     );
     const first = located(records[0]).case;
     assert.equal(first.input, 'Which Cloud SQL instances do we have?');
-    assert.deepEqual(first.expected, { trajectory: ['cloud-sql__list_instances', 'bigquery__run_query'], skills: ['sql-analyst'] });
+    assert.deepEqual(first.expected, {
+      trajectory: ['cloud-sql__list_instances', 'bigquery__run_query'],
+      skills: ['sql-analyst'],
+    });
     assert.deepEqual(first.metadata, {
       conversation_plan: 'Ask for the instances, then ask how many orders orders-db got last week.',
       max_turns: 5,
@@ -112,7 +126,12 @@ describe('JSON reader: EvalBench agentic evalsets', () => {
       id: 'skills-only',
       input: 'Draft a dbt model for daily revenue.',
       expected: { trajectory: [], skills: ['dbt-author'] },
-      metadata: { conversation_plan: 'Ask for the model; accept the first reasonable draft.', max_turns: 3, kind: 'skills', work_dir: 'projects/revenue' },
+      metadata: {
+        conversation_plan: 'Ask for the model; accept the first reasonable draft.',
+        max_turns: 3,
+        kind: 'skills',
+        work_dir: 'projects/revenue',
+      },
     });
     assert.deepEqual(located(records[2]).case, {
       id: 'case-3',
@@ -152,7 +171,12 @@ describe('JSON reader: EvalBench agentic evalsets', () => {
     const lookup = traceOf(located(record).case);
     assert.ok(lookup.ok);
     const calls = lookup.trace.steps.flatMap((s) => (s.kind === 'tool_call' ? [`${s.turn}:${s.name}`] : []));
-    assert.deepEqual(calls, ['0:cloud-sql__list_instances', '0:read_file', '2:bigquery__run_query', '2:bigquery__run_query']);
+    assert.deepEqual(calls, [
+      '0:cloud-sql__list_instances',
+      '0:read_file',
+      '2:bigquery__run_query',
+      '2:bigquery__run_query',
+    ]);
     assert.equal(lookup.trace.skippedTurns, 1);
     assert.equal(lookup.trace.turns.length, 3);
     assert.deepEqual(lookup.trace.turns[2], {
@@ -167,7 +191,10 @@ describe('JSON reader: EvalBench agentic evalsets', () => {
     delete process.env['EVALLENS_TEST_UNSET_TOKEN'];
     await assert.rejects(readEvalset('agent-evalset-unresolved.json'), (error: unknown) => {
       assert.ok(error instanceof DatasetError);
-      assert.match(error.message, /^dataset .*agent-evalset-unresolved\.json uses \$\{EVALLENS_TEST_UNSET_TOKEN\} at line 10, column 31, but EVALLENS_TEST_UNSET_TOKEN is not set in the environment; set it, or remove the placeholder$/);
+      assert.match(
+        error.message,
+        /^dataset .*agent-evalset-unresolved\.json uses \$\{EVALLENS_TEST_UNSET_TOKEN\} at line 10, column 31, but EVALLENS_TEST_UNSET_TOKEN is not set in the environment; set it, or remove the placeholder$/,
+      );
       assert.deepEqual(error.range?.start, { offset: 165, line: 9, column: 30 });
       return true;
     });
@@ -178,7 +205,10 @@ describe('JSON reader: EvalBench agentic evalsets', () => {
     const records = await readEvalset('agent-evalset.json');
     assert.equal(records.length, 1);
     const error = failed(records[0]);
-    assert.equal(error.message, 'not valid JSON at line 14, column 20: the value of ${EVALLENS_TEST_MAX_TURNS} does not fit into the JSON there; the rest of the file is not read until this is fixed');
+    assert.equal(
+      error.message,
+      'not valid JSON at line 14, column 20: the value of ${EVALLENS_TEST_MAX_TURNS} does not fit into the JSON there; the rest of the file is not read until this is fixed',
+    );
     assert.doesNotMatch(error.message, /secret/);
   });
 
@@ -190,13 +220,23 @@ describe('JSON reader: EvalBench agentic evalsets', () => {
       assert.equal(located((await readAll(readJson, { path: plain }))[0]).case.input, '${EVALLENS_TEST_UNSET_TOKEN}');
       const both = join(dir, 'both.json');
       await writeFile(both, '{"cases": [{"id": "c"}], "scenarios": [{"id": "s"}]}');
-      assert.deepEqual((await readAll(readJson, { path: both })).map((r) => located(r).case.id), ['c']);
+      assert.deepEqual(
+        (await readAll(readJson, { path: both })).map((r) => located(r).case.id),
+        ['c'],
+      );
       const wrong = join(dir, 'wrong.json');
       await writeFile(wrong, '{"scenarios": {"id": "s"}}');
-      await assert.rejects(readAll(readJson, { path: wrong }), (error: unknown) => error instanceof DatasetError && /but its "scenarios" field is an object$/.test(error.message));
+      await assert.rejects(
+        readAll(readJson, { path: wrong }),
+        (error: unknown) =>
+          error instanceof DatasetError && /but its "scenarios" field is an object$/.test(error.message),
+      );
       const notObject = join(dir, 'not-object.json');
       await writeFile(notObject, '{"scenarios": [3]}');
-      assert.equal(failed((await readAll(readJson, { path: notObject }))[0]).message, 'a case must be a JSON object, this scenario is a number');
+      assert.equal(
+        failed((await readAll(readJson, { path: notObject }))[0]).message,
+        'a case must be a JSON object, this scenario is a number',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

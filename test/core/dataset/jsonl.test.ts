@@ -9,9 +9,7 @@ import { DatasetError } from '../../../core/dataset/datasetError';
 import { readJsonl } from '../../../core/dataset/jsonl';
 import { MAX_CASE_CHARS } from '../../../core/dataset/jsonStream';
 
-
 const read = (name: string): Promise<DatasetRecord[]> => readAll(readJsonl, { path: fixture(name) });
-
 
 describe('JSONL reader', () => {
   it('reads one case per line in file order and skips blank and white-space-only lines', async () => {
@@ -24,7 +22,12 @@ describe('JSONL reader', () => {
       records.map((r) => located(r).index),
       [0, 1, 2],
     );
-    assert.deepEqual(located(records[0]).case, { id: 'capital-fr', input: 'Capital of France?', output: 'Paris', expected: 'Paris' });
+    assert.deepEqual(located(records[0]).case, {
+      id: 'capital-fr',
+      input: 'Capital of France?',
+      output: 'Paris',
+      expected: 'Paris',
+    });
   });
 
   it('gives a case without an id the positional id line-N (1-based line)', async () => {
@@ -64,7 +67,8 @@ describe('JSONL reader', () => {
 
   it('never quotes the text of a malformed line beyond the offending character', async () => {
     const records = await read('malformed-line.jsonl');
-    for (const record of records.filter((r) => !r.ok)) assert.doesNotMatch(failed(record).message, /"output"|"input"|"z"/);
+    for (const record of records.filter((r) => !r.ok))
+      assert.doesNotMatch(failed(record).message, /"output"|"input"|"z"/);
   });
 
   it('still reads the cases after a malformed line', async () => {
@@ -104,7 +108,11 @@ describe('JSONL reader', () => {
     const records = await read('crlf-bom.jsonl');
     const first = located(records[0]);
     assert.deepEqual(first.range.start, { offset: 0, line: 0, column: 0 });
-    assert.deepEqual(first.range.end, { offset: 31, line: 0, column: 31 }, 'the emoji is two UTF-16 units; the \\r is not part of the line');
+    assert.deepEqual(
+      first.range.end,
+      { offset: 31, line: 0, column: 31 },
+      'the emoji is two UTF-16 units; the \\r is not part of the line',
+    );
     assert.equal(first.case.input, 'caf\u00e9 \u{1F600}');
     const malformed = failed(records[1]);
     assert.deepEqual(malformed.range.start, { offset: 56, line: 2, column: 21 });
@@ -123,7 +131,10 @@ describe('JSONL reader', () => {
     const badId = failed(records[2]);
     assert.equal(badId.message, 'field "id" must be a string or a number, not an object');
     assert.equal(badId.id, 'line-3');
-    assert.equal(failed(records[3]).message, 'field "trace.steps" must be an array, not a string; field "trace.latency_ms" must be >= 0');
+    assert.equal(
+      failed(records[3]).message,
+      'field "trace.steps" must be an array, not a string; field "trace.latency_ms" must be >= 0',
+    );
     assert.equal(failed(records[4]).message, 'field "id" must not be empty');
   });
 
@@ -163,7 +174,10 @@ describe('JSONL reader', () => {
       const error = failed(records[1]);
       assert.equal(error.id, 'line-2');
       assert.equal(error.range.start.line, 1);
-      assert.equal(error.message, `line 2 is ${long.length} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`);
+      assert.equal(
+        error.message,
+        `line 2 is ${long.length} characters long; expected a case of at most ${MAX_CASE_CHARS} characters per line (the line is not read)`,
+      );
       assert.equal(located(records[2]).case.id, 'b');
       assert.equal(located(records[2]).range.start.line, 2);
     } finally {

@@ -28,11 +28,18 @@ function shownPosition(message: string): { line: number; column?: number } {
 /** The message's printed position is the record's range start, counted from 1. */
 function assertShownAtRange(error: CaseReadError, withColumn = true): void {
   const shown = shownPosition(error.message);
-  const expected = withColumn ? { line: error.range.start.line + 1, column: error.range.start.column + 1 } : { line: error.range.start.line + 1 };
+  const expected = withColumn
+    ? { line: error.range.start.line + 1, column: error.range.start.column + 1 }
+    : { line: error.range.start.line + 1 };
   assert.deepEqual(shown, expected, `${error.message}\nrange start: ${JSON.stringify(error.range.start)}`);
 }
 
-async function errors(reader: DatasetReader, name: string, text: string, extra: Partial<DatasetSource> = {}): Promise<CaseReadError[]> {
+async function errors(
+  reader: DatasetReader,
+  name: string,
+  text: string,
+  extra: Partial<DatasetSource> = {},
+): Promise<CaseReadError[]> {
   const records = await readAll(reader, { path: join(tmpdir(), name), text, ...extra });
   return records.filter((r) => !r.ok).map((r) => failed(r));
 }
@@ -42,7 +49,10 @@ describe('positions in dataset messages are the range, counted from 1', () => {
     const [error] = await errors(readJsonl, 'a.jsonl', '{"id":"a"}\n\n  {"id": }\n');
     assert.ok(error);
     assert.equal(error.range.start.line, 2);
-    assert.deepEqual(/line (\d+) is not valid JSON: .* at column (\d+)/.exec(error.message)?.slice(1).map(Number), [error.range.start.line + 1, error.range.start.column + 1]);
+    assert.deepEqual(/line (\d+) is not valid JSON: .* at column (\d+)/.exec(error.message)?.slice(1).map(Number), [
+      error.range.start.line + 1,
+      error.range.start.column + 1,
+    ]);
   });
 
   it('JSON Lines: a duplicate id names the line of the first case that has it', async () => {

@@ -15,10 +15,17 @@ const evalbench = (name: string): string => join(__dirname, '..', '..', 'fixture
 const PROMPTS = evalbench('datasets/bat/prompts.json');
 const BIRD = evalbench('datasets/bird/financial.json');
 
-const standard = (path: string, filters: Omit<Nl2sqlSource, 'format'> = {}): DatasetSource => ({ path, nl2sql: { format: 'evalbench-standard-format', ...filters } });
-const bird = (filters: Omit<Nl2sqlSource, 'format'> = {}): DatasetSource => ({ path: BIRD, nl2sql: { format: 'bird-standard-format', ...filters } });
+const standard = (path: string, filters: Omit<Nl2sqlSource, 'format'> = {}): DatasetSource => ({
+  path,
+  nl2sql: { format: 'evalbench-standard-format', ...filters },
+});
+const bird = (filters: Omit<Nl2sqlSource, 'format'> = {}): DatasetSource => ({
+  path: BIRD,
+  nl2sql: { format: 'bird-standard-format', ...filters },
+});
 const read = (source: DatasetSource): Promise<DatasetRecord[]> => readAll(readNl2sql, source);
-const ids = (records: readonly DatasetRecord[]): string[] => records.map((r) => (r.ok ? r.value.case.id : `!${r.error.id}`));
+const ids = (records: readonly DatasetRecord[]): string[] =>
+  records.map((r) => (r.ok ? r.value.case.id : `!${r.error.id}`));
 
 describe('evalbench-standard-format reader', () => {
   it('makes one case per item: id, nl_prompt, the recorded generated_sql, the golden SQL of the dialect, tags and other', async () => {
@@ -28,10 +35,21 @@ describe('evalbench-standard-format reader', () => {
       id: '1',
       input: 'How many users are there?',
       output: 'SELECT count(*) FROM users',
-      expected: { golden_sql: ['SELECT COUNT(*) FROM users;'], query_type: 'dql', database: 'db_blog', dialect: 'sqlite' },
+      expected: {
+        golden_sql: ['SELECT COUNT(*) FROM users;'],
+        query_type: 'dql',
+        database: 'db_blog',
+        dialect: 'sqlite',
+      },
       metadata: {
         tags: ['easy', 'count'],
-        other: { source: '"bat"', rank: '1', ok: 'true', notes: '{"lang": ["en", "fr"], "author": "Zo\\u00eb"}', none: 'null' },
+        other: {
+          source: '"bat"',
+          rank: '1',
+          ok: 'true',
+          notes: '{"lang": ["en", "fr"], "author": "Zo\\u00eb"}',
+          none: 'null',
+        },
       },
     });
   });
@@ -72,13 +90,21 @@ describe('evalbench-standard-format reader', () => {
     assert.deepEqual(first.range.start, { offset: 4, line: 1, column: 2 });
     assert.equal(first.range.end.line, 17);
     assert.equal(located(records[1]).range.start.line, 18);
-    assert.deepEqual([0, 1, 2, 3, 4].map((i) => located(records[i]).index), [0, 1, 2, 3, 4]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((i) => located(records[i]).index),
+      [0, 1, 2, 3, 4],
+    );
   });
 
   it('reads each item for the first configured dialect it supports, in the order of the config', async () => {
     const records = await read(standard(PROMPTS, { dialects: ['postgres', 'sqlite'] }));
     const first = located(records[0]).case;
-    assert.deepEqual(first.expected, { golden_sql: ['SELECT COUNT(*) FROM users;'], query_type: 'dql', database: 'db_blog', dialect: 'postgres' });
+    assert.deepEqual(first.expected, {
+      golden_sql: ['SELECT COUNT(*) FROM users;'],
+      query_type: 'dql',
+      database: 'db_blog',
+      dialect: 'postgres',
+    });
     const dml = located(records[1]).case;
     assert.equal((dml.expected as { dialect: string }).dialect, 'sqlite');
   });
@@ -88,7 +114,10 @@ describe('evalbench-standard-format reader', () => {
     assert.deepEqual(ids(await read(standard(PROMPTS, { dialects: ['postgres'] }))), ['1', '4']);
     assert.deepEqual(ids(await read(standard(PROMPTS, { queryTypes: ['DML', 'ddl'] }))), ['2', 'ddl-1']);
     assert.deepEqual(ids(await read(standard(PROMPTS, { databases: ['db_shop'] }))), ['5']);
-    assert.deepEqual(ids(await read(standard(PROMPTS, { dialects: ['sqlite'], queryTypes: ['dql'], databases: ['db_blog'] }))), ['1']);
+    assert.deepEqual(
+      ids(await read(standard(PROMPTS, { dialects: ['sqlite'], queryTypes: ['dql'], databases: ['db_blog'] }))),
+      ['1'],
+    );
   });
 
   it('keeps everything for empty dialects and databases lists, and nothing for an empty query_types list (as EvalBench)', async () => {
@@ -120,20 +149,30 @@ describe('evalbench-standard-format reader', () => {
     assert.deepEqual(ids(records), ['a', '!case-2']);
     const error = failed(records[1]);
     assert.equal(error.range.start.line, 2);
-    assert.match(error.message, /^not valid JSON at line 3, column \d+: .*; the rest of the file is not read until this is fixed$/);
+    assert.match(
+      error.message,
+      /^not valid JSON at line 3, column \d+: .*; the rest of the file is not read until this is fixed$/,
+    );
   });
 
   it('throws a DatasetError naming what the file holds when it is not an array', async () => {
     await assert.rejects(read(standard(evalbench('not-an-array.json'))), (error: unknown) => {
       assert.ok(error instanceof DatasetError);
-      assert.match(error.message, /the evalbench-standard-format dataset .*not-an-array\.json must hold a JSON array of items, but it holds an object$/);
+      assert.match(
+        error.message,
+        /the evalbench-standard-format dataset .*not-an-array\.json must hold a JSON array of items, but it holds an object$/,
+      );
       return true;
     });
   });
 
   it('reads recorded trials: generated_sql (or per dialect) as output, error as error', async () => {
     const [record] = await read(standard(evalbench('trials.json')));
-    assert.deepEqual(located(record).case.trials, [{ output: 'SELECT COUNT(*) FROM users' }, { output: 'SELECT COUNT(id) FROM users' }, { error: 'the model timed out' }]);
+    assert.deepEqual(located(record).case.trials, [
+      { output: 'SELECT COUNT(*) FROM users' },
+      { output: 'SELECT COUNT(id) FROM users' },
+      { error: 'the model timed out' },
+    ]);
   });
 });
 
@@ -145,14 +184,24 @@ describe('bird-standard-format reader', () => {
       id: '0',
       input: 'How many accounts are there? The "account" table holds one row per account.',
       output: 'SELECT COUNT(account_id) FROM account',
-      expected: { golden_sql: ['SELECT COUNT(*) FROM account'], query_type: 'dql', database: 'financial', dialect: 'sqlite' },
+      expected: {
+        golden_sql: ['SELECT COUNT(*) FROM account'],
+        query_type: 'dql',
+        database: 'financial',
+        dialect: 'sqlite',
+      },
       metadata: { tags: ['simple'], difficulty: 'simple' },
     });
   });
 
   it('defaults db_id to the file stem and drops items with empty SQL', async () => {
     const records = await read(bird());
-    assert.deepEqual(located(records[1]).case.expected, { golden_sql: ['SELECT A2 FROM district'], query_type: 'dql', database: 'financial', dialect: 'sqlite' });
+    assert.deepEqual(located(records[1]).case.expected, {
+      golden_sql: ['SELECT A2 FROM district'],
+      query_type: 'dql',
+      database: 'financial',
+      dialect: 'sqlite',
+    });
     assert.ok(!ids(records).includes('2'));
   });
 
@@ -161,11 +210,25 @@ describe('bird-standard-format reader', () => {
     assert.equal((located(records[0]).case.expected as { dialect: string }).dialect, 'postgres');
     const q3 = located(records[2]).case;
     assert.equal(q3.input, 'Which client is the oldest?Oldest means the earliest birth_date.');
-    assert.deepEqual(q3.expected, { golden_sql: ['SELECT client_id FROM client ORDER BY birth_date LIMIT 1'], query_type: 'dql', database: 'financial', dialect: 'postgres' });
+    assert.deepEqual(q3.expected, {
+      golden_sql: ['SELECT client_id FROM client ORDER BY birth_date LIMIT 1'],
+      query_type: 'dql',
+      database: 'financial',
+      dialect: 'postgres',
+    });
     assert.deepEqual(q3.metadata, { tags: ['challenging'] });
     const sqliteOnly = await read(bird({ dialects: ['sqlite'] }));
-    assert.deepEqual(located(sqliteOnly[2]).case.expected, { golden_sql: ['SELECT client_id FROM client ORDER BY birth_date ASC LIMIT 1'], query_type: 'dql', database: 'financial', dialect: 'sqlite' });
-    assert.deepEqual(ids(await read(bird({ dialects: ['mysql'] }))), ['0', '1', '4'], 'golden_sql without the dialect: dropped');
+    assert.deepEqual(located(sqliteOnly[2]).case.expected, {
+      golden_sql: ['SELECT client_id FROM client ORDER BY birth_date ASC LIMIT 1'],
+      query_type: 'dql',
+      database: 'financial',
+      dialect: 'sqlite',
+    });
+    assert.deepEqual(
+      ids(await read(bird({ dialects: ['mysql'] }))),
+      ['0', '1', '4'],
+      'golden_sql without the dialect: dropped',
+    );
   });
 
   it('filters BIRD items by databases (db_id) and query_types (always dql)', async () => {
@@ -181,15 +244,24 @@ describe('NL2SQL datasets through openDataset', () => {
   });
 
   it('with an inferred format, reads an NL2SQL file as NL2SQL and anything else as an ordinary JSON dataset', async () => {
-    const inferred = (path: string): DatasetSource => ({ path, nl2sql: { format: 'evalbench-standard-format', inferred: true } });
+    const inferred = (path: string): DatasetSource => ({
+      path,
+      nl2sql: { format: 'evalbench-standard-format', inferred: true },
+    });
     assert.deepEqual(ids(await readAll(openDataset, inferred(PROMPTS))), ['1', '2', 'ddl-1', '4', '5']);
-    assert.equal(located((await readAll(openDataset, inferred(BIRD)))[0]).case.input, 'How many accounts are there? The "account" table holds one row per account.');
+    assert.equal(
+      located((await readAll(openDataset, inferred(BIRD)))[0]).case.input,
+      'How many accounts are there? The "account" table holds one row per account.',
+    );
     const plain = await readAll(openDataset, inferred(evalbench('cases.json')));
     assert.deepEqual(located(plain[0]).case, { id: 'plain-1', input: '2+2', output: '4', expected: '4' });
   });
 
   it('keeps only the cases whose ids pass scenarios and scenario_pattern', async () => {
-    const source = (caseIds: DatasetSource['caseIds']): DatasetSource => ({ ...standard(PROMPTS), ...(caseIds === undefined ? {} : { caseIds }) });
+    const source = (caseIds: DatasetSource['caseIds']): DatasetSource => ({
+      ...standard(PROMPTS),
+      ...(caseIds === undefined ? {} : { caseIds }),
+    });
     assert.deepEqual(ids(await readAll(openDataset, source({ ids: ['5', '1', 'nope'] }))), ['1', '5']);
     assert.deepEqual(ids(await readAll(openDataset, source({ filter: 'ddl-*' }))), ['ddl-1']);
     assert.deepEqual(ids(await readAll(openDataset, source({ ids: ['1', '2'], filter: '[!1]' }))), ['2']);
@@ -198,7 +270,10 @@ describe('NL2SQL datasets through openDataset', () => {
 
 describe('EvalBench helpers', () => {
   it("writes values as Python's json.dumps does", () => {
-    assert.equal(pythonJsonDumps({ a: [1, 'x', null, true], 'b"': { c: 1.5 } }), '{"a": [1, "x", null, true], "b\\"": {"c": 1.5}}');
+    assert.equal(
+      pythonJsonDumps({ a: [1, 'x', null, true], 'b"': { c: 1.5 } }),
+      '{"a": [1, "x", null, true], "b\\"": {"c": 1.5}}',
+    );
     assert.equal(pythonJsonDumps('tab\tcafé 😀\u007f'), '"tab\\tcaf\\u00e9 \\ud83d\\ude00\\u007f"');
     assert.equal(pythonJsonDumps([]), '[]');
     assert.equal(pythonJsonDumps({}), '{}');

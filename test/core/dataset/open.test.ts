@@ -38,14 +38,20 @@ describe('openDataset', () => {
     const iterable = openDataset({ path: fixture('unknown-extension.txt') });
     await assert.rejects(read({ path: fixture('unknown-extension.txt') }), (error: unknown) => {
       assert.ok(error instanceof DatasetError);
-      assert.match(error.message, /^cannot tell the format of dataset .*unknown-extension\.txt: its extension "\.txt" is not one EvalLens reads; use \.jsonl, \.ndjson, \.json, \.yaml, \.yml or \.csv, or set its format$/);
+      assert.match(
+        error.message,
+        /^cannot tell the format of dataset .*unknown-extension\.txt: its extension "\.txt" is not one EvalLens reads; use \.jsonl, \.ndjson, \.json, \.yaml, \.yml or \.csv, or set its format$/,
+      );
       return true;
     });
     assert.ok(Symbol.asyncIterator in iterable, 'opening does not throw; iterating does');
   });
 
   it('refuses columns on a dataset that is not CSV', () => {
-    assert.throws(() => datasetFormat({ path: '/d/a.jsonl', columns: { score: 'number' } }), /columns only applies to CSV datasets/);
+    assert.throws(
+      () => datasetFormat({ path: '/d/a.jsonl', columns: { score: 'number' } }),
+      /columns only applies to CSV datasets/,
+    );
   });
 
   it('passes columns to the CSV reader', async () => {

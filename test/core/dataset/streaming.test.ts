@@ -15,7 +15,9 @@ describe('JSONL streaming', () => {
       try {
         const block: string[] = [];
         for (let i = 0; i < LINES; i++) {
-          block.push(JSON.stringify({ id: `c${i}`, input: `question number ${i}`, expected: 'an answer of modest length' }));
+          block.push(
+            JSON.stringify({ id: `c${i}`, input: `question number ${i}`, expected: 'an answer of modest length' }),
+          );
           if (block.length === 10_000) fs.writeSync(out, `${block.splice(0).join('\n')}\n`);
         }
       } finally {

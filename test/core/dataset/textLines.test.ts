@@ -43,6 +43,7 @@ describe('line splitting of a byte stream', () => {
       { text: 'next', line: 2, offset: 15 },
       { text: '', line: 3, offset: 20, overLength: 6 },
     ];
-    for (const size of [1, 3, 64]) assert.deepEqual(await lines('ok\n0123456789\r\nnext\nabcdef', size, false, 5), expected, `chunk size ${size}`);
+    for (const size of [1, 3, 64])
+      assert.deepEqual(await lines('ok\n0123456789\r\nnext\nabcdef', size, false, 5), expected, `chunk size ${size}`);
   });
 });

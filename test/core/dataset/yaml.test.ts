@@ -5,9 +5,7 @@ import { failed, fixture, located, readAll } from '../../support/datasetRecords'
 import { DatasetError } from '../../../core/dataset/datasetError';
 import { readYaml } from '../../../core/dataset/yaml';
 
-
 const read = (name: string): Promise<DatasetRecord[]> => readAll(readYaml, { path: fixture(name) });
-
 
 describe('YAML reader', () => {
   it('reads a list of cases in order, with positional ids case-N', async () => {
@@ -38,7 +36,10 @@ describe('YAML reader', () => {
   it('throws a DatasetError naming what the file holds when it is not a list of cases', async () => {
     await assert.rejects(read('not-a-list.yaml'), (error: unknown) => {
       assert.ok(error instanceof DatasetError);
-      assert.match(error.message, /must hold a list of cases \(or a mapping with a "cases" list\), but it holds a mapping without a "cases" key$/);
+      assert.match(
+        error.message,
+        /must hold a list of cases \(or a mapping with a "cases" list\), but it holds a mapping without a "cases" key$/,
+      );
       return true;
     });
   });
@@ -50,7 +51,10 @@ describe('YAML reader', () => {
     const error = failed(records[1]);
     assert.deepEqual(error.range.start, { offset: 42, line: 4, column: 0 });
     assert.equal(error.id, 'case-2');
-    assert.match(error.message, /^YAML syntax error at line 5, column 1: Flow sequence .*; the rest of the file is not read until this is fixed$/);
+    assert.match(
+      error.message,
+      /^YAML syntax error at line 5, column 1: Flow sequence .*; the rest of the file is not read until this is fixed$/,
+    );
   });
 
   it('makes duplicate ids and items that are not mappings error records', async () => {

@@ -35,7 +35,12 @@ describe("a judge's response body", () => {
     const answer = await judge.ask({ user: 'Is the goal met?' }, new AbortController().signal);
     assert.equal(answer.ok, false);
     assert.ok(!answer.ok);
-    assert.match(answer.reason, new RegExp(`^the judge's response \\(HTTP 200\\) is larger than ${JUDGE_RESPONSE_CAP_BYTES} bytes \\(the cap on a judge's response\\); the request was ended after \\d+ bytes$`));
+    assert.match(
+      answer.reason,
+      new RegExp(
+        `^the judge's response \\(HTTP 200\\) is larger than ${JUDGE_RESPONSE_CAP_BYTES} bytes \\(the cap on a judge's response\\); the request was ended after \\d+ bytes$`,
+      ),
+    );
     assert.equal(answer.attempts, 1, 'a body over the cap is not asked for again');
     assert.equal(JUDGE_RESPONSE_CAP_BYTES, 4 * 1024 * 1024);
     await waitFor(() => server.endlessClosed >= 1, 'the server saw the request ended');

@@ -31,7 +31,8 @@ function resultsOf(report: Report, caseId: string, scorer: string) {
   return report.results.filter((r) => r.caseId === caseId && r.scorer === scorer).sort((a, b) => a.trial - b.trial);
 }
 
-const SCORES_HEADER = 'comparator,score,comparison_error,comparison_logs,id,generated_sql,generated_error,dialects,database,job_id\n';
+const SCORES_HEADER =
+  'comparator,score,comparison_error,comparison_logs,id,generated_sql,generated_error,dialects,database,job_id\n';
 
 describe('EvalBench results (reporting: csv) as a report', () => {
   it('reads a job folder: one result per scores.csv row, decided as EvalBench decides (100 passes), trials from the eval ids', async () => {
@@ -61,14 +62,17 @@ describe('EvalBench results (reporting: csv) as a report', () => {
       ],
     );
     const exact = report.scorers.find((s) => s.name === 'exact_match');
-    assert.deepEqual([exact?.counts.pass, exact?.counts.fail, exact?.passRate, exact?.origin], [3, 2, 0.6, 'EvalBench']);
+    assert.deepEqual(
+      [exact?.counts.pass, exact?.counts.fail, exact?.passRate, exact?.origin],
+      [3, 2, 0.6, 'EvalBench'],
+    );
     assert.deepEqual(exact?.scale, { kind: 'bounded', max: 100 });
     // The case points at its first evals.csv row (1-based), where a person reads what it asked.
     assert.deepEqual(report.cases[1]?.location, { file: join(JOB, 'evals.csv'), line: 3, column: 1 });
     assert.match(report.runId, /^2026-06-20T14-03-11-482Z-evalbench-5d0c7a8e/);
   });
 
-  it('keeps EvalBench\'s own summary.csv numbers as written, even where they differ from a count of the results', async () => {
+  it("keeps EvalBench's own summary.csv numbers as written, even where they differ from a count of the results", async () => {
     const { report } = await readEvalBenchResults(JOB, OPTIONS);
     const jobs = report.imported?.jobs ?? [];
     assert.equal(report.imported?.format, 'evalbench-csv');
@@ -81,15 +85,24 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     assert.match(report.imported?.note ?? '', /not re-scored|not run by EvalLens/);
   });
 
-  it('shows each trial\'s prompt, generated and golden SQL and result rows, with commas, quotes and line breaks intact', async () => {
+  it("shows each trial's prompt, generated and golden SQL and result rows, with commas, quotes and line breaks intact", async () => {
     const { report } = await readEvalBenchResults(JOB, OPTIONS);
     const [first, second] = resultsOf(report, '2', 'exact_match');
-    assert.equal(first?.details?.['input'], 'List users named "O\'Brien, Jr." who signed up\nafter 2020, with their email');
+    assert.equal(
+      first?.details?.['input'],
+      'List users named "O\'Brien, Jr." who signed up\nafter 2020, with their email',
+    );
     assert.equal(first?.details?.['output'], "SELECT name, email\nFROM users\nWHERE name = 'O''Brien, Jr.'");
-    assert.equal(first?.details?.['expected'], "SELECT name, email FROM users WHERE name = 'O''Brien, Jr.' AND signup > '2020-12-31';");
+    assert.equal(
+      first?.details?.['expected'],
+      "SELECT name, email FROM users WHERE name = 'O''Brien, Jr.' AND signup > '2020-12-31';",
+    );
     assert.deepEqual(first?.details?.['golden_result'], [{ name: "O'Brien, Jr.", email: 'ob@example.com' }]);
     assert.equal((first?.details?.['generated_result'] as unknown[]).length, 2);
-    assert.equal(second?.details?.['generated_error'], 'relation "user" does not exist\nLINE 1: SELECT name, email FROM user WHERE signup > \'2020-12-31\'');
+    assert.equal(
+      second?.details?.['generated_error'],
+      'relation "user" does not exist\nLINE 1: SELECT name, email FROM user WHERE signup > \'2020-12-31\'',
+    );
     assert.match(second?.reason ?? '', /failed to run/);
     // Reasons carry no payload text.
     assert.doesNotMatch(second?.reason ?? '', /relation|O'Brien/);
@@ -103,7 +116,10 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     assert.deepEqual([problem?.range.start.line, problem?.range.start.column], [15, 25]);
     assert.match(problem?.message ?? '', /expected 10 cells, as the header has, but the row has 5/);
     assert.equal(report.results.length, 10);
-    assert.equal(report.cases.some((c) => c.id === '9'), false);
+    assert.equal(
+      report.cases.some((c) => c.id === '9'),
+      false,
+    );
   });
 
   it('masks credentials of configs.csv (keys and values inside printed dicts) and token-formatted secrets', async () => {
@@ -114,7 +130,10 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     assert.equal(config.find((c) => c.key === 'model_config.api_key')?.value, '****');
     assert.match(config.find((c) => c.key === 'db_configs')?.value ?? '', /'password': '\*\*\*\*'/);
     assert.match(config.find((c) => c.key === 'db_configs')?.value ?? '', /'user': 'evalbench'/);
-    assert.equal(maskSecrets('postgres://app:s3cret@db:5432/x token=abc123 "api_key": "k"'), 'postgres://app:****@db:5432/x token=**** "api_key": "****"');
+    assert.equal(
+      maskSecrets('postgres://app:s3cret@db:5432/x token=abc123 "api_key": "k"'),
+      'postgres://app:****@db:5432/x token=**** "api_key": "****"',
+    );
   });
 
   it('reads a folder of jobs: case ids under their job, errors and multi-trial consistency scorers', async () => {
@@ -131,7 +150,10 @@ describe('EvalBench results (reporting: csv) as a report', () => {
       consistency.map((r) => [r.trial, r.status, r.score]),
       [[0, 'fail', 0]],
     );
-    assert.deepEqual((consistency[0]?.details?.['pairs'] as { trials: string[] }[])[0]?.trials, ['7_trial_0', '7_trial_1']);
+    assert.deepEqual((consistency[0]?.details?.['pairs'] as { trials: string[] }[])[0]?.trials, [
+      '7_trial_0',
+      '7_trial_1',
+    ]);
     // Scores written as floats (pandas' 100.0) read as the same number.
     assert.equal(resultsOf(report, id, 'exact_match')[0]?.status, 'pass');
   });
@@ -140,7 +162,11 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     assert.equal((await readEvalBenchResults(join(JOB2, 'scores.csv'), OPTIONS)).report.cases[0]?.id, '7');
     assert.equal(await isEvalBenchResults(JOB), true);
     assert.equal(await isEvalBenchResults(join(ROOT, 'examples')), false);
-    await assert.rejects(readEvalBenchResults(join(ROOT, 'examples'), OPTIONS), (e: unknown) => e instanceof EvalBenchResultsError && /examples:1:1: expected an EvalBench results folder/.test(e.message));
+    await assert.rejects(
+      readEvalBenchResults(join(ROOT, 'examples'), OPTIONS),
+      (e: unknown) =>
+        e instanceof EvalBenchResultsError && /examples:1:1: expected an EvalBench results folder/.test(e.message),
+    );
     await assert.rejects(readEvalBenchResults(join(scratch, 'missing'), OPTIONS), /missing:1:1: .*it does not exist/);
   });
 
@@ -169,7 +195,9 @@ describe('EvalBench results (reporting: csv) as a report', () => {
   });
 
   it('makes a quote left open an error naming where it opened, and keeps the other rows', async () => {
-    const folder = job('unclosed', { 'scores.csv': `${SCORES_HEADER}exact_match,100,,,1,SELECT 1,,,,j\nexact_match,100,,,2,"SELECT 2\n` });
+    const folder = job('unclosed', {
+      'scores.csv': `${SCORES_HEADER}exact_match,100,,,1,SELECT 1,,,,j\nexact_match,100,,,2,"SELECT 2\n`,
+    });
     const { report, problems } = await readEvalBenchResults(folder, OPTIONS);
     assert.equal(report.results.length, 1);
     assert.deepEqual([problems[0]?.range.start.line, problems[0]?.range.start.column], [2, 20]);
@@ -188,9 +216,15 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     assert.equal(report.results.length, 15);
     const kept = report.results.filter((r) => r.details?.['input'] !== undefined).length;
     assert.ok(kept > 0 && kept < report.results.length, `some results keep their payload (${kept})`);
-    assert.ok(report.results.filter((r) => r.trial > 0).every((r) => typeof r.details?.['scores_row'] === 'string' && typeof r.details['evals_row'] === 'string'));
+    assert.ok(
+      report.results
+        .filter((r) => r.trial > 0)
+        .every((r) => typeof r.details?.['scores_row'] === 'string' && typeof r.details['evals_row'] === 'string'),
+    );
     // A trial keeps all its fields or none.
-    assert.ok(report.results.every((r) => (r.details?.['input'] === undefined) === (r.details?.['expected'] === undefined)));
+    assert.ok(
+      report.results.every((r) => (r.details?.['input'] === undefined) === (r.details?.['expected'] === undefined)),
+    );
     assert.equal(resultsOf(report, 'a1b2c3d4-0000-4e5f-8a9b-0c1d2e3f4a5b/7', 'llmrater')[0]?.status, 'error');
     const large = problems.find((p) => p.code === 'evalbench-results-large');
     assert.equal(large?.severity, 'warning');

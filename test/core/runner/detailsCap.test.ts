@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
-import { capDetails, cutMarker, MAX_DETAIL_ITEMS, MAX_DETAIL_TEXT_CHARS, OMITTED_KEYS_KEY } from '../../../core/runner/detailsCap';
+import {
+  capDetails,
+  cutMarker,
+  MAX_DETAIL_ITEMS,
+  MAX_DETAIL_TEXT_CHARS,
+  OMITTED_KEYS_KEY,
+} from '../../../core/runner/detailsCap';
 import { scoreCase } from '../../../core/runner/scoreCase';
 import { prepareScorers } from '../../../core/runner/prepareScorers';
 
@@ -51,6 +57,8 @@ describe('the details a result carries', () => {
     assert.equal(Object.keys(keptObject).length, MAX_DETAIL_ITEMS + 1);
     assert.equal(keptObject[OMITTED_KEYS_KEY], `…[2 more keys left out, ${MAX_DETAIL_ITEMS + 2} in all]`);
     assert.equal(capped['short'], 'ok');
-    assert.deepEqual(capped['nested'], [{ text: `${'z'.repeat(MAX_DETAIL_TEXT_CHARS)}${cutMarker(MAX_DETAIL_TEXT_CHARS + 1)}` }]);
+    assert.deepEqual(capped['nested'], [
+      { text: `${'z'.repeat(MAX_DETAIL_TEXT_CHARS)}${cutMarker(MAX_DETAIL_TEXT_CHARS + 1)}` },
+    ]);
   });
 });

@@ -10,7 +10,12 @@ import type { RunEvent } from '../../../core/runner/events';
 import { runEval } from '../../../core/runner/run';
 
 /** A scorer of these tests whose answer for each case is released by the test, so no timing is involved. */
-function gatedScorer(): { definition: ScorerDefinition; release: (id: string) => void; started: string[]; waitStarted: (n: number) => Promise<void> } {
+function gatedScorer(): {
+  definition: ScorerDefinition;
+  release: (id: string) => void;
+  started: string[];
+  waitStarted: (n: number) => Promise<void>;
+} {
   const gates = new Map<string, () => void>();
   const waiting = new Map<string, Promise<void>>();
   const started: string[] = [];
@@ -43,17 +48,34 @@ function gatedScorer(): { definition: ScorerDefinition; release: (id: string) =>
 
 /** A scorer of these tests, with no options, that scores as `score` says. */
 function fixtureScorer(key: string, score: Scorer['score']): ScorerDefinition {
-  return { key, origin: 'EvalLens', scale: { kind: 'bounded', max: 1 }, schema: { type: 'object' }, create: () => prepared({ score }) };
+  return {
+    key,
+    origin: 'EvalLens',
+    scale: { kind: 'bounded', max: 1 },
+    schema: { type: 'object' },
+    create: () => prepared({ score }),
+  };
 }
 
-const neverAnswers = fixtureScorer('never_answers', (_input, signal) => new Promise<ScorerVerdict>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))));
+const neverAnswers = fixtureScorer(
+  'never_answers',
+  (_input, signal) =>
+    new Promise<ScorerVerdict>((_resolve, reject) =>
+      signal.addEventListener('abort', () => reject(new Error('aborted'))),
+    ),
+);
 
 const throws = fixtureScorer('throws', () => {
   throw new Error('boom');
 });
 
 function load(yaml: string, extra: ScorerDefinition[] = []): RunConfig {
-  const parsed = parseRunConfig(yaml, '/virtual/test.eval.yaml', {}, { registry: new ScorerRegistry([...BUILTIN_SCORERS, ...extra]) });
+  const parsed = parseRunConfig(
+    yaml,
+    '/virtual/test.eval.yaml',
+    {},
+    { registry: new ScorerRegistry([...BUILTIN_SCORERS, ...extra]) },
+  );
   assert.deepEqual(parsed.problems, []);
   assert.ok(parsed.config);
   return parsed.config;
@@ -68,9 +90,14 @@ async function* recordsOf(cases: EvalCase[]): AsyncIterable<DatasetRecord> {
   }
 }
 
-const cases = (n: number): EvalCase[] => Array.from({ length: n }, (_, i) => ({ id: `c${i + 1}`, output: 'yes', expected: i % 2 === 0 ? 'yes' : 'no' }));
+const cases = (n: number): EvalCase[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `c${i + 1}`, output: 'yes', expected: i % 2 === 0 ? 'yes' : 'no' }));
 
-async function collect(config: RunConfig, input: AsyncIterable<DatasetRecord>, options: Partial<Parameters<typeof runEval>[2]> = {}) {
+async function collect(
+  config: RunConfig,
+  input: AsyncIterable<DatasetRecord>,
+  options: Partial<Parameters<typeof runEval>[2]> = {},
+) {
   const events: RunEvent[] = [];
   const outcome = await runEval(config, input, { runId: 'r1', onEvent: (e) => events.push(e), ...options });
   return { events, outcome };
@@ -78,7 +105,9 @@ async function collect(config: RunConfig, input: AsyncIterable<DatasetRecord>, o
 
 describe('runner', () => {
   it('emits run/start, then case/start, results and case/end per case, then run/end', async () => {
-    const { events, outcome } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), recordsOf(cases(2)), { concurrency: 1 });
+    const { events, outcome } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), recordsOf(cases(2)), {
+      concurrency: 1,
+    });
     assert.deepEqual(
       events.map((e) => e.type),
       ['run/start', 'case/start', 'result', 'case/end', 'case/start', 'result', 'case/end', 'run/end'],
@@ -89,7 +118,15 @@ describe('runner', () => {
   it('turns an unreadable record into an error result for that case and runs the others', async () => {
     async function* records(): AsyncIterable<DatasetRecord> {
       const at = { offset: 0, line: 2, column: 5 };
-      yield { ok: false, error: { id: 'line-3', index: 0, range: { file: '/virtual/d.jsonl', start: at, end: at }, message: 'line 3 is not valid JSON' } };
+      yield {
+        ok: false,
+        error: {
+          id: 'line-3',
+          index: 0,
+          range: { file: '/virtual/d.jsonl', start: at, end: at },
+          message: 'line 3 is not valid JSON',
+        },
+      };
       yield* recordsOf(cases(1));
     }
     const { events, outcome } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), records());
@@ -101,7 +138,10 @@ describe('runner', () => {
   });
 
   it('scores each case num_trials times', async () => {
-    const { events } = await collect(load('scorers: {exact_match: {}}\nnum_trials: 3\ncases: []\n'), recordsOf(cases(1)));
+    const { events } = await collect(
+      load('scorers: {exact_match: {}}\nnum_trials: 3\ncases: []\n'),
+      recordsOf(cases(1)),
+    );
     const trials = events.filter((e) => e.type === 'result').map((e) => (e.type === 'result' ? e.result.trial : 0));
     assert.deepEqual(trials, [1, 2, 3]);
   });
@@ -109,8 +149,13 @@ describe('runner', () => {
   it('runs only the selected cases (--case and --filter)', async () => {
     const config = load('scorers: {exact_match: {}}\ncases: []\n');
     const byId = await collect(config, recordsOf(cases(5)), { selection: { ids: ['c2', 'c4'] } });
-    assert.deepEqual(byId.events.filter((e) => e.type === 'case/end').map((e) => (e.type === 'case/end' ? e.caseId : '')), ['c2', 'c4']);
-    const byGlob = await collect(config, recordsOf([...cases(2), { id: 'other', output: 'x', expected: 'x' }]), { selection: { filter: 'c*' } });
+    assert.deepEqual(
+      byId.events.filter((e) => e.type === 'case/end').map((e) => (e.type === 'case/end' ? e.caseId : '')),
+      ['c2', 'c4'],
+    );
+    const byGlob = await collect(config, recordsOf([...cases(2), { id: 'other', output: 'x', expected: 'x' }]), {
+      selection: { filter: 'c*' },
+    });
     assert.equal(byGlob.outcome.summary.total, 2);
   });
 
@@ -128,11 +173,14 @@ describe('runner', () => {
     const { events } = await collect(load('scorers: {throws: {}}\ncases: []\n', [throws]), recordsOf(cases(2)));
     const results = events.filter((e) => e.type === 'result');
     assert.equal(results.length, 2);
-    for (const r of results) assert.ok(r.type === 'result' && r.result.status === 'error' && r.result.reason.includes('boom'));
+    for (const r of results)
+      assert.ok(r.type === 'result' && r.result.status === 'error' && r.result.reason.includes('boom'));
   });
 
   it('applies the threshold rule: score >= threshold passes, <= with lower_is_better', async () => {
-    const config = load('scorers:\n  - {type: exact_match, name: strict, threshold: 1}\n  - {type: exact_match, name: inverted, threshold: 0.5, lower_is_better: true}\ncases: []\n');
+    const config = load(
+      'scorers:\n  - {type: exact_match, name: strict, threshold: 1}\n  - {type: exact_match, name: inverted, threshold: 0.5, lower_is_better: true}\ncases: []\n',
+    );
     const { events } = await collect(config, recordsOf([{ id: 'a', output: 'x', expected: 'x' }]));
     const statuses = events.flatMap((e) => (e.type === 'result' ? [`${e.result.scorer}:${e.result.status}`] : []));
     assert.deepEqual(statuses, ['strict:pass', 'inverted:fail']);
@@ -187,7 +235,10 @@ describe('runner', () => {
       },
       close: async () => {},
     };
-    const { events } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), recordsOf(cases(2)), { preparer, concurrency: 1 });
+    const { events } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), recordsOf(cases(2)), {
+      preparer,
+      concurrency: 1,
+    });
     const ends = events.flatMap((e) => (e.type === 'case/end' ? [e] : []));
     assert.deepEqual(prepared, ['c1', 'c2']);
     assert.equal(ends[0]?.status, 'passed');
@@ -215,7 +266,10 @@ describe('runner bounds', () => {
         },
       }),
     };
-    const { events, outcome } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), empty, { concurrency: 10_000, trials: 50_000 });
+    const { events, outcome } = await collect(load('scorers: {exact_match: {}}\ncases: []\n'), empty, {
+      concurrency: 10_000,
+      trials: 50_000,
+    });
     // Each worker asks for a record once and stops at the end of the stream.
     assert.equal(pulls, 256);
     assert.equal(outcome.numTrials, 100);

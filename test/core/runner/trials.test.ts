@@ -3,7 +3,14 @@ import { describe, it } from 'node:test';
 import type { ResultStatus, ScorerResult } from '../../../core/result';
 import { choose, trialCases, trialStats } from '../../../core/runner/trials';
 
-const result = (trial: number, status: ResultStatus): ScorerResult => ({ caseId: 'c', scorer: 's', trial, status, reason: 'r', durationMs: 0 });
+const result = (trial: number, status: ResultStatus): ScorerResult => ({
+  caseId: 'c',
+  scorer: 's',
+  trial,
+  status,
+  reason: 'r',
+  durationMs: 0,
+});
 
 describe('trials', () => {
   it('scores the case as it is in every trial when it records no trials', () => {
@@ -13,8 +20,13 @@ describe('trials', () => {
     for (const t of cases) assert.ok(t.ok && t.case === c);
   });
 
-  it('takes each recorded trial\'s output, trace and error, falling back to the case\'s own', () => {
-    const c = { id: 'a', output: 'base', trace: ['t__x'], trials: [{ output: 'one' }, { trace: ['t__y'], error: 'boom' }] };
+  it("takes each recorded trial's output, trace and error, falling back to the case's own", () => {
+    const c = {
+      id: 'a',
+      output: 'base',
+      trace: ['t__x'],
+      trials: [{ output: 'one' }, { trace: ['t__y'], error: 'boom' }],
+    };
     const [first, second] = trialCases(c, 2);
     assert.ok(first?.ok && second?.ok);
     assert.equal(first.case.output, 'one');
@@ -35,7 +47,10 @@ describe('trials', () => {
     assert.equal(stats.passed, 2);
     assert.equal(stats.passRate, 2 / 3);
     // pass@1 = 2/3; pass@2 = 1 − C(1,2)/C(3,2) = 1; pass@3 = 1.
-    assert.deepEqual(stats.passAtK.map((v) => Number(v.toFixed(12))), [Number((2 / 3).toFixed(12)), 1, 1]);
+    assert.deepEqual(
+      stats.passAtK.map((v) => Number(v.toFixed(12))),
+      [Number((2 / 3).toFixed(12)), 1, 1],
+    );
     // pass^1 = 2/3; pass^2 = C(2,2)/C(3,2) = 1/3; pass^3 = 0.
     assert.equal(stats.passHatK[0], 2 / 3);
     assert.ok(Math.abs((stats.passHatK[1] ?? 0) - 1 / 3) < 1e-12);
@@ -43,7 +58,10 @@ describe('trials', () => {
   });
 
   it('counts a trial as passed only when all its results passed or were measured', () => {
-    const stats = trialStats([result(1, 'pass'), result(1, 'measured'), result(2, 'pass'), result(2, 'inconclusive')], 2);
+    const stats = trialStats(
+      [result(1, 'pass'), result(1, 'measured'), result(2, 'pass'), result(2, 'inconclusive')],
+      2,
+    );
     assert.equal(stats.passed, 1);
   });
 

@@ -87,7 +87,10 @@ describe('a run without trust', () => {
     };
     const results = await run(configWithSubprocess(join(dir, 'never')), false, target);
     assert.equal(calls, 0);
-    assert.ok(results.length === 4 && results.every((r) => r.status === 'skipped' && r.reason === UNTRUSTED_REASON), JSON.stringify(results));
+    assert.ok(
+      results.length === 4 && results.every((r) => r.status === 'skipped' && r.reason === UNTRUSTED_REASON),
+      JSON.stringify(results),
+    );
   });
 
   it('still scores the cases a target would leave alone (a recorded output), and skips those it would call', async () => {

@@ -27,7 +27,18 @@ import { countingListenerForFile } from '../../support/countingListener';
 const CONFIGS = 150;
 const CLI_SAMPLE = 4;
 const SECRET = 'trust-property-Secret-42';
-const PLANTED = ['TP_PASSWORD', 'TP_USER', 'TP_DB', 'TP_HOST', 'TP_KEY', 'TP_HEADER', 'TP_PATH', 'TP_MODE', 'TP_DATASET', 'TP_PORT'];
+const PLANTED = [
+  'TP_PASSWORD',
+  'TP_USER',
+  'TP_DB',
+  'TP_HOST',
+  'TP_KEY',
+  'TP_HEADER',
+  'TP_PATH',
+  'TP_MODE',
+  'TP_DATASET',
+  'TP_PORT',
+];
 
 let root = '';
 let outside = '';
@@ -67,7 +78,10 @@ function generate(index: number, random: () => number): Generated {
   /** A value the workspace may put behind a `${VAR}` (with or without a fallback) or write plainly. */
   const maybeVar = (plain: string, name: string) => pick([plain, `\${${name}}`, `\${${name}:-${plain}}`]);
   const judge = () => {
-    writeFileSync(join(dir, 'model.yaml'), `provider: openai\nmodel: ${maybeVar('gpt-x', 'TP_MODE')}\nbase_url: http://127.0.0.1:${port}/v1\napi_key_env: TP_KEY\n`);
+    writeFileSync(
+      join(dir, 'model.yaml'),
+      `provider: openai\nmodel: ${maybeVar('gpt-x', 'TP_MODE')}\nbase_url: http://127.0.0.1:${port}/v1\napi_key_env: TP_KEY\n`,
+    );
     features.push('judge');
   };
   const lines: string[] = [];
@@ -81,7 +95,20 @@ function generate(index: number, random: () => number): Generated {
       `db_type: ${engine}\ndialect: ${engine}\ndatabase_name: ${maybeVar('shop', 'TP_DB')}\nhost: ${maybeVar('127.0.0.1', 'TP_HOST')}\nport: ${chance(0.8) ? port : `\${TP_PORT:-${port}}`}\nuser_name: ${maybeVar('evaluator', 'TP_USER')}\n${password}\n`,
     );
     features.push(`${engine} database`);
-    writeFileSync(join(dir, 'prompts.json'), JSON.stringify([1, 2].map((id) => ({ id, nl_prompt: 'q', query_type: 'DQL', database: 'shop', dialects: [engine], golden_sql: { [engine]: ['SELECT 1'] }, generated_sql: 'SELECT 1' }))));
+    writeFileSync(
+      join(dir, 'prompts.json'),
+      JSON.stringify(
+        [1, 2].map((id) => ({
+          id,
+          nl_prompt: 'q',
+          query_type: 'DQL',
+          database: 'shop',
+          dialects: [engine],
+          golden_sql: { [engine]: ['SELECT 1'] },
+          generated_sql: 'SELECT 1',
+        })),
+      ),
+    );
     lines.push(`dataset_config: ${maybeVar('prompts.json', 'TP_PATH')}`, 'database_configs:', '  - db.yaml');
     scorers.push('  exact_match: null', '  executable_sql: null');
     if (chance(0.5)) {
@@ -91,11 +118,17 @@ function generate(index: number, random: () => number): Generated {
   } else {
     const evalset = chance(0.3);
     if (evalset) {
-      writeFileSync(join(dir, 'set.json'), `{"scenarios": [{"id": "s1", "prompt": "${chance(0.5) ? '${TP_DATASET}' : 'plain'}", "output": "x", "expected": "x"}]}`);
+      writeFileSync(
+        join(dir, 'set.json'),
+        `{"scenarios": [{"id": "s1", "prompt": "${chance(0.5) ? '${TP_DATASET}' : 'plain'}", "output": "x", "expected": "x"}]}`,
+      );
       lines.push('dataset: set.json');
       features.push('evalset');
     } else {
-      writeFileSync(join(dir, 'cases.jsonl'), '{"id": "a", "input": "q", "output": "x", "expected": "x"}\n{"id": "b", "input": "q", "expected": "y"}\n');
+      writeFileSync(
+        join(dir, 'cases.jsonl'),
+        '{"id": "a", "input": "q", "output": "x", "expected": "x"}\n{"id": "b", "input": "q", "expected": "y"}\n',
+      );
       lines.push(`dataset: ${maybeVar('cases.jsonl', 'TP_PATH')}`);
     }
     const target = pick(['none', 'cmd', 'http']);
@@ -103,7 +136,12 @@ function generate(index: number, random: () => number): Generated {
       lines.push('target:', `  cmd: ${JSON.stringify(`touch ${marker('target')}; echo out`)}`);
       features.push('cmd target');
     } else if (target === 'http') {
-      lines.push('target:', '  http:', `    url: http://${maybeVar('127.0.0.1', 'TP_HOST')}:${port}/chat`, '    headers: {Authorization: "Bearer {{env.TP_HEADER}}"}');
+      lines.push(
+        'target:',
+        '  http:',
+        `    url: http://${maybeVar('127.0.0.1', 'TP_HOST')}:${port}/chat`,
+        '    headers: {Authorization: "Bearer {{env.TP_HEADER}}"}',
+      );
       features.push('http target');
     }
     scorers.push(`  exact_match: {mode: ${JSON.stringify(maybeVar('text', 'TP_MODE'))}}`);
@@ -112,7 +150,10 @@ function generate(index: number, random: () => number): Generated {
       features.push('subprocess scorer');
     }
     if (chance(0.4)) {
-      writeFileSync(join(dir, 'score.py'), `open(${JSON.stringify(marker('python'))}, 'w').write('ran')\nprint('{"score": 1}')\n`);
+      writeFileSync(
+        join(dir, 'score.py'),
+        `open(${JSON.stringify(marker('python'))}, 'w').write('ran')\nprint('{"score": 1}')\n`,
+      );
       scorers.push('  python_scorer:', '    script_path: score.py');
       features.push('python scorer');
     }
@@ -137,13 +178,18 @@ async function recordingProcessEnv<T>(body: () => Promise<T>): Promise<{ value: 
   const real = process.env;
   const reads: string[] = [];
   const planted = new Set(PLANTED);
-  const values: Record<string, string> = Object.fromEntries(PLANTED.map((name) => [name, name === 'TP_HOST' ? '127.0.0.1' : SECRET]));
-  process.env = new Proxy({ ...real, ...values }, {
-    get(target, key) {
-      if (typeof key === 'string' && planted.has(key)) reads.push(key);
-      return Reflect.get(target, key);
+  const values: Record<string, string> = Object.fromEntries(
+    PLANTED.map((name) => [name, name === 'TP_HOST' ? '127.0.0.1' : SECRET]),
+  );
+  process.env = new Proxy(
+    { ...real, ...values },
+    {
+      get(target, key) {
+        if (typeof key === 'string' && planted.has(key)) reads.push(key);
+        return Reflect.get(target, key);
+      },
     },
-  });
+  );
   try {
     return { value: await body(), reads };
   } finally {
@@ -160,7 +206,17 @@ describe('the TRUST rule over generated run configs', () => {
     const random = prng(0x7e57);
     const generated = Array.from({ length: CONFIGS }, (_, i) => generate(i, random));
     const seen = new Set(generated.flatMap((g) => g.features));
-    for (const feature of ['postgres database', 'mysql database', 'judge', 'cmd target', 'http target', 'subprocess scorer', 'python scorer', 'evalset', 'csv to outside']) {
+    for (const feature of [
+      'postgres database',
+      'mysql database',
+      'judge',
+      'cmd target',
+      'http target',
+      'subprocess scorer',
+      'python scorer',
+      'evalset',
+      'csv to outside',
+    ]) {
       assert.ok(seen.has(feature), `the generator never made: ${feature}`);
     }
     let ran = 0;
@@ -201,13 +257,24 @@ describe('the TRUST rule over generated run configs', () => {
       const what = `${g.config} (${g.features.join(', ')}): ${results.join('; ')}`;
       assert.equal(listener.connections, 0, `a connection was opened: ${what}`);
       assert.deepEqual(reads, [], `variables were read: ${what}`);
-      assert.deepEqual(g.markers.filter((m) => existsSync(m)), [], `a workspace process ran: ${what}`);
+      assert.deepEqual(
+        g.markers.filter((m) => existsSync(m)),
+        [],
+        `a workspace process ran: ${what}`,
+      );
       assert.ok(!results.join('\n').includes(SECRET), what);
       // A CSV folder outside the workspace refuses the run before any case.
-      if (g.features.includes('csv to outside')) assert.ok(!results.some((r) => /^[\w-]+:(pass|fail|error|skipped|timeout)$/.test(r)), what);
-      if (results.some((r) => /^(subprocess|python_scorer|goal_completion|llmrater|executable_sql):skipped/.test(r))) skippedReaching++;
+      if (g.features.includes('csv to outside'))
+        assert.ok(!results.some((r) => /^[\w-]+:(pass|fail|error|skipped|timeout)$/.test(r)), what);
+      if (results.some((r) => /^(subprocess|python_scorer|goal_completion|llmrater|executable_sql):skipped/.test(r)))
+        skippedReaching++;
       // A case that reaches is skipped, never scored by what it reaches.
-      for (const status of results) assert.doesNotMatch(status, /^(subprocess|python_scorer|goal_completion|llmrater|executable_sql):(pass|fail|error)/, what);
+      for (const status of results)
+        assert.doesNotMatch(
+          status,
+          /^(subprocess|python_scorer|goal_completion|llmrater|executable_sql):(pass|fail|error)/,
+          what,
+        );
     }
     assert.ok(ran > CONFIGS / 4, `only ${ran} configs loaded: the generator makes too many that are refused`);
     assert.ok(skippedReaching > CONFIGS / 4, `only ${skippedReaching} configs had something reaching skipped`);
@@ -237,7 +304,24 @@ describe('the TRUST rule over generated run configs', () => {
       writeFileSync(reads, '');
       const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', EVALLENS_TEST_READS: reads };
       for (const name of PLANTED) env[name] = name === 'TP_HOST' ? '127.0.0.1' : SECRET;
-      const args = ['-r', preload, CLI, 'run', 'run.yaml', '--untrusted', '--reporter', 'console', '--reporter', 'json', '--out', 'out/report.json', '--reporter', 'junit', '--out', 'out/junit.xml'];
+      const args = [
+        '-r',
+        preload,
+        CLI,
+        'run',
+        'run.yaml',
+        '--untrusted',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--out',
+        'out/report.json',
+        '--reporter',
+        'junit',
+        '--out',
+        'out/junit.xml',
+      ];
       const child = spawn(process.execPath, args, { cwd: g.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -247,7 +331,11 @@ describe('the TRUST rule over generated run configs', () => {
       assert.ok(code === 0 || code === 1 || code === 2 || code === 3, what);
       assert.equal(listener.connections, 0, what);
       assert.deepEqual(readFileSync(reads, 'utf8'), '', what);
-      assert.deepEqual(g.markers.filter((m) => existsSync(m)), [], what);
+      assert.deepEqual(
+        g.markers.filter((m) => existsSync(m)),
+        [],
+        what,
+      );
       assert.ok(!out.includes(SECRET), what);
     }
     assert.deepEqual(filesUnder(outside), []);

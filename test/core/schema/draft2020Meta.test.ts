@@ -18,9 +18,14 @@ function runtimeAjv(): Ajv2020 {
   return createUserSchemaAjv({});
 }
 
-const own = [...readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')).map((f) => join(SCHEMAS, f)), ...readdirSync(join(SCHEMAS, 'scorers')).filter((f) => f.endsWith('.schema.json')).map((f) => join(SCHEMAS, 'scorers', f))].map(
-  (file): unknown => JSON.parse(readFileSync(file, 'utf8')),
-);
+const own = [
+  ...readdirSync(SCHEMAS)
+    .filter((f) => f.endsWith('.schema.json'))
+    .map((f) => join(SCHEMAS, f)),
+  ...readdirSync(join(SCHEMAS, 'scorers'))
+    .filter((f) => f.endsWith('.schema.json'))
+    .map((f) => join(SCHEMAS, 'scorers', f)),
+].map((file): unknown => JSON.parse(readFileSync(file, 'utf8')));
 
 const cases: unknown[] = [
   {},

@@ -5,7 +5,11 @@ import { schemaErrors, score } from '../../support/scoring';
 
 describe('contains', () => {
   it('passes with score 1 when every value appears (match: all, the default)', async () => {
-    const v = await score(contains, { values: ['refund', 'order'] }, { output: 'Your refund for order 7 is on its way.' });
+    const v = await score(
+      contains,
+      { values: ['refund', 'order'] },
+      { output: 'Your refund for order 7 is on its way.' },
+    );
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 1);
   });
@@ -38,8 +42,14 @@ describe('contains', () => {
   });
 
   it('compares Unicode lower case when case_sensitive is false', async () => {
-    assert.equal((await score(contains, { value: 'ÉCOLE', case_sensitive: false }, { output: 'une école' })).status, 'pass');
-    assert.equal((await score(contains, { value: 'ÉCOLE', case_sensitive: true }, { output: 'une école' })).status, 'fail');
+    assert.equal(
+      (await score(contains, { value: 'ÉCOLE', case_sensitive: false }, { output: 'une école' })).status,
+      'pass',
+    );
+    assert.equal(
+      (await score(contains, { value: 'ÉCOLE', case_sensitive: true }, { output: 'une école' })).status,
+      'fail',
+    );
   });
 
   it('does not normalize Unicode: a decomposed accent is a different text', async () => {
@@ -53,7 +63,10 @@ describe('contains', () => {
 
   it('uses the case expected list of strings', async () => {
     assert.equal((await score(contains, {}, { output: 'red and blue', expected: ['red', 'blue'] })).status, 'pass');
-    assert.equal((await score(contains, { match: 'any' }, { output: 'red', expected: ['green', 'red'] })).status, 'pass');
+    assert.equal(
+      (await score(contains, { match: 'any' }, { output: 'red', expected: ['green', 'red'] })).status,
+      'pass',
+    );
   });
 
   it('uses the options before the case expected value', async () => {
@@ -92,12 +105,19 @@ describe('contains', () => {
   });
 
   it('fails an object output, naming its kind, and a case without an output', async () => {
-    assert.match((await score(contains, { value: 'a' }, { output: { a: 'a' } })).reason, /output is an object, not a string/);
+    assert.match(
+      (await score(contains, { value: 'a' }, { output: { a: 'a' } })).reason,
+      /output is an object, not a string/,
+    );
     assert.equal((await score(contains, { value: 'a' }, {})).status, 'fail');
   });
 
   it('looks in the field picked with output_path, and the list picked with expected_path', async () => {
-    const v = await score(contains, { output_path: 'answer.text', expected_path: 'must' }, { output: { answer: { text: 'Oslo, Norway' } }, expected: { must: ['Oslo'] } });
+    const v = await score(
+      contains,
+      { output_path: 'answer.text', expected_path: 'must' },
+      { output: { answer: { text: 'Oslo, Norway' } }, expected: { must: ['Oslo'] } },
+    );
     assert.equal(v.status, 'pass');
   });
 

@@ -27,13 +27,31 @@ const TWO_TURNS: Json = {
   ],
   turns: [
     {
-      tokens: { input: 140, prompt: 190, candidates: 30, total: 255, cached: 50, cache_creation: 10, thoughts: 30, tool: 5 },
+      tokens: {
+        input: 140,
+        prompt: 190,
+        candidates: 30,
+        total: 255,
+        cached: 50,
+        cache_creation: 10,
+        thoughts: 30,
+        tool: 5,
+      },
       model_latency_ms: 1200,
       tool_duration_ms: 300,
       tool_calls: 2,
     },
     {
-      tokens: { input: 60, prompt: 460, candidates: 40, total: 520, cached: 400, cache_creation: 0, thoughts: 20, tool: 0 },
+      tokens: {
+        input: 60,
+        prompt: 460,
+        candidates: 40,
+        total: 520,
+        cached: 400,
+        cache_creation: 0,
+        thoughts: 20,
+        tool: 0,
+      },
       model_latency_ms: 800,
       tool_duration_ms: 150,
       tool_calls: 1,
@@ -42,8 +60,16 @@ const TWO_TURNS: Json = {
 };
 
 /** The same two turns as EvalBench records them: a conversation history with per-model Gemini CLI stats. */
-function agentReply(models: { [name: string]: { tokens: { [key: string]: number }; latency: number } }, tools: { totalDurationMs: number; totalCalls: number }): string {
-  const stats = { models: Object.fromEntries(Object.entries(models).map(([name, m]) => [name, { tokens: m.tokens, api: { totalLatencyMs: m.latency } }])), tools };
+function agentReply(
+  models: { [name: string]: { tokens: { [key: string]: number }; latency: number } },
+  tools: { totalDurationMs: number; totalCalls: number },
+): string {
+  const stats = {
+    models: Object.fromEntries(
+      Object.entries(models).map(([name, m]) => [name, { tokens: m.tokens, api: { totalLatencyMs: m.latency } }]),
+    ),
+    tools,
+  };
   return JSON.stringify({ stats, tool_calls: [], response: 'done' });
 }
 
@@ -53,8 +79,32 @@ const HISTORY: Json = {
       user: 'first question',
       agent: agentReply(
         {
-          'model-a': { tokens: { input: 100, prompt: 150, candidates: 20, total: 200, cached: 50, cache_creation: 10, thoughts: 25, tool: 5 }, latency: 700 },
-          'model-b': { tokens: { input: 40, prompt: 40, candidates: 10, total: 55, cached: 0, cache_creation: 0, thoughts: 5, tool: 0 }, latency: 500 },
+          'model-a': {
+            tokens: {
+              input: 100,
+              prompt: 150,
+              candidates: 20,
+              total: 200,
+              cached: 50,
+              cache_creation: 10,
+              thoughts: 25,
+              tool: 5,
+            },
+            latency: 700,
+          },
+          'model-b': {
+            tokens: {
+              input: 40,
+              prompt: 40,
+              candidates: 10,
+              total: 55,
+              cached: 0,
+              cache_creation: 0,
+              thoughts: 5,
+              tool: 0,
+            },
+            latency: 500,
+          },
         },
         { totalDurationMs: 300, totalCalls: 2 },
       ),
@@ -63,8 +113,32 @@ const HISTORY: Json = {
       user: 'second question',
       agent: agentReply(
         {
-          'model-a': { tokens: { input: 50, prompt: 420, candidates: 30, total: 470, cached: 370, cache_creation: 0, thoughts: 15, tool: 0 }, latency: 600 },
-          'model-b': { tokens: { input: 10, prompt: 40, candidates: 10, total: 50, cached: 30, cache_creation: 0, thoughts: 5, tool: 0 }, latency: 200 },
+          'model-a': {
+            tokens: {
+              input: 50,
+              prompt: 420,
+              candidates: 30,
+              total: 470,
+              cached: 370,
+              cache_creation: 0,
+              thoughts: 15,
+              tool: 0,
+            },
+            latency: 600,
+          },
+          'model-b': {
+            tokens: {
+              input: 10,
+              prompt: 40,
+              candidates: 10,
+              total: 50,
+              cached: 30,
+              cache_creation: 0,
+              thoughts: 5,
+              tool: 0,
+            },
+            latency: 200,
+          },
         },
         { totalDurationMs: 150, totalCalls: 1 },
       ),
@@ -125,12 +199,22 @@ describe('EvalBench counter scorers', () => {
     assert.equal(v.status, 'measured');
     // turn 1: 140 + 5 + 12.5 + 150 = 307.5; turn 2: 60 + 40 + 0 + 200 = 300.
     assert.equal(v.score, 607.5);
-    assert.deepEqual(v.details?.['weights'], { input_weight: 1, cached_weight: 0.1, cache_write_weight: 1.25, output_weight: 5 });
+    assert.deepEqual(v.details?.['weights'], {
+      input_weight: 1,
+      cached_weight: 0.1,
+      cache_write_weight: 1.25,
+      output_weight: 5,
+    });
     assert.deepEqual(v.details?.['parts'], { input: 200, cached: 450, cache_creation: 10, candidates: 70 });
   });
 
   it('effective_billed_tokens takes overridden weights: 405 + 440 = 845', async () => {
-    const v = await measure(effectiveBilledTokens, TWO_TURNS, { input_weight: 2, cached_weight: 0.5, cache_write_weight: 1, output_weight: 3 });
+    const v = await measure(effectiveBilledTokens, TWO_TURNS, {
+      input_weight: 2,
+      cached_weight: 0.5,
+      cache_write_weight: 1,
+      output_weight: 3,
+    });
     // turn 1: 280 + 25 + 10 + 90 = 405; turn 2: 120 + 200 + 0 + 120 = 440.
     assert.equal(v.score, 845);
     // One weight alone keeps the other defaults: output 0 leaves 140 + 5 + 12.5 + 60 + 40 = 257.5.
@@ -160,7 +244,12 @@ describe('EvalBench counter scorers', () => {
   });
 
   it('counts a history turn that cannot be read as a turn adding 0, as EvalBench does, and says so', async () => {
-    const history = { conversation_history: [...((HISTORY as { conversation_history: Json[] }).conversation_history), { user: 'third', agent: 'not json' }] };
+    const history = {
+      conversation_history: [
+        ...(HISTORY as { conversation_history: Json[] }).conversation_history,
+        { user: 'third', agent: 'not json' },
+      ],
+    };
     const turns = await measure(turnCount, history);
     assert.equal(turns.score, 3);
     assert.match(turns.reason, /1 of them could not be read \(counted all the same, as in EvalBench\)/);
@@ -174,7 +263,15 @@ describe('EvalBench counter scorers', () => {
     assert.notDeepEqual(schemaErrors(effectiveBilledTokens, { cached_weight: -0.1 }), []);
   });
 
-  const ALL = [turnCount, agentSteps, endToEndLatency, toolCallLatency, tokenConsumption, tokensProcessed, effectiveBilledTokens];
+  const ALL = [
+    turnCount,
+    agentSteps,
+    endToEndLatency,
+    toolCallLatency,
+    tokenConsumption,
+    tokensProcessed,
+    effectiveBilledTokens,
+  ];
 
   it('answers measured (no pass or fail) even when the config sets a threshold: the runner decides', async () => {
     for (const definition of ALL) {

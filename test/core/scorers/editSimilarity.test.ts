@@ -10,12 +10,17 @@ function referenceDistance(a: string, b: string): number {
   const s = Array.from(a);
   const t = Array.from(b);
   const d: number[][] = [];
-  for (let i = 0; i <= s.length; i++) d.push(Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 0; i <= s.length; i++)
+    d.push(Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= s.length; i++) {
     for (let j = 1; j <= t.length; j++) {
       const row = d[i] as number[];
       const above = d[i - 1] as number[];
-      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + (s[i - 1] === t[j - 1] ? 0 : 1));
+      row[j] = Math.min(
+        (above[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (above[j - 1] as number) + (s[i - 1] === t[j - 1] ? 0 : 1),
+      );
     }
   }
   return (d[s.length] as number[])[t.length] as number;
@@ -27,8 +32,18 @@ describe('edit_similarity', () => {
     assert.equal(v.status, 'fail');
     assert.equal(v.score, 1 - 3 / 7);
     // A failure carries the two texts it compared, for an editor's diff view.
-    assert.deepEqual(v.details, { distance: 3, output_length: 6, expected_length: 7, threshold: 0.8, expected: 'sitting', actual: 'kitten' });
-    assert.match(v.reason, /similarity 0\.5714 misses the pass threshold \(at least 0\.8; output 6 characters, expected 7 characters\)/);
+    assert.deepEqual(v.details, {
+      distance: 3,
+      output_length: 6,
+      expected_length: 7,
+      threshold: 0.8,
+      expected: 'sitting',
+      actual: 'kitten',
+    });
+    assert.match(
+      v.reason,
+      /similarity 0\.5714 misses the pass threshold \(at least 0\.8; output 6 characters, expected 7 characters\)/,
+    );
   });
 
   it('scores identical texts 1 and passes, keeping the texts out of a passing result', async () => {
@@ -47,14 +62,28 @@ describe('edit_similarity', () => {
   it('counts code points, not UTF-16 units: an emoji against another is one substitution (0, not 0.5)', async () => {
     const v = await score(editSimilarity, {}, { output: '\u{1F600}', expected: '\u{1F601}' });
     assert.equal(v.score, 0);
-    assert.deepEqual(v.details, { distance: 1, output_length: 1, expected_length: 1, threshold: 0.8, expected: '\u{1F601}', actual: '\u{1F600}' });
+    assert.deepEqual(v.details, {
+      distance: 1,
+      output_length: 1,
+      expected_length: 1,
+      threshold: 0.8,
+      expected: '\u{1F601}',
+      actual: '\u{1F600}',
+    });
   });
 
   it('scores an emoji pair against an empty text 0 with lengths 2 and 0', async () => {
     const v = await score(editSimilarity, {}, { output: '\u{1F600}\u{1F64F}', expected: '' });
     assert.equal(v.status, 'fail');
     assert.equal(v.score, 0);
-    assert.deepEqual(v.details, { distance: 2, output_length: 2, expected_length: 0, threshold: 0.8, expected: '', actual: '\u{1F600}\u{1F64F}' });
+    assert.deepEqual(v.details, {
+      distance: 2,
+      output_length: 2,
+      expected_length: 0,
+      threshold: 0.8,
+      expected: '',
+      actual: '\u{1F600}\u{1F64F}',
+    });
   });
 
   it('counts an emoji as one character next to ASCII: "a😀" against "a" is 0.5', async () => {
@@ -75,10 +104,16 @@ describe('edit_similarity', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const text = () => Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const text = () =>
+      Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(
+        '',
+      );
     for (let n = 0; n < 3000; n++) {
       const a = text();
-      const b = random() < 0.5 ? text() : `${a.slice(0, Math.floor(random() * a.length))}${text()}${a.slice(Math.floor(random() * a.length))}`;
+      const b =
+        random() < 0.5
+          ? text()
+          : `${a.slice(0, Math.floor(random() * a.length))}${text()}${a.slice(Math.floor(random() * a.length))}`;
       const got = levenshtein(a, b);
       assert.equal(got.distance, referenceDistance(a, b), `distance of ${JSON.stringify(a)} and ${JSON.stringify(b)}`);
       assert.equal(got.lengthA, Array.from(a).length);
@@ -96,15 +131,33 @@ describe('edit_similarity', () => {
   });
 
   it('uses the threshold option when given, inclusive', async () => {
-    assert.equal((await score(editSimilarity, { threshold: 0.9 }, { output: 'abcdx', expected: 'abcde' })).status, 'fail');
-    assert.equal((await score(editSimilarity, { threshold: 0.5 }, { output: 'flaw', expected: 'lawn' })).status, 'pass');
+    assert.equal(
+      (await score(editSimilarity, { threshold: 0.9 }, { output: 'abcdx', expected: 'abcde' })).status,
+      'fail',
+    );
+    assert.equal(
+      (await score(editSimilarity, { threshold: 0.5 }, { output: 'flaw', expected: 'lawn' })).status,
+      'pass',
+    );
     assert.equal((await score(editSimilarity, { threshold: 0 }, { output: 'abc', expected: 'xyz' })).status, 'pass');
   });
 
   it('honours lower_is_better: the similarity must be at most the threshold', async () => {
-    assert.equal((await score(editSimilarity, { threshold: 0.5, lower_is_better: true }, { output: 'abc', expected: 'xyz' })).status, 'pass');
-    assert.equal((await score(editSimilarity, { threshold: 0.5, lower_is_better: true }, { output: 'flaw', expected: 'lawn' })).status, 'pass');
-    assert.equal((await score(editSimilarity, { threshold: 0.5, lower_is_better: true }, { output: 'abcd', expected: 'abcd' })).status, 'fail');
+    assert.equal(
+      (await score(editSimilarity, { threshold: 0.5, lower_is_better: true }, { output: 'abc', expected: 'xyz' }))
+        .status,
+      'pass',
+    );
+    assert.equal(
+      (await score(editSimilarity, { threshold: 0.5, lower_is_better: true }, { output: 'flaw', expected: 'lawn' }))
+        .status,
+      'pass',
+    );
+    assert.equal(
+      (await score(editSimilarity, { threshold: 0.5, lower_is_better: true }, { output: 'abcd', expected: 'abcd' }))
+        .status,
+      'fail',
+    );
   });
 
   it('compares code points exactly, with no case or Unicode normalization', async () => {
@@ -113,7 +166,11 @@ describe('edit_similarity', () => {
   });
 
   it('quotes no text in the reason', async () => {
-    const v = await score(editSimilarity, {}, { output: 'my password is hunter2', expected: 'my password is swordfish' });
+    const v = await score(
+      editSimilarity,
+      {},
+      { output: 'my password is hunter2', expected: 'my password is swordfish' },
+    );
     assert.doesNotMatch(v.reason, /password|hunter|swordfish/);
   });
 
@@ -121,7 +178,10 @@ describe('edit_similarity', () => {
     const v = await score(editSimilarity, {}, { output: 42, expected: '42' });
     assert.equal(v.status, 'fail');
     assert.match(v.reason, /the output is a number, not a string; nothing is converted/);
-    assert.match((await score(editSimilarity, {}, { output: ['a'], expected: 'a' })).reason, /output is an array of 1 item/);
+    assert.match(
+      (await score(editSimilarity, {}, { output: ['a'], expected: 'a' })).reason,
+      /output is an array of 1 item/,
+    );
     assert.equal((await score(editSimilarity, {}, { expected: 'a' })).status, 'fail');
   });
 
@@ -136,7 +196,11 @@ describe('edit_similarity', () => {
   });
 
   it('uses an explicit value before the case expected, and compares fields picked with output_path', async () => {
-    const v = await score(editSimilarity, { value: 'sitting', output_path: 'answer' }, { output: { answer: 'sitting' }, expected: 'kitten' });
+    const v = await score(
+      editSimilarity,
+      { value: 'sitting', output_path: 'answer' },
+      { output: { answer: 'sitting' }, expected: 'kitten' },
+    );
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 1);
   });

@@ -28,7 +28,12 @@ describe('edit_similarity bounds', () => {
   it('computes the same distance in chunks as at once', async () => {
     const text = texts(3);
     const signal = new AbortController().signal;
-    for (const [n, m] of [[40, 90], [200, 150], [1000, 33], [64, 65]] as const) {
+    for (const [n, m] of [
+      [40, 90],
+      [200, 150],
+      [1000, 33],
+      [64, 65],
+    ] as const) {
       const a = text(n);
       const b = text(m);
       let chunks = 0;
@@ -43,11 +48,17 @@ describe('edit_similarity bounds', () => {
     const a = text(3000);
     const b = text(3000);
     // 3000 columns of 94 blocks in chunks of one column: it stops after the third of 3000.
-    await assertYieldsAndStops((signal, onChunk) => interruptibleLevenshtein(a, b, signal, { stepsPerChunk: 100, onChunk }));
+    await assertYieldsAndStops((signal, onChunk) =>
+      interruptibleLevenshtein(a, b, signal, { stepsPerChunk: 100, onChunk }),
+    );
   });
 
-  it('lets the runner\'s time limit fire during a long comparison instead of measuring it afterwards', async () => {
+  it("lets the runner's time limit fire during a long comparison instead of measuring it afterwards", async () => {
     const text = texts(9);
-    await assertTimesOutMidway('scorers:\n  edit_similarity: {timeout_ms: 1}\ncases: []\n', { id: 'long', output: text(60_000), expected: text(60_000) });
+    await assertTimesOutMidway('scorers:\n  edit_similarity: {timeout_ms: 1}\ncases: []\n', {
+      id: 'long',
+      output: text(60_000),
+      expected: text(60_000),
+    });
   });
 });

@@ -43,7 +43,8 @@ describe('the newer EvalBench scorers in an EvalBench run config', () => {
 
 describe('non_final_output_tokens in an EvalBench run over recorded Gemini CLI conversations', () => {
   it('scores each recorded scenario of the evalset as EvalBench does', async () => {
-    const yaml = 'dataset_config: recordings/non-final-output.json\ndataset_format: gemini-cli-format\nscorers:\n  non_final_output_tokens: {}\n';
+    const yaml =
+      'dataset_config: recordings/non-final-output.json\ndataset_format: gemini-cli-format\nscorers:\n  non_final_output_tokens: {}\n';
     const parsed = parseRunConfig(yaml, FILE, {}, { fileExists: existsSync });
     assert.deepEqual(parsed.problems, []);
     assert.ok(parsed.config !== undefined && parsed.datasetSource !== undefined);
@@ -52,10 +53,16 @@ describe('non_final_output_tokens in an EvalBench run over recorded Gemini CLI c
       runId: 'r1',
       concurrency: 1,
       onEvent: (event) => {
-        if (event.type === 'result') scores[event.result.caseId] = event.result.status === 'measured' ? event.result.score : event.result.status;
+        if (event.type === 'result')
+          scores[event.result.caseId] = event.result.status === 'measured' ? event.result.score : event.result.status;
       },
     });
     // Worked out in nonFinalOutputTokens.test.ts: 352 − 30 (+ 0 + 0), 150 − 2, 50 − 1; no conversation: unsupported.
-    assert.deepEqual(scores, { 'verbose-table': 322, 'terse-reply': 148, 'emoji-reply': 49, 'no-history': 'unsupported' });
+    assert.deepEqual(scores, {
+      'verbose-table': 322,
+      'terse-reply': 148,
+      'emoji-reply': 49,
+      'no-history': 'unsupported',
+    });
   });
 });

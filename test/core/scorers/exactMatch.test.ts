@@ -33,7 +33,11 @@ describe('exact_match', () => {
   });
 
   it('compares non-string expected values as canonical JSON: 1.0 equals 1 and key order is ignored', async () => {
-    const v = await score(exactMatch, { mode: 'json' }, { output: '{"b": [1.0, 2], "a": 1e0}', expected: { a: 1, b: [1, 2] } });
+    const v = await score(
+      exactMatch,
+      { mode: 'json' },
+      { output: '{"b": [1.0, 2], "a": 1e0}', expected: { a: 1, b: [1, 2] } },
+    );
     assert.equal(v.status, 'pass');
   });
 
@@ -55,7 +59,10 @@ describe('exact_match', () => {
   });
 
   it('fails an output that is not JSON text in json mode', async () => {
-    assert.equal((await score(exactMatch, { mode: 'json' }, { output: 'not json', expected: { x: 1 } })).status, 'fail');
+    assert.equal(
+      (await score(exactMatch, { mode: 'json' }, { output: 'not json', expected: { x: 1 } })).status,
+      'fail',
+    );
   });
 
   it('is an error when the expected value is missing', async () => {
@@ -73,12 +80,22 @@ describe('exact_match', () => {
   });
 
   it('compares a field picked with output_path and expected_path', async () => {
-    const v = await score(exactMatch, { output_path: 'answer.city', expected_path: 'city' }, { output: { answer: { city: 'Oslo' } }, expected: { city: 'Oslo' } });
+    const v = await score(
+      exactMatch,
+      { output_path: 'answer.city', expected_path: 'city' },
+      { output: { answer: { city: 'Oslo' } }, expected: { city: 'Oslo' } },
+    );
     assert.equal(v.status, 'pass');
   });
 
   it('fails when output_path is missing from the output, errors when expected_path is missing from expected', async () => {
-    assert.equal((await score(exactMatch, { output_path: 'answer' }, { output: { other: 1 }, expected: 1 })).status, 'fail');
-    assert.equal((await score(exactMatch, { expected_path: 'answer' }, { output: 1, expected: { other: 1 } })).status, 'error');
+    assert.equal(
+      (await score(exactMatch, { output_path: 'answer' }, { output: { other: 1 }, expected: 1 })).status,
+      'fail',
+    );
+    assert.equal(
+      (await score(exactMatch, { expected_path: 'answer' }, { output: 1, expected: { other: 1 } })).status,
+      'error',
+    );
   });
 });

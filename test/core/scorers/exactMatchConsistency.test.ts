@@ -11,15 +11,28 @@ import type { RunEvent } from '../../../core/runner/events';
 import { createEngineContext } from '../../../core/engineContext';
 
 async function consistency(trials: { output?: Json; error?: string }[]): Promise<ScorerVerdict> {
-  const made = exactMatchConsistency.create({}, { engine: createEngineContext(), configDir: '/', timeoutMs: 30_000, env: {} });
+  const made = exactMatchConsistency.create(
+    {},
+    { engine: createEngineContext(), configDir: '/', timeoutMs: 30_000, env: {} },
+  );
   assert.ok(made.ok && made.acrossTrials);
-  const inputs: TrialInput[] = trials.map((t, i) => ({ case: { id: 'c' }, output: t.output, expected: undefined, trial: i + 1, ...(t.error === undefined ? {} : { error: t.error }) }));
+  const inputs: TrialInput[] = trials.map((t, i) => ({
+    case: { id: 'c' },
+    output: t.output,
+    expected: undefined,
+    trial: i + 1,
+    ...(t.error === undefined ? {} : { error: t.error }),
+  }));
   return made.acrossTrials.scoreTrials(inputs, new AbortController().signal);
 }
 
 describe('exact_match_consistency', () => {
   it('scores 100 when every trial produced the same output, compared as canonical JSON', async () => {
-    const v = await consistency([{ output: { a: 1, b: [1.0] } }, { output: { b: [1], a: 1 } }, { output: { a: 1, b: [1] } }]);
+    const v = await consistency([
+      { output: { a: 1, b: [1.0] } },
+      { output: { b: [1], a: 1 } },
+      { output: { a: 1, b: [1] } },
+    ]);
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 100);
   });
@@ -56,14 +69,21 @@ describe('exact_match_consistency', () => {
   it('compares directly when transitivity cannot decide (0 and 0)', async () => {
     const v = await consistency([{ output: 'x' }, { output: 'y' }, { output: 'x' }]);
     const pairs = (v.details?.['pairs'] ?? []) as { trials: number[]; score: number; decided: string }[];
-    assert.deepEqual(pairs.find((p) => p.trials[0] === 1 && p.trials[1] === 3), { trials: [1, 3], score: 100, decided: 'compared' });
+    assert.deepEqual(
+      pairs.find((p) => p.trials[0] === 1 && p.trials[1] === 3),
+      { trials: [1, 3], score: 100, decided: 'compared' },
+    );
   });
 
   it('is a config error without num_trials of at least 2, on the scorer key', () => {
     const parsed = parseRunConfig('cases: []\nscorers:\n  exact_match_consistency: null\n', '/x.eval.yaml', {});
     assert.equal(parsed.problems[0]?.code, 'needs-trials');
     assert.equal(parsed.problems[0]?.range.start.line, 2);
-    assert.deepEqual(parseRunConfig('cases: []\nnum_trials: 2\nscorers:\n  exact_match_consistency: null\n', '/x.eval.yaml', {}).problems, []);
+    assert.deepEqual(
+      parseRunConfig('cases: []\nnum_trials: 2\nscorers:\n  exact_match_consistency: null\n', '/x.eval.yaml', {})
+        .problems,
+      [],
+    );
   });
 
   it('runs once per case after its trials, on recorded trial outputs, as trial 0', async () => {
@@ -87,7 +107,13 @@ describe('exact_match_consistency', () => {
     assert.ok(flaky && flaky.type === 'case/end');
     const consistencyResult = flaky.results.find((r) => r.scorer === 'exact_match_consistency');
     assert.deepEqual([consistencyResult?.trial, consistencyResult?.score, consistencyResult?.status], [0, 0, 'fail']);
-    assert.deepEqual(flaky.trials, { trials: 3, passed: 2, passRate: 2 / 3, passAtK: flaky.trials?.passAtK, passHatK: flaky.trials?.passHatK });
+    assert.deepEqual(flaky.trials, {
+      trials: 3,
+      passed: 2,
+      passRate: 2 / 3,
+      passAtK: flaky.trials?.passAtK,
+      passHatK: flaky.trials?.passHatK,
+    });
     const steady = ends.find((e) => e.type === 'case/end' && e.caseId === 'steady');
     assert.ok(steady && steady.type === 'case/end' && steady.status === 'passed');
   });

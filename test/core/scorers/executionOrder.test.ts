@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import type { Json } from '../../../core/case';
 import type { ScorerVerdict } from '../../../core/result';
 import { executionOrder } from '../../../core/scorers/builtin/executionOrder';
-import { longestCommonSubsequence, longestCommonSubsequenceLength } from '../../../core/scorers/support/longestCommonSubsequence';
+import {
+  longestCommonSubsequence,
+  longestCommonSubsequenceLength,
+} from '../../../core/scorers/support/longestCommonSubsequence';
 import { refusal, schemaErrors, score } from '../../support/scoring';
 import { thresholdOffScale } from '../../../core/config/thresholdScale';
 import { createEngineContext } from '../../../core/engineContext';
@@ -13,7 +16,9 @@ function judge(options: { [key: string]: Json }, expected: Json, called: Json): 
   return score(executionOrder, options, { expected, output: called });
 }
 
-const calls = (...names: string[]): Json => ({ steps: names.map((name) => ({ type: 'tool_call', name, arguments: {} })) });
+const calls = (...names: string[]): Json => ({
+  steps: names.map((name) => ({ type: 'tool_call', name, arguments: {} })),
+});
 
 describe('execution_order', () => {
   describe('set match (default)', () => {
@@ -22,7 +27,10 @@ describe('execution_order', () => {
       assert.equal(v.status, 'pass');
       assert.equal(v.score, 2 / 3);
       assert.deepEqual(v.details?.['matched'], ['a', 'c']);
-      assert.match(v.reason, /^score 0\.6667 meets the pass threshold \(at least 0\.5\): set match: 2 distinct expected tools were called, over 3 expected entries$/);
+      assert.match(
+        v.reason,
+        /^score 0\.6667 meets the pass threshold \(at least 0\.5\): set match: 2 distinct expected tools were called, over 3 expected entries$/,
+      );
     });
 
     it('keeps duplicates of expected in the denominator: expected [a, a], called [a] scores 0.5', async () => {
@@ -51,7 +59,10 @@ describe('execution_order', () => {
       const v = await judge({ should_consider_ordering: true }, ['a', 'b', 'c', 'd'], ['b', 'a', 'c', 'x', 'd']);
       assert.equal(v.score, 0.75);
       assert.equal((v.details?.['common_subsequence'] as string[]).length, 3);
-      assert.match(v.reason, /ordering match: the longest common subsequence of the expected and called lists has 3 of the 4 expected tools \(5 tools called\)/);
+      assert.match(
+        v.reason,
+        /ordering match: the longest common subsequence of the expected and called lists has 3 of the 4 expected tools \(5 tools called\)/,
+      );
     });
 
     it('is a ratio, not 1/0 (judgeval code, not its docs)', async () => {
@@ -77,7 +88,10 @@ describe('execution_order', () => {
       const v = await judge({ should_exact_match: true }, ['a', 'b', 'c'], ['a', 'c', 'b', 'd']);
       assert.equal(v.score, 0);
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /exact match: the called list \(4 tools\) differs from the expected list \(3 tools\) at position 2/);
+      assert.match(
+        v.reason,
+        /exact match: the called list \(4 tools\) differs from the expected list \(3 tools\) at position 2/,
+      );
     });
 
     it('an extra call at the end differs (length counts)', async () => {
@@ -122,8 +136,22 @@ describe('execution_order', () => {
 
     it('strict_mode refuses a contradicting threshold or lower_is_better; threshold 1 is accepted', () => {
       assert.deepEqual(refusal(executionOrder, { strict_mode: true, threshold: 0.8 })[0]?.path, ['threshold']);
-      assert.deepEqual(refusal(executionOrder, { strict_mode: true, lower_is_better: true })[0]?.path, ['lower_is_better']);
-      assert.equal(executionOrder.create({ strict_mode: true, threshold: 1, should_exact_match: false, should_consider_ordering: false, source: 'auto' }, { engine: createEngineContext(), configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
+      assert.deepEqual(refusal(executionOrder, { strict_mode: true, lower_is_better: true })[0]?.path, [
+        'lower_is_better',
+      ]);
+      assert.equal(
+        executionOrder.create(
+          {
+            strict_mode: true,
+            threshold: 1,
+            should_exact_match: false,
+            should_consider_ordering: false,
+            source: 'auto',
+          },
+          { engine: createEngineContext(), configDir: '.', timeoutMs: 30_000, env: {} },
+        ).ok,
+        true,
+      );
     });
   });
 
@@ -136,7 +164,7 @@ describe('execution_order', () => {
       }
     });
 
-    it('is inconclusive in every mode when tools were called (the issue\'s rule; judgeval divides by zero)', async () => {
+    it("is inconclusive in every mode when tools were called (the issue's rule; judgeval divides by zero)", async () => {
       for (const options of [{}, { should_consider_ordering: true }, { should_exact_match: true }]) {
         const v = await judge(options, [], ['a']);
         assert.equal(v.status, 'inconclusive', JSON.stringify(options));
@@ -160,7 +188,11 @@ describe('execution_order', () => {
     });
 
     it('auto: the trace wins over an output list when the case has both', async () => {
-      const v = await score(executionOrder, { should_exact_match: true }, { expected: ['a'], output: ['b'], trace: calls('a') });
+      const v = await score(
+        executionOrder,
+        { should_exact_match: true },
+        { expected: ['a'], output: ['b'], trace: calls('a') },
+      );
       assert.equal(v.score, 1);
     });
 
@@ -172,7 +204,11 @@ describe('execution_order', () => {
     });
 
     it('reads canonical tool names from a trace that is a list of tool names', async () => {
-      const v = await score(executionOrder, { should_exact_match: true }, { expected: ['search', 'fetch'], trace: ['search', 'fetch'] });
+      const v = await score(
+        executionOrder,
+        { should_exact_match: true },
+        { expected: ['search', 'fetch'], trace: ['search', 'fetch'] },
+      );
       assert.equal(v.score, 1);
     });
 
@@ -186,7 +222,10 @@ describe('execution_order', () => {
       assert.equal((await score(executionOrder, {}, { output: ['a'] })).status, 'error');
       const text = await judge({}, 'a,b', ['a']);
       assert.equal(text.status, 'error');
-      assert.match(text.reason, /`expected` is a string of 3 characters, not a list of tool names; nothing is converted/);
+      assert.match(
+        text.reason,
+        /`expected` is a string of 3 characters, not a list of tool names; nothing is converted/,
+      );
       const item = await judge({}, ['a', 2], ['a']);
       assert.match(item.reason, /`expected` has item 2 that is a number, not a list of tool names/);
       assert.equal((await judge({}, { steps: ['a'] }, ['a'])).status, 'error');
@@ -195,7 +234,10 @@ describe('execution_order', () => {
     it('an output that is not a list of tool names fails naming its kind', async () => {
       const v = await judge({}, ['a'], 'a then b');
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /the case has no trace, and the output is a string of 8 characters, not a list of tool names; nothing is converted/);
+      assert.match(
+        v.reason,
+        /the case has no trace, and the output is a string of 8 characters, not a list of tool names; nothing is converted/,
+      );
     });
 
     it('a case with neither trace nor output is unsupported; an unreadable trace is unsupported', async () => {
@@ -221,7 +263,8 @@ describe('execution_order', () => {
       assert.notDeepEqual(schemaErrors(executionOrder, { should_exact_match: 'yes' }), []);
       assert.notDeepEqual(schemaErrors(executionOrder, { source: 'input' }), []);
       assert.notDeepEqual(schemaErrors(executionOrder, { ordering: true }), []);
-      for (const example of executionOrder.schema['examples'] as { [key: string]: Json }[]) assert.deepEqual(schemaErrors(executionOrder, example), [], JSON.stringify(example));
+      for (const example of executionOrder.schema['examples'] as { [key: string]: Json }[])
+        assert.deepEqual(schemaErrors(executionOrder, example), [], JSON.stringify(example));
     });
   });
 });
@@ -251,7 +294,10 @@ describe('longestCommonSubsequence', () => {
       seen.push(`${x}<${y}`);
       return x === y;
     });
-    assert.ok(seen.every((pair) => pair.startsWith('1<')), seen.join(' '));
+    assert.ok(
+      seen.every((pair) => pair.startsWith('1<')),
+      seen.join(' '),
+    );
   });
 });
 
@@ -265,6 +311,9 @@ describe('execution_order bounds', () => {
     assert.match(w.reason, /the called list has 2001 tools/);
     // The set mode is linear and has no such cap.
     assert.equal((await judge({}, many, many)).status, 'pass');
-    assert.equal((await judge({ should_consider_ordering: true }, many.slice(0, 2_000), many.slice(0, 2_000))).status, 'pass');
+    assert.equal(
+      (await judge({ should_consider_ordering: true }, many.slice(0, 2_000), many.slice(0, 2_000))).status,
+      'pass',
+    );
   });
 });

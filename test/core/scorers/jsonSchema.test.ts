@@ -30,7 +30,10 @@ describe('json_schema', () => {
   });
 
   it('gives each scorer its own verdict when several share one schema (compiled once, see compileUserSchemaOnce)', async () => {
-    const [bad, good] = await Promise.all([score(jsonSchema, { schema: person }, { output: { name: '' } }), score(jsonSchema, { schema: person }, { output: { name: 'Ada', age: 1 } })]);
+    const [bad, good] = await Promise.all([
+      score(jsonSchema, { schema: person }, { output: { name: '' } }),
+      score(jsonSchema, { schema: person }, { output: { name: 'Ada', age: 1 } }),
+    ]);
     assert.equal(bad.status, 'fail');
     assert.match(bad.reason ?? '', /2 errors/);
     assert.equal(good.status, 'pass');
@@ -50,7 +53,12 @@ describe('json_schema', () => {
   });
 
   it('names the property a dependentRequired lacks, and no key that only the output has', async () => {
-    const schema = { type: 'object', dependentRequired: { card: ['billing'] }, additionalProperties: false, properties: { card: {}, billing: {} } };
+    const schema = {
+      type: 'object',
+      dependentRequired: { card: ['billing'] },
+      additionalProperties: false,
+      properties: { card: {}, billing: {} },
+    };
     const v = await score(jsonSchema, { schema }, { output: { card: 1, secretKeyName: 2 } });
     assert.match(v.reason, /\(root\) dependentRequired "billing"/);
     assert.doesNotMatch(v.reason, /secretKeyName/);
@@ -68,7 +76,10 @@ describe('json_schema', () => {
     assert.equal(v.status, 'fail');
     assert.match(v.reason, /\(root\) type/);
     assert.match(v.reason, /nothing is converted/);
-    assert.equal((await score(jsonSchema, { schema: { type: 'string', maxLength: 3 } }, { output: 'abc' })).status, 'pass');
+    assert.equal(
+      (await score(jsonSchema, { schema: { type: 'string', maxLength: 3 } }, { output: 'abc' })).status,
+      'pass',
+    );
   });
 
   it('parses a string output as JSON text with parse_output', async () => {
@@ -85,13 +96,25 @@ describe('json_schema', () => {
   });
 
   it('validates a non-string output as it is, even with parse_output', async () => {
-    assert.equal((await score(jsonSchema, { schema: person, parse_output: true }, { output: { name: 'Ada', age: 1 } })).status, 'pass');
-    assert.equal((await score(jsonSchema, { schema: { type: 'string' }, parse_output: true }, { output: 5 })).status, 'fail');
+    assert.equal(
+      (await score(jsonSchema, { schema: person, parse_output: true }, { output: { name: 'Ada', age: 1 } })).status,
+      'pass',
+    );
+    assert.equal(
+      (await score(jsonSchema, { schema: { type: 'string' }, parse_output: true }, { output: 5 })).status,
+      'fail',
+    );
   });
 
   it('treats 7.0 in JSON text as an integer (draft 2020-12)', async () => {
-    assert.equal((await score(jsonSchema, { schema: { type: 'integer' }, parse_output: true }, { output: '7.0' })).status, 'pass');
-    assert.equal((await score(jsonSchema, { schema: { type: 'integer' }, parse_output: true }, { output: '7.5' })).status, 'fail');
+    assert.equal(
+      (await score(jsonSchema, { schema: { type: 'integer' }, parse_output: true }, { output: '7.0' })).status,
+      'pass',
+    );
+    assert.equal(
+      (await score(jsonSchema, { schema: { type: 'integer' }, parse_output: true }, { output: '7.5' })).status,
+      'fail',
+    );
   });
 
   it('asserts formats', async () => {
@@ -118,12 +141,20 @@ describe('json_schema', () => {
   });
 
   it('validates the field picked with output_path', async () => {
-    const v = await score(jsonSchema, { schema: person, output_path: 'result' }, { output: { result: { name: 'Ada', age: 36 }, debug: 'x' } });
+    const v = await score(
+      jsonSchema,
+      { schema: person, output_path: 'result' },
+      { output: { result: { name: 'Ada', age: 36 }, debug: 'x' } },
+    );
     assert.equal(v.status, 'pass');
   });
 
   it('keeps values, and keys the schema does not declare, out of reasons; details keep ajv messages', async () => {
-    const schema = { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: { type: 'number' } };
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      additionalProperties: { type: 'number' },
+    };
     const v = await score(jsonSchema, { schema }, { output: { name: 'sk-live-123', 'user-ssn-078': 'x' } });
     assert.equal(v.status, 'fail');
     assert.match(v.reason, /\/\* type/);
@@ -134,10 +165,16 @@ describe('json_schema', () => {
   });
 
   it('reads schema_path relative to the config folder', async () => {
-    const made = jsonSchema.create({ schema_path: 'person.schema.json', parse_output: false }, { engine: createEngineContext(), configDir: dir, timeoutMs: 30_000, env: {} });
+    const made = jsonSchema.create(
+      { schema_path: 'person.schema.json', parse_output: false },
+      { engine: createEngineContext(), configDir: dir, timeoutMs: 30_000, env: {} },
+    );
     assert.equal(made.ok, true);
     if (!made.ok) return;
-    const v = await made.scorer.score({ case: { id: 'c' }, output: { name: 'Ada' }, expected: undefined }, new AbortController().signal);
+    const v = await made.scorer.score(
+      { case: { id: 'c' }, output: { name: 'Ada' }, expected: undefined },
+      new AbortController().signal,
+    );
     assert.equal(v.status, 'fail');
   });
 
@@ -148,8 +185,14 @@ describe('json_schema', () => {
   });
 
   it('refuses a schema file that is not valid JSON, or not an object', () => {
-    assert.match(refusal(jsonSchema, { schema_path: join(dir, 'broken.json') })[0]?.message ?? '', /broken\.json.*not valid JSON/);
-    assert.match(refusal(jsonSchema, { schema_path: join(dir, 'list.json') })[0]?.message ?? '', /list\.json.*array.*not a JSON Schema object/);
+    assert.match(
+      refusal(jsonSchema, { schema_path: join(dir, 'broken.json') })[0]?.message ?? '',
+      /broken\.json.*not valid JSON/,
+    );
+    assert.match(
+      refusal(jsonSchema, { schema_path: join(dir, 'list.json') })[0]?.message ?? '',
+      /list\.json.*array.*not a JSON Schema object/,
+    );
   });
 
   it('refuses a folder given as a schema file', () => {
@@ -157,12 +200,14 @@ describe('json_schema', () => {
   });
 
   it('refuses an unknown keyword, naming it and where it is', () => {
-    const issues = refusal(jsonSchema, { schema: { type: 'object', properties: { name: { type: 'string', maxLenght: 3 } } } });
+    const issues = refusal(jsonSchema, {
+      schema: { type: 'object', properties: { name: { type: 'string', maxLenght: 3 } } },
+    });
     assert.deepEqual(issues[0]?.path, ['schema', 'properties', 'name', 'maxLenght']);
     assert.match(issues[0]?.message ?? '', /keyword "maxLenght".*does not support/);
   });
 
-  it('places a schema the meta-schema refuses on the keyword it is about, in ajv\'s words', () => {
+  it("places a schema the meta-schema refuses on the keyword it is about, in ajv's words", () => {
     const issues = refusal(jsonSchema, { schema: { type: 'object', properties: { age: { type: 12 } } } });
     assert.deepEqual(issues[0]?.path, ['schema', 'properties', 'age', 'type']);
     assert.match(issues[0]?.message ?? '', /schema is invalid: data\/properties\/age\/type must be/);
@@ -182,13 +227,19 @@ describe('json_schema', () => {
   });
 
   it('refuses a $schema other than draft 2020-12', () => {
-    const issues = refusal(jsonSchema, { schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } });
+    const issues = refusal(jsonSchema, {
+      schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' },
+    });
     assert.deepEqual(issues[0]?.path, ['schema', '$schema']);
     assert.match(issues[0]?.message ?? '', /only JSON Schema draft 2020-12/);
   });
 
   it('refuses $ref to anything outside the schema: a URL, another file, even the meta-schema', () => {
-    for (const ref of ['https://example.com/person.json', 'person.schema.json', 'https://json-schema.org/draft/2020-12/schema']) {
+    for (const ref of [
+      'https://example.com/person.json',
+      'person.schema.json',
+      'https://json-schema.org/draft/2020-12/schema',
+    ]) {
       const issues = refusal(jsonSchema, { schema: { properties: { a: { $ref: ref } } } });
       assert.deepEqual(issues[0]?.path, ['schema', 'properties', 'a', '$ref']);
       assert.match(issues[0]?.message ?? '', /outside the schema itself.*nothing is fetched/);

@@ -27,7 +27,11 @@ describe('list comparison bounds (skills_trajectory, trajectory_matcher)', () =>
       const w = await score(skillsTrajectory, options, { expected: ['s1'], trace: skills(many) });
       assert.match(w.reason, /the recorded skills has 10001 skills/);
     }
-    const t = await score(trajectoryMatcher, { enforce_order: true, filter_native_tools: false }, { expected: many, trace: [] });
+    const t = await score(
+      trajectoryMatcher,
+      { enforce_order: true, filter_native_tools: false },
+      { expected: many, trace: [] },
+    );
     assert.equal(t.status, 'error');
     assert.match(t.reason, /10001 tools, over the 10000/);
   });
@@ -35,10 +39,20 @@ describe('list comparison bounds (skills_trajectory, trajectory_matcher)', () =>
   it('computes the same distance row by row as at once', async () => {
     const list = names(4);
     const signal = new AbortController().signal;
-    for (const [n, m] of [[0, 5], [5, 0], [30, 70], [101, 99], [1, 1]] as const) {
+    for (const [n, m] of [
+      [0, 5],
+      [5, 0],
+      [30, 70],
+      [101, 99],
+      [1, 1],
+    ] as const) {
       const a = list(n);
       const b = list(m);
-      assert.equal(await interruptibleListEditDistance(a, b, signal, { stepsPerChunk: 3 }), listEditDistance(a, b), `${n}×${m}`);
+      assert.equal(
+        await interruptibleListEditDistance(a, b, signal, { stepsPerChunk: 3 }),
+        listEditDistance(a, b),
+        `${n}×${m}`,
+      );
     }
   });
 
@@ -46,11 +60,17 @@ describe('list comparison bounds (skills_trajectory, trajectory_matcher)', () =>
     const list = names(6);
     const [a, b] = [list(2000), list(2000)];
     // One row per chunk, 2000 rows: it stops after the third.
-    await assertYieldsAndStops((signal, onChunk) => interruptibleListEditDistance(a, b, signal, { stepsPerChunk: 2000, onChunk }));
+    await assertYieldsAndStops((signal, onChunk) =>
+      interruptibleListEditDistance(a, b, signal, { stepsPerChunk: 2000, onChunk }),
+    );
   });
 
-  it('lets the runner\'s time limit fire during a long ordered comparison', async () => {
+  it("lets the runner's time limit fire during a long ordered comparison", async () => {
     const list = names(8);
-    await assertTimesOutMidway('scorers:\n  skills_trajectory: {enforce_order: true, timeout_ms: 1}\ncases: []\n', { id: 'long', expected: list(9000), trace: skills(list(9000)) });
+    await assertTimesOutMidway('scorers:\n  skills_trajectory: {enforce_order: true, timeout_ms: 1}\ncases: []\n', {
+      id: 'long',
+      expected: list(9000),
+      trace: skills(list(9000)),
+    });
   });
 });

@@ -17,7 +17,13 @@ describe('mcp_token_cost (EvalBench mcptokencost.py)', () => {
   });
 
   it('scores the aggregate row by avg_approx_tokens', async () => {
-    const v = await cost({ is_aggregate: true, tool_count: 2, total_approx_tokens: 83, avg_approx_tokens: 41, probe_error: null });
+    const v = await cost({
+      is_aggregate: true,
+      tool_count: 2,
+      total_approx_tokens: 83,
+      avg_approx_tokens: 41,
+      probe_error: null,
+    });
     assert.equal(v.score, 41);
     assert.equal(v.reason, '41 tokens per tool on average across 2 tools (total 83)');
   });
@@ -46,8 +52,10 @@ describe('mcp_token_cost (EvalBench mcptokencost.py)', () => {
   });
 });
 
-describe('mcp_token_cost on the rows EvalBench\'s MCP compliance check writes', () => {
-  const rows = JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'evalbench', 'mcp-compliance', 'eval_outputs.json'), 'utf8')) as Json[];
+describe("mcp_token_cost on the rows EvalBench's MCP compliance check writes", () => {
+  const rows = JSON.parse(
+    readFileSync(join(__dirname, '..', '..', 'fixtures', 'evalbench', 'mcp-compliance', 'eval_outputs.json'), 'utf8'),
+  ) as Json[];
 
   it('scores each row as EvalBench does', async () => {
     const scores: number[] = [];

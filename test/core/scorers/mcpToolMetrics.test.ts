@@ -12,7 +12,10 @@ const tool = (name: string, description: string): Json => ({ name, description, 
 // Dumped as EvalBench measures it, {"name":"a","description":"A.","inputSchema":{"type":"object"}} is 63 characters.
 
 const metrics = (output: Json | undefined, options: { [key: string]: Json } = {}, metadata?: Json) =>
-  score(mcpToolMetrics, options, { ...(output === undefined ? {} : { output }), ...(metadata === undefined ? {} : { metadata }) });
+  score(mcpToolMetrics, options, {
+    ...(output === undefined ? {} : { output }),
+    ...(metadata === undefined ? {} : { metadata }),
+  });
 
 describe('mcp_tool_metrics (EvalBench mcp_tool_metrics_test.py cases)', () => {
   it('counts the tools: 3', async () => {
@@ -24,7 +27,10 @@ describe('mcp_tool_metrics (EvalBench mcp_tool_metrics_test.py cases)', () => {
 
   it('an empty listing: 0 tools, 0 tokens, no percentage, and with a budget 0.0 %', async () => {
     const v = await metrics({ tools: [] });
-    assert.deepEqual([v.details?.['total_tools'], v.details?.['estimated_tokens'], v.details?.['token_budget_used_percent']], [0, 0, null]);
+    assert.deepEqual(
+      [v.details?.['total_tools'], v.details?.['estimated_tokens'], v.details?.['token_budget_used_percent']],
+      [0, 0, null],
+    );
     assert.equal((await metrics([], { token_budget: 1000 })).details?.['token_budget_used_percent'], 0);
   });
 
@@ -42,20 +48,37 @@ describe('mcp_tool_metrics (EvalBench mcp_tool_metrics_test.py cases)', () => {
     }
   });
 
-  it('the percentage is round(estimated / budget × 100, 2): 16 / 1000 → 1.6 %, and the case\'s budget wins: 16 / 2000 → 0.8 %', async () => {
-    assert.equal((await metrics([tool('a', 'A.')], { token_budget: 1000 })).details?.['token_budget_used_percent'], 1.6);
-    assert.equal((await metrics([tool('a', 'A.')], { token_budget: 1000 }, { token_budget: 2000 })).details?.['token_budget_used_percent'], 0.8);
-    assert.equal((await metrics([tool('a', 'A.')], { token_budget: 1000 }, { token_budget: null })).details?.['token_budget_used_percent'], 1.6, 'a null endpoint budget leaves the scorer\'s');
+  it("the percentage is round(estimated / budget × 100, 2): 16 / 1000 → 1.6 %, and the case's budget wins: 16 / 2000 → 0.8 %", async () => {
+    assert.equal(
+      (await metrics([tool('a', 'A.')], { token_budget: 1000 })).details?.['token_budget_used_percent'],
+      1.6,
+    );
+    assert.equal(
+      (await metrics([tool('a', 'A.')], { token_budget: 1000 }, { token_budget: 2000 })).details?.[
+        'token_budget_used_percent'
+      ],
+      0.8,
+    );
+    assert.equal(
+      (await metrics([tool('a', 'A.')], { token_budget: 1000 }, { token_budget: null })).details?.[
+        'token_budget_used_percent'
+      ],
+      1.6,
+      "a null endpoint budget leaves the scorer's",
+    );
   });
 });
 
-describe('mcp_tool_metrics: Python semantics of EvalBench\'s formula', () => {
+describe("mcp_tool_metrics: Python semantics of EvalBench's formula", () => {
   it('rounds halfway token estimates to even: a 66-character tool is 16.5 → 16', async () => {
     assert.equal((await metrics([tool('a', 'A.xyz')])).details?.['estimated_tokens'], 16);
   });
 
   it('rounds a halfway percentage to even: 16 / 12800 × 100 = 0.125 → 0.12 (toFixed would say 0.13)', async () => {
-    assert.equal((await metrics([tool('a', 'A.')], { token_budget: 12800 })).details?.['token_budget_used_percent'], 0.12);
+    assert.equal(
+      (await metrics([tool('a', 'A.')], { token_budget: 12800 })).details?.['token_budget_used_percent'],
+      0.12,
+    );
   });
 
   it('counts characters as Python does: "Ü" and "🎉" are one each, so 66 characters → 16.5 → 16 tokens', async () => {
@@ -65,7 +88,14 @@ describe('mcp_tool_metrics: Python semantics of EvalBench\'s formula', () => {
   });
 
   it('leaves out null fields of the tool and of its annotations, and keeps nulls inside inputSchema', async () => {
-    const withNulls = { name: 'a', title: null, description: 'A.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: null }, _meta: null };
+    const withNulls = {
+      name: 'a',
+      title: null,
+      description: 'A.',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: null },
+      _meta: null,
+    };
     // {"name":"a","description":"A.","inputSchema":{"type":"object"},"annotations":{}}: 63 + 17 = 80 → 20.
     assert.equal((await metrics([withNulls])).details?.['characters'], 80);
     const nested = { name: 'a', description: 'A.', inputSchema: { type: 'object', default: null } };
@@ -79,15 +109,23 @@ describe('mcp_tool_metrics: Python semantics of EvalBench\'s formula', () => {
   });
 });
 
-describe('mcp_tool_metrics on a tools spec in EvalBench\'s `tools_source: file` shape', () => {
-  const spec = parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'evalbench', 'mcp_readability', 'sample_tools.yaml'), 'utf8')) as Json;
+describe("mcp_tool_metrics on a tools spec in EvalBench's `tools_source: file` shape", () => {
+  const spec = parse(
+    readFileSync(join(__dirname, '..', '..', 'fixtures', 'evalbench', 'mcp_readability', 'sample_tools.yaml'), 'utf8'),
+  ) as Json;
   // Dumped as the MCP SDK's Tool model: list_instances 319 characters (its annotations keep only
   // readOnlyHint, and "—" is one character), RunQuery 128 (no outputSchema; the null default inside
   // inputSchema stays), delete_table 156: 603 characters / 4 = 150.75 → 151 tokens.
   it('measures 3 tools, 603 characters, 151 tokens', async () => {
     const v = await metrics(spec, { token_budget: 200000 });
     assert.equal(v.status, 'pass');
-    assert.deepEqual(v.details, { total_tools: 3, estimated_tokens: 151, token_budget_used_percent: 0.08, characters: 603, token_budget: 200000 });
+    assert.deepEqual(v.details, {
+      total_tools: 3,
+      estimated_tokens: 151,
+      token_budget_used_percent: 0.08,
+      characters: 603,
+      token_budget: 200000,
+    });
     assert.equal(v.reason, '3 tools, about 151 tokens: 0.08% of the 200000 token budget');
   });
 

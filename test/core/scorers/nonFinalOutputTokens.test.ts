@@ -9,8 +9,16 @@ import { score } from '../../support/scoring';
 
 /** One EvalBench history turn: the agent JSON carries the output tokens per model and the reply. */
 function turn(candidates: number | readonly number[], response?: Json): Json {
-  const models = Object.fromEntries((Array.isArray(candidates) ? candidates : [candidates]).map((c, i) => [`model-${i}`, { tokens: { candidates: c } }]));
-  return { user: 'hi', agent: JSON.stringify(response === undefined ? { stats: { models } } : { stats: { models }, response }) };
+  const models = Object.fromEntries(
+    (Array.isArray(candidates) ? candidates : [candidates]).map((c, i) => [
+      `model-${i}`,
+      { tokens: { candidates: c } },
+    ]),
+  );
+  return {
+    user: 'hi',
+    agent: JSON.stringify(response === undefined ? { stats: { models } } : { stats: { models }, response }),
+  };
 }
 
 const measure = (history: Json) => score(nonFinalOutputTokens, {}, { trace: { conversation_history: history } });
@@ -46,7 +54,7 @@ describe('non_final_output_tokens (EvalBench tokenscorers_test.py cases)', () =>
   });
 });
 
-describe('non_final_output_tokens: Python semantics of EvalBench\'s formula', () => {
+describe("non_final_output_tokens: Python semantics of EvalBench's formula", () => {
   it('rounds halfway estimates to even as Python does: 10 chars = 2.5 → 2, 6 chars = 1.5 → 2, 2 chars = 0.5 → 0', async () => {
     assert.equal((await measure([turn(100, 'a'.repeat(10))])).score, 98);
     assert.equal((await measure([turn(100, 'a'.repeat(6))])).score, 98);
@@ -67,7 +75,7 @@ describe('non_final_output_tokens: Python semantics of EvalBench\'s formula', ()
     assert.equal((await measure([turn(10, null)])).score, 10);
   });
 
-  it('is an error for a reply Python has no len() of (true, a non-zero number), where EvalBench\'s scorer fails', async () => {
+  it("is an error for a reply Python has no len() of (true, a non-zero number), where EvalBench's scorer fails", async () => {
     const v = await measure([turn(10, 42)]);
     assert.equal(v.status, 'error');
     assert.match(v.reason, /turn 1 records a reply that is 42, not text/);
@@ -86,7 +94,7 @@ describe('non_final_output_tokens: Python semantics of EvalBench\'s formula', ()
     assert.equal(v.status, 'unsupported');
   });
 
-  it('reads a native trace: the reply is the turn\'s assistant messages', async () => {
+  it("reads a native trace: the reply is the turn's assistant messages", async () => {
     const trace: Json = {
       steps: [
         { type: 'message', role: 'user', content: 'q', turn: 0 },

@@ -11,7 +11,11 @@ describe('not_contains', () => {
   });
 
   it('fails with score 0 when any one value appears, naming it by index and position, not by text', async () => {
-    const v = await score(notContains, { values: ['password', 'hunter2', 'token'] }, { output: 'the password is hunter2' });
+    const v = await score(
+      notContains,
+      { values: ['password', 'hunter2', 'token'] },
+      { output: 'the password is hunter2' },
+    );
     assert.equal(v.status, 'fail');
     assert.equal(v.score, 0);
     assert.match(v.reason, /values 1, 2 of 3 appear .* at characters 5, 17/);
@@ -30,8 +34,14 @@ describe('not_contains', () => {
 
   it('is case-sensitive by default and compares Unicode lower case when case_sensitive is false', async () => {
     assert.equal((await score(notContains, { value: 'SECRET' }, { output: 'a secret' })).status, 'pass');
-    assert.equal((await score(notContains, { value: 'SECRET', case_sensitive: false }, { output: 'a secret' })).status, 'fail');
-    assert.equal((await score(notContains, { value: 'STRASSE', case_sensitive: false }, { output: 'straße' })).status, 'pass');
+    assert.equal(
+      (await score(notContains, { value: 'SECRET', case_sensitive: false }, { output: 'a secret' })).status,
+      'fail',
+    );
+    assert.equal(
+      (await score(notContains, { value: 'STRASSE', case_sensitive: false }, { output: 'straße' })).status,
+      'pass',
+    );
   });
 
   it('uses the case expected value (a string or a list of strings) when no value is set', async () => {
@@ -59,7 +69,10 @@ describe('not_contains', () => {
     const v = await score(notContains, { value: '7' }, { output: 42 });
     assert.equal(v.status, 'fail');
     assert.match(v.reason, /the output is a number, not a string; nothing is converted/);
-    assert.match((await score(notContains, { value: 'x' }, { output: ['y'] })).reason, /output is an array of 1 item, not a string/);
+    assert.match(
+      (await score(notContains, { value: 'x' }, { output: ['y'] })).reason,
+      /output is an array of 1 item, not a string/,
+    );
   });
 
   it('fails a case without an output', async () => {
@@ -68,7 +81,10 @@ describe('not_contains', () => {
 
   it('looks in the field picked with output_path', async () => {
     const options = { value: 'internal', output_path: 'reply' };
-    assert.equal((await score(notContains, options, { output: { reply: 'public text', notes: 'internal' } })).status, 'pass');
+    assert.equal(
+      (await score(notContains, options, { output: { reply: 'public text', notes: 'internal' } })).status,
+      'pass',
+    );
     assert.equal((await score(notContains, options, { output: { reply: 'internal text' } })).status, 'fail');
   });
 

@@ -33,7 +33,10 @@ describe('numeric_tolerance', () => {
   it('counts a bound missed only by binary rounding as at the bound: 1.0 is within 0.1 of 1.1', async () => {
     assert.ok(1.1 - 1.0 > 0.1, 'the premise: the subtraction rounds above the tolerance');
     assert.equal((await score(numericTolerance, { absolute: 0.1 }, { output: 1.0, expected: 1.1 })).status, 'pass');
-    assert.equal((await score(numericTolerance, { absolute: 0.1 }, { output: 0.9999999, expected: 1.1 })).status, 'fail');
+    assert.equal(
+      (await score(numericTolerance, { absolute: 0.1 }, { output: 0.9999999, expected: 1.1 })).status,
+      'fail',
+    );
   });
 
   it('allows only the expected number itself under a relative tolerance when expected is 0', async () => {
@@ -43,10 +46,19 @@ describe('numeric_tolerance', () => {
 
   it('uses the larger bound when both absolute and relative are given', async () => {
     // absolute 1 vs relative 0.1 × 50 = 5: the bound is 5
-    assert.equal((await score(numericTolerance, { absolute: 1, relative: 0.1 }, { output: 55, expected: 50 })).status, 'pass');
-    assert.equal((await score(numericTolerance, { absolute: 1, relative: 0.1 }, { output: 55.5, expected: 50 })).status, 'fail');
+    assert.equal(
+      (await score(numericTolerance, { absolute: 1, relative: 0.1 }, { output: 55, expected: 50 })).status,
+      'pass',
+    );
+    assert.equal(
+      (await score(numericTolerance, { absolute: 1, relative: 0.1 }, { output: 55.5, expected: 50 })).status,
+      'fail',
+    );
     // absolute 1 vs relative 0.1 × 2 = 0.2: the bound is 1
-    assert.equal((await score(numericTolerance, { absolute: 1, relative: 0.1 }, { output: 3, expected: 2 })).status, 'pass');
+    assert.equal(
+      (await score(numericTolerance, { absolute: 1, relative: 0.1 }, { output: 3, expected: 2 })).status,
+      'pass',
+    );
   });
 
   it('puts the difference and the allowed bound in details, and no payload number in the reason', async () => {
@@ -64,9 +76,18 @@ describe('numeric_tolerance', () => {
   });
 
   it('fails other wrong output kinds, naming each', async () => {
-    assert.match((await score(numericTolerance, { absolute: 1 }, { output: true, expected: 1 })).reason, /output is a boolean, not a number/);
-    assert.match((await score(numericTolerance, { absolute: 1 }, { output: null, expected: 1 })).reason, /output is null, not a number/);
-    assert.match((await score(numericTolerance, { absolute: 1 }, { output: [1], expected: 1 })).reason, /output is an array of 1 item, not a number/);
+    assert.match(
+      (await score(numericTolerance, { absolute: 1 }, { output: true, expected: 1 })).reason,
+      /output is a boolean, not a number/,
+    );
+    assert.match(
+      (await score(numericTolerance, { absolute: 1 }, { output: null, expected: 1 })).reason,
+      /output is null, not a number/,
+    );
+    assert.match(
+      (await score(numericTolerance, { absolute: 1 }, { output: [1], expected: 1 })).reason,
+      /output is an array of 1 item, not a number/,
+    );
     assert.equal((await score(numericTolerance, { absolute: 1 }, { output: { n: 1 }, expected: 1 })).status, 'fail');
   });
 
@@ -88,14 +109,25 @@ describe('numeric_tolerance', () => {
   });
 
   it('uses an explicit value before the case expected', async () => {
-    assert.equal((await score(numericTolerance, { absolute: 0.01, value: 3.14 }, { output: 3.141, expected: 99 })).status, 'pass');
+    assert.equal(
+      (await score(numericTolerance, { absolute: 0.01, value: 3.14 }, { output: 3.141, expected: 99 })).status,
+      'pass',
+    );
     assert.equal((await score(numericTolerance, { absolute: 0.01, value: 3.14 }, { output: 3.141 })).status, 'pass');
   });
 
   it('compares fields picked with output_path and expected_path', async () => {
-    const v = await score(numericTolerance, { absolute: 0.5, output_path: 'result.total', expected_path: 'total' }, { output: { result: { total: 41.6 } }, expected: { total: 42 } });
+    const v = await score(
+      numericTolerance,
+      { absolute: 0.5, output_path: 'result.total', expected_path: 'total' },
+      { output: { result: { total: 41.6 } }, expected: { total: 42 } },
+    );
     assert.equal(v.status, 'pass');
-    const wrong = await score(numericTolerance, { absolute: 0.5, output_path: 'result.total' }, { output: { result: { total: '42' } }, expected: 42 });
+    const wrong = await score(
+      numericTolerance,
+      { absolute: 0.5, output_path: 'result.total' },
+      { output: { result: { total: '42' } }, expected: 42 },
+    );
     assert.equal(wrong.status, 'fail');
     assert.match(wrong.reason, /string/);
   });

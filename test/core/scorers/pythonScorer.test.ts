@@ -32,14 +32,23 @@ describe('python_scorer (in a run)', () => {
     assert.equal(problems.length, 1);
     const [notice] = problems;
     assert.equal(notice?.severity, 'information');
-    assert.match(notice?.message ?? '', /uv is not on PATH, so the script runs with `python3 <script>` instead of `uv run --isolated <script>`; PEP 723 inline dependencies are not installed/u);
+    assert.match(
+      notice?.message ?? '',
+      /uv is not on PATH, so the script runs with `python3 <script>` instead of `uv run --isolated <script>`; PEP 723 inline dependencies are not installed/u,
+    );
     assert.equal(yaml.slice(notice?.range.start.offset, notice?.range.end.offset), `"${SCRIPT}"`);
   });
 
   it('python3: each misbehaviour fails its own case with score 0 and a FAIL reason; a score of 3 fails as a score; the other cases pass with 100', async () => {
-    const { results, byCase } = await runInTemp(`scorers:\n  python_scorer: {script_path: "${SCRIPT}", timeout_ms: 8000}\n${casesYaml(BEHAVIOURS)}`, { env: NO_UV, concurrency: 2 });
+    const { results, byCase } = await runInTemp(
+      `scorers:\n  python_scorer: {script_path: "${SCRIPT}", timeout_ms: 8000}\n${casesYaml(BEHAVIOURS)}`,
+      { env: NO_UV, concurrency: 2 },
+    );
     assert.equal(results.length, BEHAVIOURS.length);
-    assert.ok(results.every((r) => r.scorer === 'evalbench_case'), 'results report under the script name');
+    assert.ok(
+      results.every((r) => r.scorer === 'evalbench_case'),
+      'results report under the script name',
+    );
     for (const result of results.filter((r) => r.caseId.startsWith('ok-'))) {
       assert.deepEqual([result.status, result.score], ['pass', 100], `${result.caseId}: ${result.reason}`);
       assert.match(result.reason, /^PASS from pid \d+$/u);
@@ -49,8 +58,14 @@ describe('python_scorer (in a run)', () => {
       assert.deepEqual([result?.status, result?.score], ['fail', score], `${id}: ${String(result?.reason)}`);
       return result?.reason ?? '';
     };
-    assert.match(failed('crash-1'), /^FAIL: the script exited with code 1\. Stderr: Traceback \(most recent call last\):[^]*RuntimeError: boom on purpose$/u);
-    assert.equal(failed('hang-3'), "FAIL: the script did not finish within 7200 ms (just under the scorer's time limit) and was stopped");
+    assert.match(
+      failed('crash-1'),
+      /^FAIL: the script exited with code 1\. Stderr: Traceback \(most recent call last\):[^]*RuntimeError: boom on purpose$/u,
+    );
+    assert.equal(
+      failed('hang-3'),
+      "FAIL: the script did not finish within 7200 ms (just under the scorer's time limit) and was stopped",
+    );
     assert.equal(failed('garbage-5'), 'FAIL: Failed to parse JSON from script output');
     assert.equal(byCase.get('garbage-5')?.details?.['stdout'], 'this is not json');
     assert.equal(failed('huge-7'), 'FAIL: the script wrote more than 1048576 bytes to stdout');
@@ -65,7 +80,11 @@ describe('python_scorer (in a run)', () => {
     assert.deepEqual(
       results.map((r) => [r.scorer, r.status, r.reason.replace(/\d+$/u, 'N')]),
       [
-        ['no_stdin', 'fail', 'FAIL: the script printed nothing on stdout; it must print {"score": <0..100>, "reason": "…"}'],
+        [
+          'no_stdin',
+          'fail',
+          'FAIL: the script printed nothing on stdout; it must print {"score": <0..100>, "reason": "…"}',
+        ],
         ['evalbench_case', 'pass', 'PASS from pid N'],
       ],
     );
@@ -74,7 +93,10 @@ describe('python_scorer (in a run)', () => {
   it("sends EvalBench's evaluation context on stdin, with the case and the options", async () => {
     const yaml = `scorers:\n  python_scorer: {script_path: "${SCRIPT}", scorer_name: " context_check ", dialect_hint: sqlite, weight: 2}\ncases:\n  - {id: c1, input: echo, output: "SELECT 1", expected: {answer: 1}, metadata: {tag: t}}\n`;
     const { dir, results } = await runInTemp(yaml, { env: NO_UV });
-    assert.deepEqual(results.map((r) => [r.scorer, r.status]), [['context_check', 'pass']]);
+    assert.deepEqual(
+      results.map((r) => [r.scorer, r.status]),
+      [['context_check', 'pass']],
+    );
     const context = JSON.parse(readFileSync(join(dir, 'context.json'), 'utf8')) as Record<string, unknown>;
     const config = { script_path: SCRIPT, scorer_name: ' context_check ', dialect_hint: 'sqlite' };
     assert.deepEqual(context, {
@@ -96,7 +118,18 @@ describe('python_scorer (in a run)', () => {
       scorer_name: ' context_check ',
       dialect_hint: 'sqlite',
     });
-    assert.deepEqual(Object.keys(context).slice(0, 10), ['nl_prompt', 'golden_query', 'query_type', 'golden_execution_result', 'golden_eval_result', 'golden_error', 'generated_query', 'generated_execution_result', 'generated_eval_result', 'generated_error']);
+    assert.deepEqual(Object.keys(context).slice(0, 10), [
+      'nl_prompt',
+      'golden_query',
+      'query_type',
+      'golden_execution_result',
+      'golden_eval_result',
+      'golden_error',
+      'generated_query',
+      'generated_execution_result',
+      'generated_eval_result',
+      'generated_error',
+    ]);
   });
 
   it('runs `uv run --isolated <script>` when uv is on PATH (a stand-in uv records its argv), with no notice', async () => {
@@ -107,12 +140,23 @@ describe('python_scorer (in a run)', () => {
     copyFileSync(SCRIPT, join(dir, 'scorers', 'check.py'));
     assert.deepEqual(load(yaml, dir, env).problems, []);
     const { results } = await runInTemp(yaml, { dir, env });
-    assert.deepEqual(results.map((r) => [r.scorer, r.status, r.score]), [['check', 'pass', 100], ['check', 'pass', 100]]);
-    const calls = readFileSync(join(dir, 'uv-argv.log'), 'utf8').split('\n\n').filter((call) => call !== '');
-    assert.deepEqual(calls.map((call) => call.split('\n')), [
-      ['run', '--isolated', join(dir, 'scorers', 'check.py')],
-      ['run', '--isolated', join(dir, 'scorers', 'check.py')],
-    ]);
+    assert.deepEqual(
+      results.map((r) => [r.scorer, r.status, r.score]),
+      [
+        ['check', 'pass', 100],
+        ['check', 'pass', 100],
+      ],
+    );
+    const calls = readFileSync(join(dir, 'uv-argv.log'), 'utf8')
+      .split('\n\n')
+      .filter((call) => call !== '');
+    assert.deepEqual(
+      calls.map((call) => call.split('\n')),
+      [
+        ['run', '--isolated', join(dir, 'scorers', 'check.py')],
+        ['run', '--isolated', join(dir, 'scorers', 'check.py')],
+      ],
+    );
   });
 
   it('reports a missing script on the script_path value when the config loads', () => {
@@ -120,13 +164,22 @@ describe('python_scorer (in a run)', () => {
     const { dir, problems } = load(yaml, tempDir(), NO_UV);
     const errors = problems.filter((p) => p.severity === 'error');
     assert.equal(errors.length, 1);
-    assert.match(errors[0]?.message ?? '', new RegExp(`${join(dir, 'scorers', 'missing.py').replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}.*does not exist`, 'u'));
+    assert.match(
+      errors[0]?.message ?? '',
+      new RegExp(`${join(dir, 'scorers', 'missing.py').replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}.*does not exist`, 'u'),
+    );
     assert.equal(yaml.slice(errors[0]?.range.start.offset, errors[0]?.range.end.offset), 'scorers/missing.py');
   });
 
   it('lets `name` win over scorer_name, and a threshold decide instead of "only 100 passes"', async () => {
-    const { results } = await runInTemp(`scorers:\n  python_scorer: {script_path: "${SCRIPT}", scorer_name: ignored, name: chosen, threshold: 3}\n${casesYaml(['score3'])}`, { env: NO_UV });
-    assert.deepEqual(results.map((r) => [r.scorer, r.status, r.score]), [['chosen', 'pass', 3]]);
+    const { results } = await runInTemp(
+      `scorers:\n  python_scorer: {script_path: "${SCRIPT}", scorer_name: ignored, name: chosen, threshold: 3}\n${casesYaml(['score3'])}`,
+      { env: NO_UV },
+    );
+    assert.deepEqual(
+      results.map((r) => [r.scorer, r.status, r.score]),
+      [['chosen', 'pass', 3]],
+    );
   });
 
   it('is run in EvalBench configs (no longer in the not-run list)', () => {
@@ -136,7 +189,11 @@ describe('python_scorer (in a run)', () => {
   it('says at load when neither uv nor python3 is on PATH', () => {
     const empty = tempDir();
     writeFileSync(join(empty, 'readme'), 'no programs here');
-    const { problems } = load(`scorers:\n  python_scorer: {script_path: "${SCRIPT}"}\n${casesYaml(['ok'])}`, tempDir(), { PATH: empty });
+    const { problems } = load(
+      `scorers:\n  python_scorer: {script_path: "${SCRIPT}"}\n${casesYaml(['ok'])}`,
+      tempDir(),
+      { PATH: empty },
+    );
     assert.match(problems[0]?.message ?? '', /neither uv nor python3 is on PATH/u);
   });
 });

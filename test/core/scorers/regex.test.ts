@@ -19,7 +19,10 @@ describe('regex', () => {
   });
 
   it('full_match needs the whole output to match', async () => {
-    assert.equal((await score(regex, { pattern: '\\d{3}-\\d{4}', mode: 'full_match' }, { output: '555-1234' })).status, 'pass');
+    assert.equal(
+      (await score(regex, { pattern: '\\d{3}-\\d{4}', mode: 'full_match' }, { output: '555-1234' })).status,
+      'pass',
+    );
     const v = await score(regex, { pattern: '\\d{3}-\\d{4}', mode: 'full_match' }, { output: 'call 555-1234' });
     assert.equal(v.status, 'fail');
     assert.match(v.reason, /does not match the whole output/);
@@ -32,12 +35,22 @@ describe('regex', () => {
   });
 
   it('full_match with the m flag still needs the whole output, while ^ and $ inside match at lines', async () => {
-    assert.equal((await score(regex, { pattern: 'foo', mode: 'full_match', flags: 'm' }, { output: 'foo\nbar' })).status, 'fail');
-    assert.equal((await score(regex, { pattern: '(?:^\\w+$\\n?)+', mode: 'full_match', flags: 'm' }, { output: 'foo\nbar' })).status, 'pass');
+    assert.equal(
+      (await score(regex, { pattern: 'foo', mode: 'full_match', flags: 'm' }, { output: 'foo\nbar' })).status,
+      'fail',
+    );
+    assert.equal(
+      (await score(regex, { pattern: '(?:^\\w+$\\n?)+', mode: 'full_match', flags: 'm' }, { output: 'foo\nbar' }))
+        .status,
+      'pass',
+    );
   });
 
   it('no_match passes when the pattern is absent and fails where it is found', async () => {
-    assert.equal((await score(regex, { pattern: '\\bpassword\\b', mode: 'no_match' }, { output: 'all clear' })).status, 'pass');
+    assert.equal(
+      (await score(regex, { pattern: '\\bpassword\\b', mode: 'no_match' }, { output: 'all clear' })).status,
+      'pass',
+    );
     const v = await score(regex, { pattern: '\\bpassword\\b', mode: 'no_match' }, { output: 'the password is x' });
     assert.equal(v.status, 'fail');
     assert.match(v.reason, /at character 5, and mode is no_match/);
@@ -70,8 +83,14 @@ describe('regex', () => {
   it('no_match with match_all true passes only when no pattern is found; with false, when one is not', async () => {
     const output = 'token: abc';
     assert.equal((await score(regex, { patterns: ['token', 'secret'], mode: 'no_match' }, { output })).status, 'fail');
-    assert.equal((await score(regex, { patterns: ['token', 'secret'], mode: 'no_match', match_all: false }, { output })).status, 'pass');
-    assert.equal((await score(regex, { patterns: ['token', 'abc'], mode: 'no_match', match_all: false }, { output })).status, 'fail');
+    assert.equal(
+      (await score(regex, { patterns: ['token', 'secret'], mode: 'no_match', match_all: false }, { output })).status,
+      'pass',
+    );
+    assert.equal(
+      (await score(regex, { patterns: ['token', 'abc'], mode: 'no_match', match_all: false }, { output })).status,
+      'fail',
+    );
   });
 
   it('converts nothing: a number output fails and names the kind it saw', async () => {
@@ -109,17 +128,29 @@ describe('regex', () => {
   it('lets another pattern decide when one times out', async () => {
     const options = { patterns: ['^(a|\\1a)+$', 'b'], match_all: true, match_timeout_ms: 50 };
     assert.equal((await score(regex, options, { output: `${'a'.repeat(40)}!` })).status, 'fail');
-    assert.equal((await score(regex, { ...options, match_all: false }, { output: `${'a'.repeat(40)}!` })).status, 'timeout');
+    assert.equal(
+      (await score(regex, { ...options, match_all: false }, { output: `${'a'.repeat(40)}!` })).status,
+      'timeout',
+    );
   });
 
   it('reads the field picked with output_path', async () => {
-    const v = await score(regex, { pattern: '^[A-Z]{3}$', mode: 'full_match', output_path: 'code' }, { output: { code: 'OSL', name: 'Oslo' } });
+    const v = await score(
+      regex,
+      { pattern: '^[A-Z]{3}$', mode: 'full_match', output_path: 'code' },
+      { output: { code: 'OSL', name: 'Oslo' } },
+    );
     assert.equal(v.status, 'pass');
   });
 
   it('keeps payload text out of reasons', async () => {
     const output = 'customer secret: hunter2';
-    for (const options of [{ pattern: 'hunter\\d' }, { pattern: 'zzz' }, { pattern: 'hunter2', mode: 'no_match' }, { pattern: 'x', mode: 'full_match' }]) {
+    for (const options of [
+      { pattern: 'hunter\\d' },
+      { pattern: 'zzz' },
+      { pattern: 'hunter2', mode: 'no_match' },
+      { pattern: 'x', mode: 'full_match' },
+    ]) {
       const v = await score(regex, options, { output });
       assert.doesNotMatch(v.reason, /customer|secret|hunter/);
     }

@@ -10,10 +10,17 @@ const retrieval = (...ids: string[]): Json => ({ type: 'retrieval', document_ids
 const traceOf = (...steps: Json[]): Json => ({ steps });
 
 function run(options: { [key: string]: Json }, expected: Json | undefined, ...steps: Json[]): Promise<ScorerVerdict> {
-  return score(retrievalRelevance, options, expected === undefined ? { output: 'answer', trace: traceOf(...steps) } : { output: 'answer', expected, trace: traceOf(...steps) });
+  return score(
+    retrievalRelevance,
+    options,
+    expected === undefined
+      ? { output: 'answer', trace: traceOf(...steps) }
+      : { output: 'answer', expected, trace: traceOf(...steps) },
+  );
 }
 
-const close = (actual: unknown, expected: number) => assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-12, `${String(actual)} ≈ ${expected}`);
+const close = (actual: unknown, expected: number) =>
+  assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-12, `${String(actual)} ≈ ${expected}`);
 
 describe('retrieval_relevance', () => {
   describe('metrics', () => {
@@ -25,7 +32,10 @@ describe('retrieval_relevance', () => {
       close(v.details?.['precision'], 0.5);
       close(v.details?.['recall'], 2 / 3);
       close(v.details?.['f1'], 4 / 7);
-      assert.match(v.reason, /^F1 0\.5714 meets the pass threshold \(at least 0\.5; precision 0\.5, recall 0\.6667: 2 of 3 relevant ids among the 4 retrieved\)$/);
+      assert.match(
+        v.reason,
+        /^F1 0\.5714 meets the pass threshold \(at least 0\.5; precision 0\.5, recall 0\.6667: 2 of 3 relevant ids among the 4 retrieved\)$/,
+      );
     });
 
     it('precision@k divides by k, even when fewer than k were retrieved', async () => {
@@ -72,7 +82,13 @@ describe('retrieval_relevance', () => {
   describe('retrieved ids', () => {
     it('concatenates retrieval steps in order and drops duplicates, keeping the first', async () => {
       // Steps retrieve [a, b] then [b, c, a, d]: ranked a b c d. Top 3 = a b c.
-      const v = await run({ metric: 'precision', k: 3 }, ['c', 'd'], retrieval('a', 'b'), { type: 'tool_call', name: 'search', arguments: {} }, retrieval('b', 'c', 'a', 'd'));
+      const v = await run(
+        { metric: 'precision', k: 3 },
+        ['c', 'd'],
+        retrieval('a', 'b'),
+        { type: 'tool_call', name: 'search', arguments: {} },
+        retrieval('b', 'c', 'a', 'd'),
+      );
       assert.deepEqual(v.details?.['retrieved_ids'], ['a', 'b', 'c']);
       close(v.score, 1 / 3);
       assert.deepEqual(v.details?.['retrieved_from'], { retrieval_steps: 2, ids_listed: 6, distinct_ids: 4 });
@@ -103,7 +119,10 @@ describe('retrieval_relevance', () => {
     it('no relevant id labelled (an empty list) is inconclusive', async () => {
       const v = await run({}, { relevant_ids: [] }, retrieval('a'));
       assert.equal(v.status, 'inconclusive');
-      assert.match(v.reason, /no relevant document id is labelled for the case \(`expected.relevant_ids` is an empty list\)/);
+      assert.match(
+        v.reason,
+        /no relevant document id is labelled for the case \(`expected.relevant_ids` is an empty list\)/,
+      );
     });
   });
 
@@ -130,7 +149,10 @@ describe('retrieval_relevance', () => {
     it('a label of the wrong type is an error naming the kind, never a conversion', async () => {
       const wrongList = await run({}, { relevant_ids: 'a,b' }, retrieval('a'));
       assert.equal(wrongList.status, 'error');
-      assert.match(wrongList.reason, /`expected.relevant_ids` is a string of 3 characters, not a list of relevant document ids; nothing is converted/);
+      assert.match(
+        wrongList.reason,
+        /`expected.relevant_ids` is a string of 3 characters, not a list of relevant document ids; nothing is converted/,
+      );
       const wrongItem = await run({}, [1, 'a'], retrieval('a'));
       assert.equal(wrongItem.status, 'error');
       assert.match(wrongItem.reason, /item 1 is a number, not a document id/);
@@ -168,7 +190,21 @@ describe('retrieval_relevance', () => {
       const v = await run({ k: 2 }, ['doc-secret-1'], retrieval('doc-secret-1', 'doc-secret-2', 'doc-secret-3'));
       assert.ok(!v.reason.includes('doc-secret'), v.reason);
       assert.deepEqual(Object.keys(v.details ?? {}).sort(), [
-        'f1', 'hit_ids', 'hits', 'k', 'labels_from', 'metric', 'precision', 'precision_denominator', 'recall', 'relevant_count', 'relevant_ids', 'retrieved_count', 'retrieved_from', 'retrieved_ids', 'threshold',
+        'f1',
+        'hit_ids',
+        'hits',
+        'k',
+        'labels_from',
+        'metric',
+        'precision',
+        'precision_denominator',
+        'recall',
+        'relevant_count',
+        'relevant_ids',
+        'retrieved_count',
+        'retrieved_from',
+        'retrieved_ids',
+        'threshold',
       ]);
       assert.equal(v.details?.['k'], 2);
     });
@@ -178,14 +214,19 @@ describe('retrieval_relevance', () => {
     });
 
     it('honours lower_is_better as the runner does', async () => {
-      assert.equal((await run({ metric: 'recall', threshold: 0.5, lower_is_better: true }, ['a', 'b', 'c', 'd'], retrieval('a'))).status, 'pass');
+      assert.equal(
+        (await run({ metric: 'recall', threshold: 0.5, lower_is_better: true }, ['a', 'b', 'c', 'd'], retrieval('a')))
+          .status,
+        'pass',
+      );
     });
 
     it('the schema takes k ≥ 1 (integer) and one of the three metrics', () => {
       assert.notDeepEqual(schemaErrors(retrievalRelevance, { k: 0 }), []);
       assert.notDeepEqual(schemaErrors(retrievalRelevance, { k: 2.5 }), []);
       assert.notDeepEqual(schemaErrors(retrievalRelevance, { metric: 'ndcg' }), []);
-      for (const example of retrievalRelevance.schema['examples'] as { [key: string]: Json }[]) assert.deepEqual(schemaErrors(retrievalRelevance, example), [], JSON.stringify(example));
+      for (const example of retrievalRelevance.schema['examples'] as { [key: string]: Json }[])
+        assert.deepEqual(schemaErrors(retrievalRelevance, example), [], JSON.stringify(example));
     });
   });
 });

@@ -6,25 +6,33 @@ import ts from 'typescript';
 import { generate, typeOf } from '../../../scripts/build-scorer-types.mjs';
 
 const typeOfSchema = typeOf as (schema: unknown, depth?: number) => string;
-const containsSchema = JSON.parse(readFileSync('schemas/scorers/contains.schema.json', 'utf8')) as { properties: Record<string, unknown> };
+const containsSchema = JSON.parse(readFileSync('schemas/scorers/contains.schema.json', 'utf8')) as {
+  properties: Record<string, unknown>;
+};
 
 /** The diagnostics of `code` type-checked alone (no lib: the snippets need none), as their messages. */
 function typeErrors(code: string): string[] {
   const file = 'snippet.ts';
   const host = ts.createCompilerHost({});
   const original = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) => (name === file ? ts.createSourceFile(file, code, version) : original(name, version));
+  host.getSourceFile = (name, version) =>
+    name === file ? ts.createSourceFile(file, code, version) : original(name, version);
   const program = ts.createProgram([file], { noLib: true, strict: true, noEmit: true, types: [] }, host);
-  return ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file?.fileName === file)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
 /** A scorer's use of `case_sensitive` checked against the options type generated from `schema`. */
 function useOfCaseSensitive(schema: unknown): string[] {
-  return typeErrors(`type Json = unknown;\ntype Options = ${typeOfSchema(schema, 0)};\ndeclare const options: Options;\nexport const sensitive: boolean = options.case_sensitive;\n`);
+  return typeErrors(
+    `type Json = unknown;\ntype Options = ${typeOfSchema(schema, 0)};\ndeclare const options: Options;\nexport const sensitive: boolean = options.case_sensitive;\n`,
+  );
 }
 
 describe('scorer options typed from their schemas', () => {
-  it('a scorer reading contains\' case_sensitive compiles against the schema as it is', () => {
+  it("a scorer reading contains' case_sensitive compiles against the schema as it is", () => {
     assert.deepEqual(useOfCaseSensitive(containsSchema), []);
   });
 
@@ -37,7 +45,10 @@ describe('scorer options typed from their schemas', () => {
   });
 
   it('retyping the option in the schema fails the type check too', () => {
-    const retyped = { ...containsSchema, properties: { ...containsSchema.properties, case_sensitive: { enum: ['yes', 'no'], default: 'yes' } } };
+    const retyped = {
+      ...containsSchema,
+      properties: { ...containsSchema.properties, case_sensitive: { enum: ['yes', 'no'], default: 'yes' } },
+    };
     assert.match(useOfCaseSensitive(retyped).join('\n'), /not assignable to type 'boolean'/);
   });
 

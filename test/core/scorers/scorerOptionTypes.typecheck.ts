@@ -20,7 +20,13 @@ export const readsDeclaredOptions = defineScorer('contains', {
     const value: string = options.value;
     // @ts-expect-error -- `match` is an enum of 'all' | 'any', not any string
     const wrongMatch: 'every' = options.match;
-    return prepared({ score: () => ({ status: 'pass', reason: `${sensitive} ${match} ${String(renamed)} ${value} ${wrongMatch}`, score: 1 }) });
+    return prepared({
+      score: () => ({
+        status: 'pass',
+        reason: `${sensitive} ${match} ${String(renamed)} ${value} ${wrongMatch}`,
+        score: 1,
+      }),
+    });
   },
 });
 
@@ -28,4 +34,9 @@ export const readsDeclaredOptions = defineScorer('contains', {
 export const key: 'contains' = contains.key;
 
 // @ts-expect-error -- a schema name with no schemas/scorers/<name>.schema.json
-export const unknownSchema = defineScorer('contains_text', { origin: 'EvalBook', scale: { kind: 'bounded', max: 1 }, schema, create: () => prepared({ score: () => ({ status: 'pass', reason: '', score: 1 }) }) });
+export const unknownSchema = defineScorer('contains_text', {
+  origin: 'EvalBook',
+  scale: { kind: 'bounded', max: 1 },
+  schema,
+  create: () => prepared({ score: () => ({ status: 'pass', reason: '', score: 1 }) }),
+});

@@ -11,13 +11,33 @@ const t = (...parts: string[]) => parts.join('');
 const FIXTURES = {
   aws_access_key_id: t('AK', 'IA', 'Z7QH3XK2M9PLR4TB'),
   github_token: t('gh', 'p_', 'R7tY2uI9oP4aS6dF1gH3jK8lZ5xC0vB2nM4q'),
-  pem_private_key: t('-----BEGIN RSA ', 'PRIVATE KEY-----\n', 'MIIEowIBAAKCAQEA7bq9Vx0k3Lw8Qz\n', 'p2Yv1R5sT6uW9xA0cD3fG8hJ4kM7nQ==\n', '-----END RSA ', 'PRIVATE KEY-----'),
+  pem_private_key: t(
+    '-----BEGIN RSA ',
+    'PRIVATE KEY-----\n',
+    'MIIEowIBAAKCAQEA7bq9Vx0k3Lw8Qz\n',
+    'p2Yv1R5sT6uW9xA0cD3fG8hJ4kM7nQ==\n',
+    '-----END RSA ',
+    'PRIVATE KEY-----',
+  ),
   slack_token: t('xo', 'xb-', '2048151234-4096789012-', 'AbCdEfGhIjKlMnOpQrStUvWx'),
   openai_api_key: t('sk', '-proj-', 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zQw7eRt0yUi3oPa6sDf9g'),
-  anthropic_api_key: t('sk', '-ant-', 'api03-', 'Zx9Cv8Bn7Mq6Wr5Et4Yu3Io2Pa1Sd0Fg9Hj8Kl7Zx6Cv5Bn4Mq3Wr2Et1Yu0IoPaSdFgHjKlZxCvBnMqWrEtYuIoPaSdFgHjKlZxCvB', 'AA'),
+  anthropic_api_key: t(
+    'sk',
+    '-ant-',
+    'api03-',
+    'Zx9Cv8Bn7Mq6Wr5Et4Yu3Io2Pa1Sd0Fg9Hj8Kl7Zx6Cv5Bn4Mq3Wr2Et1Yu0IoPaSdFgHjKlZxCvBnMqWrEtYuIoPaSdFgHjKlZxCvB',
+    'AA',
+  ),
   google_api_key: t('AI', 'za', 'SyD4f7G1h3J5k8L0zX2c4V6b9N1m3Q5w7E9'),
   stripe_secret_key: t('sk', '_live_', '51HqT2kLm9Np3Qr5St7Uv9Wx'),
-  jwt: t('ey', 'JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFkYSJ9', '.', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'),
+  jwt: t(
+    'ey',
+    'JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9',
+    '.',
+    'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFkYSJ9',
+    '.',
+    'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+  ),
 } as const;
 
 /** Neither the reason nor the details may hold any 8-character piece of the secret. */
@@ -45,7 +65,12 @@ describe('secret_scan', () => {
       const finding = (v.details?.['findings'] as { offset: number; length: number }[])[0];
       assert.equal(finding?.offset, 13);
       assert.equal(finding?.length, secret.length);
-      assert.match(v.reason, new RegExp(`1 possible secret in the output: ${detector} at line 1, column 14 \\(offset 13, length ${secret.length}\\)`));
+      assert.match(
+        v.reason,
+        new RegExp(
+          `1 possible secret in the output: ${detector} at line 1, column 14 \\(offset 13, length ${secret.length}\\)`,
+        ),
+      );
       assertNoLeak(v, secret);
     });
   }
@@ -54,20 +79,40 @@ describe('secret_scan', () => {
     const v = await score(secretScan, {}, { output: 'Your order ships on Monday. Tracking: 1Z999AA10123456784.' });
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 1);
-    assert.match(v.reason, /none of the 9 detectors that ran .* matched the output .*this does not prove the output holds no secret/);
+    assert.match(
+      v.reason,
+      /none of the 9 detectors that ran .* matched the output .*this does not prove the output holds no secret/,
+    );
   });
 
   it('does not report an Anthropic key as an OpenAI key too', async () => {
-    const v = await score(secretScan, { detectors: ['openai_api_key', 'anthropic_api_key'] }, { output: FIXTURES.anthropic_api_key });
+    const v = await score(
+      secretScan,
+      { detectors: ['openai_api_key', 'anthropic_api_key'] },
+      { output: FIXTURES.anthropic_api_key },
+    );
     assert.deepEqual(detectorsOf(v), ['anthropic_api_key']);
-    const openaiOnly = await score(secretScan, { detectors: ['openai_api_key'] }, { output: FIXTURES.anthropic_api_key });
+    const openaiOnly = await score(
+      secretScan,
+      { detectors: ['openai_api_key'] },
+      { output: FIXTURES.anthropic_api_key },
+    );
     assert.equal(openaiOnly.status, 'pass');
   });
 
   it('finds legacy OpenAI keys, fine-grained GitHub tokens, restricted and test-mode Stripe keys', async () => {
     const cases: [string, string][] = [
       ['openai_api_key', t('sk', '-', 'T3BlbkFJa1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2')],
-      ['github_token', t('github', '_pat_', '11ABCDEFG0123456789abc', '_', 'q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C2v3B4n5M6q7W8e9R0t1Y')],
+      [
+        'github_token',
+        t(
+          'github',
+          '_pat_',
+          '11ABCDEFG0123456789abc',
+          '_',
+          'q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C2v3B4n5M6q7W8e9R0t1Y',
+        ),
+      ],
       ['stripe_secret_key', t('rk', '_live_', '51HqT2kLm9Np3Qr5St7Uv9Wx')],
       ['stripe_secret_key', t('sk', '_test_', '4eC39HqLyjWDarjtT1zdp7dc')],
       ['slack_token', t('xa', 'pp-', '1-A0123456789-1234567890123-abcdef0123456789')],
@@ -99,7 +144,11 @@ describe('secret_scan', () => {
     ];
     for (const output of nearMisses) {
       const v = await score(secretScan, {}, { output });
-      assert.equal(v.status, 'pass', `near miss #${nearMisses.indexOf(output) + 1} should not fire: ${JSON.stringify(v.details?.['findings'])}`);
+      assert.equal(
+        v.status,
+        'pass',
+        `near miss #${nearMisses.indexOf(output) + 1} should not fire: ${JSON.stringify(v.details?.['findings'])}`,
+      );
     }
   });
 
@@ -117,35 +166,64 @@ describe('secret_scan', () => {
   it('gives 1-based line:column and a 0-based UTF-16 offset across \\n, \\r\\n and \\r line ends', async () => {
     const output = `first\r\nsecond\nthird\rkey: ${FIXTURES.aws_access_key_id}\n\u{1F600} ${FIXTURES.google_api_key}`;
     const v = await score(secretScan, {}, { output });
-    const findings = v.details?.['findings'] as { detector: string; offset: number; line: number; column: number; length: number }[];
+    const findings = v.details?.['findings'] as {
+      detector: string;
+      offset: number;
+      line: number;
+      column: number;
+      length: number;
+    }[];
     assert.deepEqual(findings, [
       { detector: 'aws_access_key_id', offset: 25, line: 4, column: 6, length: 20 },
       { detector: 'google_api_key', offset: 49, line: 5, column: 4, length: 39 },
     ]);
-    assert.match(v.reason, /^2 possible secrets in the output: aws_access_key_id at line 4, column 6 \(offset 25, length 20\); google_api_key at line 5, column 4/);
+    assert.match(
+      v.reason,
+      /^2 possible secrets in the output: aws_access_key_id at line 4, column 6 \(offset 25, length 20\); google_api_key at line 5, column 4/,
+    );
     assertNoLeak(v, FIXTURES.aws_access_key_id);
     assertNoLeak(v, FIXTURES.google_api_key);
   });
 
   it('covers a whole PEM block to its footer, and a lone header without one', () => {
     const pem = FIXTURES.pem_private_key;
-    assert.deepEqual(scanForSecrets(`x\n${pem}\n`, ['pem_private_key'], { allowDocumentationExamples: true }).findings.map((f) => [f.offset, f.length]), [[2, pem.length]]);
+    assert.deepEqual(
+      scanForSecrets(`x\n${pem}\n`, ['pem_private_key'], { allowDocumentationExamples: true }).findings.map((f) => [
+        f.offset,
+        f.length,
+      ]),
+      [[2, pem.length]],
+    );
     const header = t('-----BEGIN OPENSSH ', 'PRIVATE KEY-----');
     const two = `${header}\nabc\n${pem}`;
-    assert.deepEqual(scanForSecrets(two, ['pem_private_key'], { allowDocumentationExamples: true }).findings.map((f) => [f.offset, f.length]), [
-      [0, header.length],
-      [header.length + 5, pem.length],
-    ]);
+    assert.deepEqual(
+      scanForSecrets(two, ['pem_private_key'], { allowDocumentationExamples: true }).findings.map((f) => [
+        f.offset,
+        f.length,
+      ]),
+      [
+        [0, header.length],
+        [header.length + 5, pem.length],
+      ],
+    );
   });
 
   it('runs only the chosen detectors', async () => {
-    const v = await score(secretScan, { detectors: ['jwt'] }, { output: `${FIXTURES.aws_access_key_id} ${FIXTURES.slack_token}` });
+    const v = await score(
+      secretScan,
+      { detectors: ['jwt'] },
+      { output: `${FIXTURES.aws_access_key_id} ${FIXTURES.slack_token}` },
+    );
     assert.equal(v.status, 'pass');
     assert.match(v.reason, /none of the 1 detector that ran \(jwt\)/);
   });
 
   it('scans the field picked with output_path', async () => {
-    const v = await score(secretScan, { output_path: 'reply.text' }, { output: { reply: { text: `use ${FIXTURES.stripe_secret_key}` } } });
+    const v = await score(
+      secretScan,
+      { output_path: 'reply.text' },
+      { output: { reply: { text: `use ${FIXTURES.stripe_secret_key}` } } },
+    );
     assert.equal(v.status, 'fail');
     assertNoLeak(v, FIXTURES.stripe_secret_key);
   });

@@ -30,10 +30,20 @@ function tempDir(): string {
 }
 
 /** Builds the scorer for `configDir` and scores one case with the given signal. */
-async function run(options: { [key: string]: Json }, testCase: Omit<EvalCase, 'id'>, configDir = process.cwd(), signal = new AbortController().signal): Promise<ScorerVerdict> {
+async function run(
+  options: { [key: string]: Json },
+  testCase: Omit<EvalCase, 'id'>,
+  configDir = process.cwd(),
+  signal = new AbortController().signal,
+): Promise<ScorerVerdict> {
   const copy = structuredClone(options);
   assert.deepEqual(validators.validate(subprocess, copy), []);
-  const made = subprocess.create(copy, { engine: createEngineContext(), configDir, timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000, env: {} });
+  const made = subprocess.create(copy, {
+    engine: createEngineContext(),
+    configDir,
+    timeoutMs: typeof copy['timeout_ms'] === 'number' ? copy['timeout_ms'] : 30_000,
+    env: {},
+  });
   if (!made.ok) assert.fail('refused');
   const evalCase: EvalCase = { id: 'c', ...testCase };
   return made.scorer.score({ case: evalCase, output: evalCase.output, expected: evalCase.expected }, signal);
@@ -48,27 +58,51 @@ describe('subprocess', () => {
   it('sends compact JSON with alphabetical keys on stdin: expected, input, output', async () => {
     const dir = tempDir();
     const file = join(dir, 'stdin.json');
-    const v = await run({ cmd: `cat > stdin.json; echo '{"score": 1}'` }, { input: 'q', output: 'Refunds within 30 days', expected: { b: 1, a: [true, null] } }, dir);
+    const v = await run(
+      { cmd: `cat > stdin.json; echo '{"score": 1}'` },
+      { input: 'q', output: 'Refunds within 30 days', expected: { b: 1, a: [true, null] } },
+      dir,
+    );
     assert.equal(v.status, 'pass');
-    assert.equal(readFileSync(file, 'utf8'), '{"expected":{"a":[true,null],"b":1},"input":"q","output":"Refunds within 30 days"}');
+    assert.equal(
+      readFileSync(file, 'utf8'),
+      '{"expected":{"a":[true,null],"b":1},"input":"q","output":"Refunds within 30 days"}',
+    );
   });
 
   it('sends expected as null when the case has none, and context only when the case has one', async () => {
     const dir = tempDir();
     await run({ cmd: `cat > a.json; echo '{"score": 1}'` }, { input: 'q', output: 'o' }, dir);
     assert.equal(readFileSync(join(dir, 'a.json'), 'utf8'), '{"expected":null,"input":"q","output":"o"}');
-    await run({ cmd: `cat > b.json; echo '{"score": 1}'` }, { input: 'q', output: 'o', expected: 'e', context: ['doc one', 'doc two'] }, dir);
-    assert.equal(readFileSync(join(dir, 'b.json'), 'utf8'), '{"context":["doc one","doc two"],"expected":"e","input":"q","output":"o"}');
+    await run(
+      { cmd: `cat > b.json; echo '{"score": 1}'` },
+      { input: 'q', output: 'o', expected: 'e', context: ['doc one', 'doc two'] },
+      dir,
+    );
+    assert.equal(
+      readFileSync(join(dir, 'b.json'), 'utf8'),
+      '{"context":["doc one","doc two"],"expected":"e","input":"q","output":"o"}',
+    );
   });
 
   it('sends a non-string input or output as its compact JSON text with sorted keys', async () => {
     const dir = tempDir();
-    await run({ cmd: `cat > c.json; echo '{"score": 1}'` }, { input: { z: 1, a: 'x' }, output: [1, { y: 2, b: 3 }] }, dir);
-    assert.equal(readFileSync(join(dir, 'c.json'), 'utf8'), '{"expected":null,"input":"{\\"a\\":\\"x\\",\\"z\\":1}","output":"[1,{\\"b\\":3,\\"y\\":2}]"}');
+    await run(
+      { cmd: `cat > c.json; echo '{"score": 1}'` },
+      { input: { z: 1, a: 'x' }, output: [1, { y: 2, b: 3 }] },
+      dir,
+    );
+    assert.equal(
+      readFileSync(join(dir, 'c.json'), 'utf8'),
+      '{"expected":null,"input":"{\\"a\\":\\"x\\",\\"z\\":1}","output":"[1,{\\"b\\":3,\\"y\\":2}]"}',
+    );
   });
 
   it('echoes the stdin back through a node scorer (the protocol end to end)', async () => {
-    const v = await run({ cmd: nodeCmd('{score: 1, reason: JSON.stringify(d)}') }, { input: 'q', output: 'o', expected: 'e' });
+    const v = await run(
+      { cmd: nodeCmd('{score: 1, reason: JSON.stringify(d)}') },
+      { input: 'q', output: 'o', expected: 'e' },
+    );
     assert.equal(v.reason, '{"expected":"e","input":"q","output":"o"}');
   });
 
@@ -91,7 +125,10 @@ describe('subprocess', () => {
   });
 
   it("shows the script's reason verbatim, truncated at 500 characters, and ignores unknown keys", async () => {
-    const v = await run({ cmd: `echo '{"score": 0, "reason": "0/4 expected keywords grounded", "extra": [1]}'` }, { output: 'o' });
+    const v = await run(
+      { cmd: `echo '{"score": 0, "reason": "0/4 expected keywords grounded", "extra": [1]}'` },
+      { output: 'o' },
+    );
     assert.equal(v.status, 'fail');
     assert.equal(v.reason, '0/4 expected keywords grounded');
     const long = await run({ cmd: nodeCmd('{score: 1, reason: "r".repeat(800)}') }, { output: 'o' });
@@ -106,7 +143,11 @@ describe('subprocess', () => {
       join(dir, 'scorers', 'x.py'),
       'import sys, json\nd = json.load(sys.stdin)\nok = d["expected"].lower() in d["output"].lower()\nprint(json.dumps({"score": 1.0 if ok else 0.0, "reason": "checked"}))\n',
     );
-    const v = await run({ cmd: 'python3 scorers/x.py' }, { input: 'q', output: 'Refunds within 30 days', expected: 'refunds within 30 days' }, dir);
+    const v = await run(
+      { cmd: 'python3 scorers/x.py' },
+      { input: 'q', output: 'Refunds within 30 days', expected: 'refunds within 30 days' },
+      dir,
+    );
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 1);
   });
@@ -114,7 +155,10 @@ describe('subprocess', () => {
   it("runs the command from the config's folder", async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'scorers'));
-    writeFileSync(join(dir, 'scorers', 'here.sh'), 'cat >/dev/null; printf \'{"score": 1, "reason": "%s"}\' "$(pwd)"\n');
+    writeFileSync(
+      join(dir, 'scorers', 'here.sh'),
+      'cat >/dev/null; printf \'{"score": 1, "reason": "%s"}\' "$(pwd)"\n',
+    );
     const v = await run({ cmd: 'sh scorers/here.sh' }, { output: 'o' }, dir);
     assert.equal(v.status, 'pass');
     assert.equal(v.reason, dir);
@@ -174,8 +218,15 @@ describe('subprocess', () => {
   });
 
   it('truncates quoted stderr at 500 characters and keeps its tail in details', async () => {
-    const v = await run({ cmd: `node -e 'process.stderr.write("a".repeat(700) + "END"); process.exit(1)'` }, { output: 'o' });
-    assert.ok(v.reason.startsWith(`scorer error: the command exited with code 1; stderr: "${'a'.repeat(500)}… (203 more characters)"`));
+    const v = await run(
+      { cmd: `node -e 'process.stderr.write("a".repeat(700) + "END"); process.exit(1)'` },
+      { output: 'o' },
+    );
+    assert.ok(
+      v.reason.startsWith(
+        `scorer error: the command exited with code 1; stderr: "${'a'.repeat(500)}… (203 more characters)"`,
+      ),
+    );
     assert.equal(v.details?.['stderr'], `…${'a'.repeat(497)}END`);
   });
 
@@ -229,7 +280,11 @@ describe('subprocess', () => {
 
   it('ends the children a command leaves behind when it exits', async () => {
     const dir = tempDir();
-    const v = await run({ cmd: `sleep 60 >/dev/null 2>&1 & echo $! > left.pid; echo '{"score": 1}'` }, { output: 'o' }, dir);
+    const v = await run(
+      { cmd: `sleep 60 >/dev/null 2>&1 & echo $! > left.pid; echo '{"score": 1}'` },
+      { output: 'o' },
+      dir,
+    );
     assert.equal(v.status, 'pass');
     const pid = Number(readFileSync(join(dir, 'left.pid'), 'utf8').trim());
     await waitFor(() => isGone(pid), 'the left-behind child to die', 10_000);
@@ -257,8 +312,13 @@ describe('subprocess', () => {
 });
 
 describe('subprocess in a run', () => {
-  it('fails a hanging command by default, just before the runner would answer timeout (EvalCore\'s rule)', async () => {
-    const parsed = parseRunConfig('scorers:\n  subprocess: {cmd: "sleep 60", timeout_ms: 400}\ncases:\n  - {id: a, output: "o"}\n', join(process.cwd(), 'x.eval.yaml'), {}, { registry: new ScorerRegistry([subprocess]) });
+  it("fails a hanging command by default, just before the runner would answer timeout (EvalCore's rule)", async () => {
+    const parsed = parseRunConfig(
+      'scorers:\n  subprocess: {cmd: "sleep 60", timeout_ms: 400}\ncases:\n  - {id: a, output: "o"}\n',
+      join(process.cwd(), 'x.eval.yaml'),
+      {},
+      { registry: new ScorerRegistry([subprocess]) },
+    );
     assert.deepEqual(parsed.problems, []);
     assert.ok(parsed.config);
     const events: RunEvent[] = [];
@@ -266,6 +326,9 @@ describe('subprocess in a run', () => {
     const result = events.flatMap((e) => (e.type === 'result' ? [e.result] : []))[0];
     assert.equal(result?.status, 'fail');
     assert.equal(result?.score, 0);
-    assert.match(result?.reason ?? '', /^scorer error: the command did not finish within 360 ms \(just under the scorer's time limit\)/);
+    assert.match(
+      result?.reason ?? '',
+      /^scorer error: the command did not finish within 360 ms \(just under the scorer's time limit\)/,
+    );
   });
 });

@@ -6,7 +6,11 @@ import { StreamTail } from '../../../core/scorers/support/processText';
 function splitter(max: number) {
   const lines: string[] = [];
   let overflows = 0;
-  const split = new LineSplitter(max, (line) => lines.push(line), () => overflows++);
+  const split = new LineSplitter(
+    max,
+    (line) => lines.push(line),
+    () => overflows++,
+  );
   return { split, lines, overflows: () => overflows };
 }
 

@@ -20,7 +20,10 @@ function text(result: ScorerResult | undefined): string {
 describe('subprocess, one process per case, with scripts that misbehave on purpose (in a run)', () => {
   for (const { language, run } of LANGUAGES) {
     it(`${language}: each misbehaviour fails its own case with its reason; the other cases pass`, async () => {
-      const { results, byCase } = await runInTemp(`scorers:\n  subprocess: {cmd: "${run('evalcore_case')}", cmd_timeout_ms: 6000}\n${casesYaml(BEHAVIOURS)}`, { concurrency: 2 });
+      const { results, byCase } = await runInTemp(
+        `scorers:\n  subprocess: {cmd: "${run('evalcore_case')}", cmd_timeout_ms: 6000}\n${casesYaml(BEHAVIOURS)}`,
+        { concurrency: 2 },
+      );
       assert.equal(results.length, BEHAVIOURS.length);
       for (const result of results.filter((r) => r.caseId.startsWith('ok-'))) {
         assert.deepEqual([result.status, result.score], ['pass', 1], `${result.caseId}: ${result.reason}`);
@@ -34,7 +37,10 @@ describe('subprocess, one process per case, with scripts that misbehave on purpo
       const crash = failed('crash-1');
       assert.match(crash?.reason ?? '', /^scorer error: the command exited with code 1; stderr: "/u);
       assert.match(text(crash), /boom on purpose/u);
-      assert.equal(failed('hang-3')?.reason, 'scorer error: the command did not finish within 6000 ms (cmd_timeout_ms) and was stopped');
+      assert.equal(
+        failed('hang-3')?.reason,
+        'scorer error: the command did not finish within 6000 ms (cmd_timeout_ms) and was stopped',
+      );
       assert.match(failed('garbage-5')?.reason ?? '', /^scorer error: the command's stdout is not valid JSON/u);
       assert.equal(failed('huge-7')?.reason, 'scorer error: the command wrote more than 1048576 bytes to stdout');
       assert.equal(failed('score3-9')?.reason, "scorer error: the command's score 3 is outside [0, 1]");
@@ -49,7 +55,11 @@ describe('subprocess, one process per case, with scripts that misbehave on purpo
       assert.equal(results.length, 4);
       for (const result of results) {
         if (result.scorer === 'main') assert.equal(result.status, 'pass', `${result.caseId}: ${result.reason}`);
-        else assert.deepEqual([result.status, result.score, result.reason], ['fail', 0, 'scorer error: the command printed nothing on stdout; it must print {"score": <0..1>}']);
+        else
+          assert.deepEqual(
+            [result.status, result.score, result.reason],
+            ['fail', 0, 'scorer error: the command printed nothing on stdout; it must print {"score": <0..1>}'],
+          );
       }
     });
   }

@@ -7,7 +7,8 @@ import { refusal, schemaErrors, score } from '../../support/scoring';
 
 type Step = { readonly [key: string]: Json };
 
-const call = (name: string, args?: Json, extra: Step = {}): Step => (args === undefined ? { type: 'tool_call', name, ...extra } : { type: 'tool_call', name, arguments: args, ...extra });
+const call = (name: string, args?: Json, extra: Step = {}): Step =>
+  args === undefined ? { type: 'tool_call', name, ...extra } : { type: 'tool_call', name, arguments: args, ...extra };
 const trace = (...steps: Step[]): Json => ({ steps });
 
 /** Scores one trace with the given options. */
@@ -35,7 +36,10 @@ describe('tool_call_match', () => {
     });
 
     it('equals: a missing value fails, and a string never equals a number (nothing is converted)', async () => {
-      assert.match((await run(searchRule('equals', 5, 'limit'), call('search', {}))).reason, /`limit` fails equals \(is missing\)/);
+      assert.match(
+        (await run(searchRule('equals', 5, 'limit'), call('search', {}))).reason,
+        /`limit` fails equals \(is missing\)/,
+      );
       assert.equal((await run(searchRule('equals', 5, 'limit'), call('search', { limit: '5' }))).status, 'fail');
     });
 
@@ -53,8 +57,14 @@ describe('tool_call_match', () => {
     });
 
     it('matches: a pattern search in a string argument, with flags', async () => {
-      assert.equal((await run(searchRule('matches', 'refund'), call('search', { query: 'how do I get a refund?' }))).status, 'pass');
-      assert.equal((await run(searchRule('matches', '^refund$'), call('search', { query: 'a refund' }))).status, 'fail');
+      assert.equal(
+        (await run(searchRule('matches', 'refund'), call('search', { query: 'how do I get a refund?' }))).status,
+        'pass',
+      );
+      assert.equal(
+        (await run(searchRule('matches', '^refund$'), call('search', { query: 'a refund' }))).status,
+        'fail',
+      );
       const insensitive = { tool: 'search', params: [{ path: 'query', rule: 'matches', value: 'REFUND', flags: 'i' }] };
       assert.equal((await run(insensitive, call('search', { query: 'refund policy' }))).status, 'pass');
     });
@@ -83,7 +93,10 @@ describe('tool_call_match', () => {
       assert.equal((await run(options, call('search', { currency: 1.0 }))).status, 'pass');
       const v = await run(options, call('search', { currency: 'GBP' }));
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /`currency` fails one_of \(is a string of 3 characters that is none of the 3 listed values\)/);
+      assert.match(
+        v.reason,
+        /`currency` fails one_of \(is a string of 3 characters that is none of the 3 listed values\)/,
+      );
       assertNoLeak(v, 'GBP');
     });
 
@@ -104,14 +117,20 @@ describe('tool_call_match', () => {
     });
 
     it('present: the path exists (a recorded null is present); missing fails', async () => {
-      assert.equal((await run(searchRule('present', undefined, 'cursor'), call('search', { cursor: null }))).status, 'pass');
+      assert.equal(
+        (await run(searchRule('present', undefined, 'cursor'), call('search', { cursor: null }))).status,
+        'pass',
+      );
       const v = await run(searchRule('present', undefined, 'cursor'), call('search', {}));
       assert.equal(v.status, 'fail');
       assert.match(v.reason, /`cursor` fails present \(is missing\)/);
     });
 
     it('absent: the path does not exist; a present value fails naming its kind, not its value', async () => {
-      assert.equal((await run(searchRule('absent', undefined, 'debug'), call('search', { query: 'x' }))).status, 'pass');
+      assert.equal(
+        (await run(searchRule('absent', undefined, 'debug'), call('search', { query: 'x' }))).status,
+        'pass',
+      );
       const v = await run(searchRule('absent', undefined, 'password'), call('search', { password: 'hunter2' }));
       assert.equal(v.status, 'fail');
       assert.match(v.reason, /`password` fails absent \(is present \(a string of 7 characters\)\)/);
@@ -120,25 +139,57 @@ describe('tool_call_match', () => {
 
     it('type: string, number, integer, boolean, object, array and null, one or a list', async () => {
       const args = { s: 'x', n: 1.5, i: 150.0, b: false, o: { a: 1 }, a: [1], z: null };
-      for (const [path, type] of [['s', 'string'], ['n', 'number'], ['i', 'integer'], ['i', 'number'], ['b', 'boolean'], ['o', 'object'], ['a', 'array'], ['z', 'null']] as const) {
+      for (const [path, type] of [
+        ['s', 'string'],
+        ['n', 'number'],
+        ['i', 'integer'],
+        ['i', 'number'],
+        ['b', 'boolean'],
+        ['o', 'object'],
+        ['a', 'array'],
+        ['z', 'null'],
+      ] as const) {
         const v = await run(searchRule('type', type, path), call('search', args));
         assert.equal(v.status, 'pass', `${path} should be ${type}: ${v.reason}`);
       }
       assert.equal((await run(searchRule('type', ['string', 'null'], 'z'), call('search', args))).status, 'pass');
       const fractional = await run(searchRule('type', 'integer', 'n'), call('search', args));
       assert.match(fractional.reason, /`n` fails type \(is a number with a fractional part, not integer\)/);
-      assert.equal((await run(searchRule('type', 'object', 'a'), call('search', args))).status, 'fail', 'an array is not an object');
-      assert.equal((await run(searchRule('type', 'object', 'z'), call('search', args))).status, 'fail', 'null is not an object');
+      assert.equal(
+        (await run(searchRule('type', 'object', 'a'), call('search', args))).status,
+        'fail',
+        'an array is not an object',
+      );
+      assert.equal(
+        (await run(searchRule('type', 'object', 'z'), call('search', args))).status,
+        'fail',
+        'null is not an object',
+      );
     });
 
     it('paths reach into nested objects and arrays with the field-path syntax', async () => {
-      const options = { tool: 'search', params: [{ path: 'filters.dates[1]', rule: 'equals', value: '2026-02-01' }, { path: 'filters.tags.0', rule: 'equals', value: 'billing' }] };
-      const v = await run(options, call('search', { filters: { dates: ['2026-01-01', '2026-02-01'], tags: ['billing'] } }));
+      const options = {
+        tool: 'search',
+        params: [
+          { path: 'filters.dates[1]', rule: 'equals', value: '2026-02-01' },
+          { path: 'filters.tags.0', rule: 'equals', value: 'billing' },
+        ],
+      };
+      const v = await run(
+        options,
+        call('search', { filters: { dates: ['2026-01-01', '2026-02-01'], tags: ['billing'] } }),
+      );
       assert.equal(v.status, 'pass', v.reason);
     });
 
     it('a call satisfies its rules only when it satisfies every one', async () => {
-      const options = { tool: 'search', params: [{ path: 'query', rule: 'present' }, { path: 'limit', rule: 'max', value: 10 }] };
+      const options = {
+        tool: 'search',
+        params: [
+          { path: 'query', rule: 'present' },
+          { path: 'limit', rule: 'max', value: 10 },
+        ],
+      };
       const v = await run(options, call('search', { query: 'x', limit: 50 }));
       assert.equal(v.status, 'fail');
       assert.match(v.reason, /call 1: `limit` fails max/);
@@ -153,10 +204,21 @@ describe('tool_call_match', () => {
       const v = await run(any, call('search', { query: runaway }));
       assert.equal(v.status, 'timeout');
       assert.match(v.reason, /took longer than match_timeout_ms \(50 ms\) on call 1 of `search`/);
-      assert.equal((await run(any, call('search', { query: runaway }), call('search', { query: 'aa' }))).status, 'pass', 'a satisfying call decides any');
+      assert.equal(
+        (await run(any, call('search', { query: runaway }), call('search', { query: 'aa' }))).status,
+        'pass',
+        'a satisfying call decides any',
+      );
       const all = { ...any, occurrence: 'all' };
-      assert.equal((await run(all, call('search', { query: runaway }), call('search', { query: 'b' }))).status, 'fail', 'a failing call decides all');
-      assert.equal((await run(all, call('search', { query: runaway }), call('search', { query: 'aa' }))).status, 'timeout');
+      assert.equal(
+        (await run(all, call('search', { query: runaway }), call('search', { query: 'b' }))).status,
+        'fail',
+        'a failing call decides all',
+      );
+      assert.equal(
+        (await run(all, call('search', { query: runaway }), call('search', { query: 'aa' }))).status,
+        'timeout',
+      );
     });
 
     it('refuses a malformed path at load', () => {
@@ -167,10 +229,18 @@ describe('tool_call_match', () => {
   });
 
   describe('occurrence', () => {
-    const options = (occurrence: string) => ({ tool: 'search', occurrence, params: [{ path: 'limit', rule: 'max', value: 10 }] });
+    const options = (occurrence: string) => ({
+      tool: 'search',
+      occurrence,
+      params: [{ path: 'limit', rule: 'max', value: 10 }],
+    });
 
     it('any (default): passes when one call of several satisfies the rules', async () => {
-      const v = await run({ tool: 'search', params: [{ path: 'limit', rule: 'max', value: 10 }] }, call('search', { limit: 50 }), call('search', { limit: 5 }));
+      const v = await run(
+        { tool: 'search', params: [{ path: 'limit', rule: 'max', value: 10 }] },
+        call('search', { limit: 50 }),
+        call('search', { limit: 5 }),
+      );
       assert.equal(v.status, 'pass');
       assert.match(v.reason, /call 2 of the 2 calls of `search` satisfies the rule \(occurrence any\)/);
     });
@@ -179,11 +249,17 @@ describe('tool_call_match', () => {
       const v = await run(options('any'), call('search', { limit: 50 }), call('search', { limit: 70 }));
       assert.equal(v.status, 'fail');
       assert.equal(v.score, 0);
-      assert.match(v.reason, /none of the 2 calls of `search` satisfies every rule \(occurrence any\): call 1: `limit` fails max .*; call 2: `limit` fails max/);
+      assert.match(
+        v.reason,
+        /none of the 2 calls of `search` satisfies every rule \(occurrence any\): call 1: `limit` fails max .*; call 2: `limit` fails max/,
+      );
     });
 
     it('all: passes when every call satisfies, fails when one does not', async () => {
-      assert.equal((await run(options('all'), call('search', { limit: 1 }), call('search', { limit: 2 }))).status, 'pass');
+      assert.equal(
+        (await run(options('all'), call('search', { limit: 1 }), call('search', { limit: 2 }))).status,
+        'pass',
+      );
       const v = await run(options('all'), call('search', { limit: 1 }), call('search', { limit: 20 }));
       assert.equal(v.status, 'fail');
       assert.match(v.reason, /1 of the 2 calls of `search` fails a rule \(occurrence all\): call 2: `limit` fails max/);
@@ -196,7 +272,12 @@ describe('tool_call_match', () => {
     });
 
     it('exactly_one: passes with one satisfying call among others', async () => {
-      const v = await run(options('exactly_one'), call('search', { limit: 50 }), call('search', { limit: 5 }), call('search', { limit: 99 }));
+      const v = await run(
+        options('exactly_one'),
+        call('search', { limit: 50 }),
+        call('search', { limit: 5 }),
+        call('search', { limit: 99 }),
+      );
       assert.equal(v.status, 'pass');
       assert.match(v.reason, /exactly one of the 3 calls of `search` \(call 2\)/);
     });
@@ -204,13 +285,19 @@ describe('tool_call_match', () => {
     it('exactly_one: two satisfying calls fail, and so do none', async () => {
       const two = await run(options('exactly_one'), call('search', { limit: 1 }), call('search', { limit: 2 }));
       assert.equal(two.status, 'fail');
-      assert.match(two.reason, /2 of the 2 calls of `search` satisfy every rule \(call 1, call 2\); occurrence exactly_one needs exactly one/);
+      assert.match(
+        two.reason,
+        /2 of the 2 calls of `search` satisfy every rule \(call 1, call 2\); occurrence exactly_one needs exactly one/,
+      );
       assert.equal((await run(options('exactly_one'), call('search', { limit: 50 }))).status, 'fail');
     });
 
     it('without params, checks that the tool was called (exactly_one: exactly once)', async () => {
       assert.equal((await run({ tool: 'search' }, call('lookup', {}), call('search', {}))).status, 'pass');
-      assert.equal((await run({ tool: 'search', occurrence: 'exactly_one' }, call('search', {}), call('search', {}))).status, 'fail');
+      assert.equal(
+        (await run({ tool: 'search', occurrence: 'exactly_one' }, call('search', {}), call('search', {}))).status,
+        'fail',
+      );
       assert.equal((await run({ tool: 'search', occurrence: 'exactly_one' }, call('search', {}))).status, 'pass');
     });
 
@@ -226,7 +313,11 @@ describe('tool_call_match', () => {
     });
 
     it('numbers calls in start order when every call has a start time', async () => {
-      const v = await run(options('any'), call('search', { limit: 5 }, { start_ms: 200 }), call('search', { limit: 50 }, { start_ms: 100 }));
+      const v = await run(
+        options('any'),
+        call('search', { limit: 5 }, { start_ms: 200 }),
+        call('search', { limit: 50 }, { start_ms: 100 }),
+      );
       assert.equal(v.status, 'pass');
       assert.match(v.reason, /call 2 of the 2 calls/);
     });
@@ -234,27 +325,47 @@ describe('tool_call_match', () => {
 
   describe('forbidden tools', () => {
     it('forbidden_tools: one call of a listed tool fails, even an errored one', async () => {
-      const v = await run({ tool: 'search', forbidden_tools: ['delete'] }, call('search', {}), call('delete', {}, { error: 'denied' }));
+      const v = await run(
+        { tool: 'search', forbidden_tools: ['delete'] },
+        call('search', {}),
+        call('delete', {}, { error: 'denied' }),
+      );
       assert.equal(v.status, 'fail');
       assert.match(v.reason, /a forbidden tool was called: `delete` \(step 2\)/);
-      assert.equal((await run({ tool: 'search', forbidden_tools: ['delete'] }, call('search', {}), call('lookup', {}))).status, 'pass');
+      assert.equal(
+        (await run({ tool: 'search', forbidden_tools: ['delete'] }, call('search', {}), call('lookup', {}))).status,
+        'pass',
+      );
     });
 
     it('forbid_other_tools: any other tool fails; only the tool itself passes', async () => {
       const v = await run({ tool: 'search', forbid_other_tools: true }, call('search', {}), call('lookup', {}));
       assert.equal(v.status, 'fail');
       assert.match(v.reason, /other tools were called and forbid_other_tools is on: `lookup` \(step 2\)/);
-      assert.equal((await run({ tool: 'search', forbid_other_tools: true }, call('search', {}), call('search', {}))).status, 'pass');
+      assert.equal(
+        (await run({ tool: 'search', forbid_other_tools: true }, call('search', {}), call('search', {}))).status,
+        'pass',
+      );
     });
 
     it('a forbidden call fails even when arguments were not recorded (it needs none)', async () => {
-      const v = await run({ tool: 'search', params: [{ path: 'q', rule: 'present' }], forbidden_tools: ['delete'] }, call('search'), call('delete'));
+      const v = await run(
+        { tool: 'search', params: [{ path: 'q', rule: 'present' }], forbidden_tools: ['delete'] },
+        call('search'),
+        call('delete'),
+      );
       assert.equal(v.status, 'fail');
     });
 
     it('the schema refuses forbid_other_tools together with forbidden_tools; create refuses forbidding the tool itself', () => {
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', forbid_other_tools: true, forbidden_tools: ['x'] }), []);
-      assert.deepEqual(schemaErrors(toolCallMatch, { tool: 'search', forbid_other_tools: false, forbidden_tools: ['x'] }), []);
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', forbid_other_tools: true, forbidden_tools: ['x'] }),
+        [],
+      );
+      assert.deepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', forbid_other_tools: false, forbidden_tools: ['x'] }),
+        [],
+      );
       const issues = refusal(toolCallMatch, { tool: 'search', forbidden_tools: ['search'] });
       assert.deepEqual(issues[0]?.path, ['forbidden_tools']);
     });
@@ -274,9 +385,17 @@ describe('tool_call_match', () => {
     });
 
     it('ARGUMENTS_UNAVAILABLE: a call whose arguments were not recorded makes the case unsupported, never "no arguments"', async () => {
-      const v = await run(searchRule('present', undefined, 'query'), call('lookup', {}), call('search', { query: 'x' }), call('search'));
+      const v = await run(
+        searchRule('present', undefined, 'query'),
+        call('lookup', {}),
+        call('search', { query: 'x' }),
+        call('search'),
+      );
       assert.equal(v.status, 'unsupported');
-      assert.match(v.reason, /^ARGUMENTS_UNAVAILABLE: the recording did not keep the arguments of call 2 of `search` \(step 3\)/);
+      assert.match(
+        v.reason,
+        /^ARGUMENTS_UNAVAILABLE: the recording did not keep the arguments of call 2 of `search` \(step 3\)/,
+      );
       assert.doesNotMatch(v.reason, /no arguments/);
       assert.equal(v.details?.['code'], 'ARGUMENTS_UNAVAILABLE');
     });
@@ -287,20 +406,32 @@ describe('tool_call_match', () => {
     });
 
     it('a trace that is a list of tool names keeps no arguments: rules are unsupported, a bare call check is not', async () => {
-      const v = await score(toolCallMatch, searchRule('present', undefined, 'query'), { output: 'x', trace: ['lookup', 'search'] });
+      const v = await score(toolCallMatch, searchRule('present', undefined, 'query'), {
+        output: 'x',
+        trace: ['lookup', 'search'],
+      });
       assert.equal(v.status, 'unsupported');
       assert.match(v.reason, /ARGUMENTS_UNAVAILABLE.*a list of tool names, which keeps no arguments/);
-      assert.equal((await score(toolCallMatch, { tool: 'search' }, { output: 'x', trace: ['lookup', 'search'] })).status, 'pass');
+      assert.equal(
+        (await score(toolCallMatch, { tool: 'search' }, { output: 'x', trace: ['lookup', 'search'] })).status,
+        'pass',
+      );
     });
 
     it('arguments recorded as text that is not JSON have no fields, and the reason says so', async () => {
       const v = await run(searchRule('present', undefined, 'query'), call('search', 'query=refunds'));
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /`query` fails present \(is missing: the call's arguments are a string of 13 characters, not an object\)/);
+      assert.match(
+        v.reason,
+        /`query` fails present \(is missing: the call's arguments are a string of 13 characters, not an object\)/,
+      );
     });
 
     it('calls of other tools need no recorded arguments', async () => {
-      assert.equal((await run(searchRule('present', undefined, 'query'), call('lookup'), call('search', { query: 'x' }))).status, 'pass');
+      assert.equal(
+        (await run(searchRule('present', undefined, 'query'), call('lookup'), call('search', { query: 'x' }))).status,
+        'pass',
+      );
     });
   });
 
@@ -337,19 +468,57 @@ describe('tool_call_match', () => {
   describe('schema', () => {
     it('needs a tool; rules need the right kind of value', () => {
       assert.notDeepEqual(schemaErrors(toolCallMatch, {}), []);
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'equals' }] }), [], 'equals needs a value');
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'min', value: '5' }] }), [], 'min needs a number');
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'one_of', value: [] }] }), [], 'one_of needs a non-empty list');
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'present', value: 1 }] }), [], 'present takes no value');
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'type', value: 'float' }] }), [], 'unknown type name');
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'equals', value: 1, flags: 'i' }] }), [], 'flags only with matches');
-      assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'near', value: 1 }] }), [], 'unknown rule');
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'equals' }] }),
+        [],
+        'equals needs a value',
+      );
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'min', value: '5' }] }),
+        [],
+        'min needs a number',
+      );
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'one_of', value: [] }] }),
+        [],
+        'one_of needs a non-empty list',
+      );
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'present', value: 1 }] }),
+        [],
+        'present takes no value',
+      );
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'type', value: 'float' }] }),
+        [],
+        'unknown type name',
+      );
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'equals', value: 1, flags: 'i' }] }),
+        [],
+        'flags only with matches',
+      );
+      assert.notDeepEqual(
+        schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'near', value: 1 }] }),
+        [],
+        'unknown rule',
+      );
       assert.notDeepEqual(schemaErrors(toolCallMatch, { tool: 'search', occurrence: 'some' }), []);
-      assert.deepEqual(schemaErrors(toolCallMatch, { tool: 'search', params: [{ path: 'q', rule: 'equals', value: null }, { path: 'q', rule: 'type', value: ['string', 'null'] }] }), []);
+      assert.deepEqual(
+        schemaErrors(toolCallMatch, {
+          tool: 'search',
+          params: [
+            { path: 'q', rule: 'equals', value: null },
+            { path: 'q', rule: 'type', value: ['string', 'null'] },
+          ],
+        }),
+        [],
+      );
     });
 
     it('accepts every example in its schema', () => {
-      for (const example of (toolCallMatch.schema['examples'] as { [key: string]: Json }[]) ?? []) assert.deepEqual(schemaErrors(toolCallMatch, example), [], JSON.stringify(example));
+      for (const example of (toolCallMatch.schema['examples'] as { [key: string]: Json }[]) ?? [])
+        assert.deepEqual(schemaErrors(toolCallMatch, example), [], JSON.stringify(example));
     });
   });
 });

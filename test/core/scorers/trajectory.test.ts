@@ -7,9 +7,16 @@ import { refusal, schemaErrors, score } from '../../support/scoring';
 
 type Step = { readonly [key: string]: Json };
 
-const ok = (name: string, extra: Step = {}): Step => ({ type: 'tool_call', name, arguments: { secret: 'argument-value' }, result: 'result-text', ...extra });
+const ok = (name: string, extra: Step = {}): Step => ({
+  type: 'tool_call',
+  name,
+  arguments: { secret: 'argument-value' },
+  result: 'result-text',
+  ...extra,
+});
 const failed = (name: string): Step => ok(name, { error: 'upstream 503' });
-const handoff = (to: string, from?: string): Step => (from === undefined ? { type: 'handoff', to } : { type: 'handoff', from, to });
+const handoff = (to: string, from?: string): Step =>
+  from === undefined ? { type: 'handoff', to } : { type: 'handoff', from, to };
 
 function run(options: { [key: string]: Json }, ...steps: Step[]): Promise<ScorerVerdict> {
   return score(trajectory, options, { output: 'done', trace: { steps } });
@@ -32,25 +39,37 @@ describe('trajectory', () => {
       const v = await run({ required_steps: ['lookup', 'refund', 'notify'] }, ok('lookup'), ok('notify'));
       assert.equal(v.status, 'fail');
       assert.equal(v.score, 0);
-      assert.match(v.reason, /^required step 2 of 3 \(`refund`\) was never called \(the 1 step after it was not checked\)$/);
+      assert.match(
+        v.reason,
+        /^required step 2 of 3 \(`refund`\) was never called \(the 1 step after it was not checked\)$/,
+      );
     });
 
     it('fails a required step that happened only out of order', async () => {
       const v = await run({ required_steps: ['lookup', 'refund'] }, ok('refund'), ok('lookup'));
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /required step 2 of 2 \(`refund`\) is out of order: it succeeded only before step 1 \(`lookup`, call 2\)/);
+      assert.match(
+        v.reason,
+        /required step 2 of 2 \(`refund`\) is out of order: it succeeded only before step 1 \(`lookup`, call 2\)/,
+      );
     });
 
     it('fails a required step whose calls only ended with errors', async () => {
       const v = await run({ required_steps: ['lookup', 'refund'] }, ok('lookup'), failed('refund'), failed('refund'));
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /required step 2 of 2 \(`refund`\) only ended with errors after step 1 \(`lookup`, call 1\): all 2 of its calls failed/);
+      assert.match(
+        v.reason,
+        /required step 2 of 2 \(`refund`\) only ended with errors after step 1 \(`lookup`, call 1\): all 2 of its calls failed/,
+      );
     });
 
     it('a failed call followed by a successful retry satisfies the step (the retry does, not the failure)', async () => {
       const v = await run({ required_steps: ['search', 'answer'] }, failed('search'), ok('search'), ok('answer'));
       assert.equal(v.status, 'pass');
-      assert.deepEqual((v.details?.['required_steps'] as { call: number }[]).map((s) => s.call), [2, 3]);
+      assert.deepEqual(
+        (v.details?.['required_steps'] as { call: number }[]).map((s) => s.call),
+        [2, 3],
+      );
     });
 
     it('a successful call before the failure does not rescue a later required step', async () => {
@@ -73,7 +92,11 @@ describe('trajectory', () => {
     });
 
     it('reads calls in start order when every call has a start time', async () => {
-      const v = await run({ required_steps: ['lookup', 'refund'] }, ok('refund', { start_ms: 20 }), ok('lookup', { start_ms: 10 }));
+      const v = await run(
+        { required_steps: ['lookup', 'refund'] },
+        ok('refund', { start_ms: 20 }),
+        ok('lookup', { start_ms: 10 }),
+      );
       assert.equal(v.status, 'pass');
     });
   });
@@ -89,7 +112,10 @@ describe('trajectory', () => {
       const v = await run({ forbidden_tools: ['delete'] }, ok('lookup'));
       assert.equal(v.status, 'pass');
       assert.match(v.reason, /the forbidden tool `delete` was not called/);
-      assert.match((await run({ forbidden_tools: ['delete', 'shell'] }, ok('lookup'))).reason, /none of the 2 forbidden tools was called/);
+      assert.match(
+        (await run({ forbidden_tools: ['delete', 'shell'] }, ok('lookup'))).reason,
+        /none of the 2 forbidden tools was called/,
+      );
     });
 
     it('refuses a tool that is both required and forbidden at load', () => {
@@ -100,15 +126,26 @@ describe('trajectory', () => {
 
   describe('handoffs', () => {
     it('passes when each declared handoff was recorded (from is optional)', async () => {
-      const v = await run({ handoffs: [{ to: 'billing' }, { from: 'billing', to: 'refunds' }] }, handoff('billing', 'triage'), ok('lookup'), handoff('refunds', 'billing'));
+      const v = await run(
+        { handoffs: [{ to: 'billing' }, { from: 'billing', to: 'refunds' }] },
+        handoff('billing', 'triage'),
+        ok('lookup'),
+        handoff('refunds', 'billing'),
+      );
       assert.equal(v.status, 'pass');
       assert.match(v.reason, /all 2 declared handoffs were recorded/);
     });
 
     it('fails a handoff that was not recorded, or recorded from another agent', async () => {
-      const v = await run({ handoffs: [{ from: 'triage', to: 'refunds' }, { to: 'legal' }] }, handoff('refunds', 'billing'));
+      const v = await run(
+        { handoffs: [{ from: 'triage', to: 'refunds' }, { to: 'legal' }] },
+        handoff('refunds', 'billing'),
+      );
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /handoff 1 \(from `triage` to `refunds`\), handoff 2 \(to `legal`\) were not recorded \(the trace records 1 handoff\)/);
+      assert.match(
+        v.reason,
+        /handoff 1 \(from `triage` to `refunds`\), handoff 2 \(to `legal`\) were not recorded \(the trace records 1 handoff\)/,
+      );
       assert.deepEqual(v.details?.['handoffs'], [
         { from: 'triage', to: 'refunds', recorded: false },
         { to: 'legal', recorded: false },
@@ -124,18 +161,29 @@ describe('trajectory', () => {
 
   describe('several rules', () => {
     it('names every rule that failed, and passes only when all hold', async () => {
-      const options = { required_steps: ['lookup', 'refund'], forbidden_tools: ['delete'], handoffs: [{ to: 'billing' }] };
+      const options = {
+        required_steps: ['lookup', 'refund'],
+        forbidden_tools: ['delete'],
+        handoffs: [{ to: 'billing' }],
+      };
       const v = await run(options, ok('lookup'), ok('delete'));
       assert.equal(v.status, 'fail');
-      assert.match(v.reason, /required step 2 of 2 \(`refund`\) was never called; forbidden tool called: `delete` \(1 call, first at call 2\); handoff 1 \(to `billing`\) was not recorded/);
+      assert.match(
+        v.reason,
+        /required step 2 of 2 \(`refund`\) was never called; forbidden tool called: `delete` \(1 call, first at call 2\); handoff 1 \(to `billing`\) was not recorded/,
+      );
       const good = await run(options, ok('lookup'), handoff('billing'), ok('refund'));
       assert.equal(good.status, 'pass');
-      assert.match(good.reason, /all 2 required steps .*; the forbidden tool `delete` was not called; the declared handoff was recorded/);
+      assert.match(
+        good.reason,
+        /all 2 required steps .*; the forbidden tool `delete` was not called; the declared handoff was recorded/,
+      );
     });
 
     it('reasons never quote arguments, results or errors', async () => {
       const v = await run({ required_steps: ['refund'] }, failed('refund'));
-      for (const payload of ['argument-value', 'result-text', 'upstream 503']) assert.ok(!v.reason.includes(payload), v.reason);
+      for (const payload of ['argument-value', 'result-text', 'upstream 503'])
+        assert.ok(!v.reason.includes(payload), v.reason);
     });
   });
 
@@ -152,7 +200,10 @@ describe('trajectory', () => {
     });
 
     it('reads a trace that is a list of tool names (no errors recorded there)', async () => {
-      assert.equal((await score(trajectory, { required_steps: ['a', 'c'] }, { output: 'x', trace: ['a', 'b', 'c'] })).status, 'pass');
+      assert.equal(
+        (await score(trajectory, { required_steps: ['a', 'c'] }, { output: 'x', trace: ['a', 'b', 'c'] })).status,
+        'pass',
+      );
     });
   });
 
@@ -167,7 +218,8 @@ describe('trajectory', () => {
     });
 
     it('accepts every example in its schema', () => {
-      for (const example of trajectory.schema['examples'] as { [key: string]: Json }[]) assert.deepEqual(schemaErrors(trajectory, example), [], JSON.stringify(example));
+      for (const example of trajectory.schema['examples'] as { [key: string]: Json }[])
+        assert.deepEqual(schemaErrors(trajectory, example), [], JSON.stringify(example));
     });
   });
 });

@@ -3,7 +3,13 @@ import { describe, it } from 'node:test';
 import type { Json } from '../../../core/case';
 import { trajectoryMatcher } from '../../../core/scorers/builtin/trajectoryMatcher';
 import { looksCanonicalMcp } from '../../../core/trace/toolNames';
-import { coverage, jaccard, listEditDistance, listEditSimilarity, setOverlap } from '../../../core/scorers/support/listDistance';
+import {
+  coverage,
+  jaccard,
+  listEditDistance,
+  listEditSimilarity,
+  setOverlap,
+} from '../../../core/scorers/support/listDistance';
 import { longestCommonSubsequenceLength as longestCommonSubsequence } from '../../../core/scorers/support/longestCommonSubsequence';
 import { score } from '../../support/scoring';
 import { thresholdOffScale } from '../../../core/config/thresholdScale';
@@ -18,7 +24,11 @@ function calls(...names: string[]): Json {
 // Jaccard = |E ∩ A| / |E ∪ A| × 100; ordered = max(0, 1 − lev / max(len)) × 100.
 describe('trajectory_matcher', () => {
   it('scores Jaccard on sets by default: 2 shared of 4 distinct tools is 50, and says so with counts', async () => {
-    const v = await score(trajectoryMatcher, {}, { expected: ['a__x', 'b__y', 'c__z'], trace: calls('a__x', 'b__y', 'd__w') });
+    const v = await score(
+      trajectoryMatcher,
+      {},
+      { expected: ['a__x', 'b__y', 'c__z'], trace: calls('a__x', 'b__y', 'd__w') },
+    );
     assert.equal(v.status, 'fail');
     assert.equal(v.score, 50);
     assert.equal(v.reason, '2 of 3 expected tools were called; 1 unexpected (Jaccard 50)');
@@ -28,7 +38,11 @@ describe('trajectory_matcher', () => {
   });
 
   it('passes at exactly 100: the same tools in another order', async () => {
-    const v = await score(trajectoryMatcher, {}, { expected: ['a__x', 'b__y', 'c__z'], trace: calls('c__z', 'a__x', 'b__y') });
+    const v = await score(
+      trajectoryMatcher,
+      {},
+      { expected: ['a__x', 'b__y', 'c__z'], trace: calls('c__z', 'a__x', 'b__y') },
+    );
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 100);
   });
@@ -51,30 +65,48 @@ describe('trajectory_matcher', () => {
   });
 
   it('with enforce_order, a swap costs two substitutions: 1 − 2/3', async () => {
-    const v = await score(trajectoryMatcher, { enforce_order: true }, { expected: ['a__x', 'b__y', 'c__z'], trace: calls('b__y', 'a__x', 'c__z') });
+    const v = await score(
+      trajectoryMatcher,
+      { enforce_order: true },
+      { expected: ['a__x', 'b__y', 'c__z'], trace: calls('b__y', 'a__x', 'c__z') },
+    );
     assert.equal(v.score, 33.333333333333336);
     assert.equal(v.reason, 'the 3 tool calls are 2 edits from the 3 expected, in order (Levenshtein similarity 33.33)');
   });
 
   it('with enforce_order, one missing call is one deletion: 1 − 1/3', async () => {
-    const v = await score(trajectoryMatcher, { enforce_order: true }, { expected: ['a__x', 'b__y', 'c__z'], trace: calls('a__x', 'c__z') });
+    const v = await score(
+      trajectoryMatcher,
+      { enforce_order: true },
+      { expected: ['a__x', 'b__y', 'c__z'], trace: calls('a__x', 'c__z') },
+    );
     assert.equal(v.score, 66.66666666666667);
   });
 
   it('with enforce_order, the same order passes and no call at all scores 0', async () => {
     const expected = ['a__x', 'b__y', 'a__x'];
-    assert.equal((await score(trajectoryMatcher, { enforce_order: true }, { expected, trace: calls('a__x', 'b__y', 'a__x') })).status, 'pass');
+    assert.equal(
+      (await score(trajectoryMatcher, { enforce_order: true }, { expected, trace: calls('a__x', 'b__y', 'a__x') }))
+        .status,
+      'pass',
+    );
     const none = await score(trajectoryMatcher, { enforce_order: true }, { expected, trace: calls() });
     assert.equal(none.score, 0);
     assert.equal(none.status, 'fail');
   });
 
   it('filters native tools from both sides by default: read_file, __x and x__ go, x__y__z stays', async () => {
-    const testCase = { expected: ['read_file', 'a__x', '__x', 'x__', 'x__y__z'], trace: calls('x__y__z', 'a__x', 'read_file', 'Bash') };
+    const testCase = {
+      expected: ['read_file', 'a__x', '__x', 'x__', 'x__y__z'],
+      trace: calls('x__y__z', 'a__x', 'read_file', 'Bash'),
+    };
     const v = await score(trajectoryMatcher, {}, testCase);
     assert.equal(v.status, 'pass');
     assert.equal(v.score, 100);
-    assert.deepEqual(v.details?.['native_tools_dropped'], { expected: ['read_file', '__x', 'x__'], actual: ['read_file', 'Bash'] });
+    assert.deepEqual(v.details?.['native_tools_dropped'], {
+      expected: ['read_file', '__x', 'x__'],
+      actual: ['read_file', 'Bash'],
+    });
     assert.match(v.reason, /5 native tool names left out \(filter_native_tools\)/);
     // Unfiltered: {read_file, a__x, __x, x__, x__y__z} against {x__y__z, a__x, read_file, Bash}: 3 shared of 6.
     const unfiltered = await score(trajectoryMatcher, { filter_native_tools: false }, testCase);
@@ -109,13 +141,24 @@ describe('trajectory_matcher', () => {
     const called = await score(trajectoryMatcher, {}, { expected: null, trace: calls('a__x') });
     assert.equal(called.score, 0);
     assert.equal(called.reason, 'no tools were expected; 1 distinct tool was called (Jaccard 0)');
-    assert.equal((await score(trajectoryMatcher, {}, { expected: { answer: 'Paris' }, trace: calls('a__x') })).score, 0);
+    assert.equal(
+      (await score(trajectoryMatcher, {}, { expected: { answer: 'Paris' }, trace: calls('a__x') })).score,
+      0,
+    );
   });
 
   it('reads expected.trajectory when the expected value is an object, or the field expected_path selects', async () => {
     const trace = calls('a__x', 'b__y');
-    assert.equal((await score(trajectoryMatcher, {}, { expected: { trajectory: ['a__x', 'b__y'], answer: 'done' }, trace })).status, 'pass');
-    assert.equal((await score(trajectoryMatcher, { expected_path: 'tools' }, { expected: { tools: ['a__x', 'b__y'] }, trace })).status, 'pass');
+    assert.equal(
+      (await score(trajectoryMatcher, {}, { expected: { trajectory: ['a__x', 'b__y'], answer: 'done' }, trace }))
+        .status,
+      'pass',
+    );
+    assert.equal(
+      (await score(trajectoryMatcher, { expected_path: 'tools' }, { expected: { tools: ['a__x', 'b__y'] }, trace }))
+        .status,
+      'pass',
+    );
   });
 
   it('is an error when a present expected value is not a list of tool names', async () => {
@@ -146,17 +189,30 @@ describe('trajectory_matcher', () => {
   it('reads the tools of an EvalBench record (accumulated_tools) and of a plain list of tool names', async () => {
     const record = { conversation_history: [], accumulated_tools: ['a__x', 'b__y'] };
     assert.equal((await score(trajectoryMatcher, {}, { expected: ['b__y', 'a__x'], trace: record })).status, 'pass');
-    assert.equal((await score(trajectoryMatcher, {}, { expected: ['a__x', 'c__z'], trace: ['a__x', 'read_file'] })).score, 50);
+    assert.equal(
+      (await score(trajectoryMatcher, {}, { expected: ['a__x', 'c__z'], trace: ['a__x', 'read_file'] })).score,
+      50,
+    );
   });
 
   it('counts a tool call that ended in an error as called (EvalBench’s generated_error rule is not applied)', async () => {
-    const v = await score(trajectoryMatcher, {}, { expected: ['a__x'], trace: { steps: [{ type: 'tool_call', name: 'a__x', error: 'timeout' }] } });
+    const v = await score(
+      trajectoryMatcher,
+      {},
+      { expected: ['a__x'], trace: { steps: [{ type: 'tool_call', name: 'a__x', error: 'timeout' }] } },
+    );
     assert.equal(v.status, 'pass');
   });
 
   it('refuses a threshold off the 0–100 scale and accepts one on it', () => {
     assert.match(thresholdOffScale(trajectoryMatcher, 101) ?? '', /between 0 and 100/);
-    assert.equal(trajectoryMatcher.create({ threshold: 80, enforce_order: false, filter_native_tools: true }, { engine: createEngineContext(), configDir: '.', timeoutMs: 30_000, env: {} }).ok, true);
+    assert.equal(
+      trajectoryMatcher.create(
+        { threshold: 80, enforce_order: false, filter_native_tools: true },
+        { engine: createEngineContext(), configDir: '.', timeoutMs: 30_000, env: {} },
+      ).ok,
+      true,
+    );
   });
 
   it('is a 0–100 EvalBench scorer with no default threshold', () => {
@@ -193,6 +249,12 @@ describe('listDistance', () => {
     assert.equal(jaccard(['a', 'a', 'b'], ['b', 'c']), 1 / 3);
     assert.equal(coverage(['a', 'b'], ['a', 'c', 'd']), 0.5);
     assert.equal(coverage([], ['a']), 1);
-    assert.deepEqual(setOverlap(['a', 'b', 'a'], ['c', 'a']), { matched: ['a'], missing: ['b'], unexpected: ['c'], expectedCount: 2, unionCount: 3 });
+    assert.deepEqual(setOverlap(['a', 'b', 'a'], ['c', 'a']), {
+      matched: ['a'],
+      missing: ['b'],
+      unexpected: ['c'],
+      expectedCount: 2,
+      unionCount: 3,
+    });
   });
 });

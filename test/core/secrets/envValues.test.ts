@@ -36,7 +36,8 @@ const KEY = 'sk-planted-0123456789abcdefXYZ';
 
 /** No part of `secret` of 8 characters or more in `text`. */
 function assertNoPart(text: string, secret: string): void {
-  for (let i = 0; i + 8 <= secret.length; i++) assert.ok(!text.includes(secret.slice(i, i + 8)), `"${secret.slice(i, i + 8)}" leaked in: ${text}`);
+  for (let i = 0; i + 8 <= secret.length; i++)
+    assert.ok(!text.includes(secret.slice(i, i + 8)), `"${secret.slice(i, i + 8)}" leaked in: ${text}`);
 }
 
 /** The value shows nowhere once masked: the reader remembered it. */
@@ -47,21 +48,32 @@ function assertRemembered(value: string): void {
 describe('values read from the environment join the mask list where they are read', () => {
   it('a model config ${VAR}', () => {
     const value = 'modelvar-plain-7731';
-    const loaded = parseModelConfig('provider: openai\nbase_url: http://127.0.0.1:1/v1\nmodel: "${JUDGE_MODEL_X}"\n', join(dir, 'judge.yaml'), { JUDGE_MODEL_X: value });
+    const loaded = parseModelConfig(
+      'provider: openai\nbase_url: http://127.0.0.1:1/v1\nmodel: "${JUDGE_MODEL_X}"\n',
+      join(dir, 'judge.yaml'),
+      { JUDGE_MODEL_X: value },
+    );
     assert.ok(loaded.ok);
     assertRemembered(value);
   });
 
   it('a database config ${VAR}', () => {
     const value = 'dbhost-plain-5521';
-    const parsed = parseDatabaseConfig('db_type: postgres\nhost: "${DB_HOST_X}"\nuser_name: u\ndatabase_name: d\n', join(dir, 'db.yaml'), { DB_HOST_X: value });
+    const parsed = parseDatabaseConfig(
+      'db_type: postgres\nhost: "${DB_HOST_X}"\nuser_name: u\ndatabase_name: d\n',
+      join(dir, 'db.yaml'),
+      { DB_HOST_X: value },
+    );
     assert.ok(parsed.config, JSON.stringify(parsed.problems));
     assertRemembered(value);
   });
 
   it("password_env's value, read when the database is opened", () => {
     const value = 'dbpass-plain-9043';
-    serverSettingsOf({ engine: 'postgres', host: 'h', port: 5432, database: 'd', user: 'u', passwordEnv: 'DB_PASS_X' }, { DB_PASS_X: value });
+    serverSettingsOf(
+      { engine: 'postgres', host: 'h', port: 5432, database: 'd', user: 'u', passwordEnv: 'DB_PASS_X' },
+      { DB_PASS_X: value },
+    );
     assertRemembered(value);
   });
 
@@ -84,9 +96,19 @@ describe('values read from the environment join the mask list where they are rea
 
   it("api_key_env's value, read at the judge call", async () => {
     const value = 'apikey-plain-4486';
-    const loaded = parseModelConfig('provider: openai\nbase_url: http://127.0.0.1:1/v1\nmodel: m\napi_key_env: JUDGE_KEY_X\n', join(dir, 'judge2.yaml'), {});
+    const loaded = parseModelConfig(
+      'provider: openai\nbase_url: http://127.0.0.1:1/v1\nmodel: m\napi_key_env: JUDGE_KEY_X\n',
+      join(dir, 'judge2.yaml'),
+      {},
+    );
     assert.ok(loaded.ok);
-    const context = { env: { JUDGE_KEY_X: value }, fetch, now: () => 0, signal: new AbortController().signal, googleToken: async () => ({ kind: 'missing' as const, reason: 'none' }) };
+    const context = {
+      env: { JUDGE_KEY_X: value },
+      fetch,
+      now: () => 0,
+      signal: new AbortController().signal,
+      googleToken: async () => ({ kind: 'missing' as const, reason: 'none' }),
+    };
     await requestCompletion(loaded.config, { user: 'q' }, context);
     assertRemembered(value);
   });
@@ -100,7 +122,8 @@ describe('values read from the environment join the mask list where they are rea
 
 describe('connection strings and key=value pairs', () => {
   it("mask a conninfo's password=… and an env assignment, not the words around them", () => {
-    const text = 'connect failed: host=db port=5432 password=hunter22xyz dbname=x; AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG';
+    const text =
+      'connect failed: host=db port=5432 password=hunter22xyz dbname=x; AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG';
     const masked = maskSecretText(text);
     assertNoPart(masked, 'hunter22xyz');
     assertNoPart(masked, 'wJalrXUtnFEMIK7MDENG');
@@ -112,7 +135,12 @@ describe('reasons cut after masking (siblings of the 200-character judge cut)', 
   it("a command target's stderr tail across the key", async () => {
     // The key, then 290 characters: the last 300 characters start inside it.
     const script = `process.stderr.write('${KEY}' + 'y'.repeat(290)); process.exit(1)`;
-    const error = await runCommandTarget(`"${process.execPath}" -e "${script}"`, { cwd: dir, stdin: '', env: process.env, signal: new AbortController().signal }).then(
+    const error = await runCommandTarget(`"${process.execPath}" -e "${script}"`, {
+      cwd: dir,
+      stdin: '',
+      env: process.env,
+      signal: new AbortController().signal,
+    }).then(
       () => assert.fail('the command fails'),
       (e: unknown) => e as Error,
     );
@@ -127,17 +155,37 @@ describe('reasons cut after masking (siblings of the 200-character judge cut)', 
     assertNoPart(tail.text(), KEY);
   });
 
-  it("an MCP probe error with a key across the 200-character cut", async () => {
-    const parsed = parseRunConfig('cases: [{id: a, input: x}]\nscorers:\n  mcp_compliance_check: {}\n', join(dir, 'mcp.eval.yaml'), {});
+  it('an MCP probe error with a key across the 200-character cut', async () => {
+    const parsed = parseRunConfig(
+      'cases: [{id: a, input: x}]\nscorers:\n  mcp_compliance_check: {}\n',
+      join(dir, 'mcp.eval.yaml'),
+      {},
+    );
     assert.ok(parsed.config, JSON.stringify(parsed.problems));
-    const results = await scoreCase({ id: 'a', input: 'x', output: { probe_error: `${'x'.repeat(189)} ${KEY}` } }, prepareScorers(parsed.config.scorers), 1, { now: () => 0 });
+    const results = await scoreCase(
+      { id: 'a', input: 'x', output: { probe_error: `${'x'.repeat(189)} ${KEY}` } },
+      prepareScorers(parsed.config.scorers),
+      1,
+      { now: () => 0 },
+    );
     assert.equal(results.length, 1);
     assertNoPart(JSON.stringify(results), KEY);
   });
 
   it("an engine's error quoting the password and a DSN, at the preparer's boundary", async () => {
     const password = 'enginepw-plain-8850';
-    const config = { file: join(dir, 'db.yaml'), dbType: 'postgres', dialect: 'postgres', name: 'd', nameSuffix: '', engine: 'postgres' as const, host: 'h', port: 5432, user: 'u', passwordEnv: 'ENGINE_PW_X' };
+    const config = {
+      file: join(dir, 'db.yaml'),
+      dbType: 'postgres',
+      dialect: 'postgres',
+      name: 'd',
+      nameSuffix: '',
+      engine: 'postgres' as const,
+      host: 'h',
+      port: 5432,
+      user: 'u',
+      passwordEnv: 'ENGINE_PW_X',
+    };
     const preparer = databasePreparer([{ config }], {
       timeoutMs: 1000,
       env: { ENGINE_PW_X: password },
@@ -145,10 +193,15 @@ describe('reasons cut after masking (siblings of the 200-character judge cut)', 
         throw new Error(`cannot connect to postgres://u:${password}@h:5432/d (password "${password}" refused)`);
       },
     });
-    const error = await preparer.prepare({ id: 'a', input: 'q', expected: { golden_sql: 'select 1', database: 'd' } }, new AbortController().signal).then(
-      () => assert.fail('the open fails'),
-      (e: unknown) => e as Error,
-    );
+    const error = await preparer
+      .prepare(
+        { id: 'a', input: 'q', expected: { golden_sql: 'select 1', database: 'd' } },
+        new AbortController().signal,
+      )
+      .then(
+        () => assert.fail('the open fails'),
+        (e: unknown) => e as Error,
+      );
     assert.match(error.message, /cannot connect/);
     assertNoPart(error.message, password);
   });
@@ -157,10 +210,18 @@ describe('reasons cut after masking (siblings of the 200-character judge cut)', 
 describe("a case's end event", () => {
   it("carries results masked with the run's values, as its result events do", async () => {
     const value = 'caseend-plain-4417';
-    const parsed = parseRunConfig('cases: [{id: a, input: x, output: "other"}]\nscorers:\n  exact_match: {value: "${CASE_END_X}"}\n', join(dir, 'e.eval.yaml'), { CASE_END_X: value });
+    const parsed = parseRunConfig(
+      'cases: [{id: a, input: x, output: "other"}]\nscorers:\n  exact_match: {value: "${CASE_END_X}"}\n',
+      join(dir, 'e.eval.yaml'),
+      { CASE_END_X: value },
+    );
     assert.ok(parsed.config, JSON.stringify(parsed.problems));
     const events: RunEvent[] = [];
-    await runEval(parsed.config, caseRecords(parsed.config), { runId: 'r', concurrency: 1, onEvent: (e) => void events.push(e) });
+    await runEval(parsed.config, caseRecords(parsed.config), {
+      runId: 'r',
+      concurrency: 1,
+      onEvent: (e) => void events.push(e),
+    });
     const end = events.find((e) => e.type === 'case/end');
     assert.ok(end !== undefined);
     assertNoPart(JSON.stringify(end), value);
@@ -177,7 +238,12 @@ describe("the extension's stream masking", () => {
 
   it('masks every string written to the output channel, and leaves the rest of the channel alone', () => {
     const written: unknown[] = [];
-    const channel = { name: 'EvalLens', info: (...a: unknown[]) => void written.push(...a), error: (e: unknown) => void written.push(e), show: () => 'shown' };
+    const channel = {
+      name: 'EvalLens',
+      info: (...a: unknown[]) => void written.push(...a),
+      error: (e: unknown) => void written.push(e),
+      show: () => 'shown',
+    };
     const output = maskedChannel(channel);
     output.info(`spawn failed: ${KEY}`);
     output.error(new Error(`cannot start: ${KEY}`));

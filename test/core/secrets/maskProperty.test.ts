@@ -15,7 +15,10 @@ import { seededRandom as prng } from '../../support/seededRandom';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const next = prng(1313);
 const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-const chars = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[int(0, alphabet.length - 1)]).join('').replace(/.$/, String(int(0, 9)));
+const chars = (alphabet: string, n: number) =>
+  Array.from({ length: n }, () => alphabet[int(0, alphabet.length - 1)])
+    .join('')
+    .replace(/.$/, String(int(0, 9)));
 
 /** A secret: its whole text and its random part. */
 function secret(): { text: string; random: string } {
@@ -47,7 +50,10 @@ function survives(text: string, random: string): string | undefined {
 function around(s: string, cut: number): string {
   const into = int(0, s.length);
   const before = Math.max(0, cut - into);
-  const filler = (n: number) => Array.from({ length: n }, () => (int(0, 5) === 0 ? ' ' : 'w')).join('').padEnd(n, 'w');
+  const filler = (n: number) =>
+    Array.from({ length: n }, () => (int(0, 5) === 0 ? ' ' : 'w'))
+      .join('')
+      .padEnd(n, 'w');
   return `${filler(Math.max(0, before - 1))} ${s} ${filler(int(0, 300))}`;
 }
 
@@ -69,7 +75,7 @@ describe('masking comes before every cut', () => {
       const cap = int(40, 200);
       const stream = new StreamTail(cap);
       const whole = `${'q '.repeat(int(0, 50))}${s.text} ${'p'.repeat(int(Math.max(0, cap - s.text.length - 5), cap + 5))}`;
-      for (let at = 0; at < whole.length; ) {
+      for (let at = 0; at < whole.length;) {
         const size = int(1, 64);
         stream.push(Buffer.from(whole.slice(at, at + size)));
         at += size;

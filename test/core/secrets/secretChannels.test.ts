@@ -29,7 +29,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** No part of `secret` of 8 characters or more anywhere in `text`. */
 function assertNoPart(text: string, secret: string): void {
-  for (let i = 0; i + 8 <= secret.length; i++) assert.ok(!text.includes(secret.slice(i, i + 8)), `"${secret.slice(i, i + 8)}" leaked in: ${text}`);
+  for (let i = 0; i + 8 <= secret.length; i++)
+    assert.ok(!text.includes(secret.slice(i, i + 8)), `"${secret.slice(i, i + 8)}" leaked in: ${text}`);
 }
 
 function modelConfig(yaml: string): ModelConfig {
@@ -39,7 +40,13 @@ function modelConfig(yaml: string): ModelConfig {
 }
 
 function context(env: Readonly<Record<string, string>>): CallContext {
-  return { env, fetch, now: () => 0, signal: new AbortController().signal, googleToken: async () => ({ kind: 'missing', reason: 'none' }) };
+  return {
+    env,
+    fetch,
+    now: () => 0,
+    signal: new AbortController().signal,
+    googleToken: async () => ({ kind: 'missing', reason: 'none' }),
+  };
 }
 
 describe('judge channels', () => {
@@ -54,14 +61,22 @@ describe('judge channels', () => {
   it('masks a key the API error quotes (JSON-escaped) before the 200-character cut', async () => {
     const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     server.enqueue({ status: 400, body: `{"error":{"message":"${'x'.repeat(190)}${escaped} was refused"}}` });
-    const outcome = await requestCompletion(modelConfig(`provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: m\napi_key_env: K\n`), { user: 'q' }, context({ K: KEY }));
+    const outcome = await requestCompletion(
+      modelConfig(`provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: m\napi_key_env: K\n`),
+      { user: 'q' },
+      context({ K: KEY }),
+    );
     assert.equal(outcome.kind, 'failed');
     assertNoPart(JSON.stringify(outcome), KEY);
   });
 
   it("masks the key in a judge's answer that echoes it (the answer is kept in details)", async () => {
     server.enqueue({ text: `{"verdict": "PASS", "note": "you sent ${KEY}"}` });
-    const outcome = await requestCompletion(modelConfig(`provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: m\napi_key_env: K\n`), { user: 'q' }, context({ K: KEY }));
+    const outcome = await requestCompletion(
+      modelConfig(`provider: openai\nbase_url: ${server.openAiBaseUrl}\nmodel: m\napi_key_env: K\n`),
+      { user: 'q' },
+      context({ K: KEY }),
+    );
     assert.equal(outcome.kind, 'done');
     assertNoPart(JSON.stringify(outcome), KEY);
   });
@@ -69,7 +84,9 @@ describe('judge channels', () => {
   it("says where the judge is without base_url's user-info or query", async () => {
     const password = 'pw-planted-98765432';
     const queryKey = 'qk-planted-12345678';
-    const config = modelConfig(`provider: openai\nbase_url: "http://judge:${password}@127.0.0.1:1/v1?key=${queryKey}"\nmodel: m\n`);
+    const config = modelConfig(
+      `provider: openai\nbase_url: "http://judge:${password}@127.0.0.1:1/v1?key=${queryKey}"\nmodel: m\n`,
+    );
     const outcome = await requestCompletion(config, { user: 'q' }, context({}));
     assert.ok(outcome.kind === 'retry' || outcome.kind === 'failed');
     const text = JSON.stringify(outcome);
@@ -95,7 +112,21 @@ describe('HTTP target', () => {
   });
 
   it('masks a {{env.…}} header value the status text quotes', async () => {
-    const config = loadConfig(dir, ['cases:', '  - {id: c1, input: hi, expected: x}', 'target:', '  http:', `    url: ${url}`, '    headers:', '      Authorization: "Bearer {{env.PLANTED_KEY}}"', 'scorers:', '  exact_match: {}'], { PLANTED_KEY: KEY });
+    const config = loadConfig(
+      dir,
+      [
+        'cases:',
+        '  - {id: c1, input: hi, expected: x}',
+        'target:',
+        '  http:',
+        `    url: ${url}`,
+        '    headers:',
+        '      Authorization: "Bearer {{env.PLANTED_KEY}}"',
+        'scorers:',
+        '  exact_match: {}',
+      ],
+      { PLANTED_KEY: KEY },
+    );
     const results = await runWithTarget(config, { env: { PLANTED_KEY: KEY } });
     assert.ok(results.length > 0);
     assert.match(results[0]?.reason ?? '', /HTTP 502/);
@@ -105,7 +136,12 @@ describe('HTTP target', () => {
 
 describe('diagnostics of ${VAR}-expanded values', () => {
   it('never quote the value a variable brought in', () => {
-    const text = ['cases: [{id: a, input: x, expected: y}]', 'timeout_ms: "${PLANTED}"', 'scorers:', '  exact_match: {mode: "${PLANTED}"}'].join('\n');
+    const text = [
+      'cases: [{id: a, input: x, expected: y}]',
+      'timeout_ms: "${PLANTED}"',
+      'scorers:',
+      '  exact_match: {mode: "${PLANTED}"}',
+    ].join('\n');
     const problems = parseRunConfig(text, join(dir, 'a.eval.yaml'), { PLANTED: KEY }).problems;
     assert.equal(problems.length, 2);
     assertNoPart(JSON.stringify(problems), KEY);
@@ -114,10 +150,20 @@ describe('diagnostics of ${VAR}-expanded values', () => {
 
 describe('scorer details', () => {
   it('exact_match and edit_similarity keep no flagged secret of the output in details or reasons', async () => {
-    const text = ['cases: [{id: a, input: x, expected: y}]', 'scorers:', '  exact_match: {}', '  edit_similarity: {threshold: 0.9}'].join('\n');
+    const text = [
+      'cases: [{id: a, input: x, expected: y}]',
+      'scorers:',
+      '  exact_match: {}',
+      '  edit_similarity: {threshold: 0.9}',
+    ].join('\n');
     const parsed = parseRunConfig(text, join(dir, 'b.eval.yaml'), {});
     assert.ok(parsed.config, JSON.stringify(parsed.problems));
-    const results = await scoreCase({ id: 'a', input: 'x', expected: 'y', output: `the key is ${AWS_KEY} ok` }, prepareScorers(parsed.config.scorers), 1, { now: () => 0 });
+    const results = await scoreCase(
+      { id: 'a', input: 'x', expected: 'y', output: `the key is ${AWS_KEY} ok` },
+      prepareScorers(parsed.config.scorers),
+      1,
+      { now: () => 0 },
+    );
     assert.equal(results.length, 2);
     assert.ok(results.every((r) => r.status === 'fail'));
     assertNoPart(JSON.stringify(results), AWS_KEY);
@@ -126,13 +172,21 @@ describe('scorer details', () => {
 
 describe('values ${VAR} brought in', () => {
   it("are masked in every result of a run, though the scorer's details quote them", async () => {
-    const text = ['cases: [{id: a, input: x, output: "other"}]', 'scorers:', '  exact_match: {value: "${PLANTED}"}'].join('\n');
+    const text = [
+      'cases: [{id: a, input: x, output: "other"}]',
+      'scorers:',
+      '  exact_match: {value: "${PLANTED}"}',
+    ].join('\n');
     // Not a shape secret_scan knows: only the run's own list of expanded values can mask it.
     const plain = 'plantedvalue-4417-quietly';
     const parsed = parseRunConfig(text, join(dir, 'd.eval.yaml'), { PLANTED: plain });
     assert.ok(parsed.config, JSON.stringify(parsed.problems));
     const results: unknown[] = [];
-    await runEval(parsed.config, caseRecords(parsed.config), { runId: 'secrets', concurrency: 1, onEvent: (e) => void (e.type === 'result' && results.push(e.result)) });
+    await runEval(parsed.config, caseRecords(parsed.config), {
+      runId: 'secrets',
+      concurrency: 1,
+      onEvent: (e) => void (e.type === 'result' && results.push(e.result)),
+    });
     assert.equal(results.length, 1);
     assertNoPart(JSON.stringify(results), plain);
   });

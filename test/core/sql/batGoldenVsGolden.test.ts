@@ -24,12 +24,20 @@ const SETUP = join(BAT, 'setup', 'db_blog');
 /** The database as EvalBench's resetup_database builds it: pre_setup, setup, the rows, post_setup. */
 function databaseSql(dialect: 'sqlite' | 'postgres'): string {
   const part = (name: string) => readFileSync(join(SETUP, dialect, name), 'utf8');
-  return [part('pre_setup.sql'), part('setup.sql'), readFileSync(join(SETUP, 'data.sql'), 'utf8'), part('post_setup.sql')].join('\n;\n');
+  return [
+    part('pre_setup.sql'),
+    part('setup.sql'),
+    readFileSync(join(SETUP, 'data.sql'), 'utf8'),
+    part('post_setup.sql'),
+  ].join('\n;\n');
 }
 
 /** The BAT cases for `dialect`, each with its golden SQL recorded as the generated SQL. */
 async function goldenCases(dialect: 'sqlite' | 'postgres'): Promise<EvalCase[]> {
-  const records = await readAll(readNl2sql, { path: join(BAT, 'prompts.json'), nl2sql: { format: 'evalbench-standard-format', dialects: [dialect] } });
+  const records = await readAll(readNl2sql, {
+    path: join(BAT, 'prompts.json'),
+    nl2sql: { format: 'evalbench-standard-format', dialects: [dialect] },
+  });
   return records.map((record) => {
     const { case: evalCase } = located(record);
     const golden = (evalCase.expected as { golden_sql: string[] }).golden_sql[0];
@@ -51,7 +59,13 @@ async function scoreGoldenAgainstGolden(engine: SqlEngine, dialect: 'sqlite' | '
   for (const evalCase of await goldenCases(dialect)) {
     const prepared = await preparer.prepare(evalCase, new AbortController().signal);
     const verdict = await score(sqlExactMatch, {}, prepared);
-    scores.push({ id: evalCase.id, status: verdict.status, reason: verdict.reason, prepared, details: verdict.details });
+    scores.push({
+      id: evalCase.id,
+      status: verdict.status,
+      reason: verdict.reason,
+      prepared,
+      details: verdict.details,
+    });
   }
   const passed = scores.filter((s) => s.status === 'pass').length;
   process.stdout.write(`# BAT golden-vs-golden on ${dialect}: ${passed} of ${scores.length} items pass exact_match\n`);
@@ -66,12 +80,17 @@ const ITEMS = ['42', '184', '200', '43', '185', '255', '256'];
  * run (by microseconds on PostgreSQL, so there it always differs; EvalBench scores it 0 too).
  */
 function assertAllPass(scores: readonly ItemScore[]): void {
-  assert.deepEqual(scores.map((s) => s.id), ITEMS);
+  assert.deepEqual(
+    scores.map((s) => s.id),
+    ITEMS,
+  );
   for (const s of scores) {
     if (s.id === '42' && s.status === 'fail') {
       const sql = s.prepared.sql;
       const withoutClock = (run: NonNullable<typeof sql>['golden']) =>
-        (run.evalQueries ?? []).map((o) => (o.ok ? o.result.rows.map((row) => row.filter((_, i) => o.result.columns[i] !== 'updated_at')) : o.error));
+        (run.evalQueries ?? []).map((o) =>
+          o.ok ? o.result.rows.map((row) => row.filter((_, i) => o.result.columns[i] !== 'updated_at')) : o.error,
+        );
       assert.ok(sql !== undefined);
       assert.deepEqual(withoutClock(sql.generated), withoutClock(sql.golden), 'item 42 differs in updated_at only');
       continue;
@@ -80,9 +99,13 @@ function assertAllPass(scores: readonly ItemScore[]): void {
   }
   // Item 200's setup inserts attachment 1, which the database already holds: EvalBench goes on, so
   // does EvalLens, and the case's details say what failed.
-  const item200 = scores.find((s) => s.id === '200')?.details as { golden_setup_errors?: string[]; generated_setup_errors?: string[] } | undefined;
+  const item200 = scores.find((s) => s.id === '200')?.details as
+    { golden_setup_errors?: string[]; generated_setup_errors?: string[] } | undefined;
   assert.match(item200?.golden_setup_errors?.[0] ?? '', /^setup_sql #1 failed and was rolled back; the case went on/);
-  assert.match(item200?.generated_setup_errors?.[0] ?? '', /^setup_sql #1 failed and was rolled back; the case went on/);
+  assert.match(
+    item200?.generated_setup_errors?.[0] ?? '',
+    /^setup_sql #1 failed and was rolled back; the case went on/,
+  );
 }
 
 describe("EvalBench's BAT DDL/DML items, golden SQL against itself", () => {
@@ -105,7 +128,8 @@ describe("EvalBench's BAT DDL/DML items, golden SQL against itself", () => {
 
     it('passes 6 of 7 (item 42 reads the clock), and leaves the database as it was', async (t) => {
       if (database === undefined) return t.skip(PG_MISSING);
-      const snapshot = () => withClient(database!.settings, async (c) => JSON.stringify((await c.query(SNAPSHOT)).rows));
+      const snapshot = () =>
+        withClient(database!.settings, async (c) => JSON.stringify((await c.query(SNAPSHOT)).rows));
       const before = await snapshot();
       const engine = await openPostgres(database.settings, { allowSuperuser: true });
       try {
@@ -114,7 +138,11 @@ describe("EvalBench's BAT DDL/DML items, golden SQL against itself", () => {
       } finally {
         await engine.close();
       }
-      assert.equal(await snapshot(), before, 'the schema and the rows the items touch are as they were, read from a fresh connection');
+      assert.equal(
+        await snapshot(),
+        before,
+        'the schema and the rows the items touch are as they were, read from a fresh connection',
+      );
     });
   });
 });

@@ -48,7 +48,9 @@ export async function openFixture(kind: EngineKind): Promise<Fixture | undefined
 let databases = 0;
 
 /** A new database on the EVALLENS_PG_URL server, built from `sql`; `drop` removes it. */
-export async function createPostgresDatabase(sql: string): Promise<{ settings: PostgresSettings; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(
+  sql: string,
+): Promise<{ settings: PostgresSettings; drop: () => Promise<void> }> {
   if (PG_URL === undefined) throw new Error(PG_MISSING);
   const admin = postgresSettingsFromUrl(PG_URL);
   const name = `evallens_t_${process.pid}_${++databases}`;
@@ -58,7 +60,10 @@ export async function createPostgresDatabase(sql: string): Promise<{ settings: P
   });
   const settings = { ...admin, database: name };
   await withClient(settings, (c) => c.query(sql));
-  return { settings, drop: () => withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    settings,
+    drop: () => withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 export async function withClient<T>(settings: PostgresSettings, use: (client: Client) => Promise<T>): Promise<T> {
@@ -75,7 +80,10 @@ export async function withClient<T>(settings: PostgresSettings, use: (client: Cl
  * A test body for one engine: skipped, with the reason, when its engine is not available (never a
  * silent pass).
  */
-export function onEngine(fixture: () => Fixture | undefined, body: (engine: SqlEngine, kind: EngineKind) => Promise<void>) {
+export function onEngine(
+  fixture: () => Fixture | undefined,
+  body: (engine: SqlEngine, kind: EngineKind) => Promise<void>,
+) {
   return async (t: TestContext) => {
     const f = fixture();
     if (f === undefined) {
@@ -111,6 +119,15 @@ export async function dump(engine: SqlEngine, kind: EngineKind): Promise<unknown
     kind === 'sqlite'
       ? 'SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name'
       : "SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position";
-  const run = await engine.run(plan(schema, { evalQueries: ['SELECT * FROM customers ORDER BY id', 'SELECT * FROM orders ORDER BY id', 'SELECT * FROM events ORDER BY id'] }), LIMIT);
+  const run = await engine.run(
+    plan(schema, {
+      evalQueries: [
+        'SELECT * FROM customers ORDER BY id',
+        'SELECT * FROM orders ORDER BY id',
+        'SELECT * FROM events ORDER BY id',
+      ],
+    }),
+    LIMIT,
+  );
   return { schema: rowsOf(run.query), tables: (run.evalQueries ?? []).map(rowsOf) };
 }

@@ -26,7 +26,10 @@ describe('evallens run never changes a PostgreSQL database', () => {
     ensureBuilt();
     work = mkdtempSync(join(tmpdir(), 'evallens-nocommit-'));
     const { user } = sandbox;
-    writeFileSync(join(work, 'pg.yaml'), `db_type: postgres\ndialect: postgres\ndatabase_name: ${user.database}\nhost: ${user.host}\nport: ${user.port}\nuser_name: ${user.user}\n`);
+    writeFileSync(
+      join(work, 'pg.yaml'),
+      `db_type: postgres\ndialect: postgres\ndatabase_name: ${user.database}\nhost: ${user.host}\nport: ${user.port}\nuser_name: ${user.user}\n`,
+    );
     const item = (id: number, golden: string, generated: string, setup: string[] = []) => ({
       id,
       nl_prompt: 'How many rows?',
@@ -46,11 +49,20 @@ describe('evallens run never changes a PostgreSQL database', () => {
       join(work, 'prompts.json'),
       JSON.stringify([
         item(1, hidden, 'DELETE FROM t', ['SET standard_conforming_strings = off']),
-        item(2, 'CREATE VIEW atk_v AS SELECT begin atomic FROM (SELECT 1 AS begin) s; DELETE FROM t; COMMIT; BEGIN; SELECT 1', 'DELETE FROM audit'),
-        item(3, 'SELECT 1', `COPY (SELECT 1) TO PROGRAM 'touch ${PROGRAM_FILE}'`, [`COPY (SELECT 1) TO PROGRAM 'touch ${PROGRAM_FILE}'`]),
+        item(
+          2,
+          'CREATE VIEW atk_v AS SELECT begin atomic FROM (SELECT 1 AS begin) s; DELETE FROM t; COMMIT; BEGIN; SELECT 1',
+          'DELETE FROM audit',
+        ),
+        item(3, 'SELECT 1', `COPY (SELECT 1) TO PROGRAM 'touch ${PROGRAM_FILE}'`, [
+          `COPY (SELECT 1) TO PROGRAM 'touch ${PROGRAM_FILE}'`,
+        ]),
       ]),
     );
-    writeFileSync(join(work, 'run.yaml'), 'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - pg.yaml\ndialects:\n  - postgres\nquery_types:\n  - dml\nscorers:\n  executable_sql: null\n');
+    writeFileSync(
+      join(work, 'run.yaml'),
+      'dataset_config: prompts.json\ndataset_format: evalbench-standard-format\ndatabase_configs:\n  - pg.yaml\ndialects:\n  - postgres\nquery_types:\n  - dml\nscorers:\n  executable_sql: null\n',
+    );
   });
   after(async () => {
     await sandbox?.drop();
@@ -62,7 +74,10 @@ describe('evallens run never changes a PostgreSQL database', () => {
     it(`${trust}: the database is what it was, and no program ran`, async (t) => {
       if (sandbox === undefined) return t.skip(PG_MISSING);
       const fingerprint = await sandbox.fingerprint();
-      const cli = await runCli(['run', 'run.yaml', '--runs-dir', `runs-${trust}`, ...(trust === 'untrusted' ? ['--untrusted'] : [])], { cwd: work });
+      const cli = await runCli(
+        ['run', 'run.yaml', '--runs-dir', `runs-${trust}`, ...(trust === 'untrusted' ? ['--untrusted'] : [])],
+        { cwd: work },
+      );
       assert.notEqual(cli.code, null, cli.stderr);
       assert.equal(await sandbox.fingerprint(), fingerprint, `${cli.stdout}${cli.stderr}`);
       assert.equal(existsSync(PROGRAM_FILE), false, 'COPY … TO PROGRAM ran');
@@ -74,9 +89,18 @@ describe('evallens run never changes a PostgreSQL database', () => {
   it('refuses to run as a superuser unless the config says allow_superuser: true', async (t) => {
     if (sandbox === undefined) return t.skip(PG_MISSING);
     const { admin } = sandbox;
-    writeFileSync(join(work, 'pg.yaml'), `db_type: postgres\ndialect: postgres\ndatabase_name: ${admin.database}\nhost: ${admin.host}\nport: ${admin.port}\nuser_name: ${admin.user}\n`);
-    const cli = await runCli(['run', 'run.yaml', '--runs-dir', 'runs-superuser', '--reporter', 'json', '--out', 'superuser.json'], { cwd: work });
-    assert.match(cli.stdout + cli.stderr, /is a superuser: SQL under test could run programs and write files on the server/);
+    writeFileSync(
+      join(work, 'pg.yaml'),
+      `db_type: postgres\ndialect: postgres\ndatabase_name: ${admin.database}\nhost: ${admin.host}\nport: ${admin.port}\nuser_name: ${admin.user}\n`,
+    );
+    const cli = await runCli(
+      ['run', 'run.yaml', '--runs-dir', 'runs-superuser', '--reporter', 'json', '--out', 'superuser.json'],
+      { cwd: work },
+    );
+    assert.match(
+      cli.stdout + cli.stderr,
+      /is a superuser: SQL under test could run programs and write files on the server/,
+    );
     assert.equal(existsSync(PROGRAM_FILE), false);
   });
 });

@@ -31,7 +31,13 @@ interface Vocabulary {
 }
 
 const POSTGRES: Vocabulary = {
-  hiders: ["SELECT '\\'';", 'CREATE VIEW atk_vh AS SELECT begin atomic FROM (SELECT 1 AS begin) s;', 'CREATE FUNCTION atk_fh() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT s.case FROM (SELECT 1 AS "case") s; END;', "SELECT E'\\'';", 'SELECT 1 /* /* */;'],
+  hiders: [
+    "SELECT '\\'';",
+    'CREATE VIEW atk_vh AS SELECT begin atomic FROM (SELECT 1 AS begin) s;',
+    'CREATE FUNCTION atk_fh() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT s.case FROM (SELECT 1 AS "case") s; END;',
+    "SELECT E'\\'';",
+    'SELECT 1 /* /* */;',
+  ],
   readers: ['SET standard_conforming_strings = off', 'SET standard_conforming_strings = on'],
   statements: [
     'DELETE FROM t',
@@ -68,7 +74,29 @@ const POSTGRES: Vocabulary = {
     'SET standard_conforming_strings = on',
     'SET CONSTRAINTS ALL IMMEDIATE',
   ],
-  quoting: ["'", "E'", "\\'", "''", '$$', '$a$', '"', '/*', '/* /*', '*/', '--', "U&'", '(', ')', 'CASE', 'END', 's.case', 'begin atomic', 'BEGIN ATOMIC', 'DO $$ BEGIN', 'END $$'],
+  quoting: [
+    "'",
+    "E'",
+    "\\'",
+    "''",
+    '$$',
+    '$a$',
+    '"',
+    '/*',
+    '/* /*',
+    '*/',
+    '--',
+    "U&'",
+    '(',
+    ')',
+    'CASE',
+    'END',
+    's.case',
+    'begin atomic',
+    'BEGIN ATOMIC',
+    'DO $$ BEGIN',
+    'END $$',
+  ],
 };
 
 const MYSQL: Vocabulary = {
@@ -110,7 +138,25 @@ const MYSQL: Vocabulary = {
     'UNLOCK TABLES',
     'FLUSH TABLES',
   ],
-  quoting: ["'", '"', '`', "\\'", '\\"', '#', '-- ', '--', '/*', '*/', '/*!', '/*!50000', '/*M!100000', '(', ')', 'BEGIN', 'END'],
+  quoting: [
+    "'",
+    '"',
+    '`',
+    "\\'",
+    '\\"',
+    '#',
+    '-- ',
+    '--',
+    '/*',
+    '*/',
+    '/*!',
+    '/*!50000',
+    '/*M!100000',
+    '(',
+    ')',
+    'BEGIN',
+    'END',
+  ],
 };
 
 const SEPARATORS = ['; ', ';\n', ' ', '\n', ' --x\n', '/**/', ';'];
@@ -131,18 +177,31 @@ function text(next: () => number, words: Vocabulary): string {
 function plans(seed: number, words: Vocabulary): QueryPlan[] {
   const next = random(seed);
   return Array.from({ length: RUNS }, () => {
-    const query = next() < 0.3 ? words.readers[Math.floor(next() * words.readers.length)] ?? '' : text(next, words);
+    const query = next() < 0.3 ? (words.readers[Math.floor(next() * words.readers.length)] ?? '') : text(next, words);
     return plan(query, { evalQueries: [text(next, words)], ...(next() < 0.3 ? { setup: [text(next, words)] } : {}) });
   });
 }
 
 /** Runs every plan; after each, the fingerprint must be the one before the first. */
-async function holdsOn(sandbox: Sandbox, engine: SqlEngine, seed: number, generated: readonly QueryPlan[]): Promise<void> {
+async function holdsOn(
+  sandbox: Sandbox,
+  engine: SqlEngine,
+  seed: number,
+  generated: readonly QueryPlan[],
+): Promise<void> {
   const before = await sandbox.fingerprint();
   for (const [index, attack] of generated.entries()) {
     await engine.run(attack, { timeoutMs: 5000 });
-    assert.equal(await sandbox.fingerprint(), before, `generated run #${index} (seed ${seed}) changed the database: ${JSON.stringify(attack)}`);
-    assert.equal(existsSync(FILE), false, `generated run #${index} wrote a file on the server: ${JSON.stringify(attack)}`);
+    assert.equal(
+      await sandbox.fingerprint(),
+      before,
+      `generated run #${index} (seed ${seed}) changed the database: ${JSON.stringify(attack)}`,
+    );
+    assert.equal(
+      existsSync(FILE),
+      false,
+      `generated run #${index} wrote a file on the server: ${JSON.stringify(attack)}`,
+    );
   }
 }
 

@@ -65,24 +65,47 @@ export async function postgresSandbox(): Promise<Sandbox | undefined> {
 
 /** Everything SQL under test could change on a PostgreSQL database, as text (a diff shows what moved). */
 async function postgresFingerprint(c: Client): Promise<string> {
-  const userSchemas = "n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'";
+  const userSchemas =
+    "n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'";
   const lines: string[] = [];
   const add = async (label: string, sql: string) => {
     const rows = (await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][];
     lines.push(`${label}: ${rows.map((r) => JSON.stringify(r)).join(' | ')}`);
   };
-  await add('relations', `SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${userSchemas} ORDER BY 1, 2`);
-  await add('functions', `SELECT n.nspname, p.proname, pg_get_function_identity_arguments(p.oid), md5(coalesce(p.prosrc, '') || coalesce(pg_get_function_sqlbody(p.oid), '')) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE ${userSchemas} ORDER BY 1, 2, 3`);
+  await add(
+    'relations',
+    `SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${userSchemas} ORDER BY 1, 2`,
+  );
+  await add(
+    'functions',
+    `SELECT n.nspname, p.proname, pg_get_function_identity_arguments(p.oid), md5(coalesce(p.prosrc, '') || coalesce(pg_get_function_sqlbody(p.oid), '')) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE ${userSchemas} ORDER BY 1, 2, 3`,
+  );
   await add('triggers', 'SELECT tgrelid::regclass::text, tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1, 2');
   await add('schemas', "SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' ORDER BY 1");
   // Other test suites share the server: only the sandbox's own role and database, and what attacks name `atk…`.
-  await add('roles', "SELECT rolname, rolsuper, rolcanlogin, rolcreatedb, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname = current_database() OR rolname LIKE 'atk%' ORDER BY 1");
-  await add('settings', "SELECT setconfig::text FROM pg_db_role_setting s WHERE s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database()) OR s.setrole = (SELECT oid FROM pg_roles WHERE rolname = current_database()) ORDER BY 1");
-  await add('databases', "SELECT datname, datallowconn, datconnlimit FROM pg_database WHERE datname = current_database() OR datname LIKE 'atk%' ORDER BY 1");
+  await add(
+    'roles',
+    "SELECT rolname, rolsuper, rolcanlogin, rolcreatedb, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname = current_database() OR rolname LIKE 'atk%' ORDER BY 1",
+  );
+  await add(
+    'settings',
+    'SELECT setconfig::text FROM pg_db_role_setting s WHERE s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database()) OR s.setrole = (SELECT oid FROM pg_roles WHERE rolname = current_database()) ORDER BY 1',
+  );
+  await add(
+    'databases',
+    "SELECT datname, datallowconn, datconnlimit FROM pg_database WHERE datname = current_database() OR datname LIKE 'atk%' ORDER BY 1",
+  );
   await add('prepared transactions', 'SELECT gid FROM pg_prepared_xacts ORDER BY 1');
-  const tables = (await c.query<{ name: string; kind: string }>(`SELECT format('%I.%I', n.nspname, c.relname) AS name, c.relkind::text AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${userSchemas} AND c.relkind IN ('r', 'p', 'S', 'm') ORDER BY 1`)).rows;
+  const tables = (
+    await c.query<{ name: string; kind: string }>(
+      `SELECT format('%I.%I', n.nspname, c.relname) AS name, c.relkind::text AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${userSchemas} AND c.relkind IN ('r', 'p', 'S', 'm') ORDER BY 1`,
+    )
+  ).rows;
   for (const table of tables) {
-    const sql = table.kind === 'S' ? `SELECT last_value::text || ':' || is_called::text FROM ${table.name}` : `SELECT md5(coalesce(string_agg(x::text, E'\\n' ORDER BY x::text), '')) FROM ${table.name} x`;
+    const sql =
+      table.kind === 'S'
+        ? `SELECT last_value::text || ':' || is_called::text FROM ${table.name}`
+        : `SELECT md5(coalesce(string_agg(x::text, E'\\n' ORDER BY x::text), '')) FROM ${table.name} x`;
     await add(`rows of ${table.name}`, sql);
   }
   return lines.join('\n');
@@ -99,11 +122,18 @@ export async function mysqlSandbox(): Promise<Sandbox | undefined> {
   if (MYSQL_URL === undefined) return undefined;
   const root = mysqlSettingsFromUrl(MYSQL_URL);
   const name = uniqueName('my');
-  await onMysql(root, [`DROP DATABASE IF EXISTS ${name}`, `DROP USER IF EXISTS '${name}'@'%'`, `CREATE DATABASE ${name}`, `CREATE USER '${name}'@'%'`, `GRANT ALL PRIVILEGES ON ${name}.* TO '${name}'@'%'`]);
+  await onMysql(root, [
+    `DROP DATABASE IF EXISTS ${name}`,
+    `DROP USER IF EXISTS '${name}'@'%'`,
+    `CREATE DATABASE ${name}`,
+    `CREATE USER '${name}'@'%'`,
+    `GRANT ALL PRIVILEGES ON ${name}.* TO '${name}'@'%'`,
+  ]);
   const admin = { ...root, database: name };
   await onMysql(admin, MYSQL_SHOP);
   // MariaDB's sequences advance outside transactions, as PostgreSQL's do (MySQL has none).
-  if (String((await onMysql(admin, ['SELECT VERSION()']))[0]?.[0]?.[0]).includes('MariaDB')) await onMysql(admin, ['CREATE SEQUENCE s_ids']);
+  if (String((await onMysql(admin, ['SELECT VERSION()']))[0]?.[0]?.[0]).includes('MariaDB'))
+    await onMysql(admin, ['CREATE SEQUENCE s_ids']);
   const observer = await createConnection(connectionOf(admin));
   return {
     user: { ...root, database: name, user: name },
@@ -127,7 +157,13 @@ export async function onMysql(settings: ServerSettings, statements: readonly str
 }
 
 function connectionOf(settings: ServerSettings) {
-  return { host: settings.host, port: settings.port, user: settings.user, database: settings.database, ...(settings.password === undefined ? {} : { password: settings.password }) };
+  return {
+    host: settings.host,
+    port: settings.port,
+    user: settings.user,
+    database: settings.database,
+    ...(settings.password === undefined ? {} : { password: settings.password }),
+  };
 }
 
 async function each(connection: Connection, statements: readonly string[]): Promise<unknown[][][]> {
@@ -146,11 +182,16 @@ async function mysqlFingerprint(connection: Connection, db: string): Promise<str
     `SELECT User, Host, Super_priv, File_priv FROM mysql.user WHERE User = '${db}' OR User LIKE 'atk%' ORDER BY 1, 2`,
     `SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${db}' OR SCHEMA_NAME LIKE 'atk%' ORDER BY 1`,
   ]);
-  const lines = [tables, views, routines, triggers, events, users, databases].map((rows, i) => `${i}: ${JSON.stringify(rows)}`);
+  const lines = [tables, views, routines, triggers, events, users, databases].map(
+    (rows, i) => `${i}: ${JSON.stringify(rows)}`,
+  );
   for (const [table, type] of (tables ?? []) as [string, string][]) {
     if (type !== 'BASE TABLE' && type !== 'SEQUENCE') continue;
     const [rows] = await each(connection, [`SELECT * FROM \`${table}\``]);
-    const text = (rows ?? []).map((r) => JSON.stringify(r)).sort().join('\n');
+    const text = (rows ?? [])
+      .map((r) => JSON.stringify(r))
+      .sort()
+      .join('\n');
     lines.push(`rows of ${table}: ${createHash('sha256').update(text).digest('hex')}`);
   }
   return lines.join('\n');

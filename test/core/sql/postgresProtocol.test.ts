@@ -17,7 +17,10 @@ describe('node-postgres as the no-commit rule uses it', () => {
     await client.connect();
     try {
       const types = { getTypeParser: () => (text: string) => text } as never;
-      await assert.rejects(executeOneStatement(client, 'SELECT 1; SELECT 2', types), /cannot insert multiple commands into a prepared statement/);
+      await assert.rejects(
+        executeOneStatement(client, 'SELECT 1; SELECT 2', types),
+        /cannot insert multiple commands into a prepared statement/,
+      );
       assert.equal(transactionStatus(client), 'I');
       assert.equal((await executeOneStatement(client, 'BEGIN', types)).command, 'BEGIN');
       assert.equal(transactionStatus(client), 'T');

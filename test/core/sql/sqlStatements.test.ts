@@ -2,23 +2,35 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findTransactionControl, splitStatements, type SqlDialect } from '../../../core/sql/sqlStatements';
 
-const texts = (sql: string, dialect: SqlDialect) => splitStatements(sql, dialect).map((s) => sql.slice(s.start, s.end).trim());
+const texts = (sql: string, dialect: SqlDialect) =>
+  splitStatements(sql, dialect).map((s) => sql.slice(s.start, s.end).trim());
 
 describe('SQL statement splitting', () => {
   it('splits on semicolons and drops empty statements', () => {
     assert.deepEqual(texts('SELECT 1; ;  SELECT 2;\n-- only a comment\n;', 'sqlite'), ['SELECT 1', 'SELECT 2']);
-    assert.deepEqual(splitStatements('  select x from t where y', 'postgres')[0]?.keywords, ['SELECT', 'X', 'FROM', 'T']);
+    assert.deepEqual(splitStatements('  select x from t where y', 'postgres')[0]?.keywords, [
+      'SELECT',
+      'X',
+      'FROM',
+      'T',
+    ]);
   });
 
   it('does not split inside strings, identifiers and comments', () => {
     const sql = `SELECT 'a;b', "c;d", 'it''s;' /* x; y */ FROM t -- z; w\n; SELECT 2`;
     assert.deepEqual(texts(sql, 'postgres'), [sql.slice(0, sql.indexOf('\n; SELECT 2') + 1).trim(), 'SELECT 2']);
-    assert.deepEqual(texts('SELECT `a;b`, [c;d] FROM t; SELECT 2', 'sqlite'), ['SELECT `a;b`, [c;d] FROM t', 'SELECT 2']);
+    assert.deepEqual(texts('SELECT `a;b`, [c;d] FROM t; SELECT 2', 'sqlite'), [
+      'SELECT `a;b`, [c;d] FROM t',
+      'SELECT 2',
+    ]);
   });
 
   it("knows PostgreSQL's dollar quotes, E'' strings and nested comments", () => {
-    assert.equal(texts("DO $body$ BEGIN PERFORM 1; COMMIT; END $body$; SELECT 2", 'postgres').length, 2);
-    assert.equal(texts('CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql; SELECT 2', 'postgres').length, 2);
+    assert.equal(texts('DO $body$ BEGIN PERFORM 1; COMMIT; END $body$; SELECT 2', 'postgres').length, 2);
+    assert.equal(
+      texts('CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql; SELECT 2', 'postgres').length,
+      2,
+    );
     assert.equal(texts("SELECT E'a\\';b'; SELECT 2", 'postgres').length, 2);
     assert.equal(texts('SELECT 1 /* a /* b; */ c; */; SELECT 2', 'postgres').length, 2);
     assert.equal(texts('SELECT $1; SELECT 2', 'postgres').length, 2, '$1 is a parameter, not a dollar quote');
@@ -32,11 +44,15 @@ describe('SQL statement splitting', () => {
   });
 
   it('keeps a trigger body and a BEGIN ATOMIC body in one statement', () => {
-    const trigger = 'CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE b SET n = CASE WHEN n > 0 THEN n ELSE 0 END; DELETE FROM c; END';
+    const trigger =
+      'CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE b SET n = CASE WHEN n > 0 THEN n ELSE 0 END; DELETE FROM c; END';
     assert.deepEqual(texts(`${trigger}; SELECT 2`, 'sqlite'), [trigger, 'SELECT 2']);
     const atomic = 'CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT 2; END';
     assert.deepEqual(texts(`${atomic}; SELECT 3`, 'postgres'), [atomic, 'SELECT 3']);
-    assert.deepEqual(texts('CREATE RULE r AS ON INSERT TO a DO ALSO (DELETE FROM b; DELETE FROM c); SELECT 2', 'postgres').length, 2);
+    assert.deepEqual(
+      texts('CREATE RULE r AS ON INSERT TO a DO ALSO (DELETE FROM b; DELETE FROM c); SELECT 2', 'postgres').length,
+      2,
+    );
   });
 });
 
@@ -56,8 +72,9 @@ describe('transaction control in SQL under test', () => {
   });
 
   it('is not fooled by the words elsewhere', () => {
-    const none = (sql: string, dialect: SqlDialect = 'postgres') => assert.equal(findTransactionControl(sql, dialect), undefined, sql);
-    none("SELECT 'COMMIT'; SELECT \"rollback\" FROM t");
+    const none = (sql: string, dialect: SqlDialect = 'postgres') =>
+      assert.equal(findTransactionControl(sql, dialect), undefined, sql);
+    none('SELECT \'COMMIT\'; SELECT "rollback" FROM t');
     none('SELECT 1 -- COMMIT');
     none('PREPARE p AS SELECT 1');
     none('DO $$ BEGIN COMMIT; END $$');

@@ -28,12 +28,20 @@ describe('SQLite engine on a database file', () => {
     const before = sha(file);
     const engine = await openSqlite({ file });
     try {
-      for (const sql of ['DROP TABLE orders', 'DELETE FROM customers', 'VACUUM', "ATTACH DATABASE 'other.db' AS other; CREATE TABLE other.x (a INTEGER)"]) {
+      for (const sql of [
+        'DROP TABLE orders',
+        'DELETE FROM customers',
+        'VACUUM',
+        "ATTACH DATABASE 'other.db' AS other; CREATE TABLE other.x (a INTEGER)",
+      ]) {
         await engine.run(plan(sql), LIMIT);
       }
       assert.equal(sha(file), before, 'the file is byte for byte what it was');
       rmSync(file);
-      const run = await engine.run(plan('SELECT count(*) FROM orders', { evalQueries: ['SELECT count(*) FROM customers'] }), LIMIT);
+      const run = await engine.run(
+        plan('SELECT count(*) FROM orders', { evalQueries: ['SELECT count(*) FROM customers'] }),
+        LIMIT,
+      );
       assert.deepEqual(rowsOf(run.query), [[12]], 'the engine keeps its own copy of the bytes');
       assert.deepEqual(rowsOf(run.evalQueries?.[0]), [[6]]);
     } finally {
@@ -42,7 +50,10 @@ describe('SQLite engine on a database file', () => {
   });
 
   it('refuses a missing file and a file that is not SQLite, with the path', async () => {
-    await assert.rejects(openSqlite({ file: join(dir, 'nope.sqlite') }), /cannot open the SQLite database .*nope\.sqlite: no such file/);
+    await assert.rejects(
+      openSqlite({ file: join(dir, 'nope.sqlite') }),
+      /cannot open the SQLite database .*nope\.sqlite: no such file/,
+    );
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'this is not a database, not at all; it is only some text');
     await assert.rejects(openSqlite({ file: text }), /notes\.txt is not an SQLite database/);
@@ -62,8 +73,15 @@ describe('SQLite engine', () => {
   it('maps values: big integers to text, BLOBs to hex', async () => {
     const engine = await openSqlite({ sqlText: '' });
     try {
-      const run = await engine.run(plan("SELECT 9007199254740991, 9007199254740992, -9223372036854775808, 1.5, 'text', NULL, x'00ff10', 1e308 * 10"), LIMIT);
-      assert.deepEqual(rowsOf(run.query), [[9007199254740991, '9007199254740992', '-9223372036854775808', 1.5, 'text', null, '00ff10', Infinity]]);
+      const run = await engine.run(
+        plan(
+          "SELECT 9007199254740991, 9007199254740992, -9223372036854775808, 1.5, 'text', NULL, x'00ff10', 1e308 * 10",
+        ),
+        LIMIT,
+      );
+      assert.deepEqual(rowsOf(run.query), [
+        [9007199254740991, '9007199254740992', '-9223372036854775808', 1.5, 'text', null, '00ff10', Infinity],
+      ]);
     } finally {
       await engine.close();
     }
@@ -74,9 +92,17 @@ describe('SQLite engine', () => {
   it('keeps no file that ATTACH or VACUUM INTO wrote for a later run', async () => {
     const engine = await openSqlite({ sqlText: 'CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)' });
     try {
-      await engine.run(plan("ATTACH DATABASE 'side.db' AS side; CREATE TABLE side.x (a INTEGER); INSERT INTO side.x VALUES (1)"), LIMIT);
+      await engine.run(
+        plan("ATTACH DATABASE 'side.db' AS side; CREATE TABLE side.x (a INTEGER); INSERT INTO side.x VALUES (1)"),
+        LIMIT,
+      );
       await engine.run(plan("VACUUM INTO 'copy.db'"), LIMIT);
-      const later = await engine.run(plan("ATTACH 'side.db' AS side; ATTACH 'copy.db' AS copy; SELECT (SELECT count(*) FROM side.sqlite_master) + (SELECT count(*) FROM copy.sqlite_master)"), LIMIT);
+      const later = await engine.run(
+        plan(
+          "ATTACH 'side.db' AS side; ATTACH 'copy.db' AS copy; SELECT (SELECT count(*) FROM side.sqlite_master) + (SELECT count(*) FROM copy.sqlite_master)",
+        ),
+        LIMIT,
+      );
       assert.deepEqual(rowsOf(later.query), [[0]], 'both files are gone');
     } finally {
       await engine.close();
@@ -84,14 +110,22 @@ describe('SQLite engine', () => {
   });
 
   it('rejects SQL text that does not build a database, and bad sources', async () => {
-    await assert.rejects(openSqlite({ sqlText: 'CREATE TABLE t (a INTEGER); INSERT INTO nope VALUES (1)' }), /the SQL text does not build an SQLite database: no such table: nope/);
+    await assert.rejects(
+      openSqlite({ sqlText: 'CREATE TABLE t (a INTEGER); INSERT INTO nope VALUES (1)' }),
+      /the SQL text does not build an SQLite database: no such table: nope/,
+    );
     await assert.rejects(openSqlite({}), /exactly one of `file`, `sqlText` and `setup`/);
     await assert.rejects(openSqlite({ file: 'a', sqlText: 'b' }), /exactly one of `file`, `sqlText` and `setup`/);
   });
 
   it('answers queued runs when closed, and refuses runs after', async () => {
     const engine = await openSqlite({ sqlText: 'CREATE TABLE t (a INTEGER)' });
-    const running = engine.run(plan('WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000000000) SELECT count(*) FROM c'), LIMIT);
+    const running = engine.run(
+      plan(
+        'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000000000) SELECT count(*) FROM c',
+      ),
+      LIMIT,
+    );
     const queued = engine.run(plan('SELECT 1'), LIMIT);
     await engine.close();
     await assert.rejects(running, /the SQLite engine was closed/);
@@ -102,9 +136,13 @@ describe('SQLite engine', () => {
   it('gives a statement whose rows do not fit in memory as an error, and goes on', async () => {
     const engine = await openSqlite({ sqlText: '' }, { heapLimitMb: 16 });
     try {
-      const huge = "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 100000000) SELECT n, 'a row of text that fills memory' || n FROM c";
+      const huge =
+        "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 100000000) SELECT n, 'a row of text that fills memory' || n FROM c";
       const run = await engine.run(plan(huge, { evalQueries: ['SELECT 2'] }), { timeoutMs: 120_000 });
-      assert.match(errorOf(run.query), /ran out of memory: the rows it returned exceed the 16 MB the SQLite worker may use/);
+      assert.match(
+        errorOf(run.query),
+        /ran out of memory: the rows it returned exceed the 16 MB the SQLite worker may use/,
+      );
       assert.deepEqual(rowsOf(run.evalQueries?.[0]), [[2]]);
     } finally {
       await engine.close();

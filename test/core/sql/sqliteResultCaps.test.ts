@@ -13,12 +13,36 @@ import { errorOf, plan, rowsOf } from './engines';
 const LIMIT = { timeoutMs: 120_000 };
 
 const HOSTILE: readonly [string, string, RegExp][] = [
-  ['a 300 MB zeroblob', 'SELECT zeroblob(300000000) AS b', /out of memory: SQLite may use at most 256 MiB|the result is too large/],
-  ['a 300 MB randomblob', 'SELECT randomblob(300000000) AS b', /out of memory: SQLite may use at most 256 MiB|the result is too large/],
-  ['printf of a billion characters', "SELECT printf('%.*c', 1000000000, 'x') AS b", /out of memory: SQLite may use at most 256 MiB/],
-  ['replace() amplification', "SELECT replace(replace(replace(hex(zeroblob(40000)), '0', '0000000000'), '0', '0000000000'), '0', '0000000000') AS b", /out of memory: SQLite may use at most 256 MiB|the result is too large/],
-  ['many 1 MB rows', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 200) SELECT zeroblob(1000000) FROM r', /the result is too large: its values pass 64 MiB at row \d+/],
-  ['a recursive CTE that never ends', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r', new RegExp(`the result is too large: more than ${MAX_RESULT_ROWS} rows`)],
+  [
+    'a 300 MB zeroblob',
+    'SELECT zeroblob(300000000) AS b',
+    /out of memory: SQLite may use at most 256 MiB|the result is too large/,
+  ],
+  [
+    'a 300 MB randomblob',
+    'SELECT randomblob(300000000) AS b',
+    /out of memory: SQLite may use at most 256 MiB|the result is too large/,
+  ],
+  [
+    'printf of a billion characters',
+    "SELECT printf('%.*c', 1000000000, 'x') AS b",
+    /out of memory: SQLite may use at most 256 MiB/,
+  ],
+  [
+    'replace() amplification',
+    "SELECT replace(replace(replace(hex(zeroblob(40000)), '0', '0000000000'), '0', '0000000000'), '0', '0000000000') AS b",
+    /out of memory: SQLite may use at most 256 MiB|the result is too large/,
+  ],
+  [
+    'many 1 MB rows',
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 200) SELECT zeroblob(1000000) FROM r',
+    /the result is too large: its values pass 64 MiB at row \d+/,
+  ],
+  [
+    'a recursive CTE that never ends',
+    'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r',
+    new RegExp(`the result is too large: more than ${MAX_RESULT_ROWS} rows`),
+  ],
 ];
 
 describe('SQLite results past their caps', () => {
@@ -40,7 +64,12 @@ describe('SQLite results past their caps', () => {
   it('SQL under test cannot lift the memory cap', async () => {
     const engine = await openSqlite({ sqlText: '' });
     try {
-      const run = await engine.run(plan("PRAGMA hard_heap_limit = 0; PRAGMA hard_heap_limit = 99999999999; SELECT printf('%.*c', 1000000000, 'x')"), LIMIT);
+      const run = await engine.run(
+        plan(
+          "PRAGMA hard_heap_limit = 0; PRAGMA hard_heap_limit = 99999999999; SELECT printf('%.*c', 1000000000, 'x')",
+        ),
+        LIMIT,
+      );
       assert.match(errorOf(run.query), /out of memory: SQLite may use at most 256 MiB/);
     } finally {
       await engine.close();

@@ -6,7 +6,10 @@ import { PairedDifferenceAccumulator, pairedFromMoments } from '../../../core/st
 import { seededRandom } from '../../support/seededRandom';
 import { assertClose } from './close';
 
-function passFail(name: string, pairs: { bothPassed: number; bothFailed: number; regressed: number; fixed: number }): ScorerPairedInput {
+function passFail(
+  name: string,
+  pairs: { bothPassed: number; bothFailed: number; regressed: number; fixed: number },
+): ScorerPairedInput {
   return { name, lower_is_better: false, test: 'exact_mcnemar', paired: mcnemarFromPairs(pairs), discordant: pairs };
 }
 
@@ -41,7 +44,10 @@ describe('compareScorers', () => {
     assertClose(b?.p_value_raw, 0.0654296875, 1e-14, 'b raw');
     assertClose(b?.p_value, 0.0654296875, 1e-14, 'b adjusted');
     assertClose(c?.p_value, 0.0625, 1e-14, 'c adjusted');
-    assert.deepEqual(results.map((r) => r.verdict), ['regressed', 'no significant change', 'no significant change']);
+    assert.deepEqual(
+      results.map((r) => r.verdict),
+      ['regressed', 'no significant change', 'no significant change'],
+    );
     assertClose(a?.delta.mean, -0.11, 1e-15, 'a delta = (1 − 12)/100');
     assert.deepEqual(a?.discordant, { regressed: 12, fixed: 1 });
   });
@@ -62,7 +68,9 @@ describe('compareScorers', () => {
     // Latency-like scores: every one of 20 cases rises by 1 to 3 units, deterministically.
     const accumulator = new PairedDifferenceAccumulator();
     for (let i = 0; i < 20; i++) accumulator.addCase([10], [11 + (i % 3)]);
-    const [result] = compareScorers([{ name: 'latency', lower_is_better: true, test: 'paired_t', paired: accumulator.result() }]);
+    const [result] = compareScorers([
+      { name: 'latency', lower_is_better: true, test: 'paired_t', paired: accumulator.result() },
+    ]);
     assert.ok((result?.delta.mean ?? 0) > 0, 'delta is candidate − baseline: positive');
     assert.equal(result?.verdict, 'regressed');
   });
@@ -70,7 +78,9 @@ describe('compareScorers', () => {
   it('reads a pass/fail comparison by its pass rate, even for a lower-is-better scorer', () => {
     // A latency scorer with a limit: 12 cases now fail that passed (went over the limit), 1 now passes.
     // delta is the pass rate's change, −0.11: fewer passes is the regression whichever way the scores run.
-    const [result] = compareScorers([{ ...passFail('latency', { bothPassed: 80, bothFailed: 7, regressed: 12, fixed: 1 }), lower_is_better: true }]);
+    const [result] = compareScorers([
+      { ...passFail('latency', { bothPassed: 80, bothFailed: 7, regressed: 12, fixed: 1 }), lower_is_better: true },
+    ]);
     assertClose(result?.delta.mean, -0.11, 1e-15, 'delta');
     assert.equal(result?.lower_is_better, true);
     assert.equal(result?.verdict, 'regressed');
@@ -79,7 +89,12 @@ describe('compareScorers', () => {
   it('swapping baseline and candidate swaps regressed and improved (seeded property)', () => {
     const random = seededRandom(16_50);
     const seen = new Set<string>();
-    const flip = { regressed: 'improved', improved: 'regressed', 'no significant change': 'no significant change', 'not enough data': 'not enough data' } as const;
+    const flip = {
+      regressed: 'improved',
+      improved: 'regressed',
+      'no significant change': 'no significant change',
+      'not enough data': 'not enough data',
+    } as const;
     for (let run = 0; run < 100; run++) {
       const forward: ScorerPairedInput[] = [];
       const backward: ScorerPairedInput[] = [];
@@ -96,8 +111,18 @@ describe('compareScorers', () => {
             there.addCase(before, after);
             back.addCase(after, before);
           }
-          forward.push({ name: `s${s}`, lower_is_better: lowerIsBetter, test: 'exact_mcnemar', paired: there.result() });
-          backward.push({ name: `s${s}`, lower_is_better: lowerIsBetter, test: 'exact_mcnemar', paired: back.result() });
+          forward.push({
+            name: `s${s}`,
+            lower_is_better: lowerIsBetter,
+            test: 'exact_mcnemar',
+            paired: there.result(),
+          });
+          backward.push({
+            name: `s${s}`,
+            lower_is_better: lowerIsBetter,
+            test: 'exact_mcnemar',
+            paired: back.result(),
+          });
         } else {
           const there = new PairedDifferenceAccumulator();
           const back = new PairedDifferenceAccumulator();
@@ -117,7 +142,11 @@ describe('compareScorers', () => {
       there.forEach((result, i) => assert.equal(back[i]?.verdict, flip[result.verdict], `run ${run}, scorer ${i}`));
       for (const result of there) seen.add(result.verdict);
     }
-    assert.deepEqual([...seen].sort(), ['improved', 'no significant change', 'not enough data', 'regressed'], 'the runs reach every verdict');
+    assert.deepEqual(
+      [...seen].sort(),
+      ['improved', 'no significant change', 'not enough data', 'regressed'],
+      'the runs reach every verdict',
+    );
   });
 
   it('a constant shift with no spread is significant', () => {

@@ -20,7 +20,9 @@ describe('holmAdjust', () => {
   it('is ≥ raw, ≤ 1 and monotone in the raw order (seeded property)', () => {
     const random = seededRandom(16_40);
     for (let run = 0; run < 500; run++) {
-      const raw = Array.from({ length: 1 + Math.floor(random() * 12) }, () => (random() < 0.3 ? random() * 0.01 : random()));
+      const raw = Array.from({ length: 1 + Math.floor(random() * 12) }, () =>
+        random() < 0.3 ? random() * 0.01 : random(),
+      );
       const adjusted = holmAdjust(raw);
       raw.forEach((p, i) => {
         const q = adjusted[i] ?? Number.NaN;

@@ -4,7 +4,7 @@ import { McNemarAccumulator, mcnemarFromPairs } from '../../../core/stats/mcnema
 import { assertClose, assertRelative } from './close';
 
 describe('exact McNemar', () => {
-  it('matches Agresti\'s Prime Minister approval example', () => {
+  it("matches Agresti's Prime Minister approval example", () => {
     // Agresti, "An Introduction to Categorical Data Analysis", 2nd ed., Table 10.1: of 1600 people, 794
     // approved both times, 570 disapproved both times, 150 approve → disapprove (our "regressed"),
     // 86 disapprove → approve ("fixed"). Agresti: difference of proportions −0.04, its SE
@@ -17,9 +17,9 @@ describe('exact McNemar', () => {
     assertClose(delta.mean, -0.04, 1e-15, 'delta');
     assertClose(delta.stderr, Math.sqrt(233.44 / 1599 / 1600), 1e-15, 'stderr');
     // Agresti's n-denominator SE, 0.0095492…, differs from ours by the factor √(1600/1599), 3e-6 here.
-    assertClose(delta.stderr, Math.sqrt((0.1475 - 0.0016) / 1600), 5e-6, 'Agresti\'s SE');
-    assertClose(delta.ci_low, -0.06, 5e-3, 'Agresti\'s CI low to 2 decimals');
-    assertClose(delta.ci_high, -0.02, 5e-3, 'Agresti\'s CI high to 2 decimals');
+    assertClose(delta.stderr, Math.sqrt((0.1475 - 0.0016) / 1600), 5e-6, "Agresti's SE");
+    assertClose(delta.ci_low, -0.06, 5e-3, "Agresti's CI low to 2 decimals");
+    assertClose(delta.ci_high, -0.02, 5e-3, "Agresti's CI high to 2 decimals");
     assertRelative(p_value_raw, 3.7159361395713866e-5, 1e-11, 'p');
   });
 

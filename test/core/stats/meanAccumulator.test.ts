@@ -47,7 +47,11 @@ describe('MeanAccumulator: several trials per case (cluster-robust, cases as clu
     // B 0.5 + 0.5 = 1, C −1. SE² = G/(G−1)·Σ(sum²)/N² = (3/2)·(0 + 1 + 1)/36 = 1/12, SE = 0.288675…
     // Cross-check: with equal sizes this is the SE of the case means 0.5, 1, 0: s = 0.5, 0.5/√3 = √(1/12).
     // Treating the 6 scores as independent would give √(0.3/6) = 0.2236: too narrow.
-    const summary = summarize([[1, 0], [1, 1], [0, 0]]);
+    const summary = summarize([
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ]);
     assert.equal(summary.n, 3);
     assert.equal(summary.observations, 6);
     assert.equal(summary.clustered, true);
@@ -66,11 +70,27 @@ describe('MeanAccumulator: several trials per case (cluster-robust, cases as clu
     // numpy: X = ones((N, 1)); V = (X'X)⁻¹ · Σ_g (X_g' u_g)² · (X'X)⁻¹ · G/(G−1), u = x − x̄ (Stata's
     // `regress x, vce(cluster case)` for a constant): N = 22, G = 10, x̄ = 0.5727272727272728,
     // √V = 0.09554801651919985.
-    const cases = [[0.9, 0.7, 0.8], [0.2], [0.5, 0.6], [1, 1, 0, 1], [0.3, 0.35], [0.75], [0.1, 0, 0.2], [0.95, 0.9], [0.4], [0.65, 0.6, 0.7]];
+    const cases = [
+      [0.9, 0.7, 0.8],
+      [0.2],
+      [0.5, 0.6],
+      [1, 1, 0, 1],
+      [0.3, 0.35],
+      [0.75],
+      [0.1, 0, 0.2],
+      [0.95, 0.9],
+      [0.4],
+      [0.65, 0.6, 0.7],
+    ];
     const summary = summarize(cases, 1);
     assertClose(summary.mean, 0.5727272727272728, 1e-15, 'mean');
     assertClose(summary.stderr, 0.09554801651919985, 1e-14, 'stderr');
-    assertClose(summary.ci_low, 0.5727272727272728 - 2.262157162798205 * 0.09554801651919985, 1e-12, 'ci_low, t(0.975, 9)');
+    assertClose(
+      summary.ci_low,
+      0.5727272727272728 - 2.262157162798205 * 0.09554801651919985,
+      1e-12,
+      'ci_low, t(0.975, 9)',
+    );
     // Half-width 0.216 > 0.1 of the 0–1 range: too wide to mean anything.
     assert.equal(summary.too_wide, true);
   });
@@ -94,7 +114,10 @@ describe('MeanAccumulator: edges and invariants', () => {
 
   it('a large, tight run is not too wide (seeded)', () => {
     const random = seededRandom(16_10);
-    const summary = summarize(Array.from({ length: 2000 }, () => [random() < 0.7 ? 1 : 0]), 1);
+    const summary = summarize(
+      Array.from({ length: 2000 }, () => [random() < 0.7 ? 1 : 0]),
+      1,
+    );
     // SE ≈ √(0.21/2000) ≈ 0.0102, half-width ≈ 0.02 < 0.1.
     assert.equal(summary.too_wide, false);
   });
@@ -103,16 +126,26 @@ describe('MeanAccumulator: edges and invariants', () => {
     const random = seededRandom(16_11);
     for (let run = 0; run < 200; run++) {
       const cases = Array.from({ length: 2 + Math.floor(random() * 60) }, () =>
-        Array.from({ length: 1 + Math.floor(random() * 5) }, () => (random() < 0.2 ? Math.round(random()) : random() * 100)),
+        Array.from({ length: 1 + Math.floor(random() * 5) }, () =>
+          random() < 0.2 ? Math.round(random()) : random() * 100,
+        ),
       );
       const summary = summarize(cases);
       assert.ok(summary.ci_low !== null && summary.ci_high !== null && summary.mean !== null);
-      assert.ok(summary.ci_low <= summary.mean && summary.mean <= summary.ci_high, `run ${run}: ${summary.ci_low} ≤ ${summary.mean} ≤ ${summary.ci_high}`);
+      assert.ok(
+        summary.ci_low <= summary.mean && summary.mean <= summary.ci_high,
+        `run ${run}: ${summary.ci_low} ≤ ${summary.mean} ≤ ${summary.ci_high}`,
+      );
       // Repeating every case's single score k times changes no information: the clustered SE of the
       // repeated run equals the SE of the run with one score per case.
       const single = cases.map((scores) => [scores[0] ?? 0]);
       const repeated = single.map(([score]) => [score ?? 0, score ?? 0, score ?? 0]);
-      assertClose(summarize(repeated).stderr, summarize(single).stderr ?? Number.NaN, 1e-9, `run ${run}: repeated trials`);
+      assertClose(
+        summarize(repeated).stderr,
+        summarize(single).stderr ?? Number.NaN,
+        1e-9,
+        `run ${run}: repeated trials`,
+      );
     }
   });
 });

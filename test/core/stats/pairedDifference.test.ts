@@ -10,7 +10,7 @@ const DRUG_1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
 const DRUG_2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
 
 describe('PairedDifferenceAccumulator (paired t)', () => {
-  it('matches R on Student\'s sleep data', () => {
+  it("matches R on Student's sleep data", () => {
     // R: with(sleep, t.test(extra[group == 2], extra[group == 1], paired = TRUE)):
     //   t = 4.0621, df = 9, p-value = 0.002833, 95% CI 0.7001142 2.4598858, mean difference 1.58.
     // scipy.stats.ttest_rel(drug2, drug1): statistic 4.062127683382037, pvalue 0.002832890197384273,
@@ -28,7 +28,7 @@ describe('PairedDifferenceAccumulator (paired t)', () => {
     assertClose(delta.mde, (2.262157162798205 + 0.8834038596855346) * 0.3889587238883952, 1e-11, 'mde');
   });
 
-  it('averages a case\'s trials before differencing (the case is the unit)', () => {
+  it("averages a case's trials before differencing (the case is the unit)", () => {
     // Case means: baseline (0 + 1)/2 = 0.5 vs candidate 1 → d = 0.5; baseline 1 vs candidate (0+0+1)/3 → d = −2/3.
     assert.equal(caseMean([0, 1]), 0.5);
     assert.equal(caseMean([Number.NaN]), undefined);
@@ -80,7 +80,10 @@ describe('PairedDifferenceAccumulator (paired t)', () => {
       assertClose(b.delta.ci_low, -(f.delta.ci_high ?? Number.NaN), 1e-12, 'interval');
       assertClose(b.p_value_raw, f.p_value_raw ?? Number.NaN, 1e-12, 'p');
       assert.ok(f.delta.ci_low !== null && f.delta.mean !== null && f.delta.ci_high !== null);
-      assert.ok(f.delta.ci_low <= f.delta.mean && f.delta.mean <= f.delta.ci_high, 'the interval contains the estimate');
+      assert.ok(
+        f.delta.ci_low <= f.delta.mean && f.delta.mean <= f.delta.ci_high,
+        'the interval contains the estimate',
+      );
     }
   });
 });

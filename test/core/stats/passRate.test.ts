@@ -4,7 +4,7 @@ import { caseTrialsSummary, passRateSummary } from '../../../core/stats/passRate
 import { assertClose } from './close';
 
 describe('passRateSummary', () => {
-  it('carries the Wilson interval under the issue\'s names', () => {
+  it("carries the Wilson interval under the issue's names", () => {
     // 81 of 263: Newcombe (1998) Table II, Wilson 0.2553–0.3662 (scipy digits in wilson.test.ts).
     const summary = passRateSummary(81, 263);
     assertClose(summary.pass_rate, 81 / 263, 1e-15, 'pass_rate');

@@ -42,7 +42,10 @@ describe('wilsonInterval', () => {
       const interval = wilsonInterval(k, n);
       assert.ok(interval !== null);
       assert.ok(interval.low >= 0 && interval.high <= 1, `${k}/${n}: [${interval.low}, ${interval.high}]`);
-      assert.ok(interval.low <= k / n && k / n <= interval.high, `${k}/${n} inside [${interval.low}, ${interval.high}]`);
+      assert.ok(
+        interval.low <= k / n && k / n <= interval.high,
+        `${k}/${n} inside [${interval.low}, ${interval.high}]`,
+      );
       // Symmetry: the interval of n − k failures is the mirror image.
       const mirror = wilsonInterval(n - k, n);
       assertClose(mirror?.low, 1 - interval.high, 1e-12, `${k}/${n} mirror`);

@@ -61,14 +61,39 @@ describe('an HTTP target', () => {
 
   it('sends the case itself when there is no body template, and URL-encodes placeholders in the URL', async () => {
     server.requests.length = 0;
-    const config = loadConfig(dir, ['cases:', '  - {id: "a b/c", input: "hi"}', 'target:', '  http:', `    url: "${server.url}/chat?case={{id}}"`, 'scorers:', '  contains: {values: ["x"]}'], env);
+    const config = loadConfig(
+      dir,
+      [
+        'cases:',
+        '  - {id: "a b/c", input: "hi"}',
+        'target:',
+        '  http:',
+        `    url: "${server.url}/chat?case={{id}}"`,
+        'scorers:',
+        '  contains: {values: ["x"]}',
+      ],
+      env,
+    );
     await runWithTarget(config, { env });
     assert.equal(server.requests[0]?.url, '/chat?case=a%20b%2Fc');
     assert.deepEqual(JSON.parse(server.requests[0]?.body ?? ''), { id: 'a b/c', input: 'hi' });
   });
 
   it('reads a text answer as text', async () => {
-    const config = loadConfig(dir, ['cases:', '  - {id: t, input: "x", expected: "plain answer"}', 'target:', '  http:', `    url: ${server.url}/text`, '    method: GET', 'scorers:', '  exact_match: {}'], env);
+    const config = loadConfig(
+      dir,
+      [
+        'cases:',
+        '  - {id: t, input: "x", expected: "plain answer"}',
+        'target:',
+        '  http:',
+        `    url: ${server.url}/text`,
+        '    method: GET',
+        'scorers:',
+        '  exact_match: {}',
+      ],
+      env,
+    );
     assert.deepEqual(outcomes(await runWithTarget(config, { env })), [['t', 'exact_match', 'pass']]);
   });
 
@@ -84,20 +109,57 @@ describe('an HTTP target', () => {
     }
 
     const hanging = await runWithTarget(loadConfig(dir, chatConfig('/hang', ['  timeout_ms: 300']), env), { env });
-    for (const r of hanging) assert.equal(r.reason, 'the target did not answer within its time limit of 300 ms and was stopped');
+    for (const r of hanging)
+      assert.equal(r.reason, 'the target did not answer within its time limit of 300 ms and was stopped');
 
     const closed = await LoopbackServer.start();
     const url = closed.url;
     await closed.stop();
-    const unreachable = await runWithTarget(loadConfig(dir, ['cases:', '  - {id: u, input: "x"}', 'target:', '  http:', `    url: ${url}/chat`, 'scorers:', '  exact_match: {}'], env), { env });
+    const unreachable = await runWithTarget(
+      loadConfig(
+        dir,
+        [
+          'cases:',
+          '  - {id: u, input: "x"}',
+          'target:',
+          '  http:',
+          `    url: ${url}/chat`,
+          'scorers:',
+          '  exact_match: {}',
+        ],
+        env,
+      ),
+      { env },
+    );
     assert.equal(unreachable[0]?.status, 'error');
-    assert.match(unreachable[0]?.reason ?? '', new RegExp(`^the target at ${url}/chat could not be reached: .*ECONNREFUSED`));
+    assert.match(
+      unreachable[0]?.reason ?? '',
+      new RegExp(`^the target at ${url}/chat could not be reached: .*ECONNREFUSED`),
+    );
   });
 
   it('reads at most 10 MiB of a response: an endless body is an error naming the cap, and the request is ended', async () => {
-    const results = await runWithTarget(loadConfig(dir, ['cases:', '  - {id: e, input: "x"}', 'target:', '  http:', `    url: ${server.url}/endless`, 'scorers:', '  exact_match: {}'], env), { env });
+    const results = await runWithTarget(
+      loadConfig(
+        dir,
+        [
+          'cases:',
+          '  - {id: e, input: "x"}',
+          'target:',
+          '  http:',
+          `    url: ${server.url}/endless`,
+          'scorers:',
+          '  exact_match: {}',
+        ],
+        env,
+      ),
+      { env },
+    );
     assert.equal(results[0]?.status, 'error');
-    assert.equal(results[0]?.reason, `the target's response is larger than ${RESPONSE_CAP_BYTES} bytes (the cap on an HTTP target's response); the rest was not read`);
+    assert.equal(
+      results[0]?.reason,
+      `the target's response is larger than ${RESPONSE_CAP_BYTES} bytes (the cap on an HTTP target's response); the rest was not read`,
+    );
     await waitFor(() => server.endlessClosed >= 1, 'the server saw the request ended');
   });
 

@@ -37,10 +37,17 @@ export class LoopbackServer {
       request.on('data', (c: Buffer) => chunks.push(c));
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        loopback.requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
+        loopback.requests.push({
+          method: request.method ?? '',
+          url: request.url ?? '',
+          headers: request.headers,
+          body,
+        });
         const path = (request.url ?? '').split('?')[0];
         if (path === '/fail') {
-          response.writeHead(500, 'Internal Server Error', { 'content-type': 'text/plain' }).end('stack trace with internal details');
+          response
+            .writeHead(500, 'Internal Server Error', { 'content-type': 'text/plain' })
+            .end('stack trace with internal details');
         } else if (path === '/text') {
           response.writeHead(200, { 'content-type': 'text/plain' }).end('plain answer\n');
         } else if (path?.startsWith('/endless') === true) {
@@ -50,7 +57,9 @@ export class LoopbackServer {
         } else if (path?.startsWith('/chat') === true) {
           const parsed = body === '' ? {} : (JSON.parse(body) as { prompt?: unknown });
           const content = typeof parsed.prompt === 'string' ? parsed.prompt.toUpperCase() : '';
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content } }] }));
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ choices: [{ message: { content } }] }));
         } else {
           response.writeHead(404).end();
         }

@@ -15,12 +15,29 @@ import { waitFor } from '../../support/waitFor';
 const dir = mkdtempSync(join(tmpdir(), 'evallens-target-preparer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const range = { file: join(dir, 'target.eval.yaml'), start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } };
+const range = {
+  file: join(dir, 'target.eval.yaml'),
+  start: { offset: 0, line: 0, column: 0 },
+  end: { offset: 0, line: 0, column: 0 },
+};
 function cmdTarget(extra: Partial<CmdTargetConfig> = {}): CmdTargetConfig {
-  return { kind: 'cmd', cmd: `"${NODE}" "${AGENT}"`, cwd: dir, format: 'auto', timeoutMs: 20_000, replaceRecorded: false, range, ...extra };
+  return {
+    kind: 'cmd',
+    cmd: `"${NODE}" "${AGENT}"`,
+    cwd: dir,
+    format: 'auto',
+    timeoutMs: 20_000,
+    replaceRecorded: false,
+    range,
+    ...extra,
+  };
 }
 
-async function prepared(evalCase: EvalCase, config = cmdTarget(), env: Readonly<Record<string, string | undefined>> = process.env): Promise<EvalCase> {
+async function prepared(
+  evalCase: EvalCase,
+  config = cmdTarget(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<EvalCase> {
   const preparer = targetPreparer(config, { env });
   try {
     return await preparer.prepare(evalCase, new AbortController().signal);
@@ -30,17 +47,31 @@ async function prepared(evalCase: EvalCase, config = cmdTarget(), env: Readonly<
 }
 
 function latencyOf(trace: Json | undefined): unknown {
-  return trace !== null && typeof trace === 'object' && !Array.isArray(trace) ? (trace as { [key: string]: Json })['latency_ms'] : undefined;
+  return trace !== null && typeof trace === 'object' && !Array.isArray(trace)
+    ? (trace as { [key: string]: Json })['latency_ms']
+    : undefined;
 }
 
 describe('the target preparer', () => {
   it('says what it reaches: a command runs workspace code, an HTTP target the network', () => {
     assert.equal(targetPreparer(cmdTarget(), { env: {} }).reaches, 'workspace-code');
-    const http = targetPreparer({ kind: 'http', url: 'http://127.0.0.1:1/', method: 'POST', headers: {}, format: 'auto', timeoutMs: 1000, replaceRecorded: false, range }, { env: {} });
+    const http = targetPreparer(
+      {
+        kind: 'http',
+        url: 'http://127.0.0.1:1/',
+        method: 'POST',
+        headers: {},
+        format: 'auto',
+        timeoutMs: 1000,
+        replaceRecorded: false,
+        range,
+      },
+      { env: {} },
+    );
     assert.equal(http.reaches, 'network');
   });
 
-  it('records the call\'s wall time as the trace\'s latency_ms when the case has no trace', async () => {
+  it("records the call's wall time as the trace's latency_ms when the case has no trace", async () => {
     const result = await prepared({ id: 'a', input: 'x' });
     assert.equal(result.output, 'X');
     const latency = latencyOf(result.trace);
@@ -67,7 +98,10 @@ describe('the target preparer', () => {
   });
 
   it('takes the output and the trace from a JSON answer by output_path and trace_path', async () => {
-    const result = await prepared({ id: 'a', input: 'hey', metadata: { mode: 'json' } }, cmdTarget({ outputPath: 'answer.text', tracePath: 'trace' }));
+    const result = await prepared(
+      { id: 'a', input: 'hey', metadata: { mode: 'json' } },
+      cmdTarget({ outputPath: 'answer.text', tracePath: 'trace' }),
+    );
     assert.equal(result.output, 'HEY');
     const lookup = traceOf(result);
     assert.ok(lookup.ok);
@@ -94,7 +128,11 @@ describe('the target preparer', () => {
       run.abort();
       await assert.rejects(call, { message: 'the run was stopped, and the target with it' });
       const [parent, grandchild] = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
-      await waitFor(() => [parent, grandchild].every((pid) => pid === undefined || isGone(pid)), 'the cancelled command and its child to end', 10_000);
+      await waitFor(
+        () => [parent, grandchild].every((pid) => pid === undefined || isGone(pid)),
+        'the cancelled command and its child to end',
+        10_000,
+      );
     } finally {
       await preparer.close();
     }
@@ -102,7 +140,10 @@ describe('the target preparer', () => {
 
   it('runs before the NL2SQL preparer when chained, and the chain reaches what the target reaches', async () => {
     const seen: Json[] = [];
-    const after = { prepare: (c: EvalCase) => (seen.push(c.output ?? null), Promise.resolve(c)), close: () => Promise.resolve() };
+    const after = {
+      prepare: (c: EvalCase) => (seen.push(c.output ?? null), Promise.resolve(c)),
+      close: () => Promise.resolve(),
+    };
     const chain = chainPreparers([targetPreparer(cmdTarget(), { env: process.env }), after]);
     assert.ok(chain);
     assert.equal(chain.reaches, 'workspace-code');

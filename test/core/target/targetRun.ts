@@ -12,7 +12,11 @@ export const AGENT = join(__dirname, '..', '..', 'fixtures', 'target', 'agent.mj
 export const NODE = process.execPath;
 
 /** A config from its lines, written in `dir` (a command target runs from the config's folder). */
-export function loadConfig(dir: string, lines: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): RunConfig {
+export function loadConfig(
+  dir: string,
+  lines: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): RunConfig {
   const file = join(dir, 'target.eval.yaml');
   const text = lines.join('\n');
   writeFileSync(file, text);
@@ -22,7 +26,10 @@ export function loadConfig(dir: string, lines: readonly string[], env: Readonly<
 }
 
 /** Runs the config with its target as the run's preparer, as the CLI does; every result, in order. */
-export async function runWithTarget(config: RunConfig, options: { env: Readonly<Record<string, string | undefined>>; trusted?: boolean }): Promise<ScorerResult[]> {
+export async function runWithTarget(
+  config: RunConfig,
+  options: { env: Readonly<Record<string, string | undefined>>; trusted?: boolean },
+): Promise<ScorerResult[]> {
   assert.ok(config.target, 'the config has a target');
   const preparer = targetPreparer(config.target, { env: options.env });
   const results: ScorerResult[] = [];
@@ -45,5 +52,7 @@ export async function runWithTarget(config: RunConfig, options: { env: Readonly<
 /** `[caseId, scorer, status]` of each result, sorted, for comparing a run at a glance. */
 export function outcomes(results: readonly ScorerResult[]): string[][] {
   const key = (r: readonly string[]) => r.join('\u0000');
-  return results.map((r) => [r.caseId, r.scorer, r.status]).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return results
+    .map((r) => [r.caseId, r.scorer, r.status])
+    .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }

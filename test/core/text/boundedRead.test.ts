@@ -5,7 +5,13 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openRegularFileStream, READ_LIMITS, readBoundedBytes, readBoundedText, readBoundedTextSync } from '../../../core/text/boundedRead';
+import {
+  openRegularFileStream,
+  READ_LIMITS,
+  readBoundedBytes,
+  readBoundedText,
+  readBoundedTextSync,
+} from '../../../core/text/boundedRead';
 
 describe('bounded reads', () => {
   let dir = '';
@@ -47,10 +53,14 @@ describe('bounded reads', () => {
     }
   });
 
-  it('refuses a file over its kind\'s cap, saying the cap and the size', () => {
+  it("refuses a file over its kind's cap, saying the cap and the size", () => {
     const read = readBoundedTextSync(join(dir, 'big.yaml'), 'config');
     assert.equal(read.ok, false);
-    if (!read.ok) assert.equal(read.reason, `expected at most ${READ_LIMITS.config} bytes (4 MiB), but it has ${READ_LIMITS.config + 1}`);
+    if (!read.ok)
+      assert.equal(
+        read.reason,
+        `expected at most ${READ_LIMITS.config} bytes (4 MiB), but it has ${READ_LIMITS.config + 1}`,
+      );
   });
 
   it('says "no such file" for a missing one', () => {

@@ -49,23 +49,64 @@ function nodeOf(kind: NodeKind, name: string, cap: ReadKind): string {
 }
 
 /** What each option says about a path, as text (a problem's message, a refusal, an error), or undefined when it read it. */
-const OPTIONS: readonly { readonly name: string; readonly cap: ReadKind | undefined; readonly file: string; readonly say: (path: string) => Promise<string | undefined> }[] = [
-  { name: 'run config', cap: 'config', file: 'run.eval.yaml', say: async (p) => loadRunConfig(p, {}).problems.map((x) => `${x.range.file} ${x.message}`).join('\n') },
-  { name: 'model_config', cap: 'config', file: 'model.yaml', say: async (p) => loadModelConfig(p, {}).problems.map((x) => `${x.range.file} ${x.message}`).join('\n') },
+const OPTIONS: readonly {
+  readonly name: string;
+  readonly cap: ReadKind | undefined;
+  readonly file: string;
+  readonly say: (path: string) => Promise<string | undefined>;
+}[] = [
+  {
+    name: 'run config',
+    cap: 'config',
+    file: 'run.eval.yaml',
+    say: async (p) =>
+      loadRunConfig(p, {})
+        .problems.map((x) => `${x.range.file} ${x.message}`)
+        .join('\n'),
+  },
+  {
+    name: 'model_config',
+    cap: 'config',
+    file: 'model.yaml',
+    say: async (p) =>
+      loadModelConfig(p, {})
+        .problems.map((x) => `${x.range.file} ${x.message}`)
+        .join('\n'),
+  },
   {
     name: 'json_schema.schema_path',
     cap: 'schema',
     file: 'schema.json',
-    say: async (p) => parseRunConfig(`scorers:\n  json_schema: {schema_path: "${p}"}\ncases:\n  - {id: a, output: "{}"}\n`, join(work, 'x.eval.yaml'), {}).problems.map((x) => x.message).join('\n'),
+    say: async (p) =>
+      parseRunConfig(
+        `scorers:\n  json_schema: {schema_path: "${p}"}\ncases:\n  - {id: a, output: "{}"}\n`,
+        join(work, 'x.eval.yaml'),
+        {},
+      )
+        .problems.map((x) => x.message)
+        .join('\n'),
   },
-  { name: 'database_configs', cap: 'config', file: 'db.yaml', say: async (p) => loadDatabaseConfig(p, {}).problems.map((x) => `${x.range.file} ${x.message}`).join('\n') },
+  {
+    name: 'database_configs',
+    cap: 'config',
+    file: 'db.yaml',
+    say: async (p) =>
+      loadDatabaseConfig(p, {})
+        .problems.map((x) => `${x.range.file} ${x.message}`)
+        .join('\n'),
+  },
   { name: 'dataset (JSON Lines)', cap: undefined, file: 'data.jsonl', say: (p) => datasetSays(p) },
   { name: 'dataset (JSON, evalsets)', cap: undefined, file: 'data.json', say: (p) => datasetSays(p) },
   { name: 'dataset (CSV)', cap: undefined, file: 'data.csv', say: (p) => datasetSays(p) },
   { name: 'dataset (YAML)', cap: 'wholeDataset', file: 'data.yaml', say: (p) => datasetSays(p) },
   { name: 'setup .sql script', cap: 'setupScript', file: 'setup.sql', say: (p) => setupSays(p) },
   { name: 'SQLite database file', cap: 'sqliteDatabase', file: 'db.sqlite', say: (p) => sqliteSays(p) },
-  { name: 'evallens report file', cap: 'report', file: 'report.json', say: async (p) => readBoundedText(p, 'report').then((r) => (r.ok ? undefined : `${p} ${r.reason}`)) },
+  {
+    name: 'evallens report file',
+    cap: 'report',
+    file: 'report.json',
+    say: async (p) => readBoundedText(p, 'report').then((r) => (r.ok ? undefined : `${p} ${r.reason}`)),
+  },
 ];
 
 async function datasetSays(path: string): Promise<string | undefined> {
@@ -116,9 +157,13 @@ describe('bounded reads: every option that names a file', () => {
         const said = await option.say(path);
         assert.ok(said !== undefined && said !== '', `${option.name} read ${kind} without a word`);
         assert.match(said, EXPECTED[kind]);
-        if (kind === 'oversize' && option.cap !== undefined) assert.match(said, new RegExp(`at most ${READ_LIMITS[option.cap]} bytes`));
+        if (kind === 'oversize' && option.cap !== undefined)
+          assert.match(said, new RegExp(`at most ${READ_LIMITS[option.cap]} bytes`));
         assert.ok(said.includes(path) || said.includes(option.file), `the file is named: ${said}`);
-        assert.ok(process.memoryUsage().rss < 1024 * 1024 * 1024, `RSS stays bounded: ${process.memoryUsage().rss} bytes`);
+        assert.ok(
+          process.memoryUsage().rss < 1024 * 1024 * 1024,
+          `RSS stays bounded: ${process.memoryUsage().rss} bytes`,
+        );
       });
     }
   }

@@ -20,7 +20,10 @@ function regExpOracle(glob: string): RegExp {
         source += '\\[';
         continue;
       }
-      let set = glob.slice(i + 1, end).replaceAll('\\', '\\\\').replace(/[[\]]/g, '\\$&');
+      let set = glob
+        .slice(i + 1, end)
+        .replaceAll('\\', '\\\\')
+        .replace(/[[\]]/g, '\\$&');
       if (set.startsWith('!')) set = `^${set.slice(1)}`;
       else if (set.startsWith('^')) set = `\\${set}`;
       source += `[${set}]`;
@@ -85,7 +88,11 @@ describe('globs', () => {
     for (let round = 0; round < 20_000; round++) {
       const glob = Array.from({ length: next(8) }, () => globAlphabet[next(globAlphabet.length)]).join('');
       const id = Array.from({ length: next(8) }, () => idAlphabet[next(idAlphabet.length)]).join('');
-      assert.equal(compileGlob(glob).test(id), regExpOracle(glob).test(id), `${JSON.stringify(glob)} ~ ${JSON.stringify(id)}`);
+      assert.equal(
+        compileGlob(glob).test(id),
+        regExpOracle(glob).test(id),
+        `${JSON.stringify(glob)} ~ ${JSON.stringify(id)}`,
+      );
     }
   });
 });

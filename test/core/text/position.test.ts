@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LineIndex } from '../../../core/text/position';
-import { displayLineColumn, fromDisplay, fromDisplayRange, toDisplay, toDisplayRange } from '../../../shared/text/displayPosition';
+import {
+  displayLineColumn,
+  fromDisplay,
+  fromDisplayRange,
+  toDisplay,
+  toDisplayRange,
+} from '../../../shared/text/displayPosition';
 
 describe('positions shown to people', () => {
   const range = new LineIndex('a: 1\nbb: 2\n').range('/w/c.eval.yaml', 5, 7);
@@ -15,7 +21,11 @@ describe('positions shown to people', () => {
 
   it('converts both ends of a range and keeps its offsets and file', () => {
     const shown = toDisplayRange(range);
-    assert.deepEqual(shown, { file: '/w/c.eval.yaml', start: { offset: 5, line: 2, column: 1 }, end: { offset: 7, line: 2, column: 3 } });
+    assert.deepEqual(shown, {
+      file: '/w/c.eval.yaml',
+      start: { offset: 5, line: 2, column: 1 },
+      end: { offset: 7, line: 2, column: 3 },
+    });
     assert.deepEqual(fromDisplayRange(shown), range);
   });
 });

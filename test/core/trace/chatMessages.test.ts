@@ -17,7 +17,12 @@ describe('traceOf: OpenAI chat messages', () => {
     assert.deepEqual(trace, {
       steps: [
         { kind: 'message', role: 'system', content: 'You are a database assistant.', turn: 0 },
-        { kind: 'message', role: 'user', content: 'Which Cloud SQL instances do we have, and what is in the README?', turn: 0 },
+        {
+          kind: 'message',
+          role: 'user',
+          content: 'Which Cloud SQL instances do we have, and what is in the README?',
+          turn: 0,
+        },
         {
           kind: 'tool_call',
           name: 'cloud-sql__list_instances',
@@ -27,8 +32,20 @@ describe('traceOf: OpenAI chat messages', () => {
           turn: 0,
           id: 'call_9pXw1',
         },
-        { kind: 'tool_call', name: 'read_file', arguments: { path: 'README.md' }, result: '# Acme', turn: 0, id: 'call_Q2b7k' },
-        { kind: 'message', role: 'assistant', content: 'You have orders-db and analytics-db; the README is a title only.', turn: 0 },
+        {
+          kind: 'tool_call',
+          name: 'read_file',
+          arguments: { path: 'README.md' },
+          result: '# Acme',
+          turn: 0,
+          id: 'call_Q2b7k',
+        },
+        {
+          kind: 'message',
+          role: 'assistant',
+          content: 'You have orders-db and analytics-db; the README is a title only.',
+          turn: 0,
+        },
         { kind: 'message', role: 'user', content: 'Thanks!', turn: 1 },
         { kind: 'message', role: 'assistant', content: "You're welcome.", turn: 1 },
       ],
@@ -50,7 +67,11 @@ describe('traceOf: OpenAI chat messages', () => {
   it('keeps arguments that are not JSON text as the string recorded, and an assistant message with text before its calls', () => {
     const trace = read([
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: 'Looking.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"q": "x"' } }] },
+      {
+        role: 'assistant',
+        content: 'Looking.',
+        tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"q": "x"' } }],
+      },
       { role: 'assistant', content: '', tool_calls: [{ id: 'b', type: 'function', function: { name: 'noop' } }] },
     ]);
     assert.deepEqual(trace.steps, [
@@ -75,8 +96,17 @@ describe('traceOf: OpenAI chat messages', () => {
       return lookup.reason;
     };
     assert.equal(reasonOf({ messages: [{ role: 'user' }, { content: 'x' }] }), 'trace message 2 has no `role`');
-    assert.equal(reasonOf([{ role: 'assistant', tool_calls: [{ id: 'a' }] }]), 'tool call 1 of trace message 1 has no `function`; it needs {name, arguments}');
-    assert.equal(reasonOf([{ role: 'assistant', tool_calls: [{ function: { arguments: '{}' } }] }]), 'the function of tool call 1 of trace message 1 has no `name`');
-    assert.equal(reasonOf([{ role: 'assistant', tool_calls: 'x' }]), 'trace message 1 has `tool_calls` that is a string, not a list');
+    assert.equal(
+      reasonOf([{ role: 'assistant', tool_calls: [{ id: 'a' }] }]),
+      'tool call 1 of trace message 1 has no `function`; it needs {name, arguments}',
+    );
+    assert.equal(
+      reasonOf([{ role: 'assistant', tool_calls: [{ function: { arguments: '{}' } }] }]),
+      'the function of tool call 1 of trace message 1 has no `name`',
+    );
+    assert.equal(
+      reasonOf([{ role: 'assistant', tool_calls: 'x' }]),
+      'trace message 1 has `tool_calls` that is a string, not a list',
+    );
   });
 });

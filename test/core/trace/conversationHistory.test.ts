@@ -15,8 +15,14 @@ function read(trace: Json): Trace {
 const agent = (reply: { [key: string]: Json }): string => JSON.stringify(reply);
 
 const models = {
-  'gemini-2.5-pro': { api: { totalRequests: 2, totalLatencyMs: 5321 }, tokens: { input: 2222, prompt: 10234, candidates: 312, total: 10890, cached: 8012, thoughts: 344, tool: 0 } },
-  'claude-sonnet-4': { api: { totalLatencyMs: 679 }, tokens: { input: 1500, candidates: 40, total: 1560, cached: 0, cache_creation: 120 } },
+  'gemini-2.5-pro': {
+    api: { totalRequests: 2, totalLatencyMs: 5321 },
+    tokens: { input: 2222, prompt: 10234, candidates: 312, total: 10890, cached: 8012, thoughts: 344, tool: 0 },
+  },
+  'claude-sonnet-4': {
+    api: { totalLatencyMs: 679 },
+    tokens: { input: 1500, candidates: 40, total: 1560, cached: 0, cache_creation: 120 },
+  },
 };
 
 const history = [
@@ -26,7 +32,10 @@ const history = [
       response: 'orders-db and analytics-db.',
       tool_calls: [
         { name: 'mcp__cloud-sql__list_instances', args: { project: 'acme' }, result: 'two' },
-        { name: 'call_mcp_tool', args: { ServerName: '"bigquery"', ToolName: '"list_datasets"', Arguments: '{"project":"acme"}' } },
+        {
+          name: 'call_mcp_tool',
+          args: { ServerName: '"bigquery"', ToolName: '"list_datasets"', Arguments: '{"project":"acme"}' },
+        },
         { name: 'glob', arguments: { pattern: '**/*.sql' }, error: { code: 'EACCES' } },
       ],
       stats: { models, tools: { totalCalls: 3, totalDurationMs: 480 } },
@@ -35,7 +44,12 @@ const history = [
   { user: 'And the orders?', agent: 'Error: 429 RESOURCE_EXHAUSTED' },
   {
     user: 'Count them.',
-    agent: { response: '1204', skills: ['sql-analyst', { name: 'charts' }], tool_calls: [{ name: 'mcp_bigquery_run_query' }], stats: { tools: { totalCalls: 'one' } } },
+    agent: {
+      response: '1204',
+      skills: ['sql-analyst', { name: 'charts' }],
+      tool_calls: [{ name: 'mcp_bigquery_run_query' }],
+      stats: { tools: { totalCalls: 'one' } },
+    },
   },
 ];
 
@@ -44,8 +58,21 @@ describe('traceOf: EvalBench conversation history', () => {
     const trace = read({ conversation_history: history });
     assert.deepEqual(trace.steps, [
       { kind: 'message', role: 'user', content: 'Which instances do we have?', turn: 0 },
-      { kind: 'tool_call', name: 'cloud-sql__list_instances', recordedName: 'mcp__cloud-sql__list_instances', arguments: { project: 'acme' }, result: 'two', turn: 0 },
-      { kind: 'tool_call', name: 'bigquery__list_datasets', recordedName: 'call_mcp_tool', arguments: { project: 'acme' }, turn: 0 },
+      {
+        kind: 'tool_call',
+        name: 'cloud-sql__list_instances',
+        recordedName: 'mcp__cloud-sql__list_instances',
+        arguments: { project: 'acme' },
+        result: 'two',
+        turn: 0,
+      },
+      {
+        kind: 'tool_call',
+        name: 'bigquery__list_datasets',
+        recordedName: 'call_mcp_tool',
+        arguments: { project: 'acme' },
+        turn: 0,
+      },
       { kind: 'tool_call', name: 'glob', arguments: { pattern: '**/*.sql' }, error: '{"code":"EACCES"}', turn: 0 },
       { kind: 'message', role: 'assistant', content: 'orders-db and analytics-db.', turn: 0 },
       { kind: 'message', role: 'user', content: 'Count them.', turn: 2 },
@@ -63,7 +90,16 @@ describe('traceOf: EvalBench conversation history', () => {
     const { turns } = read({ conversation_history: history });
     assert.deepEqual(turns, [
       {
-        tokens: { input: 3722, prompt: 10234, candidates: 352, total: 12450, cached: 8012, cacheCreation: 120, thoughts: 344, tool: 0 },
+        tokens: {
+          input: 3722,
+          prompt: 10234,
+          candidates: 352,
+          total: 12450,
+          cached: 8012,
+          cacheCreation: 120,
+          thoughts: 344,
+          tool: 0,
+        },
         modelLatencyMs: 6000,
         toolDurationMs: 480,
         toolCalls: 3,
@@ -77,13 +113,27 @@ describe('traceOf: EvalBench conversation history', () => {
     const fromList = read({ conversation_history: history });
     assert.deepEqual(read({ conversation_history: JSON.stringify(history) }), fromList);
     assert.deepEqual(read(history), fromList);
-    const record = read({ conversation_history: JSON.stringify(history), scenario: { id: 'x' }, accumulated_tools: ['other__tool'], accumulated_skills: ['other'], latency_ms: 12000 });
-    assert.deepEqual(record.steps, fromList.steps, 'the turns record their calls and skills, so the accumulated lists are not read again');
+    const record = read({
+      conversation_history: JSON.stringify(history),
+      scenario: { id: 'x' },
+      accumulated_tools: ['other__tool'],
+      accumulated_skills: ['other'],
+      latency_ms: 12000,
+    });
+    assert.deepEqual(
+      record.steps,
+      fromList.steps,
+      'the turns record their calls and skills, so the accumulated lists are not read again',
+    );
     assert.equal(record.latencyMs, 12000);
   });
 
   it('reads accumulated_tools and accumulated_skills when no turn records calls or skills', () => {
-    const trace = read({ conversation_history: [{ user: 'hi', agent: agent({ response: 'hello' }) }], accumulated_tools: ['mcp_bigquery_run_query'], accumulated_skills: ['sql-analyst'] });
+    const trace = read({
+      conversation_history: [{ user: 'hi', agent: agent({ response: 'hello' }) }],
+      accumulated_tools: ['mcp_bigquery_run_query'],
+      accumulated_skills: ['sql-analyst'],
+    });
     assert.deepEqual(trace.steps, [
       { kind: 'message', role: 'user', content: 'hi', turn: 0 },
       { kind: 'message', role: 'assistant', content: 'hello', turn: 0 },
@@ -103,7 +153,15 @@ describe('traceOf: EvalBench conversation history', () => {
     assert.deepEqual(trace.steps, []);
     assert.deepEqual(trace.turns, [{}, {}, {}]);
     assert.equal(trace.skippedTurns, 3);
-    assert.deepEqual(read({ conversation_history: '[]' }), { steps: [], hasSteps: true, turns: [], hasTurns: true, skippedTurns: 0, format: 'conversation_history', trajectoryNames: [] });
+    assert.deepEqual(read({ conversation_history: '[]' }), {
+      steps: [],
+      hasSteps: true,
+      turns: [],
+      hasTurns: true,
+      skippedTurns: 0,
+      format: 'conversation_history',
+      trajectoryNames: [],
+    });
   });
 
   it('says why a history cannot be read', () => {
@@ -112,9 +170,18 @@ describe('traceOf: EvalBench conversation history', () => {
       assert.ok(!lookup.ok);
       return lookup.reason;
     };
-    assert.equal(reasonOf({ conversation_history: 'not json' }), "the trace's `conversation_history` is text that is not JSON, not a list of turns");
-    assert.equal(reasonOf({ conversation_history: '{"user": "x"}' }), "the trace's `conversation_history` is JSON text of an object, not a list of turns");
-    assert.equal(reasonOf({ conversation_history: 5 }), "the trace's `conversation_history` is a number, not a list of turns");
+    assert.equal(
+      reasonOf({ conversation_history: 'not json' }),
+      "the trace's `conversation_history` is text that is not JSON, not a list of turns",
+    );
+    assert.equal(
+      reasonOf({ conversation_history: '{"user": "x"}' }),
+      "the trace's `conversation_history` is JSON text of an object, not a list of turns",
+    );
+    assert.equal(
+      reasonOf({ conversation_history: 5 }),
+      "the trace's `conversation_history` is a number, not a list of turns",
+    );
     assert.equal(reasonOf({ accumulated_tools: 'a,b' }), "the trace's `accumulated_tools` is a string, not a list");
   });
 });

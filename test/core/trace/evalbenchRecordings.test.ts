@@ -92,7 +92,15 @@ const EXPECTED: readonly Expected[] = [
     // processed (800+80+500) + (300+40+1300) = 3020; billed (800+50+400) + (300+130+200) = 1880.
     file: 'gemini-cli-json-2025.json',
     trajectory: [100, 100],
-    counters: { turn_count: 2, agent_steps: 4, tool_call_latency: 570, end_to_end_latency: 7570, token_consumption: 2920, tokens_processed: 3020, effective_billed_tokens: 1880 },
+    counters: {
+      turn_count: 2,
+      agent_steps: 4,
+      tool_call_latency: 570,
+      end_to_end_latency: 7570,
+      token_consumption: 2920,
+      tokens_processed: 3020,
+      effective_billed_tokens: 1880,
+    },
   },
   {
     // tool_calls {tool_name, parameters} es, read_file, li, es; byName keys es, read_file, li → [es, li]
@@ -100,7 +108,15 @@ const EXPECTED: readonly Expected[] = [
     // calls 4; tool ms 250+100+300+350 = 1000; + 9000 = 10000; total 5700; 5000+200+400 = 5600; 5000+40+1000 = 6040.
     file: 'gemini-cli-stream-2026-06.json',
     trajectory: [100, 0],
-    counters: { turn_count: 1, agent_steps: 4, tool_call_latency: 1000, end_to_end_latency: 10000, token_consumption: 5700, tokens_processed: 5600, effective_billed_tokens: 6040 },
+    counters: {
+      turn_count: 1,
+      agent_steps: 4,
+      tool_call_latency: 1000,
+      end_to_end_latency: 10000,
+      token_consumption: 5700,
+      tokens_processed: 5600,
+      effective_billed_tokens: 6040,
+    },
   },
   {
     // byName keys ToolSearch, li, Read, es → [li, es] vs [li, es, gi]: Jaccard 2/3; lev 1 of 3.
@@ -108,7 +124,15 @@ const EXPECTED: readonly Expected[] = [
     // 40 + 3000 + 3125 + 4500 = 10665.
     file: 'claude-code-stream-2026-06.json',
     trajectory: [TWO_THIRDS, ONE_EDIT_OF_THREE],
-    counters: { turn_count: 1, agent_steps: 5, tool_call_latency: 0, end_to_end_latency: 12000, token_consumption: 940, tokens_processed: 33440, effective_billed_tokens: 10665 },
+    counters: {
+      turn_count: 1,
+      agent_steps: 5,
+      tool_call_latency: 0,
+      end_to_end_latency: 12000,
+      token_consumption: 940,
+      tokens_processed: 33440,
+      effective_billed_tokens: 10665,
+    },
   },
   {
     // Two turns: li, shell | gi → [li, gi] vs [li, gi, es]: Jaccard 2/3; lev 1 of 3.
@@ -116,14 +140,30 @@ const EXPECTED: readonly Expected[] = [
     // (3000+150+1000) + (3400+100+3000) = 10650; (3000+100+750) + (3400+300+500) = 8050.
     file: 'codex-stream-2026-06.json',
     trajectory: [TWO_THIRDS, ONE_EDIT_OF_THREE],
-    counters: { turn_count: 2, agent_steps: 3, tool_call_latency: 800, end_to_end_latency: 10800, token_consumption: 6650, tokens_processed: 10650, effective_billed_tokens: 8050 },
+    counters: {
+      turn_count: 2,
+      agent_steps: 3,
+      tool_call_latency: 800,
+      end_to_end_latency: 10800,
+      token_consumption: 6650,
+      tokens_processed: 10650,
+      effective_billed_tokens: 8050,
+    },
   },
   {
     // agy: no tool_calls; byName activate_skill, view_file, es, li → [es, li] vs [li, es]: 100; lev 2 of 2 → 0.
     // calls 5; tool ms 2100; + 15000 = 17100; agy records no tokens: 0, 0, 0.
     file: 'agy-2026-06.json',
     trajectory: [100, 0],
-    counters: { turn_count: 1, agent_steps: 5, tool_call_latency: 2100, end_to_end_latency: 17100, token_consumption: 0, tokens_processed: 0, effective_billed_tokens: 0 },
+    counters: {
+      turn_count: 1,
+      agent_steps: 5,
+      tool_call_latency: 2100,
+      end_to_end_latency: 17100,
+      token_consumption: 0,
+      tokens_processed: 0,
+      effective_billed_tokens: 0,
+    },
   },
   {
     // tool_calls {name, args} with Claude's own names and no byName (EvalBench's extract_tools would find
@@ -131,7 +171,15 @@ const EXPECTED: readonly Expected[] = [
     // calls 3; tool ms 700; + 4000 = 4700; total 400; 100+300+2000 = 2400; 100+200+1500 = 1800.
     file: 'name-args-2025.json',
     trajectory: [100, 0],
-    counters: { turn_count: 1, agent_steps: 3, tool_call_latency: 700, end_to_end_latency: 4700, token_consumption: 400, tokens_processed: 2400, effective_billed_tokens: 1800 },
+    counters: {
+      turn_count: 1,
+      agent_steps: 3,
+      tool_call_latency: 700,
+      end_to_end_latency: 4700,
+      token_consumption: 400,
+      tokens_processed: 2400,
+      effective_billed_tokens: 1800,
+    },
   },
 ];
 
@@ -181,13 +229,27 @@ describe('EvalBench recordings: every shape EvalBench has written scores as Eval
         [LI, { project: 'acme' }],
       ],
     );
-    assert.deepEqual(trace.steps.filter((step) => step.kind === 'skill').map((step) => step.name), ['cloud-sql-basics']);
+    assert.deepEqual(
+      trace.steps.filter((step) => step.kind === 'skill').map((step) => step.name),
+      ['cloud-sql-basics'],
+    );
   });
 
   it('reads calls wrapped as Gemini API functionCall parts and OpenAI function calls (arguments as JSON text)', () => {
-    const agent = JSON.stringify({ tool_calls: [{ functionCall: { name: 'mcp_bq_run_query', args: { q: 1 } } }, { id: 'call_1', type: 'function', function: { name: 'bq__list', arguments: '{"p":"acme"}' } }] });
+    const agent = JSON.stringify({
+      tool_calls: [
+        { functionCall: { name: 'mcp_bq_run_query', args: { q: 1 } } },
+        { id: 'call_1', type: 'function', function: { name: 'bq__list', arguments: '{"p":"acme"}' } },
+      ],
+    });
     const trace = lookup({ id: 'c', trace: { conversation_history: [{ user: 'u', agent }] } });
-    assert.deepEqual(toolCalls(trace).map((step) => [step.name, step.arguments, step.id]), [['bq__run_query', { q: 1 }, undefined], ['bq__list', { p: 'acme' }, 'call_1']]);
+    assert.deepEqual(
+      toolCalls(trace).map((step) => [step.name, step.arguments, step.id]),
+      [
+        ['bq__run_query', { q: 1 }, undefined],
+        ['bq__list', { p: 'acme' }, 'call_1'],
+      ],
+    );
   });
 });
 

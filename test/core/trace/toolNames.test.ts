@@ -10,7 +10,8 @@ describe('canonical tool names', () => {
   });
 
   it('keeps a malformed Claude name as it is', () => {
-    for (const name of ['mcp__', 'mcp__github', 'mcp__github__', 'mcp____tool']) assert.equal(canonicalToolName(name), name);
+    for (const name of ['mcp__', 'mcp__github', 'mcp__github__', 'mcp____tool'])
+      assert.equal(canonicalToolName(name), name);
   });
 
   it("reads Gemini CLI's mcp_<server>_<tool>, underscores in the tool kept, none in the server", () => {
@@ -24,21 +25,48 @@ describe('canonical tool names', () => {
   it("unwraps agy's call_mcp_tool, with quoted (JSON-encoded) names and the MCP tool's own arguments", () => {
     const quoted = { ServerName: '"cloud-sql"', ToolName: '"list_instances"', Arguments: '{"project":"acme-prod"}' };
     assert.equal(canonicalToolName('call_mcp_tool', quoted), 'cloud-sql__list_instances');
-    assert.deepEqual(canonicalToolCall('call_mcp_tool', quoted), { name: 'cloud-sql__list_instances', arguments: { project: 'acme-prod' } });
+    assert.deepEqual(canonicalToolCall('call_mcp_tool', quoted), {
+      name: 'cloud-sql__list_instances',
+      arguments: { project: 'acme-prod' },
+    });
     const plain = { ServerName: 'bigquery', ToolName: 'run_query', Arguments: { query: 'SELECT 1' } };
-    assert.deepEqual(canonicalToolCall('call_mcp_tool', plain), { name: 'bigquery__run_query', arguments: { query: 'SELECT 1' } });
-    assert.deepEqual(canonicalToolCall('call_mcp_tool', { ServerName: 'bigquery', ToolName: 'list_datasets' }), { name: 'bigquery__list_datasets' });
+    assert.deepEqual(canonicalToolCall('call_mcp_tool', plain), {
+      name: 'bigquery__run_query',
+      arguments: { query: 'SELECT 1' },
+    });
+    assert.deepEqual(canonicalToolCall('call_mcp_tool', { ServerName: 'bigquery', ToolName: 'list_datasets' }), {
+      name: 'bigquery__list_datasets',
+    });
   });
 
   it('keeps call_mcp_tool when the server or tool is missing, empty or not a string', () => {
-    for (const args of [undefined, {}, { ServerName: 'bigquery' }, { ServerName: '""', ToolName: 'x' }, { ServerName: 3, ToolName: 'x' }, 'text']) {
+    for (const args of [
+      undefined,
+      {},
+      { ServerName: 'bigquery' },
+      { ServerName: '""', ToolName: 'x' },
+      { ServerName: 3, ToolName: 'x' },
+      'text',
+    ]) {
       assert.equal(canonicalToolName('call_mcp_tool', args), 'call_mcp_tool');
     }
-    assert.deepEqual(canonicalToolCall('call_mcp_tool', { ServerName: 'bigquery' }), { name: 'call_mcp_tool', arguments: { ServerName: 'bigquery' } });
+    assert.deepEqual(canonicalToolCall('call_mcp_tool', { ServerName: 'bigquery' }), {
+      name: 'call_mcp_tool',
+      arguments: { ServerName: 'bigquery' },
+    });
   });
 
   it('passes a name already canonical, and a native name, through unchanged', () => {
-    for (const name of ['cloud-sql__list_instances', 'mcp_x__y', 'x__y__z', 'read_file', 'run_shell_command', '__x', 'x__', '']) {
+    for (const name of [
+      'cloud-sql__list_instances',
+      'mcp_x__y',
+      'x__y__z',
+      'read_file',
+      'run_shell_command',
+      '__x',
+      'x__',
+      '',
+    ]) {
       assert.equal(canonicalToolName(name), name);
     }
     assert.deepEqual(canonicalToolCall('read_file', { path: 'a' }), { name: 'read_file', arguments: { path: 'a' } });

@@ -25,12 +25,15 @@ export async function unknownScorerIsMarked(session: Session): Promise<void> {
   const { page } = session;
   const check = session.check('unknown scorer is marked');
   await check.step(`open ${CONFIG}`, () => openFile(page, CONFIG));
-  await check.step('the misspelled key gets an error squiggle', () => activeEditor(page).locator('.squiggly-error').first().waitFor({ state: 'attached' }));
+  await check.step('the misspelled key gets an error squiggle', () =>
+    activeEditor(page).locator('.squiggly-error').first().waitFor({ state: 'attached' }),
+  );
   await check.step(`the Problems view lists it, saying ${HINT}`, async () => {
     await page.keyboard.press('Control+Shift+M');
     await problemRows(page).filter({ hasText: HINT }).first().waitFor({ state: 'visible' });
     const row = (await problemRows(page).filter({ hasText: HINT }).first().textContent()) ?? '';
-    if (!row.includes(`[Ln ${TYPO_LINE}, Col ${TYPO_COLUMN}]`)) throw new Error(`expected the problem at [Ln ${TYPO_LINE}, Col ${TYPO_COLUMN}], the row reads: ${row}`);
+    if (!row.includes(`[Ln ${TYPO_LINE}, Col ${TYPO_COLUMN}]`))
+      throw new Error(`expected the problem at [Ln ${TYPO_LINE}, Col ${TYPO_COLUMN}], the row reads: ${row}`);
   });
   await check.capture();
 }
@@ -39,7 +42,9 @@ export async function quickFixCorrectsUnknownScorer(session: Session): Promise<v
   const { page } = session;
   const check = session.check('quick fix corrects an unknown scorer');
   await check.step(`open ${CONFIG}`, () => openFile(page, CONFIG));
-  await check.step('the misspelled key gets an error squiggle', () => activeEditor(page).locator('.squiggly-error').first().waitFor({ state: 'attached' }));
+  await check.step('the misspelled key gets an error squiggle', () =>
+    activeEditor(page).locator('.squiggly-error').first().waitFor({ state: 'attached' }),
+  );
   await check.step('Ctrl+. on the key offers "contains"', async () => {
     const fix = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'contains' }).first();
     // Pressed again when the editor missed it (its focus still coming back from Go to Line).
@@ -70,13 +75,21 @@ export async function quickFixCorrectsUnknownScorer(session: Session): Promise<v
       UI_LIMIT_MS,
     );
     await page.keyboard.press('Enter');
-    await pollUntil(async () => /^ {2}contains:/m.test(await editorText(page)), 'the line to read "contains:"', UI_LIMIT_MS);
+    await pollUntil(
+      async () => /^ {2}contains:/m.test(await editorText(page)),
+      'the line to read "contains:"',
+      UI_LIMIT_MS,
+    );
     await activeEditor(page).locator('.squiggly-error').first().waitFor({ state: 'detached' });
   });
   await check.capture();
   // Leaves the fixture as it was on disk for the checks after this one.
   await check.step('revert the file', async () => {
     await runCommand(page, 'File: Revert File');
-    await pollUntil(async () => /^ {2}contians:/m.test(await editorText(page)), 'the line to read "contians:" again', UI_LIMIT_MS);
+    await pollUntil(
+      async () => /^ {2}contians:/m.test(await editorText(page)),
+      'the line to read "contians:" again',
+      UI_LIMIT_MS,
+    );
   });
 }

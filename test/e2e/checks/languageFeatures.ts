@@ -36,12 +36,20 @@ export async function completionOffersScorers(session: Session): Promise<void> {
     await page.keyboard.type(accepted.slice(0, 8));
     await suggestions.first().filter({ hasText: accepted }).waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
-    await pollUntil(async () => new RegExp(`^ {2}${accepted}:`, 'm').test(await editorText(page)), `the line to read "${accepted}:"`, UI_LIMIT_MS);
+    await pollUntil(
+      async () => new RegExp(`^ {2}${accepted}:`, 'm').test(await editorText(page)),
+      `the line to read "${accepted}:"`,
+      UI_LIMIT_MS,
+    );
   });
   await check.capture();
   await check.step('revert the file', async () => {
     await runCommand(page, 'File: Revert File');
-    await pollUntil(async () => !new RegExp(`^ {2}${accepted}:`, 'm').test(await editorText(page)), `the "${accepted}:" line to be gone`, UI_LIMIT_MS);
+    await pollUntil(
+      async () => !new RegExp(`^ {2}${accepted}:`, 'm').test(await editorText(page)),
+      `the "${accepted}:" line to be gone`,
+      UI_LIMIT_MS,
+    );
   });
 }
 
@@ -66,13 +74,18 @@ async function openSuggestions(page: Page, line: number, column: number): Promis
     async () => {
       await goToLine(page, line, column);
       await page.keyboard.press('Control+Space');
-      const answered = await pollUntil(async () => (await rows.first().isVisible()) || (await finalMessage()) !== undefined, 'the suggest widget', SUGGEST_ATTEMPT_MS).then(
+      const answered = await pollUntil(
+        async () => (await rows.first().isVisible()) || (await finalMessage()) !== undefined,
+        'the suggest widget',
+        SUGGEST_ATTEMPT_MS,
+      ).then(
         () => true,
         () => false,
       );
       if (!answered) return false;
       const said = await finalMessage();
-      if (said !== undefined) throw new Error(`Ctrl+Space at line ${line}, column ${column} lists no suggestions; the widget says: ${said}`);
+      if (said !== undefined)
+        throw new Error(`Ctrl+Space at line ${line}, column ${column} lists no suggestions; the widget says: ${said}`);
       return true;
     },
     `the suggest widget to list suggestions at line ${line}, column ${column}`,
@@ -85,7 +98,10 @@ export async function hoverShowsScorerDocs(session: Session): Promise<void> {
   const check = session.check('hover shows scorer documentation');
   await check.step(`open ${HOVER_CONFIG}`, () => openFile(page, HOVER_CONFIG));
   await check.step(`hovering "${HOVERED_KEY}" shows its documentation`, async () => {
-    await activeEditor(page).locator('.view-line span', { hasText: new RegExp(`^\\s*${HOVERED_KEY}:?$`) }).first().hover();
+    await activeEditor(page)
+      .locator('.view-line span', { hasText: new RegExp(`^\\s*${HOVERED_KEY}:?$`) })
+      .first()
+      .hover();
     await page.locator('.monaco-hover').filter({ hasText: HOVER_TEXT }).first().waitFor({ state: 'visible' });
   });
   await check.capture();

@@ -28,7 +28,8 @@ export async function malformedLineIsReported(session: Session): Promise<void> {
     const row = page.locator('.markers-panel .monaco-list-row').filter({ hasText: PROBLEM_TEXT }).first();
     await row.waitFor({ state: 'visible' });
     const text = (await row.textContent()) ?? '';
-    if (!text.includes(`[Ln ${BROKEN_LINE},`)) throw new Error(`expected the problem at line ${BROKEN_LINE}, the row reads: ${text}`);
+    if (!text.includes(`[Ln ${BROKEN_LINE},`))
+      throw new Error(`expected the problem at line ${BROKEN_LINE}, the row reads: ${text}`);
   });
   await check.capture();
 }

@@ -38,7 +38,9 @@ export async function subprocessScorerSkipped(session: Session): Promise<void> {
   const check = session.check('subprocess scorer skipped in Restricted Mode');
   await check.step('open the Test Explorer and expand every item', () => showAllTests(page));
   await check.step(`open ${DATASET}`, () => openFile(page, DATASET));
-  await check.step(`click "Run case" above line ${CASE_LINE} (${CASE})`, async () => (await runCaseLens(page, CASE_LINE)).click());
+  await check.step(`click "Run case" above line ${CASE_LINE} (${CASE})`, async () =>
+    (await runCaseLens(page, CASE_LINE)).click(),
+  );
   await check.step(`${CASE} is skipped`, () => waitForTestState(page, CASE, 'Skipped'));
   await check.step('Test Results says the workspace is not trusted', async () => {
     await runCommand(page, 'Test Results: Focus on Test Results View');

@@ -26,14 +26,18 @@ function resultsFrame(page: Page): FrameLocator {
 export async function resultsViewShowsFailure(session: Session): Promise<void> {
   const { page } = session;
   const check = session.check('results view shows the failing case');
-  await check.step(`run "${RESULTS_COMMAND}" (the last run: "Run case" of ${FAILING})`, () => runCommand(page, RESULTS_COMMAND));
+  await check.step(`run "${RESULTS_COMMAND}" (the last run: "Run case" of ${FAILING})`, () =>
+    runCommand(page, RESULTS_COMMAND),
+  );
   await check.step(`it shows ${FAILING} with the reason "${FAILING_REASON}"`, async () => {
     const rows = resultsFrame(page).locator('.rows .row');
     try {
       await rows.filter({ hasText: FAILING }).filter({ hasText: FAILING_REASON }).first().waitFor({ state: 'visible' });
     } catch (error) {
       const seen = await rows.allTextContents().catch(() => []);
-      throw new Error(`no row of ${FAILING} gives that reason; the view's rows read:\n${seen.join('\n') || '(none)'}`, { cause: error });
+      throw new Error(`no row of ${FAILING} gives that reason; the view's rows read:\n${seen.join('\n') || '(none)'}`, {
+        cause: error,
+      });
     }
   });
   await check.capture();
@@ -44,7 +48,10 @@ export async function resultsViewShowsMarkupAsText(session: Session): Promise<vo
   const check = session.check('results view shows HTML output as text');
   await check.step(`open ${MESSY_CONFIG}`, () => openFile(page, MESSY_CONFIG));
   await check.step(`click "${OPEN_RESULTS_LENS}" above scorers:`, () =>
-    page.locator('.editor-group-container.active .codelens-decoration a', { hasText: OPEN_RESULTS_LENS }).first().click(),
+    page
+      .locator('.editor-group-container.active .codelens-decoration a', { hasText: OPEN_RESULTS_LENS })
+      .first()
+      .click(),
   );
   const frame = resultsFrame(page);
   const row = frame.locator('.rows .row', { hasText: MARKUP_CASE }).first();
@@ -55,13 +62,18 @@ export async function resultsViewShowsMarkupAsText(session: Session): Promise<vo
     const detail = frame.locator('.detail');
     await row.locator('.col-status').dblclick();
     await detail.waitFor({ state: 'visible', timeout: UI_LIMIT_MS });
-    await pollUntil(async () => (await detail.innerText()).includes(MARKUP_TEXT), `the text "${MARKUP_TEXT}" in the detail pane`, UI_LIMIT_MS);
+    await pollUntil(
+      async () => (await detail.innerText()).includes(MARKUP_TEXT),
+      `the text "${MARKUP_TEXT}" in the detail pane`,
+      UI_LIMIT_MS,
+    );
     // For the screenshot: the output's text in view.
     await detail.locator('pre', { hasText: MARKUP_TEXT }).first().scrollIntoViewIfNeeded();
   });
   await check.step('no element was made from the output', async () => {
     const injected = await frame.locator('img[src="x"], b:text-is("Returns")').count();
-    if (injected > 0) throw new Error(`the output's markup was rendered: ${injected} element(s) from it are in the view`);
+    if (injected > 0)
+      throw new Error(`the output's markup was rendered: ${injected} element(s) from it are in the view`);
   });
   await check.capture();
 }

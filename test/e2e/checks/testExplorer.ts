@@ -9,7 +9,15 @@
  */
 import type { Page } from 'playwright-core';
 import type { Session } from '../support/session';
-import { resultsDiff, resultsRow, revealTestRow, showAllTests, showTestResults, testState, waitForTestState } from '../support/testing';
+import {
+  resultsDiff,
+  resultsRow,
+  revealTestRow,
+  showAllTests,
+  showTestResults,
+  testState,
+  waitForTestState,
+} from '../support/testing';
 import { pollUntil } from '../support/poll';
 import { openFile, runCommand, UI_LIMIT_MS } from '../support/workbench';
 
@@ -48,7 +56,8 @@ export async function codeLensRunsOneCase(session: Session): Promise<void> {
   await check.step('the other cases were not run', async () => {
     for (const label of CASES.filter((name) => name !== FAILING)) {
       const state = await testState(page, label);
-      if (state !== 'Not yet run') throw new Error(`expected "${label}" not to have run, the Test Explorer shows it as: ${state}`);
+      if (state !== 'Not yet run')
+        throw new Error(`expected "${label}" not to have run, the Test Explorer shows it as: ${state}`);
     }
   });
   await check.capture();
@@ -91,6 +100,7 @@ export async function runCaseLens(page: Page, line: number): Promise<ReturnType<
   const tops = await lenses.evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().top));
   const order = tops.map((top, index) => ({ top, index })).sort((a, b) => a.top - b.top);
   const picked = order[line - 1];
-  if (picked === undefined) throw new Error(`expected a "Run case" CodeLens for each of the first ${line} lines, found ${tops.length}`);
+  if (picked === undefined)
+    throw new Error(`expected a "Run case" CodeLens for each of the first ${line} lines, found ${tops.length}`);
   return lenses.nth(picked.index);
 }

@@ -16,8 +16,12 @@ export interface Check {
 
 /** `session` ("trusted", "restricted") starts the screenshots' names: both sessions run some checks. */
 export function startCheck(name: string, page: Page, userDataDir: string, session: string): Check {
-  const slug = `${session} ${name}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-  const capture = (suffix?: string): Promise<string> => screenshot(page, suffix === undefined ? slug : `${slug}-${suffix}`);
+  const slug = `${session} ${name}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  const capture = (suffix?: string): Promise<string> =>
+    screenshot(page, suffix === undefined ? slug : `${slug}-${suffix}`);
   return {
     capture,
     async step<T>(stepName: string, action: () => Promise<T>): Promise<T> {

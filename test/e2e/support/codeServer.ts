@@ -76,12 +76,25 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   mkdirSync(extensionsDir, { recursive: true });
   // Its own config file too: code-server would otherwise create one under the user's home.
   writeFileSync(join(home, 'config.yaml'), 'auth: none\n');
-  const profile = ['--config', join(home, 'config.yaml'), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  const profile = [
+    '--config',
+    join(home, 'config.yaml'),
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+  ];
 
   const { vsix, extensionDevelopmentPath } = options;
   let extensionFolder: string;
   if (vsix !== undefined) {
-    const installed = await installExtension(vsix, profile, home, extensionsDir, options.extensionId ?? 'evallens.evallens').catch((error: unknown) => {
+    const installed = await installExtension(
+      vsix,
+      profile,
+      home,
+      extensionsDir,
+      options.extensionId ?? 'evallens.evallens',
+    ).catch((error: unknown) => {
       rmSync(home, { recursive: true, force: true });
       throw error;
     });
@@ -94,17 +107,35 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(profileSettings(options.trust), null, 2));
 
   const port = await freePort();
-  const server = launch(['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--ignore-last-opened', ...profile], home, options.env);
+  const server = launch(
+    [
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--ignore-last-opened',
+      ...profile,
+    ],
+    home,
+    options.env,
+  );
   const url = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     await endProcessGroup(server.child);
     rmSync(home, { recursive: true, force: true });
   };
   try {
-    await pollUntil(async () => {
-      if (server.child.exitCode !== null) throw new Error(`code-server exited (code ${server.child.exitCode}) before it served:\n${server.output()}`);
-      return (await httpStatus(`${url}/healthz`)) === 200;
-    }, `code-server to answer on ${url}`, START_LIMIT_MS);
+    await pollUntil(
+      async () => {
+        if (server.child.exitCode !== null)
+          throw new Error(`code-server exited (code ${server.child.exitCode}) before it served:\n${server.output()}`);
+        return (await httpStatus(`${url}/healthz`)) === 200;
+      },
+      `code-server to answer on ${url}`,
+      START_LIMIT_MS,
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -113,18 +144,35 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 }
 
 /** Installs the .vsix into the profile; returns the folder it was unpacked to. */
-async function installExtension(vsix: string, profile: readonly string[], home: string, extensionsDir: string, extensionId: string): Promise<string> {
+async function installExtension(
+  vsix: string,
+  profile: readonly string[],
+  home: string,
+  extensionsDir: string,
+  extensionId: string,
+): Promise<string> {
   const install = launch([...profile, '--install-extension', vsix], home);
   const installed = await exited(install.child, INSTALL_LIMIT_MS);
-  if (installed !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${String(installed)}):\n${install.output()}`);
+  if (installed !== 0)
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${String(installed)}):\n${install.output()}`);
   const folder = readdirSync(extensionsDir).find((name) => name.startsWith(`${extensionId}-`));
-  if (folder === undefined) throw new Error(`${extensionId} is not in ${extensionsDir} after --install-extension:\n${install.output()}`);
+  if (folder === undefined)
+    throw new Error(`${extensionId} is not in ${extensionsDir} after --install-extension:\n${install.output()}`);
   return folder;
 }
 
-function launch(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): { child: ChildProcess; output: () => string } {
+function launch(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): { child: ChildProcess; output: () => string } {
   // detached: its own process group, so stopping it ends every process it started.
-  const child = spawn(CODE_SERVER, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, VSCODE_PROXY_URI: '' } });
+  const child = spawn(CODE_SERVER, args, {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, VSCODE_PROXY_URI: '' },
+  });
   let text = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));

@@ -10,7 +10,9 @@ const TAIL_CHARACTERS = 6000;
 
 export function extensionHostLogs(userDataDir: string): string {
   const logs = join(userDataDir, 'logs');
-  const files = existsSync(logs) ? listFiles(logs).filter((path) => /exthost/i.test(relative(logs, path)) && path.endsWith('.log')) : [];
+  const files = existsSync(logs)
+    ? listFiles(logs).filter((path) => /exthost/i.test(relative(logs, path)) && path.endsWith('.log'))
+    : [];
   if (files.length === 0) return `(no extension host log under ${logs})`;
   return files
     .map((path) => {

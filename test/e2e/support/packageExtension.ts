@@ -42,7 +42,8 @@ export async function packagedExtension(): Promise<string> {
 
   mkdirSync(folder, { recursive: true });
   // Packages of older trees go; a partial file may be another test file's packaging in progress.
-  for (const old of readdirSync(folder).filter((name) => name.endsWith('.vsix') && !name.includes('.partial'))) rmSync(join(folder, old), { force: true });
+  for (const old of readdirSync(folder).filter((name) => name.endsWith('.vsix') && !name.includes('.partial')))
+    rmSync(join(folder, old), { force: true });
   const partial = `${vsix}.partial-${process.pid}.vsix`;
   // npm appends these arguments to the script's `vsce package … -o dist/evallens.vsix`; the last --out wins.
   await run('npm', ['run', '--silent', 'package', '--', '--out', partial], PACKAGE_LIMIT_MS, 'npm run package');
@@ -76,7 +77,12 @@ function run(command: string, args: readonly string[], limitMs: number, what: st
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolveRun();
-      else reject(new Error(`${what} failed (${signal === null ? `exit code ${String(code)}` : `killed by ${signal} after ${limitMs} ms`}):\n${output}`));
+      else
+        reject(
+          new Error(
+            `${what} failed (${signal === null ? `exit code ${String(code)}` : `killed by ${signal} after ${limitMs} ms`}):\n${output}`,
+          ),
+        );
     });
   });
 }

@@ -3,7 +3,11 @@
 const POLL_INTERVAL_MS = 100;
 
 /** Calls `condition` until it returns true; rejects naming `what` after `limitMs`. Errors it throws end the wait. */
-export async function pollUntil(condition: () => Promise<boolean> | boolean, what: string, limitMs: number): Promise<void> {
+export async function pollUntil(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  limitMs: number,
+): Promise<void> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     if (await condition()) return;

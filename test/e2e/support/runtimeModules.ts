@@ -31,7 +31,9 @@ export function missingRuntimeModules(extensionFolder: string): MissingModule[] 
   const requireFromDist = createRequire(join(dist, 'extension.js'));
   const builtins = new Set(builtinModules);
   const missing: MissingModule[] = [];
-  for (const bundle of readdirSync(dist).filter((name) => name.endsWith('.js')).sort()) {
+  for (const bundle of readdirSync(dist)
+    .filter((name) => name.endsWith('.js'))
+    .sort()) {
     const text = readFileSync(join(dist, bundle), 'utf8');
     const names = new Set([...text.matchAll(REQUIRE_CALL)].map((match) => match[1] ?? ''));
     for (const name of [...names].sort()) {

@@ -47,7 +47,14 @@ export async function startSession(trust: TrustMode): Promise<Session> {
     browser = await launchBrowser();
     const page = await openWorkbench(browser, server.url, workspace);
     const started = server;
-    return { vsix, server, browser, page, workspace, check: (name) => startCheck(name, page, started.userDataDir, trust) };
+    return {
+      vsix,
+      server,
+      browser,
+      page,
+      workspace,
+      check: (name) => startCheck(name, page, started.userDataDir, trust),
+    };
   } catch (error) {
     await browser?.close();
     await server?.stop();
@@ -69,13 +76,15 @@ export async function endSession(session: Session | undefined): Promise<void> {
 /** A previous run's screenshots of this session go, so every one in the folder is from this run. */
 function removeScreenshots(trust: TrustMode): void {
   if (!existsSync(ARTIFACTS)) return;
-  for (const name of readdirSync(ARTIFACTS).filter((file) => file.startsWith(`${trust}-`) && file.endsWith('.png'))) rmSync(join(ARTIFACTS, name), { force: true });
+  for (const name of readdirSync(ARTIFACTS).filter((file) => file.startsWith(`${trust}-`) && file.endsWith('.png')))
+    rmSync(join(ARTIFACTS, name), { force: true });
 }
 
 /** A fresh copy of the workspace the checks use (also the in-host suite's, test/vscode/); remove its parent folder after. */
 export function makeWorkspace(): string {
   const workspace = join(mkdtempSync(join(tmpdir(), 'evallens-e2e-workspace-')), 'workspace');
-  for (const example of EXAMPLES_USED) cpSync(join(ROOT, 'examples', example), join(workspace, example), { recursive: true });
+  for (const example of EXAMPLES_USED)
+    cpSync(join(ROOT, 'examples', example), join(workspace, example), { recursive: true });
   cpSync(join(FIXTURES, 'workspace'), join(workspace, FIXTURE_FOLDER), { recursive: true });
   return workspace;
 }

@@ -20,7 +20,8 @@ const SETUP_COMMAND = 'bash scripts/e2e-setup.sh';
 export function requireSetup(): void {
   const missing: string[] = [];
   const marker = join(ROOT, '.vscode-test', 'code-server', `.installed-${CODE_SERVER_VERSION}`);
-  if (!existsSync(marker) || !isExecutable(CODE_SERVER)) missing.push(`code-server ${CODE_SERVER_VERSION} in .vscode-test/code-server`);
+  if (!existsSync(marker) || !isExecutable(CODE_SERVER))
+    missing.push(`code-server ${CODE_SERVER_VERSION} in .vscode-test/code-server`);
   if (!isExecutable(CHROMIUM)) missing.push(`Chromium at ${CHROMIUM} (Debian package chromium)`);
   if (missing.length > 0) {
     throw new Error(

@@ -21,7 +21,10 @@ function explorerTree(page: Page): Locator {
 /** Focuses the Test Explorer and expands every item it lists so far, so each case has its row. */
 export async function showAllTests(page: Page): Promise<void> {
   await runCommand(page, 'Testing: Focus on Test Explorer View', DISCOVERY_LIMIT_MS);
-  await explorerTree(page).locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: DISCOVERY_LIMIT_MS });
+  await explorerTree(page)
+    .locator('.monaco-list-row')
+    .first()
+    .waitFor({ state: 'visible', timeout: DISCOVERY_LIMIT_MS });
   await pollUntil(async () => !(await expandOneItem(page)), 'every Test Explorer item to be expanded', UI_LIMIT_MS);
 }
 
@@ -39,7 +42,9 @@ async function expandOneItem(page: Page): Promise<boolean> {
 
 /** The Test Explorer row of the test labelled `label`. */
 export function testRow(page: Page, label: string): Locator {
-  return explorerTree(page).locator(`.monaco-list-row[aria-label^=${JSON.stringify(`${label} (`)}]`).first();
+  return explorerTree(page)
+    .locator(`.monaco-list-row[aria-label^=${JSON.stringify(`${label} (`)}]`)
+    .first();
 }
 
 /** Waits until the Test Explorer shows a row for `label`, expanding items that arrived collapsed. */
@@ -50,12 +55,22 @@ export async function revealTestRow(page: Page, label: string, limitMs = DISCOVE
 }
 
 /** Waits until the Test Explorer shows `label` in `state`; the error names the state it had. */
-export async function waitForTestState(page: Page, label: string, state: TestState, limitMs = RUN_LIMIT_MS): Promise<void> {
-  const row = explorerTree(page).locator(`.monaco-list-row[aria-label^=${JSON.stringify(`${label} (${state})`)}]`).first();
+export async function waitForTestState(
+  page: Page,
+  label: string,
+  state: TestState,
+  limitMs = RUN_LIMIT_MS,
+): Promise<void> {
+  const row = explorerTree(page)
+    .locator(`.monaco-list-row[aria-label^=${JSON.stringify(`${label} (${state})`)}]`)
+    .first();
   try {
     await waitForRow(page, row, limitMs);
   } catch {
-    const seen = (await testRow(page, label).getAttribute('aria-label', { timeout: 1000 }).catch(() => null)) ?? 'no such row';
+    const seen =
+      (await testRow(page, label)
+        .getAttribute('aria-label', { timeout: 1000 })
+        .catch(() => null)) ?? 'no such row';
     throw new Error(`expected the test "${label}" to be ${state} in the Test Explorer; its row reads: ${seen}`);
   }
 }

@@ -17,7 +17,15 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     // This network refuses every host but the registries: without these Chromium keeps trying.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -25,12 +33,20 @@ export function launchBrowser(): Promise<Browser> {
  * Opens the workbench on `folder` and waits until it is drawn. `query` adds to the page's URL (the
  * in-host suite's `payload`); `beforeOpen` runs on the page before it loads (e.g. exposeFunction).
  */
-export async function openWorkbench(browser: Browser, serverUrl: string, folder: string, options: { query?: string; beforeOpen?: (page: Page) => Promise<void> } = {}): Promise<Page> {
+export async function openWorkbench(
+  browser: Browser,
+  serverUrl: string,
+  folder: string,
+  options: { query?: string; beforeOpen?: (page: Page) => Promise<void> } = {},
+): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(UI_LIMIT_MS);
   await options.beforeOpen?.(page);
-  await page.goto(`${serverUrl}/?folder=${encodeURIComponent(folder)}${options.query === undefined ? '' : `&${options.query}`}`, { timeout: WORKBENCH_LIMIT_MS });
+  await page.goto(
+    `${serverUrl}/?folder=${encodeURIComponent(folder)}${options.query === undefined ? '' : `&${options.query}`}`,
+    { timeout: WORKBENCH_LIMIT_MS },
+  );
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: WORKBENCH_LIMIT_MS });
   return page;
 }
@@ -92,12 +108,17 @@ export function activeEditor(page: Page): Locator {
 
 /** The text of the active editor's visible lines, line breaks as `\n` and spaces as written. */
 export async function editorText(page: Page): Promise<string> {
-  const lines = await activeEditor(page).locator('.view-lines .view-line').evaluateAll((nodes) =>
-    nodes
-      .map((node) => ({ top: Number.parseFloat((node as HTMLElement).style.top), text: (node.textContent ?? '').replace(/\u00a0/g, ' ') }))
-      .sort((a, b) => a.top - b.top)
-      .map((line) => line.text),
-  );
+  const lines = await activeEditor(page)
+    .locator('.view-lines .view-line')
+    .evaluateAll((nodes) =>
+      nodes
+        .map((node) => ({
+          top: Number.parseFloat((node as HTMLElement).style.top),
+          text: (node.textContent ?? '').replace(/\u00a0/g, ' '),
+        }))
+        .sort((a, b) => a.top - b.top)
+        .map((line) => line.text),
+    );
   return lines.join('\n');
 }
 

@@ -26,7 +26,10 @@ const result = (scorer: string, score: number | undefined, status: ResultStatus 
 
 describe('aggregation (EvalHub rules)', () => {
   it('reproduces the seed worked example: (2 × 0.78 + 1 × (1 − 0.10)) / 3 = 0.82, pass at 0.45', () => {
-    const agg = new Aggregator([info('arc_easy', { threshold: 0.25, weight: 2 }), info('toxicity', { threshold: 0.2, lowerIsBetter: true })], 0.45);
+    const agg = new Aggregator(
+      [info('arc_easy', { threshold: 0.25, weight: 2 }), info('toxicity', { threshold: 0.2, lowerIsBetter: true })],
+      0.45,
+    );
     agg.add(result('arc_easy', 0.78));
     agg.add(result('toxicity', 0.1));
     const job = agg.jobTest();
@@ -41,7 +44,13 @@ describe('aggregation (EvalHub rules)', () => {
     agg.add(result('with', 1));
     agg.add(result('without', 1));
     const [withThreshold, withoutThreshold] = agg.scorerAggregates();
-    assert.deepEqual(withThreshold?.test, { primary_score: 1, primary_score_metric: 'mean_score', threshold: 0.5, lower_is_better: false, pass: true });
+    assert.deepEqual(withThreshold?.test, {
+      primary_score: 1,
+      primary_score_metric: 'mean_score',
+      threshold: 0.5,
+      lower_is_better: false,
+      pass: true,
+    });
     assert.equal(withoutThreshold?.test, undefined);
   });
 
@@ -52,10 +61,16 @@ describe('aggregation (EvalHub rules)', () => {
   });
 
   it('passes ties in both directions', () => {
-    const agg = new Aggregator([info('up', { threshold: 0.5 }), info('down', { threshold: 0.5, lowerIsBetter: true })], 0.5);
+    const agg = new Aggregator(
+      [info('up', { threshold: 0.5 }), info('down', { threshold: 0.5, lowerIsBetter: true })],
+      0.5,
+    );
     agg.add(result('up', 0.5, 'pass'));
     agg.add(result('down', 0.5, 'pass'));
-    assert.deepEqual(agg.scorerAggregates().map((a) => a.test?.pass), [true, true]);
+    assert.deepEqual(
+      agg.scorerAggregates().map((a) => a.test?.pass),
+      [true, true],
+    );
   });
 
   it('treats a weight of 0 as 1', () => {
@@ -66,7 +81,10 @@ describe('aggregation (EvalHub rules)', () => {
   });
 
   it('normalizes native scales before averaging: EvalBench 0–100 and EvalBook 0–1 weigh alike', () => {
-    const agg = new Aggregator([info('bench', { threshold: 50, scale: { kind: 'bounded', max: 100 } }), info('book', { threshold: 0.5 })], 0.5);
+    const agg = new Aggregator(
+      [info('bench', { threshold: 50, scale: { kind: 'bounded', max: 100 } }), info('book', { threshold: 0.5 })],
+      0.5,
+    );
     agg.add(result('bench', 80));
     agg.add(result('book', 0.4, 'fail'));
     const job = agg.jobTest();
@@ -75,7 +93,13 @@ describe('aggregation (EvalHub rules)', () => {
   });
 
   it('keeps count-valued scorers out of the job score (they have no scale to normalize by)', () => {
-    const agg = new Aggregator([info('turns', { threshold: 10, lowerIsBetter: true, scale: { kind: 'count', unit: 'turns' } }), info('book', { threshold: 0.5 })], 0.5);
+    const agg = new Aggregator(
+      [
+        info('turns', { threshold: 10, lowerIsBetter: true, scale: { kind: 'count', unit: 'turns' } }),
+        info('book', { threshold: 0.5 }),
+      ],
+      0.5,
+    );
     agg.add(result('turns', 4));
     agg.add(result('book', 1));
     assert.equal(agg.jobTest()?.score, 1);

@@ -78,7 +78,11 @@ describe('markdownText (text in prose)', () => {
 describe('both in a table', () => {
   it('keeps each hostile id and reason in its own cell', () => {
     const texts = [...HOSTILE, 'pipe|in|id', 'line\nbreak'];
-    const lines = ['| id | reason |', '|---|---|', ...texts.map((t) => `| ${markdownCode(t, { inTable: true })} | ${markdownText(t)} |`)];
+    const lines = [
+      '| id | reason |',
+      '|---|---|',
+      ...texts.map((t) => `| ${markdownCode(t, { inTable: true })} | ${markdownText(t)} |`),
+    ];
     const rows = tableRows(markdownHtml(lines.join('\n')));
     assert.equal(rows.length, texts.length);
     rows.forEach((cells, i) => {

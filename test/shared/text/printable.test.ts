@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { jsonPrintable, printable } from '../../../shared/text/printable';
 
 /** What must never reach a terminal raw: C0 (but tab/LF where lines are kept), DEL, C1, bidi and other format characters. */
-const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff]/u;
+const FORBIDDEN =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff]/u;
 
 describe('printable', () => {
   it('writes terminal controls as visible escapes', () => {
@@ -40,7 +41,25 @@ describe('printable', () => {
       seed = (seed * 1103515245 + 12345) >>> 0;
       return seed % n;
     };
-    const pieces = ['\u001b[2J', '\u009b31m', '\u202e', '\u2067', '\u200f', '\u0007', '\r', '\n', '\t', '\u007f', '\u0000', '\ufeff', 'é', '字', '🙂', 'ok', ' '];
+    const pieces = [
+      '\u001b[2J',
+      '\u009b31m',
+      '\u202e',
+      '\u2067',
+      '\u200f',
+      '\u0007',
+      '\r',
+      '\n',
+      '\t',
+      '\u007f',
+      '\u0000',
+      '\ufeff',
+      'é',
+      '字',
+      '🙂',
+      'ok',
+      ' ',
+    ];
     for (let i = 0; i < 2000; i++) {
       let text = '';
       for (let j = next(12); j > 0; j--) text += pieces[next(pieces.length)];
@@ -48,7 +67,8 @@ describe('printable', () => {
         const shown = printable(text, { lines });
         assert.doesNotMatch(shown, FORBIDDEN, JSON.stringify(text));
         if (!lines) assert.doesNotMatch(shown, /[\n\t\r]/u);
-        for (const ordinary of ['é', '字', '🙂', 'ok']) assert.equal(shown.split(ordinary).length, text.split(ordinary).length);
+        for (const ordinary of ['é', '字', '🙂', 'ok'])
+          assert.equal(shown.split(ordinary).length, text.split(ordinary).length);
       }
     }
   });

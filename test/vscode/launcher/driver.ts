@@ -46,9 +46,15 @@ function parseArguments(argv: readonly string[]): Arguments {
   const extensionTestsPath = value('extensionTestsPath');
   const workspace = argv.find((arg) => !arg.startsWith('-'));
   if (extensionDevelopmentPath === undefined || extensionTestsPath === undefined || workspace === undefined) {
-    throw new Error(`expected --extensionDevelopmentPath=…, --extensionTestsPath=… and a workspace folder; got: ${argv.join(' ')}`);
+    throw new Error(
+      `expected --extensionDevelopmentPath=…, --extensionTestsPath=… and a workspace folder; got: ${argv.join(' ')}`,
+    );
   }
-  return { extensionDevelopmentPath: resolve(extensionDevelopmentPath), extensionTestsPath: resolve(extensionTestsPath), workspace: resolve(workspace) };
+  return {
+    extensionDevelopmentPath: resolve(extensionDevelopmentPath),
+    extensionTestsPath: resolve(extensionTestsPath),
+    workspace: resolve(workspace),
+  };
 }
 
 /** The page's `payload`: the workbench reads the test paths from it, as `vscode-remote://` URIs of this server. */
@@ -95,7 +101,9 @@ async function main(): Promise<number> {
       async beforeOpen(newPage) {
         // The workbench calls these when the suite's run() settles, and for each console.* of the extension host.
         await newPage.exposeFunction('codeAutomationExit', (code: number) => settle(code));
-        await newPage.exposeFunction('codeAutomationLog', (_type: string, logArgs: unknown[]) => console.log(format(...(Array.isArray(logArgs) ? logArgs : [logArgs]))));
+        await newPage.exposeFunction('codeAutomationLog', (_type: string, logArgs: unknown[]) =>
+          console.log(format(...(Array.isArray(logArgs) ? logArgs : [logArgs]))),
+        );
       },
     });
     const code = await Promise.race([finished, timeout(SUITE_LIMIT_MS)]);
@@ -114,16 +122,24 @@ async function main(): Promise<number> {
   }
 }
 
-async function answerProbe(page: Page, request: ProbeRequest, mode: { tag: string; shotsDir: string | undefined; theme: string | undefined }): Promise<string> {
+async function answerProbe(
+  page: Page,
+  request: ProbeRequest,
+  mode: { tag: string; shotsDir: string | undefined; theme: string | undefined },
+): Promise<string> {
   switch (request.action) {
     case 'screenshot': {
-      if (request.waitFor !== undefined) await page.locator(request.waitFor).first().waitFor({ state: 'visible', timeout: UI_LIMIT_MS });
+      if (request.waitFor !== undefined)
+        await page.locator(request.waitFor).first().waitFor({ state: 'visible', timeout: UI_LIMIT_MS });
       const name = basename(request.name).replace(/[^a-z0-9-]/gi, '-');
       const path = join(OUT, `${mode.tag}-${name}.png`);
       await page.screenshot({ path, timeout: UI_LIMIT_MS });
       if (mode.shotsDir !== undefined) {
         mkdirSync(mode.shotsDir, { recursive: true });
-        await page.screenshot({ path: join(mode.shotsDir, `${name}-${mode.theme ?? 'default'}.png`), timeout: UI_LIMIT_MS });
+        await page.screenshot({
+          path: join(mode.shotsDir, `${name}-${mode.theme ?? 'default'}.png`),
+          timeout: UI_LIMIT_MS,
+        });
       }
       return path;
     }
@@ -146,7 +162,9 @@ async function answerProbe(page: Page, request: ProbeRequest, mode: { tag: strin
       const peek = page.locator('.peekview-widget').first();
       await pollUntil(
         async () => {
-          await testRow(page, request.label).dblclick({ timeout: 1000 }).catch(() => undefined);
+          await testRow(page, request.label)
+            .dblclick({ timeout: 1000 })
+            .catch(() => undefined);
           return peek.isVisible();
         },
         `the failure peek of ${request.label}`,
@@ -163,7 +181,8 @@ function startProbe(answer: (request: ProbeRequest) => Promise<string>): Promise
     let body = '';
     request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      const reply = (result: ProbeAnswer) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      const reply = (result: ProbeAnswer) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
       Promise.resolve()
         .then(() => answer(JSON.parse(body) as ProbeRequest))
         .then(

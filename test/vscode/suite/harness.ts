@@ -28,19 +28,29 @@ export async function runTests(tests: readonly InHostTest[]): Promise<void> {
     } catch (error) {
       failed++;
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      console.log(`${RESULT_PREFIX}${JSON.stringify({ name: test.name, ok: false, ms: Date.now() - started, error: text })}`);
+      console.log(
+        `${RESULT_PREFIX}${JSON.stringify({ name: test.name, ok: false, ms: Date.now() - started, error: text })}`,
+      );
     }
   }
   if (failed > 0) throw new Error(`${failed} of ${tests.length} in-host tests failed`);
 }
 
 /** Calls `read` until `accept` holds for its value; rejects naming `what` and the last value after `limitMs`. */
-export async function waitFor<T>(read: () => T | PromiseLike<T>, accept: (value: T) => boolean, what: string, limitMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => T | PromiseLike<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  limitMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     const value = await read();
     if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${limitMs} ms waiting for ${what}; last seen: ${JSON.stringify(value)?.slice(0, 2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${limitMs} ms waiting for ${what}; last seen: ${JSON.stringify(value)?.slice(0, 2000)}`,
+      );
     await new Promise((resolveTick) => setTimeout(resolveTick, POLL_MS));
   }
 }

@@ -25,7 +25,11 @@ export async function run(): Promise<void> {
     {
       name: 'activates in Restricted Mode',
       async fn() {
-        assert.equal(vscode.workspace.isTrusted, false, 'the workspace is trusted: this suite needs workspace trust on and the folder not trusted (runTests on desktop disables trust)');
+        assert.equal(
+          vscode.workspace.isTrusted,
+          false,
+          'the workspace is trusted: this suite needs workspace trust on and the folder not trusted (runTests on desktop disables trust)',
+        );
         await activateEvalLens();
       },
     },

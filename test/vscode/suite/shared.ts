@@ -13,7 +13,10 @@ export async function activateEvalLens(): Promise<EvalLensTestApi> {
   const extension = vscode.extensions.getExtension<EvalLensTestApi | undefined>(EXTENSION_ID);
   if (extension === undefined) throw new Error(`${EXTENSION_ID} is not loaded in this extension host`);
   const api = await extension.activate();
-  if (api === undefined) throw new Error(`${EXTENSION_ID} activated without its test API: is the host running extension tests (ExtensionMode.Test)?`);
+  if (api === undefined)
+    throw new Error(
+      `${EXTENSION_ID} activated without its test API: is the host running extension tests (ExtensionMode.Test)?`,
+    );
   activated = api;
   return api;
 }
@@ -41,7 +44,10 @@ export function workspaceRoot(): string {
 export async function openAt(file: string, line?: number): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   const position = new vscode.Position(line ?? 0, 0);
-  return vscode.window.showTextDocument(document, { preview: false, ...(line === undefined ? {} : { selection: new vscode.Range(position, position) }) });
+  return vscode.window.showTextDocument(document, {
+    preview: false,
+    ...(line === undefined ? {} : { selection: new vscode.Range(position, position) }),
+  });
 }
 
 /** The test id of a case (extension/testing/testIds.ts): its config's URI, `#`, its id. */

@@ -51,12 +51,18 @@ export async function run(): Promise<void> {
         // The indented empty line under `scorers:` at the end of the file.
         const position = new vscode.Position(lineOf(editor.document, /^ {2}$/), 2);
         const list = await waitFor(
-          () => vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, position),
+          () =>
+            vscode.commands.executeCommand<vscode.CompletionList>(
+              'vscode.executeCompletionItemProvider',
+              editor.document.uri,
+              position,
+            ),
           (found) => found.items.some((item) => labelOf(item) === 'exact_match'),
           'exact_match among the completion items',
         );
         const labels = list.items.map(labelOf);
-        for (const key of ['edit_similarity', 'exact_match', 'regex']) assert.ok(labels.includes(key), `expected ${key} among ${labels.join(', ')}`);
+        for (const key of ['edit_similarity', 'exact_match', 'regex'])
+          assert.ok(labels.includes(key), `expected ${key} among ${labels.join(', ')}`);
       },
     },
     {
@@ -66,11 +72,18 @@ export async function run(): Promise<void> {
         const line = lineOf(editor.document, /^ {2}contains:/);
         const position = new vscode.Position(line, 4);
         const hovers = await waitFor(
-          () => vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, position),
+          () =>
+            vscode.commands.executeCommand<vscode.Hover[]>(
+              'vscode.executeHoverProvider',
+              editor.document.uri,
+              position,
+            ),
           (found) => found.length > 0,
           'a hover on the contains key',
         );
-        const text = hovers.flatMap((hover) => hover.contents.map((part) => (typeof part === 'string' ? part : part.value))).join('\n');
+        const text = hovers
+          .flatMap((hover) => hover.contents.map((part) => (typeof part === 'string' ? part : part.value)))
+          .join('\n');
         assert.match(text, /contains/);
         assert.match(text, /Passes when the output text contains/);
         if (hasProbe()) {
@@ -87,7 +100,9 @@ export async function run(): Promise<void> {
         await vscode.commands.executeCommand('workbench.view.testing.focus');
         const tree = await waitFor(
           () => evalLens().testTree(),
-          (nodes) => (findNode(nodes, vscode.Uri.file(file(QUICKSTART_CONFIG)).toString())?.children.length ?? 0) === QUICKSTART_CASES.length,
+          (nodes) =>
+            (findNode(nodes, vscode.Uri.file(file(QUICKSTART_CONFIG)).toString())?.children.length ?? 0) ===
+            QUICKSTART_CASES.length,
           `the ${QUICKSTART_CASES.length} cases of ${QUICKSTART_CONFIG} in the test tree`,
         );
         const config = findNode(tree, vscode.Uri.file(file(QUICKSTART_CONFIG)).toString());
@@ -112,17 +127,33 @@ export async function run(): Promise<void> {
         );
         runAll = caseStates(runs);
         const quickstart = vscode.Uri.file(file(QUICKSTART_CONFIG)).toString();
-        for (const id of QUICKSTART_CASES) assert.equal(runAll[caseTestId(quickstart, id)]?.state, id === FAILING_CASE ? 'failed' : 'passed', `state of ${id}`);
+        for (const id of QUICKSTART_CASES)
+          assert.equal(
+            runAll[caseTestId(quickstart, id)]?.state,
+            id === FAILING_CASE ? 'failed' : 'passed',
+            `state of ${id}`,
+          );
         const failure = runAll[caseTestId(quickstart, FAILING_CASE)];
         const messages = failure?.messages ?? [];
-        assert.ok(messages.some((m) => /missing from the output/.test(m.text)), `the failure says what is missing; its messages: ${JSON.stringify(messages)}`);
-        assert.ok(messages.every((m) => m.file === file(QUICKSTART_DATASET) && m.line === QUICKSTART_CASES.indexOf(FAILING_CASE)), `messages point at the case's dataset line: ${JSON.stringify(messages)}`);
+        assert.ok(
+          messages.some((m) => /missing from the output/.test(m.text)),
+          `the failure says what is missing; its messages: ${JSON.stringify(messages)}`,
+        );
+        assert.ok(
+          messages.every(
+            (m) => m.file === file(QUICKSTART_DATASET) && m.line === QUICKSTART_CASES.indexOf(FAILING_CASE),
+          ),
+          `messages point at the case's dataset line: ${JSON.stringify(messages)}`,
+        );
 
         const exact = vscode.Uri.file(file(EXACT_CONFIG)).toString();
         assert.equal(runAll[caseTestId(exact, 'states-window')]?.state, 'passed');
         const omits = runAll[caseTestId(exact, 'omits-window')];
         assert.equal(omits?.state, 'failed');
-        assert.ok(omits?.messages.some((m) => m.hasDiff), 'an exact_match failure carries expected and actual, for the diff');
+        assert.ok(
+          omits?.messages.some((m) => m.hasDiff),
+          'an exact_match failure carries expected and actual, for the diff',
+        );
       },
     },
     {
@@ -132,7 +163,12 @@ export async function run(): Promise<void> {
         await vscode.commands.executeCommand('workbench.action.closePanel');
         await vscode.commands.executeCommand('evallens.openResults', file(QUICKSTART_CONFIG));
         await waitFor(
-          () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('evallens.results')),
+          () =>
+            vscode.window.tabGroups.all
+              .flatMap((group) => group.tabs)
+              .some(
+                (tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('evallens.results'),
+              ),
           (open) => open,
           'a results view tab',
         );
@@ -180,9 +216,18 @@ export async function run(): Promise<void> {
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
         const peek = (await probe({ action: 'openFailurePeek', label: FAILING_CASE })) ?? '';
         // One of the failure's messages (which one the peek opens on is VS Code's choice), and the case's own output.
-        const reasons = (states[caseTestId(quickstart, FAILING_CASE)]?.messages ?? []).map((m) => m.text.split('\n')[0]?.slice(0, 40) ?? '');
-        assert.ok(reasons.length > 0 && reasons.some((reason) => peek.includes(reason)), `the peek shows one of ${JSON.stringify(reasons)}; it reads: ${peek}`);
-        assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, file(QUICKSTART_DATASET), 'the peek opens in the dataset');
+        const reasons = (states[caseTestId(quickstart, FAILING_CASE)]?.messages ?? []).map(
+          (m) => m.text.split('\n')[0]?.slice(0, 40) ?? '',
+        );
+        assert.ok(
+          reasons.length > 0 && reasons.some((reason) => peek.includes(reason)),
+          `the peek shows one of ${JSON.stringify(reasons)}; it reads: ${peek}`,
+        );
+        assert.equal(
+          vscode.window.activeTextEditor?.document.uri.fsPath,
+          file(QUICKSTART_DATASET),
+          'the peek opens in the dataset',
+        );
         await screenshot('failure-peek');
       },
     },
@@ -191,12 +236,20 @@ export async function run(): Promise<void> {
       async fn() {
         const editor = await openAt(file(QUICKSTART_DATASET));
         const lenses = await waitFor(
-          () => vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri, 100),
+          () =>
+            vscode.commands.executeCommand<vscode.CodeLens[]>(
+              'vscode.executeCodeLensProvider',
+              editor.document.uri,
+              100,
+            ),
           (found) => found.some((lens) => lens.command?.command === 'evallens.runCase'),
           'a "Run case" CodeLens in the dataset',
         );
         const lens = lenses.find((l) => l.command?.command === 'evallens.runCase' && l.range.start.line === 0);
-        assert.ok(lens?.command !== undefined, `a "Run case" lens on line 1; lenses: ${JSON.stringify(lenses.map((l) => [l.range.start.line, l.command?.title]))}`);
+        assert.ok(
+          lens?.command !== undefined,
+          `a "Run case" lens on line 1; lenses: ${JSON.stringify(lenses.map((l) => [l.range.start.line, l.command?.title]))}`,
+        );
         const before = evalLens().runs().length;
         await vscode.commands.executeCommand(lens.command.command, ...(lens.command.arguments ?? []));
         const runs = await waitFor(
@@ -207,7 +260,10 @@ export async function run(): Promise<void> {
         const states = caseStates(runs);
         const quickstart = vscode.Uri.file(file(QUICKSTART_CONFIG)).toString();
         const finalStates = Object.entries(states).filter(([, s]) => s.state !== 'enqueued' && s.state !== 'started');
-        assert.deepEqual(finalStates.map(([id, s]) => [id, s.state]), [[caseTestId(quickstart, QUICKSTART_CASES[0] ?? ''), 'passed']]);
+        assert.deepEqual(
+          finalStates.map(([id, s]) => [id, s.state]),
+          [[caseTestId(quickstart, QUICKSTART_CASES[0] ?? ''), 'passed']],
+        );
       },
     },
   ]);
@@ -217,9 +273,19 @@ export async function run(): Promise<void> {
 async function applyTheme(): Promise<void> {
   const theme = process.env['EVALLENS_IN_HOST_THEME'];
   if (theme !== 'light' && theme !== 'dark') return;
-  await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme === 'light' ? 'Default Light Modern' : 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration('workbench')
+    .update(
+      'colorTheme',
+      theme === 'light' ? 'Default Light Modern' : 'Default Dark Modern',
+      vscode.ConfigurationTarget.Global,
+    );
   const kind = theme === 'light' ? vscode.ColorThemeKind.Light : vscode.ColorThemeKind.Dark;
-  await waitFor(() => vscode.window.activeColorTheme.kind, (now) => now === kind, `the ${theme} theme`);
+  await waitFor(
+    () => vscode.window.activeColorTheme.kind,
+    (now) => now === kind,
+    `the ${theme} theme`,
+  );
 }
 
 function labelOf(item: vscode.CompletionItem): string {

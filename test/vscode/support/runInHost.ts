@@ -55,8 +55,15 @@ export async function bundleSuites(): Promise<Record<InHostSuite, string>> {
   return { trusted: join(BUNDLES, 'trusted.js'), restricted: join(BUNDLES, 'restricted.js') };
 }
 
-export async function runInHostSuite(options: { suite: InHostSuite; module: string; theme?: 'light' | 'dark'; screenshotsDir?: string; echo?: boolean }): Promise<InHostRun> {
-  if (!existsSync(join(ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run `npm run build` first (npm test does)');
+export async function runInHostSuite(options: {
+  suite: InHostSuite;
+  module: string;
+  theme?: 'light' | 'dark';
+  screenshotsDir?: string;
+  echo?: boolean;
+}): Promise<InHostRun> {
+  if (!existsSync(join(ROOT, 'dist', 'extension.js')))
+    throw new Error('dist/extension.js is missing: run `npm run build` first (npm test does)');
   const workspace = makeWorkspace();
   let output = '';
   const sink = new Writable({

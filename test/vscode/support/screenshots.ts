@@ -21,7 +21,8 @@ async function main(): Promise<number> {
     for (const name of PICTURES) rmSync(join(IMAGES, `${name}-${theme}.png`), { force: true });
     console.log(`screenshots: the ${theme} theme…`);
     const run = await runInHostSuite({ suite: 'trusted', module: modules.trusted, theme, screenshotsDir: IMAGES });
-    for (const result of run.results) console.log(`  ${result.ok ? '✔' : '✖'} ${result.name}${result.ok ? '' : `\n${result.error ?? ''}`}`);
+    for (const result of run.results)
+      console.log(`  ${result.ok ? '✔' : '✖'} ${result.name}${result.ok ? '' : `\n${result.error ?? ''}`}`);
     if (run.code !== 0) {
       failed = true;
       console.error(`screenshots: the ${theme} suite failed (exit ${run.code}):\n${run.output.slice(-4000)}`);

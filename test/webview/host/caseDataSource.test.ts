@@ -12,7 +12,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const config = join(dir, 'agent.eval.yaml');
 const records = [
   { id: 'plain', input: 'q', output: '<img src=x onerror=alert(1)>', expected: 'fine' },
-  { id: 'agent', input: 'book', output: 'done', trace: { steps: [{ type: 'tool_call', name: 'search', arguments: { q: 'flights' } }] } },
+  {
+    id: 'agent',
+    input: 'book',
+    output: 'done',
+    trace: { steps: [{ type: 'tool_call', name: 'search', arguments: { q: 'flights' } }] },
+  },
   { id: 'bad-trace', output: 'x', trace: { something: 1 } },
 ];
 writeFileSync(join(dir, 'cases.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n{"id": broken\n`);
@@ -24,9 +29,12 @@ before(() => ensureBuilt());
 const sourceOf = (trusted = true) => new CaseDataSource(CLI, () => trusted);
 
 describe('case data for the detail pane (host, through the CLI)', () => {
-  it('reads a case from the config\'s dataset as the runner does', async () => {
+  it("reads a case from the config's dataset as the runner does", async () => {
     const found = await sourceOf().lookup(config, 'plain');
-    assert.deepEqual(found, { ok: true, data: { id: 'plain', input: 'q', output: '<img src=x onerror=alert(1)>', expected: 'fine' } });
+    assert.deepEqual(found, {
+      ok: true,
+      data: { id: 'plain', input: 'q', output: '<img src=x onerror=alert(1)>', expected: 'fine' },
+    });
   });
 
   it('normalizes the trace into steps, or says why it cannot', async () => {
@@ -43,13 +51,24 @@ describe('case data for the detail pane (host, through the CLI)', () => {
   it('says why a case is unavailable: not in the dataset, an unreadable record, a config that does not load', async () => {
     const source = sourceOf();
     const missing = await source.lookup(config, 'nobody');
-    assert.deepEqual(missing, { ok: false, reason: `no case "nobody" in ${join(dir, 'cases.jsonl')} now (the dataset may have changed since the run)` });
+    assert.deepEqual(missing, {
+      ok: false,
+      reason: `no case "nobody" in ${join(dir, 'cases.jsonl')} now (the dataset may have changed since the run)`,
+    });
     const broken = await source.lookup(config, 'line-4');
     assert.ok(!broken.ok);
-    assert.match(broken.reason, new RegExp(`the dataset record at ${join(dir, 'cases.jsonl')}:4:\\d+ could not be read: line 4 is not valid JSON`));
+    assert.match(
+      broken.reason,
+      new RegExp(
+        `the dataset record at ${join(dir, 'cases.jsonl')}:4:\\d+ could not be read: line 4 is not valid JSON`,
+      ),
+    );
     const ci = await source.lookup('/home/ci/project/evals/support.eval.yaml', 'grounded');
     assert.ok(!ci.ok);
-    assert.match(ci.reason, /^the run config could not be loaded \(\/home\/ci\/project\/evals\/support\.eval\.yaml:1:1: /);
+    assert.match(
+      ci.reason,
+      /^the run config could not be loaded \(\/home\/ci\/project\/evals\/support\.eval\.yaml:1:1: /,
+    );
   });
 
   it('in Restricted Mode reads the config without the environment (the CLI is called with --untrusted)', async () => {
@@ -75,6 +94,9 @@ describe('case data for the detail pane (host, through the CLI)', () => {
   it('serves cases given up front without reading the dataset', async () => {
     const source = sourceOf();
     source.add('/nowhere.eval.yaml', [{ id: 'given', output: 'kept' }]);
-    assert.deepEqual(await source.lookup('/nowhere.eval.yaml', 'given'), { ok: true, data: { id: 'given', output: 'kept' } });
+    assert.deepEqual(await source.lookup('/nowhere.eval.yaml', 'given'), {
+      ok: true,
+      data: { id: 'given', output: 'kept' },
+    });
   });
 });

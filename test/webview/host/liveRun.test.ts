@@ -12,7 +12,8 @@ import { initialState } from '../../../webview/model/viewState';
 import { ensureBuilt, runCli } from '../../support/cli';
 import { eventsOf } from '../support/runs';
 
-const eventCount = (messages: readonly HostToWebview[]): number => messages.reduce((n, m) => n + (m.type === 'run/events' ? m.events.length : 0), 0);
+const eventCount = (messages: readonly HostToWebview[]): number =>
+  messages.reduce((n, m) => n + (m.type === 'run/events' ? m.events.length : 0), 0);
 
 describe('live run batching (host)', () => {
   it('sends few messages of bounded size, and drops result events whose case/end came in the same batch', () => {
@@ -57,12 +58,20 @@ describe('live run batching (host)', () => {
     ensureBuilt();
     const dir = mkdtempSync(join(tmpdir(), 'evallens-live-'));
     try {
-      const lines = ['Refunds take 30 days.', 'Refunds take 14 days.', 'We refund in 30 days, always.', 'No refunds.'].map((output, i) =>
+      const lines = [
+        'Refunds take 30 days.',
+        'Refunds take 14 days.',
+        'We refund in 30 days, always.',
+        'No refunds.',
+      ].map((output, i) =>
         JSON.stringify({ id: `c${i}`, input: 'How long?', output, expected: 'Refunds take 30 days.' }),
       );
       writeFileSync(join(dir, 'data.jsonl'), `${lines.join('\n')}\n`);
       const config = join(dir, 'live.eval.yaml');
-      writeFileSync(config, 'dataset: data.jsonl\nscorers:\n  contains:\n    values: ["30 days"]\n  edit_similarity:\n    threshold: 0.6\npass_criteria:\n  threshold: 0.7\n');
+      writeFileSync(
+        config,
+        'dataset: data.jsonl\nscorers:\n  contains:\n    values: ["30 days"]\n  edit_similarity:\n    threshold: 0.6\npass_criteria:\n  threshold: 0.7\n',
+      );
       const runsDir = join(dir, 'runs');
       const cli = await runCli(['run', config, '--reporter', 'jsonl', '--runs-dir', runsDir], { cwd: dir });
       assert.ok(cli.code === 0 || cli.code === 1, cli.stderr);
@@ -77,7 +86,11 @@ describe('live run batching (host)', () => {
       assert.deepEqual(view.run?.aggregates, report.scorers);
       assert.deepEqual(view.run?.job, report.job.test);
       assert.deepEqual(view.run?.summary, report.summary);
-      assert.deepEqual(new Set(view.results.items), new Set(report.results), 'the live table holds the results the report lists');
+      assert.deepEqual(
+        new Set(view.results.items),
+        new Set(report.results),
+        'the live table holds the results the report lists',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

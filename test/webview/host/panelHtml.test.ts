@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contentSecurityPolicy, createNonce, panelHtml } from '../../../extension/results/panelHtml';
 
-const RESOURCES = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', scriptUri: 'https://x/dist/webview.js', styleUri: 'https://x/dist/webview.css' };
+const RESOURCES = {
+  cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+  scriptUri: 'https://x/dist/webview.js',
+  styleUri: 'https://x/dist/webview.css',
+};
 
 describe('results panel HTML', () => {
   it('has a strict CSP: nothing by default, our script and stylesheet by nonce', () => {

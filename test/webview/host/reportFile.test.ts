@@ -52,7 +52,12 @@ describe('readReportFile (through the CLI)', () => {
     const line = text.split('\n').findIndex((l) => l.startsWith('"cancelled":false')) + 2;
     assert.equal(error.line, line, 'the missing comma is noticed at the next line');
     assert.equal(error.column, 1);
-    assert.match(error.message, new RegExp(`^${join(dir, 'syntax.json')}:${line}:1: expected a JSON report, saw a JSON syntax error \\(comma expected\\)$`));
+    assert.match(
+      error.message,
+      new RegExp(
+        `^${join(dir, 'syntax.json')}:${line}:1: expected a JSON report, saw a JSON syntax error \\(comma expected\\)$`,
+      ),
+    );
   });
 
   it('names where a report breaks the schema', async () => {
@@ -61,20 +66,35 @@ describe('readReportFile (through the CLI)', () => {
     const line = text.split('\n').findIndex((l) => l.includes('"status":"great"')) + 1;
     assert.equal(error.line, line);
     assert.ok(error.column > 1);
-    assert.match(error.message, /expected an EvalLens report \(schemas\/report\.schema\.json\), but at \/results\/\d+\/status the value must be equal to one of the allowed values/);
+    assert.match(
+      error.message,
+      /expected an EvalLens report \(schemas\/report\.schema\.json\), but at \/results\/\d+\/status the value must be equal to one of the allowed values/,
+    );
     assert.doesNotMatch(error.message, /great/, 'the value seen is not quoted');
   });
 
   it('refuses JSON that is not a report at all, and a missing file, by name', async () => {
-    assert.match((await failure(write('array.json', '[1, 2]'))).message, /array\.json:1:1: expected an EvalLens report .* at the top level the value must be object/);
-    assert.match((await failure(write('empty.json', ''))).message, /empty\.json:1:1: expected a JSON report, saw a JSON syntax error \(value expected\)/);
-    assert.match((await failure(join(dir, 'absent.json'))).message, /absent\.json:1:1: cannot read the report file \(it does not exist\)/);
+    assert.match(
+      (await failure(write('array.json', '[1, 2]'))).message,
+      /array\.json:1:1: expected an EvalLens report .* at the top level the value must be object/,
+    );
+    assert.match(
+      (await failure(write('empty.json', ''))).message,
+      /empty\.json:1:1: expected a JSON report, saw a JSON syntax error \(value expected\)/,
+    );
+    assert.match(
+      (await failure(join(dir, 'absent.json'))).message,
+      /absent\.json:1:1: cannot read the report file \(it does not exist\)/,
+    );
   });
 
   it('refuses a report that is not a regular file (a symlink to /dev/zero) before reading it', async () => {
     const path = join(dir, 'zero.report.json');
     symlinkSync('/dev/zero', path);
-    assert.equal((await failure(path)).message, `${path}:1:1: cannot read the report file (expected a regular file, but it is a character device (such as /dev/zero))`);
+    assert.equal(
+      (await failure(path)).message,
+      `${path}:1:1: cannot read the report file (expected a regular file, but it is a character device (such as /dev/zero))`,
+    );
   });
 
   it('accepts a byte order mark', async () => {

@@ -30,16 +30,31 @@ describe('savedSourceOf', () => {
   it('reads back the source the view saves with its state (after the JSON round trip of a reload)', () => {
     const shown = reduce(initialState(), { type: 'report/show', report: reportOf(2, 'run-7'), complete: true });
     const state: unknown = JSON.parse(JSON.stringify(persistedView(shown)));
-    assert.deepEqual(savedSourceOf(state), { runId: 'run-7', configFile: reportOf(2).configFile, kind: 'report', complete: true });
+    assert.deepEqual(savedSourceOf(state), {
+      runId: 'run-7',
+      configFile: reportOf(2).configFile,
+      kind: 'report',
+      complete: true,
+    });
   });
 
   it('has no source for a view that showed nothing, or for state that is not the view’s', () => {
     assert.equal(savedSourceOf(JSON.parse(JSON.stringify(persistedView(initialState()))) as unknown), undefined);
-    for (const state of [undefined, null, 'text', [], { source: null }, { source: { runId: 1, configFile: CONFIG, kind: 'report', complete: true } }, { source: { ...reportSource, kind: 'other' } }]) assert.equal(savedSourceOf(state), undefined, JSON.stringify(state));
+    for (const state of [
+      undefined,
+      null,
+      'text',
+      [],
+      { source: null },
+      { source: { runId: 1, configFile: CONFIG, kind: 'report', complete: true } },
+      { source: { ...reportSource, kind: 'other' } },
+    ])
+      assert.equal(savedSourceOf(state), undefined, JSON.stringify(state));
   });
 
   it('refuses a run id that is not one folder name, so nothing outside the runs directory is read', () => {
-    for (const runId of ['', '.', '..', '../etc', 'a/b', 'a\\b', 'a\0b']) assert.equal(savedSourceOf({ source: { ...reportSource, runId } }), undefined, JSON.stringify(runId));
+    for (const runId of ['', '.', '..', '../etc', 'a/b', 'a\\b', 'a\0b'])
+      assert.equal(savedSourceOf({ source: { ...reportSource, runId } }), undefined, JSON.stringify(runId));
   });
 });
 
@@ -65,10 +80,17 @@ describe('findSavedRun', () => {
 
   it('says a live run ended with the window, and where the results of its finished cases are', async () => {
     const runs = runsDir('runs-live', { 'results.jsonl': '{}\n' }, 'live-1');
-    const found = await findSavedRun({ runId: 'live-1', configFile: CONFIG, kind: 'live', complete: false }, [runs], CLI);
+    const found = await findSavedRun(
+      { runId: 'live-1', configFile: CONFIG, kind: 'live', complete: false },
+      [runs],
+      CLI,
+    );
     assert.equal(found.found, false);
     assert.ok(!found.found);
-    assert.match(found.notice, /^Run live-1 of .* was in progress when the window closed and ended with it, before writing its report/);
+    assert.match(
+      found.notice,
+      /^Run live-1 of .* was in progress when the window closed and ended with it, before writing its report/,
+    );
     assert.ok(found.notice.includes(join(runs, 'live-1', 'results.jsonl')), found.notice);
   });
 

@@ -77,12 +77,22 @@ export async function openPanelPage(viewport: { readonly width: number; readonly
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await esbuild.build({ entryPoints: [join(ROOT, 'webview', 'main.ts')], outfile: join(dir, 'webview.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'silent' });
+    await esbuild.build({
+      entryPoints: [join(ROOT, 'webview', 'main.ts')],
+      outfile: join(dir, 'webview.js'),
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      logLevel: 'silent',
+    });
     server = createServer((request, response) => {
       const origin = `http://${request.headers.host ?? ''}`;
       if (request.url === '/') {
         response.setHeader('content-type', 'text/html; charset=utf-8');
-        response.end(panelHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css` }));
+        response.end(
+          panelHtml({ cspSource: origin, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css` }),
+        );
       } else if (request.url === '/webview.js' || request.url === '/webview.css') {
         response.setHeader('content-type', request.url.endsWith('.js') ? 'text/javascript' : 'text/css');
         response.end(readFileSync(join(dir, request.url.slice(1))));
@@ -94,7 +104,18 @@ export async function openPanelPage(viewport: { readonly width: number; readonly
     const listening = server;
     await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
     const port = (listening.address() as AddressInfo).port;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     const page = await browser.newPage({ viewport: { ...viewport } });
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
@@ -103,7 +124,12 @@ export async function openPanelPage(viewport: { readonly width: number; readonly
     });
     // As text: a function would be serialized after tsx's transform, with helpers the page lacks.
     await page.addInitScript({ content: FAKE_VSCODE_API });
-    const ready = () => page.waitForFunction(() => window.posted.some((m) => (m as { type?: string }).type === 'webview/ready'), undefined, { timeout: WAIT_MS });
+    const ready = () =>
+      page.waitForFunction(
+        () => window.posted.some((m) => (m as { type?: string }).type === 'webview/ready'),
+        undefined,
+        { timeout: WAIT_MS },
+      );
     await page.goto(`http://127.0.0.1:${port}/`);
     await ready();
     return {
@@ -111,10 +137,12 @@ export async function openPanelPage(viewport: { readonly width: number; readonly
       dialogs,
       async send(messages) {
         // As JSON text: Playwright's own serialization of a 5,000-result object takes seconds.
-        for (const message of messages) await page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
+        for (const message of messages)
+          await page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
       },
       posted: (type) => page.evaluate((t) => window.posted.filter((m) => (m as { type?: string }).type === t), type),
-      savedState: () => page.evaluate(() => JSON.parse(sessionStorage.getItem('fakeVsCodeApi.state') ?? 'null') as unknown),
+      savedState: () =>
+        page.evaluate(() => JSON.parse(sessionStorage.getItem('fakeVsCodeApi.state') ?? 'null') as unknown),
       async reload() {
         await page.reload();
         await ready();

@@ -24,19 +24,36 @@ export const behavioralMetrics = defineJudgeScorer('behavioral_metrics', {
     return prepared({
       async score(input, signal) {
         const conversation = conversationOf(input.case, input.output, options.include_tool_calls);
-        if (conversation === undefined) return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
-        const asked = await askJudge(judge, 'behavioral_metrics', { goal: goalOf(input.case) ?? '(not given)', conversation }, signal);
+        if (conversation === undefined)
+          return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
+        const asked = await askJudge(
+          judge,
+          'behavioral_metrics',
+          { goal: goalOf(input.case) ?? '(not given)', conversation },
+          signal,
+        );
         if (!asked.ok) return asked.verdict;
         const hallucinations = readCount(asked.object, 'hallucinations', 0, 1000);
         if (!hallucinations.ok) return error(hallucinations.reason, asked.details);
         const clarifications = readCount(asked.object, 'unnecessary_clarifications', 0, 1000);
         if (!clarifications.ok) return error(clarifications.reason, asked.details);
-        const score = Math.max(0, 100 - HALLUCINATION_PENALTY * hallucinations.value - CLARIFICATION_PENALTY * clarifications.value);
-        const details: { [key: string]: Json } = { ...asked.details, hallucinations: hallucinations.value, unnecessary_clarifications: clarifications.value };
+        const score = Math.max(
+          0,
+          100 - HALLUCINATION_PENALTY * hallucinations.value - CLARIFICATION_PENALTY * clarifications.value,
+        );
+        const details: { [key: string]: Json } = {
+          ...asked.details,
+          hallucinations: hallucinations.value,
+          unnecessary_clarifications: clarifications.value,
+        };
         const explanation = readText(asked.object, 'explanation');
         if (explanation !== undefined) details['judge_reason'] = explanation;
         const counts = `${hallucinations.value} hallucination${hallucinations.value === 1 ? '' : 's'} and ${clarifications.value} unnecessary clarification${clarifications.value === 1 ? '' : 's'}`;
-        return percentVerdict(score, `the judge found ${counts}: 100 − ${HALLUCINATION_PENALTY}×${hallucinations.value} − ${CLARIFICATION_PENALTY}×${clarifications.value} = ${score}`, details);
+        return percentVerdict(
+          score,
+          `the judge found ${counts}: 100 − ${HALLUCINATION_PENALTY}×${hallucinations.value} − ${CLARIFICATION_PENALTY}×${clarifications.value} = ${score}`,
+          details,
+        );
       },
     });
   },

@@ -28,7 +28,8 @@ export const binaryRubricScorer = defineJudgeScorer('binary_rubric_scorer', {
         const rubric = rubricOf(input.case);
         if (!rubric.ok) return rubric.verdict;
         const conversation = conversationOf(input.case, input.output, options.include_tool_calls);
-        if (conversation === undefined) return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
+        if (conversation === undefined)
+          return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
         const parts: ScorerVerdictPart[] = [];
         for (const [index, criterion] of rubric.items.entries()) {
           const asked = await askJudge(judge, 'binary_rubric_scorer', { criterion, conversation }, signal);
@@ -45,22 +46,46 @@ export const binaryRubricScorer = defineJudgeScorer('binary_rubric_scorer', {
           const details: { [key: string]: Json } = { ...asked.details, ...criterionDetail };
           const explanation = readText(asked.object, 'reason');
           if (explanation !== undefined) details['judge_reason'] = explanation;
-          parts.push({ index, ...percentVerdict(verdict.value === 'PASS' ? 100 : 0, `the judge found rubric item ${index} ${verdict.value === 'PASS' ? 'met' : 'not met'}`, details) });
+          parts.push({
+            index,
+            ...percentVerdict(
+              verdict.value === 'PASS' ? 100 : 0,
+              `the judge found rubric item ${index} ${verdict.value === 'PASS' ? 'met' : 'not met'}`,
+              details,
+            ),
+          });
         }
         const passed = parts.filter((p) => p.status === 'pass').length;
-        return { status: passed === parts.length ? 'pass' : 'fail', reason: `${passed} of ${parts.length} rubric items passed`, parts };
+        return {
+          status: passed === parts.length ? 'pass' : 'fail',
+          reason: `${passed} of ${parts.length} rubric items passed`,
+          parts,
+        };
       },
     });
   },
 });
 
 /** The case's rubric: a non-empty list of criteria (strings; any other item as its JSON text). */
-function rubricOf(evalCase: EvalCase): { readonly ok: true; readonly items: readonly string[] } | { readonly ok: false; readonly verdict: ReturnType<typeof unsupported> } {
+function rubricOf(
+  evalCase: EvalCase,
+):
+  | { readonly ok: true; readonly items: readonly string[] }
+  | { readonly ok: false; readonly verdict: ReturnType<typeof unsupported> } {
   const metadata = evalCase.metadata;
-  const rubric = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as { readonly [k: string]: Json })['binary_rubric'] : undefined;
+  const rubric =
+    typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+      ? (metadata as { readonly [k: string]: Json })['binary_rubric']
+      : undefined;
   if (rubric === undefined || rubric === null || (Array.isArray(rubric) && rubric.length === 0)) {
-    return { ok: false, verdict: unsupported('the case declares no binary_rubric (in its metadata), so there is nothing to judge (EvalBench scores this 100)') };
+    return {
+      ok: false,
+      verdict: unsupported(
+        'the case declares no binary_rubric (in its metadata), so there is nothing to judge (EvalBench scores this 100)',
+      ),
+    };
   }
-  if (!Array.isArray(rubric)) return { ok: false, verdict: error(`the case's binary_rubric is not a list of criteria`) };
+  if (!Array.isArray(rubric))
+    return { ok: false, verdict: error(`the case's binary_rubric is not a list of criteria`) };
   return { ok: true, items: (rubric as readonly Json[]).map((item) => promptText(item)) };
 }

@@ -16,7 +16,11 @@ export function goalOf(evalCase: EvalCase): string | undefined {
   return evalCase.input === undefined ? undefined : promptText(evalCase.input);
 }
 
-export function conversationOf(evalCase: EvalCase, output: Json | undefined, includeToolCalls: boolean): string | undefined {
+export function conversationOf(
+  evalCase: EvalCase,
+  output: Json | undefined,
+  includeToolCalls: boolean,
+): string | undefined {
   const lookup = traceOf(evalCase);
   const steps = lookup.ok ? lookup.trace.steps : [];
   const shown = steps.filter((s) => s.kind === 'message' || (includeToolCalls && s.kind === 'tool_call'));
@@ -32,11 +36,17 @@ export function conversationOf(evalCase: EvalCase, output: Json | undefined, inc
 }
 
 /** The trace's tool calls as prompt text, one per line, and how many of them kept their arguments. */
-export function toolCallsOf(evalCase: EvalCase): { readonly text: string; readonly calls: number; readonly withArguments: number } | { readonly reason: string } {
+export function toolCallsOf(
+  evalCase: EvalCase,
+): { readonly text: string; readonly calls: number; readonly withArguments: number } | { readonly reason: string } {
   const lookup = traceOf(evalCase);
   if (!lookup.ok) return { reason: lookup.reason };
   const calls = toolCalls(lookup.trace);
-  return { text: calls.map((c, i) => `${i + 1}. ${callLine(c)}`).join('\n'), calls: calls.length, withArguments: calls.filter((c) => c.arguments !== undefined).length };
+  return {
+    text: calls.map((c, i) => `${i + 1}. ${callLine(c)}`).join('\n'),
+    calls: calls.length,
+    withArguments: calls.filter((c) => c.arguments !== undefined).length,
+  };
 }
 
 function stepLine(step: TraceStep): string {
@@ -47,7 +57,12 @@ function stepLine(step: TraceStep): string {
 
 function callLine(call: ToolCallStep): string {
   const args = call.arguments === undefined ? '(arguments not recorded)' : JSON.stringify(call.arguments);
-  const outcome = call.error !== undefined ? ` → error: ${call.error}` : call.result !== undefined ? ` → ${JSON.stringify(call.result)}` : '';
+  const outcome =
+    call.error !== undefined
+      ? ` → error: ${call.error}`
+      : call.result !== undefined
+        ? ` → ${JSON.stringify(call.result)}`
+        : '';
   return `${call.name}(${args})${outcome}`;
 }
 

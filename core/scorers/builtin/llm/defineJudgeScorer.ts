@@ -1,13 +1,27 @@
 import type { Judge } from '../../../judge/judge';
 import type { ScorerOptionsBySchema } from '../../options.generated';
-import { checked, defineScorer, refused, type OptionIssue, type OptionsOf, type Prepared, type ScorerContext, type TypedScorerDefinition } from '../../scorer';
+import {
+  checked,
+  defineScorer,
+  refused,
+  type OptionIssue,
+  type OptionsOf,
+  type Prepared,
+  type ScorerContext,
+  type TypedScorerDefinition,
+} from '../../scorer';
 import { checkModelConfig, judgeFor, withJudgeNotices } from './judgeSupport';
 
 /** The scorer schemas whose options name a judge's model config. */
-type JudgeSchemaName = { [S in keyof ScorerOptionsBySchema]: ScorerOptionsBySchema[S] extends { readonly model_config: string } ? S : never }[keyof ScorerOptionsBySchema];
+type JudgeSchemaName = {
+  [S in keyof ScorerOptionsBySchema]: ScorerOptionsBySchema[S] extends { readonly model_config: string } ? S : never;
+}[keyof ScorerOptionsBySchema];
 
 /** What a judge scorer says of itself beyond the skeleton every judge shares. */
-interface JudgeScorerDefinition<Options> extends Omit<TypedScorerDefinition<Options>, 'origin' | 'scale' | 'reaches' | 'create' | 'judgeCalls'> {
+interface JudgeScorerDefinition<Options> extends Omit<
+  TypedScorerDefinition<Options>,
+  'origin' | 'scale' | 'reaches' | 'create' | 'judgeCalls'
+> {
   /** Judge calls per evaluation, at most (default: one). */
   readonly judgeCalls?: TypedScorerDefinition<Options>['judgeCalls'];
   /** What the scorer says at its entry besides the model config's notices (shown after them), at check and at run alike. */
@@ -21,7 +35,10 @@ interface JudgeScorerDefinition<Options> extends Omit<TypedScorerDefinition<Opti
  * `model_config` names (so skipped in an untrusted workspace), refused at load when that model config
  * is missing or malformed, and showing the model config's notices at the option.
  */
-export function defineJudgeScorer<S extends JudgeSchemaName>(schemaName: S, definition: JudgeScorerDefinition<OptionsOf<S>>) {
+export function defineJudgeScorer<S extends JudgeSchemaName>(
+  schemaName: S,
+  definition: JudgeScorerDefinition<OptionsOf<S>>,
+) {
   const { prepare, judgeCalls, notices, ...rest } = definition;
   return defineScorer(schemaName, {
     ...rest,
@@ -38,7 +55,10 @@ export function defineJudgeScorer<S extends JudgeSchemaName>(schemaName: S, defi
     create(options, context) {
       const made = judgeFor(options, context);
       if (!made.ok) return refused(made.issue);
-      return withJudgeNotices({ notices: [...made.notices, ...(notices?.(options, context) ?? [])] }, prepare(made.judge, options, context));
+      return withJudgeNotices(
+        { notices: [...made.notices, ...(notices?.(options, context) ?? [])] },
+        prepare(made.judge, options, context),
+      );
     },
   });
 }

@@ -19,9 +19,13 @@ export const goalCompletion = defineJudgeScorer('goal_completion', {
     return prepared({
       async score(input, signal) {
         const goal = goalOf(input.case);
-        if (goal === undefined) return unsupported('the case has no conversation_plan (in its metadata) and no input, so there is no goal to judge against');
+        if (goal === undefined)
+          return unsupported(
+            'the case has no conversation_plan (in its metadata) and no input, so there is no goal to judge against',
+          );
         const conversation = conversationOf(input.case, input.output, options.include_tool_calls);
-        if (conversation === undefined) return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
+        if (conversation === undefined)
+          return unsupported('the case has no conversation to judge: no trace messages, no input and no output');
         const asked = await askJudge(judge, 'goal_completion', { goal, conversation }, signal);
         if (!asked.ok) return asked.verdict;
         const verdict = readChoice(asked.object, 'verdict', ['PASS', 'FAIL'] as const);
@@ -31,12 +35,21 @@ export const goalCompletion = defineJudgeScorer('goal_completion', {
         let counted = '';
         if (Array.isArray(subGoals)) {
           details['sub_goals'] = subGoals;
-          const met = subGoals.filter((g) => typeof g === 'object' && g !== null && !Array.isArray(g) && (g as { [k: string]: Json })['met'] === true).length;
+          const met = subGoals.filter(
+            (g) =>
+              typeof g === 'object' && g !== null && !Array.isArray(g) && (g as { [k: string]: Json })['met'] === true,
+          ).length;
           counted = ` (${met} of ${subGoals.length} sub-goal${subGoals.length === 1 ? '' : 's'} met)`;
         }
         const summary = readText(asked.object, 'summary');
         if (summary !== undefined) details['judge_reason'] = summary;
-        return percentVerdict(verdict.value === 'PASS' ? 100 : 0, verdict.value === 'PASS' ? `the judge found the goal accomplished${counted}` : `the judge found the goal not accomplished${counted}`, details);
+        return percentVerdict(
+          verdict.value === 'PASS' ? 100 : 0,
+          verdict.value === 'PASS'
+            ? `the judge found the goal accomplished${counted}`
+            : `the judge found the goal not accomplished${counted}`,
+          details,
+        );
       },
     });
   },

@@ -21,7 +21,9 @@ import { resolveOptionPath, type OptionIssue, type Prepared, type ScorerContext 
 export function judgeFor(
   options: { readonly model_config: string; readonly threshold?: number | undefined },
   context: ScorerContext,
-): { readonly ok: true; readonly judge: Judge; readonly notices: readonly OptionIssue[] } | { readonly ok: false; readonly issue: OptionIssue } {
+):
+  | { readonly ok: true; readonly judge: Judge; readonly notices: readonly OptionIssue[] }
+  | { readonly ok: false; readonly issue: OptionIssue } {
   const checked = checkModelConfig(options, context);
   if (!checked.ok) return checked;
   return { ok: true, judge: realJudge(checked.config, context.env, context.engine), notices: checked.notices };
@@ -34,39 +36,73 @@ export function judgeFor(
 export function checkModelConfig(
   options: { readonly model_config: string },
   context: ScorerContext,
-): { readonly ok: true; readonly config: ModelConfig; readonly notices: readonly OptionIssue[] } | { readonly ok: false; readonly issue: OptionIssue } {
+):
+  | { readonly ok: true; readonly config: ModelConfig; readonly notices: readonly OptionIssue[] }
+  | { readonly ok: false; readonly issue: OptionIssue } {
   const modelConfigPath = options.model_config;
   const file = isAbsolute(modelConfigPath) ? modelConfigPath : resolveOptionPath(context, modelConfigPath);
   if (context.fileExists !== undefined && !context.fileExists(file)) {
-    return { ok: false, issue: { path: ['model_config'], message: `the model config ${file} does not exist (paths are relative to the config's folder)` } };
+    return {
+      ok: false,
+      issue: {
+        path: ['model_config'],
+        message: `the model config ${file} does not exist (paths are relative to the config's folder)`,
+      },
+    };
   }
   const loaded = loadModelConfig(file, context.env, context.engine);
   if (!loaded.ok) {
     const [first, ...rest] = loaded.problems.filter((p) => p.severity === 'error');
-    const more = rest.length === 0 ? '' : ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'} in that file)`;
-    return { ok: false, issue: { path: ['model_config'], message: `the model config is not valid: ${first === undefined ? file : problemLine(first)}${more}` } };
+    const more =
+      rest.length === 0 ? '' : ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'} in that file)`;
+    return {
+      ok: false,
+      issue: {
+        path: ['model_config'],
+        message: `the model config is not valid: ${first === undefined ? file : problemLine(first)}${more}`,
+      },
+    };
   }
   // What an EvalBench model config becomes (which model, where, signed in how) is said at the option.
-  const notices = loaded.problems.filter((p) => p.severity !== 'error').map((p): OptionIssue => ({ path: ['model_config'], message: p.message }));
+  const notices = loaded.problems
+    .filter((p) => p.severity !== 'error')
+    .map((p): OptionIssue => ({ path: ['model_config'], message: p.message }));
   return { ok: true, config: loaded.config, notices };
 }
 
 /** A judge scorer made with its model config's notices, shown as information at `model_config`. */
 export function withJudgeNotices(made: { readonly notices: readonly OptionIssue[] }, scorer: Prepared): Prepared {
-  return scorer.ok && made.notices.length > 0 ? { ...scorer, notices: [...made.notices, ...(scorer.notices ?? [])] } : scorer;
+  return scorer.ok && made.notices.length > 0
+    ? { ...scorer, notices: [...made.notices, ...(scorer.notices ?? [])] }
+    : scorer;
 }
 
-export type Asked = { readonly ok: true; readonly object: JudgeObject; readonly details: { [key: string]: Json } } | { readonly ok: false; readonly verdict: ScorerVerdict };
+export type Asked =
+  | { readonly ok: true; readonly object: JudgeObject; readonly details: { [key: string]: Json } }
+  | { readonly ok: false; readonly verdict: ScorerVerdict };
 
 /**
  * One judge call: the prompt `prompts/<name>.md` with `values`, the answer parsed as one JSON object.
  * A failed call or an answer without one JSON object is an `error` whose reason says why; the answer
  * itself (which may quote the case) is kept in `details.judge_answer`, never in the reason.
  */
-export async function askJudge(judge: Judge, name: string, values: Readonly<Record<string, string>>, signal: AbortSignal): Promise<Asked> {
+export async function askJudge(
+  judge: Judge,
+  name: string,
+  values: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+): Promise<Asked> {
   const reply = await judge.ask({ user: renderPrompt(name, values, judge.prompts) }, signal);
   const details: { [key: string]: Json } = { judge_model: judge.config.model, judge_attempts: reply.attempts };
-  if (!reply.ok && reply.missingCredentials === true) return { ok: false, verdict: { status: 'skipped', reason: `the judge was not called: ${reply.reason}`, details: { ...details, missing_credentials: true } } };
+  if (!reply.ok && reply.missingCredentials === true)
+    return {
+      ok: false,
+      verdict: {
+        status: 'skipped',
+        reason: `the judge was not called: ${reply.reason}`,
+        details: { ...details, missing_credentials: true },
+      },
+    };
   if (!reply.ok) return { ok: false, verdict: error(`the judge call failed: ${reply.reason}`, details) };
   details['judge_answer'] = answerDetail(reply.text);
   const parsed = parseJudgeObject(reply.text);

@@ -28,7 +28,12 @@ export const llmConsistency = defineJudgeScorer('llm_consistency', {
         async scoreTrials(trials, signal) {
           const first = trials[0];
           const question = first === undefined ? '(none)' : promptText(first.case.input);
-          const asked = await askJudge(judge, 'llm_consistency', { trial_count: String(trials.length), question, trials: trials.map(trialText).join('\n\n') }, signal);
+          const asked = await askJudge(
+            judge,
+            'llm_consistency',
+            { trial_count: String(trials.length), question, trials: trials.map(trialText).join('\n\n') },
+            signal,
+          );
           if (!asked.ok) return asked.verdict;
           const consistent = readBoolean(asked.object, 'consistent');
           if (!consistent.ok) return error(consistent.reason, asked.details);
@@ -39,7 +44,11 @@ export const llmConsistency = defineJudgeScorer('llm_consistency', {
           if (explanation !== undefined) details['judge_reason'] = explanation;
           return consistent.value
             ? percentVerdict(100, `the judge found all ${trials.length} trials consistent`, details)
-            : percentVerdict(0, `the judge found the ${trials.length} trials inconsistent; consistency is all or nothing`, details);
+            : percentVerdict(
+                0,
+                `the judge found the ${trials.length} trials inconsistent; consistency is all or nothing`,
+                details,
+              );
         },
       },
     };

@@ -11,7 +11,12 @@ import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** EvalBench shows the judge at most this many distinct rows per side. */
 const ROWS_SHOWN = 50;
-const RESULT_VERDICTS = ['INFORMATION_MATCHES', 'EXTRA_INFORMATION', 'MISSING_INFORMATION', 'INCORRECT_INFORMATION'] as const;
+const RESULT_VERDICTS = [
+  'INFORMATION_MATCHES',
+  'EXTRA_INFORMATION',
+  'MISSING_INFORMATION',
+  'INCORRECT_INFORMATION',
+] as const;
 const SQL_VERDICTS = ['EQUIVALENT', 'NOT_EQUIVALENT'] as const;
 
 /**
@@ -24,22 +29,40 @@ const SQL_VERDICTS = ['EQUIVALENT', 'NOT_EQUIVALENT'] as const;
 export const llmrater = defineJudgeScorer('llmrater', {
   schema,
   notices: (options): OptionIssue[] =>
-    options.hybrid_ground_truth ? [{ path: ['hybrid_ground_truth'], message: 'hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)' }] : [],
+    options.hybrid_ground_truth
+      ? [
+          {
+            path: ['hybrid_ground_truth'],
+            message:
+              'hybrid_ground_truth has no effect in EvalLens: golden queries run on the configured databases only (there is no BigQuery engine to fall back from)',
+          },
+        ]
+      : [],
   prepare(judge) {
     return prepared({
       async score(input, signal) {
-        if (input.case.sql === undefined) return unsupported('the case was not executed, so there are no query results to compare: the run config has no database_configs, or the case has no golden SQL');
+        if (input.case.sql === undefined)
+          return unsupported(
+            'the case was not executed, so there are no query results to compare: the run config has no database_configs, or the case has no golden SQL',
+          );
         const ran = bothRan(input.case, 'llmrater gives 0 when either query failed (no judge call)');
         if (!ran.ok) return ran.verdict;
         const sql = input.case.sql;
         const golden = executionRows(ran.golden);
         const generated = executionRows(ran.generated);
         if (golden.length > 0 && generated.length > 0 && setMatchCompare(golden, generated).equal) {
-          return percentVerdict(100, 'the results match as sets (set_match), so the judge was not asked', { judge_calls: 0 });
+          return percentVerdict(100, 'the results match as sets (set_match), so the judge was not asked', {
+            judge_calls: 0,
+          });
         }
         const question = promptText(input.case.input);
         if (golden.length === 0 && generated.length === 0) {
-          const asked = await askJudge(judge, 'llmrater-sql', { question, golden_sql: sql.goldenSql, generated_sql: sql.generatedSql }, signal);
+          const asked = await askJudge(
+            judge,
+            'llmrater-sql',
+            { question, golden_sql: sql.goldenSql, generated_sql: sql.generatedSql },
+            signal,
+          );
           if (!asked.ok) return asked.verdict;
           const verdict = readChoice(asked.object, 'verdict', SQL_VERDICTS);
           if (!verdict.ok) return { status: 'error', reason: verdict.reason, details: asked.details };
@@ -53,7 +76,15 @@ export const llmrater = defineJudgeScorer('llmrater', {
         const asked = await askJudge(
           judge,
           'llmrater',
-          { question, golden_sql: sql.goldenSql, generated_sql: sql.generatedSql, golden_rows: goldenShown.text, golden_shown: goldenShown.shown, generated_rows: generatedShown.text, generated_shown: generatedShown.shown },
+          {
+            question,
+            golden_sql: sql.goldenSql,
+            generated_sql: sql.generatedSql,
+            golden_rows: goldenShown.text,
+            golden_shown: goldenShown.shown,
+            generated_rows: generatedShown.text,
+            generated_shown: generatedShown.shown,
+          },
           signal,
         );
         if (!asked.ok) return asked.verdict;
@@ -67,6 +98,9 @@ export const llmrater = defineJudgeScorer('llmrater', {
   },
 });
 
-export function withExplanation(details: { readonly [key: string]: Json }, explanation: string | undefined): { [key: string]: Json } {
+export function withExplanation(
+  details: { readonly [key: string]: Json },
+  explanation: string | undefined,
+): { [key: string]: Json } {
   return explanation === undefined ? { ...details } : { ...details, judge_reason: explanation };
 }

@@ -13,7 +13,11 @@ import { readBoundedText } from '../../../text/boundedRead';
 import { defineJudgeScorer } from './defineJudgeScorer';
 
 /** EvalBench's sandbox folders, looked for (in this order) when `skills_dir` is unset. */
-export const SANDBOX_SKILL_DIRS = ['.venv/fake_home_claude/.claude/skills', '.venv/fake_home_codex/.codex/skills', '.venv/fake_home/.gemini/skills'] as const;
+export const SANDBOX_SKILL_DIRS = [
+  '.venv/fake_home_claude/.claude/skills',
+  '.venv/fake_home_codex/.codex/skills',
+  '.venv/fake_home/.gemini/skills',
+] as const;
 const CATEGORIES = ['metadata_quality', 'conciseness', 'progressive_disclosure', 'clarity', 'content_quality'] as const;
 
 /**
@@ -26,7 +30,10 @@ export const skillsBestPractices = defineJudgeScorer('skills_best_practices', {
   schema,
   // No skills folder yet (EvalBench makes its sandbox during the agent run): the config loads, and a
   // case that activated a skill is unsupported with the reason, rather than 0 for every skill.
-  notices: (options, context): OptionIssue[] => (skillsDirOf(options, context) === undefined ? [{ path: [], message: `${NO_SKILLS_DIR} (until then, cases that activated a skill are unsupported)` }] : []),
+  notices: (options, context): OptionIssue[] =>
+    skillsDirOf(options, context) === undefined
+      ? [{ path: [], message: `${NO_SKILLS_DIR} (until then, cases that activated a skill are unsupported)` }]
+      : [],
   prepare(judge, options, context) {
     const skillsDir = skillsDirOf(options, context);
     const noSkillsDir = NO_SKILLS_DIR;
@@ -35,7 +42,10 @@ export const skillsBestPractices = defineJudgeScorer('skills_best_practices', {
         const lookup = traceOf(input.case);
         if (!lookup.ok) return unsupported(lookup.reason);
         const skills = activatedSkills(input.case);
-        if (skills.length === 0) return inconclusive('the trace activated no skill, so there is no SKILL.md to judge (EvalBench scores this 100)');
+        if (skills.length === 0)
+          return inconclusive(
+            'the trace activated no skill, so there is no SKILL.md to judge (EvalBench scores this 100)',
+          );
         if (skillsDir === undefined) return unsupported(noSkillsDir);
         const perSkill: { [key: string]: Json }[] = [];
         for (const skill of skills) {
@@ -46,18 +56,38 @@ export const skillsBestPractices = defineJudgeScorer('skills_best_practices', {
           }
           const skillMd = await readBoundedText(file, 'prompt');
           if (!skillMd.ok) return error(`skill ${skill}: cannot read ${file}: ${skillMd.reason}`);
-          const asked = await askJudge(judge, 'skills_best_practices', { skill_name: skill, skill_md: skillMd.text }, signal);
+          const asked = await askJudge(
+            judge,
+            'skills_best_practices',
+            { skill_name: skill, skill_md: skillMd.text },
+            signal,
+          );
           if (!asked.ok) return { ...asked.verdict, reason: `skill ${skill}: ${asked.verdict.reason}` };
           const score = readCount(asked.object, 'score', 0, 100);
           if (!score.ok) return error(`skill ${skill}: ${score.reason}`, asked.details);
-          const categories = Object.fromEntries(CATEGORIES.flatMap((c) => (asked.object[c] === undefined ? [] : [[c, asked.object[c] as Json]])));
+          const categories = Object.fromEntries(
+            CATEGORIES.flatMap((c) => (asked.object[c] === undefined ? [] : [[c, asked.object[c] as Json]])),
+          );
           const summary = readText(asked.object, 'summary');
-          perSkill.push({ skill, score: score.value, found: true, ...categories, ...(summary === undefined ? {} : { summary }), judge_attempts: asked.details['judge_attempts'] ?? null });
+          perSkill.push({
+            skill,
+            score: score.value,
+            found: true,
+            ...categories,
+            ...(summary === undefined ? {} : { summary }),
+            judge_attempts: asked.details['judge_attempts'] ?? null,
+          });
         }
-        const mean = perSkill.reduce((sum, s) => sum + (typeof s['score'] === 'number' ? s['score'] : 0), 0) / perSkill.length;
+        const mean =
+          perSkill.reduce((sum, s) => sum + (typeof s['score'] === 'number' ? s['score'] : 0), 0) / perSkill.length;
         const missing = perSkill.filter((s) => s['found'] === false).map((s) => String(s['skill']));
-        const note = missing.length === 0 ? '' : `; no SKILL.md found for ${missing.join(', ')} in ${skillsDir} (scored 0)`;
-        return percentVerdict(Math.round(mean * 100) / 100, `mean best-practices score over ${perSkill.length} skill${perSkill.length === 1 ? '' : 's'}${note}`, { judge_model: judge.config.model, skills: perSkill });
+        const note =
+          missing.length === 0 ? '' : `; no SKILL.md found for ${missing.join(', ')} in ${skillsDir} (scored 0)`;
+        return percentVerdict(
+          Math.round(mean * 100) / 100,
+          `mean best-practices score over ${perSkill.length} skill${perSkill.length === 1 ? '' : 's'}${note}`,
+          { judge_model: judge.config.model, skills: perSkill },
+        );
       },
     });
   },
@@ -69,7 +99,8 @@ const NO_SKILLS_DIR = `no skills folder: none of EvalBench's sandbox folders (${
 function skillsDirOf(options: OptionsOf<'skills_best_practices'>, context: ScorerContext): string | undefined {
   const exists = context.fileExists ?? existsSync;
   // EvalBench's sandbox folders are under the folder it runs in (its repository root), as other paths are.
-  if (options.skills_dir !== undefined) return isAbsolute(options.skills_dir) ? options.skills_dir : resolveOptionPath(context, options.skills_dir);
+  if (options.skills_dir !== undefined)
+    return isAbsolute(options.skills_dir) ? options.skills_dir : resolveOptionPath(context, options.skills_dir);
   return SANDBOX_SKILL_DIRS.map((d) => resolveOptionPath(context, d)).find((d) => exists(d));
 }
 

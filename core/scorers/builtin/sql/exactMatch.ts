@@ -1,6 +1,15 @@
 import type { Json } from '../../../case';
 import schema from '../../../../schemas/scorers/evalbench/exact_match.schema.json';
-import { bothRan, compareRowLists, evalRows, executionRows, percentVerdict, setupErrorDetails, shownEvalResults, shownResult } from '../../support/sqlRows';
+import {
+  bothRan,
+  compareRowLists,
+  evalRows,
+  executionRows,
+  percentVerdict,
+  setupErrorDetails,
+  shownEvalResults,
+  shownResult,
+} from '../../support/sqlRows';
 import { defineScorer, prepared } from '../../scorer';
 
 /**
@@ -26,16 +35,42 @@ export const sqlExactMatch = defineScorer('evalbench/exact_match', {
         const goldenEval = evalRows(golden);
         if (goldenEval.length > 0) {
           const compared = compareRowLists(goldenEval, evalRows(generated));
-          const details = { compared: 'eval_results', golden: shownEvalResults(golden, limit), generated: shownEvalResults(generated, limit), ...setupErrorDetails(evalCase) };
+          const details = {
+            compared: 'eval_results',
+            golden: shownEvalResults(golden, limit),
+            generated: shownEvalResults(generated, limit),
+            ...setupErrorDetails(evalCase),
+          };
           return compared.equal
-            ? percentVerdict(100, `the eval queries give the same results after the generated query as after the golden one (${compared.summary}); execution results are not compared`, details)
-            : percentVerdict(0, `the eval queries' results differ after the generated and the golden query: ${compared.summary}`, withPosition(details, compared.firstDifference));
+            ? percentVerdict(
+                100,
+                `the eval queries give the same results after the generated query as after the golden one (${compared.summary}); execution results are not compared`,
+                details,
+              )
+            : percentVerdict(
+                0,
+                `the eval queries' results differ after the generated and the golden query: ${compared.summary}`,
+                withPosition(details, compared.firstDifference),
+              );
         }
         const compared = compareRowLists(executionRows(golden), executionRows(generated));
-        const details = { compared: 'execution_results', golden: shownResult(golden.query, limit), generated: shownResult(generated.query, limit), ...setupErrorDetails(evalCase) };
+        const details = {
+          compared: 'execution_results',
+          golden: shownResult(golden.query, limit),
+          generated: shownResult(generated.query, limit),
+          ...setupErrorDetails(evalCase),
+        };
         return compared.equal
-          ? percentVerdict(100, `the generated query returns the golden query's rows, in the same order (${compared.summary})`, details)
-          : percentVerdict(0, `the results differ: ${compared.summary}`, withPosition(details, compared.firstDifference));
+          ? percentVerdict(
+              100,
+              `the generated query returns the golden query's rows, in the same order (${compared.summary})`,
+              details,
+            )
+          : percentVerdict(
+              0,
+              `the results differ: ${compared.summary}`,
+              withPosition(details, compared.firstDifference),
+            );
       },
     });
   },

@@ -20,8 +20,13 @@ export const executableSql = defineScorer('executable_sql', {
         const error = runError(run);
         const setup = setupErrorDetails(evalCase);
         const ranReason = `the generated query ran without error${run.evalQueries !== undefined && run.evalQueries.length > 0 ? ', and so did its eval queries' : ''}`;
-        if (error === undefined) return Object.keys(setup).length === 0 ? percentVerdict(100, ranReason) : percentVerdict(100, ranReason, setup);
-        const where = run.query.ok ? 'an eval query run after the generated query failed (EvalBench counts it as the generated query\'s error)' : 'the generated query failed';
+        if (error === undefined)
+          return Object.keys(setup).length === 0
+            ? percentVerdict(100, ranReason)
+            : percentVerdict(100, ranReason, setup);
+        const where = run.query.ok
+          ? "an eval query run after the generated query failed (EvalBench counts it as the generated query's error)"
+          : 'the generated query failed';
         return percentVerdict(0, where, { generated_error: error, ...setup });
       },
     });

@@ -31,22 +31,39 @@ export const hybridXaJudge = defineScorer('hybrid_xa_judge', {
           generated: shownResult(generated.query, limit),
         };
         if (normalized.golden !== undefined && normalized.generated !== undefined) {
-          details['normalized'] = { golden: normalized.golden.slice(0, limit), generated: normalized.generated.slice(0, limit) };
+          details['normalized'] = {
+            golden: normalized.golden.slice(0, limit),
+            generated: normalized.generated.slice(0, limit),
+          };
         }
         switch (c.how) {
           case 'both_empty':
             return percentVerdict(100, 'both results are empty, which the judge counts as a match', details);
           case 'equal':
-            return percentVerdict(100, `the results match after normalization (${counts}; headers ignored, rows sorted, numbers rounded to 4 decimals, text trimmed and lower-cased)`, details);
+            return percentVerdict(
+              100,
+              `the results match after normalization (${counts}; headers ignored, rows sorted, numbers rounded to 4 decimals, text trimmed and lower-cased)`,
+              details,
+            );
           case 'one_empty':
             return percentVerdict(0, `one result is empty and the other is not (${counts})`, details);
           case 'row_count':
             return percentVerdict(0, `the row counts differ (${counts})`, details);
           case 'row_length':
-            return percentVerdict(0, `sorted row ${c.row + 1} has ${plural(c.lengths[0], 'column')} in the generated result and ${c.lengths[1]} in the golden (${counts})`, { ...details, sorted_row: c.row + 1 });
-          default:
+            return percentVerdict(
+              0,
+              `sorted row ${c.row + 1} has ${plural(c.lengths[0], 'column')} in the generated result and ${c.lengths[1]} in the golden (${counts})`,
+              { ...details, sorted_row: c.row + 1 },
+            );
+          default: {
             // eslint-disable-next-line no-restricted-syntax -- a result table's column, counted from 1 as its rows are: not a text position
-            return percentVerdict(0, `after normalization and sorting, row ${c.row + 1} differs at column ${c.column + 1} (${counts})`, { ...details, sorted_row: c.row + 1, column: c.column + 1 });
+            const column = c.column + 1;
+            return percentVerdict(
+              0,
+              `after normalization and sorting, row ${c.row + 1} differs at column ${column} (${counts})`,
+              { ...details, sorted_row: c.row + 1, column },
+            );
+          }
         }
       },
     });

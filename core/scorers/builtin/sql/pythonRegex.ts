@@ -54,7 +54,10 @@ export function translatePythonPattern(pattern: string): PythonPatternTranslatio
   }
 }
 
-type ClassAtom = { readonly kind: 'char'; readonly text: string } | { readonly kind: 'set'; readonly body?: string; readonly complement?: string } | { readonly kind: 'dash' };
+type ClassAtom =
+  | { readonly kind: 'char'; readonly text: string }
+  | { readonly kind: 'set'; readonly body?: string; readonly complement?: string }
+  | { readonly kind: 'dash' };
 
 class Translator {
   private readonly chars: string[];
@@ -95,7 +98,8 @@ class Translator {
         else if (f === 'a') this.ascii = true;
         else if (f !== 'u') this.flags.add(f);
       }
-      if (letters.includes('a') && letters.includes('u')) this.refuse("the flags a and u exclude each other in Python's re");
+      if (letters.includes('a') && letters.includes('u'))
+        this.refuse("the flags a and u exclude each other in Python's re");
       this.i += [...match[0]].length;
     }
   }
@@ -163,7 +167,8 @@ class Translator {
   }
 
   private quantifier(text: string, length: number): void {
-    if (this.afterQuantifier) this.refuse("a quantifier follows a quantifier (Python's re rejects it as a multiple repeat)");
+    if (this.afterQuantifier)
+      this.refuse("a quantifier follows a quantifier (Python's re rejects it as a multiple repeat)");
     this.i += length;
     if (this.peek() === '+') this.refuse('possessive quantifiers (such as *+) have no ECMAScript equivalent');
     if (this.peek() === '?') {
@@ -218,8 +223,15 @@ class Translator {
     if (next === '(') this.refuse('conditional groups (?(…)…|…) have no ECMAScript equivalent', start);
     if (next === '<') this.refuse("(?<name>…) is not Python syntax (Python's re rejects it); write (?P<name>…)", start);
     if (next !== undefined && /^[aiLmsux-]$/u.test(next)) {
-      if (/^\(\?[aiLmsux]*(?:-[imsx]+)?:/u.test(rest)) this.refuse('scoped inline flags such as (?i:…) have no ECMAScript equivalent in Node 20; put a global flag such as (?i) at the start of the pattern', start);
-      this.refuse("global flags such as (?i) must be at the start of the pattern (Python's re rejects them elsewhere)", start);
+      if (/^\(\?[aiLmsux]*(?:-[imsx]+)?:/u.test(rest))
+        this.refuse(
+          'scoped inline flags such as (?i:…) have no ECMAScript equivalent in Node 20; put a global flag such as (?i) at the start of the pattern',
+          start,
+        );
+      this.refuse(
+        "global flags such as (?i) must be at the start of the pattern (Python's re rejects them elsewhere)",
+        start,
+      );
     }
     this.refuse("unknown extension after (? (Python's re rejects it)", start);
   }
@@ -294,13 +306,15 @@ class Translator {
     if (c === 'x' || c === 'u' || c === 'U') {
       const size = c === 'x' ? 2 : c === 'u' ? 4 : 8;
       const hex = this.chars.slice(this.i, this.i + size);
-      if (hex.length < size || !hex.every((h) => HEX.test(h))) this.refuse(`incomplete escape \\${c} (Python's re wants ${size} hex digits)`, start);
+      if (hex.length < size || !hex.every((h) => HEX.test(h)))
+        this.refuse(`incomplete escape \\${c} (Python's re wants ${size} hex digits)`, start);
       this.i += size;
       const value = parseInt(hex.join(''), 16);
       if (value > 0x10ffff) this.refuse(`bad escape \\${c}: no such code point (Python's re rejects it)`, start);
       return codePointEscape(value);
     }
-    if (c === 'N') this.refuse('named character escapes \\N{…} are not supported; write the character or \\u....', start);
+    if (c === 'N')
+      this.refuse('named character escapes \\N{…} are not supported; write the character or \\u....', start);
     if (c === '0' || (inClass && OCTAL.test(c))) {
       let digits = c;
       while (digits.length < 3 && OCTAL.test(this.peek() ?? '')) digits += this.chars[this.i++] ?? '';
@@ -365,7 +379,8 @@ class Translator {
     }
     // A dash between two atoms is a range; Python accepts only single characters at its ends.
     for (let k = 1; k + 1 < atoms.length; k++) {
-      if (atoms[k]?.kind === 'dash' && (atoms[k - 1]?.kind === 'set' || atoms[k + 1]?.kind === 'set')) this.refuse("a class escape such as \\w cannot end a range (Python's re rejects it)", start);
+      if (atoms[k]?.kind === 'dash' && (atoms[k - 1]?.kind === 'set' || atoms[k + 1]?.kind === 'set'))
+        this.refuse("a class escape such as \\w cannot end a range (Python's re rejects it)", start);
     }
     let body = '';
     const complements: string[] = [];

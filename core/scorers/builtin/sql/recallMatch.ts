@@ -1,7 +1,15 @@
 import type { Json } from '../../../case';
 import schema from '../../../../schemas/scorers/recall_match.schema.json';
 import { pyDictKey, pyRowListsEqual, type RowDict } from '../../support/pythonEquality';
-import { executionOf, executionRows, percent, percentVerdict, plural, runError, shownResult } from '../../support/sqlRows';
+import {
+  executionOf,
+  executionRows,
+  percent,
+  percentVerdict,
+  plural,
+  runError,
+  shownResult,
+} from '../../support/sqlRows';
 import { defineScorer, prepared } from '../../scorer';
 
 /** EvalBench's precision and recall of two row lists (its current formula, names and all). */
@@ -28,7 +36,12 @@ export function recallFigures(golden: readonly RowDict[], generated: readonly Ro
   const generatedKeys = new Set(generated.map(pyDictKey));
   let matches = 0;
   for (const key of goldenKeys) if (generatedKeys.has(key)) matches++;
-  const sizes = { orig_golden_size: golden.length, orig_generated_size: generated.length, dedup_golden_size: goldenKeys.size, dedup_generated_size: generatedKeys.size };
+  const sizes = {
+    orig_golden_size: golden.length,
+    orig_generated_size: generated.length,
+    dedup_golden_size: goldenKeys.size,
+    dedup_generated_size: generatedKeys.size,
+  };
   if (pyRowListsEqual(golden, generated)) return { precision: 1, recall: 1, matches, ...sizes, equal_lists: true };
   return {
     recall: generated.length === 0 ? 0 : matches / generated.length,
@@ -66,20 +79,34 @@ export const recallMatch = defineScorer('recall_match', {
         const generatedError = runError(generated);
         if (goldenError !== undefined) details['golden_error'] = goldenError;
         if (generatedError !== undefined) details['generated_error'] = generatedError;
-        const failed = [goldenError === undefined ? '' : 'golden', generatedError === undefined ? '' : 'generated'].filter((s) => s !== '');
+        const failed = [
+          goldenError === undefined ? '' : 'golden',
+          generatedError === undefined ? '' : 'generated',
+        ].filter((s) => s !== '');
         const errorNote =
           failed.length === 0
             ? ''
             : `; ${failed.length === 2 ? 'both queries failed and count' : `the ${failed[0] ?? ''} query failed and counts`} as no rows (EvalBench does not check errors here)`;
         if (figures.equal_lists) {
-          return percentVerdict(score, `the golden and generated rows are equal lists (${plural(figures.orig_golden_size, 'row')}): ${options.score_type} 100${errorNote}`, details);
+          return percentVerdict(
+            score,
+            `the golden and generated rows are equal lists (${plural(figures.orig_golden_size, 'row')}): ${options.score_type} 100${errorNote}`,
+            details,
+          );
         }
-        const denominator = options.score_type === 'recall' ? `${plural(figures.orig_generated_size, 'generated row')}` : `${plural(figures.orig_golden_size, 'golden row')}`;
+        const denominator =
+          options.score_type === 'recall'
+            ? `${plural(figures.orig_generated_size, 'generated row')}`
+            : `${plural(figures.orig_golden_size, 'golden row')}`;
         const why =
           options.score_type === 'recall'
             ? "EvalBench's recall divides by the generated rows, duplicates included"
             : "EvalBench's precision divides by the golden rows, duplicates included";
-        return percentVerdict(score, `${plural(figures.matches, 'distinct row')} in both; ${options.score_type} = ${figures.matches} / ${denominator} = ${percent(score)} (${why})${errorNote}`, details);
+        return percentVerdict(
+          score,
+          `${plural(figures.matches, 'distinct row')} in both; ${options.score_type} = ${figures.matches} / ${denominator} = ${percent(score)} (${why})${errorNote}`,
+          details,
+        );
       },
     });
   },

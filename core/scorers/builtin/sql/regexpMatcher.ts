@@ -5,7 +5,15 @@ import { prepareBoundedRegex, type BoundedMatch, type BoundedRegex } from '../..
 import { codePointLength } from '../../support/describe';
 import { PY_WHITESPACE_CLASS, pyStrip } from '../../support/pythonEquality';
 import { generatedSqlOf, percentVerdict, plural } from '../../support/sqlRows';
-import { checked, defineScorer, type OptionIssue, type OptionsOf, prepared, refused, type ScorerContext } from '../../scorer';
+import {
+  checked,
+  defineScorer,
+  type OptionIssue,
+  type OptionsOf,
+  prepared,
+  refused,
+  type ScorerContext,
+} from '../../scorer';
 import { translatePythonPattern } from './pythonRegex';
 
 interface Outcome {
@@ -68,36 +76,73 @@ export const regexpMatcher = defineScorer('regexp_matcher', {
         const finish = (raw: 0 | 100, why: string): ScorerVerdict => {
           const score = options.invert_results ? 100 - raw : raw;
           const inverted = options.invert_results ? `; invert_results turns ${raw} into ${score}` : '';
-          return percentVerdict(score, `${why} (${length === 1 ? '1 character' : `${length} characters`} after cleaning)${inverted}`, details());
+          return percentVerdict(
+            score,
+            `${why} (${length === 1 ? '1 character' : `${length} characters`} after cleaning)${inverted}`,
+            details(),
+          );
         };
 
         if (total === 0) {
           return options.match_all_patterns
-            ? finish(100, 'regexp_string_list is empty: with match_all_patterns, 0 of 0 patterns matching scores 100, as in EvalBench')
+            ? finish(
+                100,
+                'regexp_string_list is empty: with match_all_patterns, 0 of 0 patterns matching scores 100, as in EvalBench',
+              )
             : finish(0, 'regexp_string_list is empty, so no pattern matches');
         }
         for (const [i, regex] of compiled.entries()) {
           const result = regex.exec(query, options.match_timeout_ms);
-          if (result.status === 'failed') return { status: 'error', reason: `${name(i + 1)} could not be run: ${result.message}`, details: details() };
-          const counted = result.status === 'matched' && (!options.match_whole_query || (result.index === 0 && result.length === query.length));
+          if (result.status === 'failed')
+            return {
+              status: 'error',
+              reason: `${name(i + 1)} could not be run: ${result.message}`,
+              details: details(),
+            };
+          const counted =
+            result.status === 'matched' &&
+            (!options.match_whole_query || (result.index === 0 && result.length === query.length));
           const outcome: Outcome = { number: i + 1, result, counted };
           outcomes.push(outcome);
           if (result.status === 'timeout') continue;
-          if (options.match_all_patterns && !counted) return finish(0, `${describe(outcome, name(i + 1), query, options.match_whole_query)}; match_all_patterns needs every pattern`);
-          if (!options.match_all_patterns && counted) return finish(100, `${describe(outcome, name(i + 1), query, options.match_whole_query)}; one match suffices`);
+          if (options.match_all_patterns && !counted)
+            return finish(
+              0,
+              `${describe(outcome, name(i + 1), query, options.match_whole_query)}; match_all_patterns needs every pattern`,
+            );
+          if (!options.match_all_patterns && counted)
+            return finish(
+              100,
+              `${describe(outcome, name(i + 1), query, options.match_whole_query)}; one match suffices`,
+            );
         }
         const stopped = outcomes.filter((o) => o.result.status === 'timeout');
         const first = stopped[0];
         if (first !== undefined) {
           const how = first.result.interrupted ? 'was stopped at' : 'took longer than';
           const others = stopped.length > 1 ? ` (${plural(stopped.length, 'pattern')} ran out of time)` : '';
-          return { status: 'timeout', reason: `${name(first.number)} ${how} the match time limit of ${options.match_timeout_ms} ms (match_timeout_ms) on the cleaned query${others}`, details: details() };
+          return {
+            status: 'timeout',
+            reason: `${name(first.number)} ${how} the match time limit of ${options.match_timeout_ms} ms (match_timeout_ms) on the cleaned query${others}`,
+            details: details(),
+          };
         }
         // Every pattern ran and none decided early: all counted (match_all_patterns) or none did.
         const only = outcomes[0];
-        if (total === 1 && only !== undefined) return finish(options.match_all_patterns ? 100 : 0, describe(only, name(1), query, options.match_whole_query));
-        if (options.match_all_patterns) return finish(100, `all ${total} patterns ${options.match_whole_query ? 'match the whole cleaned query' : 'match the cleaned query'}`);
-        return finish(0, `none of the ${total} patterns ${options.match_whole_query ? 'matches the whole cleaned query' : 'matches the cleaned query'}`);
+        if (total === 1 && only !== undefined)
+          return finish(
+            options.match_all_patterns ? 100 : 0,
+            describe(only, name(1), query, options.match_whole_query),
+          );
+        if (options.match_all_patterns)
+          return finish(
+            100,
+            `all ${total} patterns ${options.match_whole_query ? 'match the whole cleaned query' : 'match the cleaned query'}`,
+          );
+        return finish(
+          0,
+          `none of the ${total} patterns ${options.match_whole_query ? 'matches the whole cleaned query' : 'matches the cleaned query'}`,
+        );
       },
     });
   },
@@ -115,14 +160,27 @@ function describe(outcome: Outcome, name: string, query: string, whole: boolean)
 
 function outcomeDetails(o: Outcome, query: string): Json {
   const r = o.result;
-  const base = { pattern: o.number, result: r.status, counted: o.counted, elapsed_ms: Math.round(r.elapsedMs * 1000) / 1000 };
-  if (r.status === 'matched') return { ...base, at: codePointLength(query.slice(0, r.index)) + 1, length: codePointLength(query.slice(r.index, r.index + r.length)) };
+  const base = {
+    pattern: o.number,
+    result: r.status,
+    counted: o.counted,
+    elapsed_ms: Math.round(r.elapsedMs * 1000) / 1000,
+  };
+  if (r.status === 'matched')
+    return {
+      ...base,
+      at: codePointLength(query.slice(0, r.index)) + 1,
+      length: codePointLength(query.slice(r.index, r.index + r.length)),
+    };
   if (r.status === 'timeout') return { ...base, interrupted: r.interrupted };
   return base;
 }
 
 /** The Python patterns translated and compiled, or why one cannot run. */
-function compilePatterns(options: OptionsOf<'regexp_matcher'>, context: ScorerContext): { issues: OptionIssue[]; compiled: BoundedRegex[]; translated: Json[] } {
+function compilePatterns(
+  options: OptionsOf<'regexp_matcher'>,
+  context: ScorerContext,
+): { issues: OptionIssue[]; compiled: BoundedRegex[]; translated: Json[] } {
   const issues: OptionIssue[] = [];
   const compiled: BoundedRegex[] = [];
   const translated: Json[] = [];
@@ -135,11 +193,19 @@ function compilePatterns(options: OptionsOf<'regexp_matcher'>, context: ScorerCo
     }
     const made = prepareBoundedRegex(translation.source, translation.flags, { verdicts: context.engine.regexVerdicts });
     if (!made.ok) {
-      issues.push({ path, message: `pattern ${i + 1} (run as the ECMAScript pattern /${translation.source}/${translation.flags}u) ${made.message}` });
+      issues.push({
+        path,
+        message: `pattern ${i + 1} (run as the ECMAScript pattern /${translation.source}/${translation.flags}u) ${made.message}`,
+      });
       return;
     }
     compiled.push(made.regex);
-    translated.push({ pattern: i + 1, ecmascript: translation.source, flags: made.regex.flags, guard: made.regex.guard });
+    translated.push({
+      pattern: i + 1,
+      ecmascript: translation.source,
+      flags: made.regex.flags,
+      guard: made.regex.guard,
+    });
   });
   return { issues, compiled, translated };
 }

@@ -21,7 +21,11 @@ function withoutBlockComments(text: string): string {
  * and the text has SQL when some line, trimmed, is non-empty and starts with neither `--` nor `#`.
  * Prose counts as SQL.
  */
-export function returnsSql(text: string): { readonly sql: boolean; readonly lines: number; readonly firstSqlLine?: number } {
+export function returnsSql(text: string): {
+  readonly sql: boolean;
+  readonly lines: number;
+  readonly firstSqlLine?: number;
+} {
   if (text === '') return { sql: false, lines: 0 };
   const lines = pySplitLines(withoutBlockComments(text)).map(pyStrip);
   const at = lines.findIndex((line) => line !== '' && !line.startsWith('--') && !line.startsWith('#'));
@@ -41,8 +45,18 @@ export const returnedSql = defineScorer('returned_sql', {
         const found = returnsSql(sql.text);
         const details = { query_from: sql.from, lines: found.lines };
         if (sql.text === '') return percentVerdict(0, 'the generated SQL is empty', details);
-        if (found.firstSqlLine !== undefined) return percentVerdict(100, `line ${found.firstSqlLine} (after removing /* */ comments) is neither blank nor a -- or # comment`, { ...details, first_sql_line: found.firstSqlLine });
-        const what = found.lines === 0 ? 'the generated SQL holds only /* */ comments' : found.lines === 1 ? 'its only line is blank or a comment' : `all ${found.lines} lines are blank or comments`;
+        if (found.firstSqlLine !== undefined)
+          return percentVerdict(
+            100,
+            `line ${found.firstSqlLine} (after removing /* */ comments) is neither blank nor a -- or # comment`,
+            { ...details, first_sql_line: found.firstSqlLine },
+          );
+        const what =
+          found.lines === 0
+            ? 'the generated SQL holds only /* */ comments'
+            : found.lines === 1
+              ? 'its only line is blank or a comment'
+              : `all ${found.lines} lines are blank or comments`;
         return percentVerdict(0, `${what} (-- and # lines and /* */ blocks count as comments)`, details);
       },
     });

@@ -19,7 +19,13 @@ export function isDocumentResult(rows: readonly RowDict[]): boolean {
 export function setMatchCompare(
   golden: readonly RowDict[],
   generated: readonly RowDict[],
-): { readonly equal: boolean; readonly mode: SetMatchMode; readonly golden_distinct: number; readonly generated_distinct: number; readonly shared: number } {
+): {
+  readonly equal: boolean;
+  readonly mode: SetMatchMode;
+  readonly golden_distinct: number;
+  readonly generated_distinct: number;
+  readonly shared: number;
+} {
   const mode: SetMatchMode = isDocumentResult(golden) || isDocumentResult(generated) ? 'document' : 'flat';
   const key = mode === 'flat' ? (row: RowDict) => pyTupleKey(row.values) : pyDictKey;
   const count = (rows: readonly RowDict[]) => {
@@ -68,11 +74,24 @@ export const setMatch = defineScorer('set_match', {
           const counts = `golden ${plural(goldenRows.length, 'document')}, generated ${generatedRows.length}`;
           return c.equal
             ? percentVerdict(100, `the results hold the same documents, as multisets (${counts})`, details)
-            : percentVerdict(0, `the results differ as multisets of documents (${counts}; ${c.shared} distinct documents in both)`, details);
+            : percentVerdict(
+                0,
+                `the results differ as multisets of documents (${counts}; ${c.shared} distinct documents in both)`,
+                details,
+              );
         }
         const rule = 'rows compare as value tuples in column order; column names are ignored and duplicates removed';
-        if (c.equal) return percentVerdict(100, `the results hold the same ${plural(c.golden_distinct, 'distinct row')} (${rule})`, details);
-        return percentVerdict(0, `the sets of rows differ: golden ${plural(c.golden_distinct, 'distinct row')}, generated ${c.generated_distinct}, ${c.shared} in both (${rule})`, details);
+        if (c.equal)
+          return percentVerdict(
+            100,
+            `the results hold the same ${plural(c.golden_distinct, 'distinct row')} (${rule})`,
+            details,
+          );
+        return percentVerdict(
+          0,
+          `the sets of rows differ: golden ${plural(c.golden_distinct, 'distinct row')}, generated ${c.generated_distinct}, ${c.shared} in both (${rule})`,
+          details,
+        );
       },
     });
   },

@@ -8,7 +8,12 @@ import type { ScorerResult } from '../../../../core/result';
 import { caseRecords } from '../../../../core/runner/records';
 import { runEval, type RunOutcome } from '../../../../core/runner/run';
 import type { RunEvent } from '../../../../core/runner/events';
-import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptedAnswer } from '../../../support/fakeOpenAiServer';
+import {
+  startFakeLlmServer,
+  type FakeLlmServer,
+  type RecordedRequest,
+  type ScriptedAnswer,
+} from '../../../support/fakeOpenAiServer';
 
 export const KEY_ENV = 'EVALLENS_TEST_JUDGE_KEY';
 export const SECRET_KEY = 'sk-test-7f3a9c1e5b2d';
@@ -21,13 +26,22 @@ export interface JudgeFixture {
   close(): Promise<void>;
 }
 
-export async function judgeFixture(options: { provider?: 'openai' | 'anthropic'; extra?: string; fallback?: (request: RecordedRequest) => ScriptedAnswer } = {}): Promise<JudgeFixture> {
+export async function judgeFixture(
+  options: {
+    provider?: 'openai' | 'anthropic';
+    extra?: string;
+    fallback?: (request: RecordedRequest) => ScriptedAnswer;
+  } = {},
+): Promise<JudgeFixture> {
   const server = await startFakeLlmServer(options.fallback);
   const dir = mkdtempSync(join(tmpdir(), 'evallens-judge-'));
   const provider = options.provider ?? 'openai';
   const baseUrl = provider === 'openai' ? server.openAiBaseUrl : server.anthropicBaseUrl;
   // No waiting between attempts unless a test says otherwise: tests count attempts, not time.
-  writeFileSync(join(dir, 'judge.yaml'), `provider: ${provider}\nbase_url: ${baseUrl}\nmodel: test-judge\napi_key_env: ${KEY_ENV}\nretry_initial_delay_ms: 0\n${options.extra ?? ''}`);
+  writeFileSync(
+    join(dir, 'judge.yaml'),
+    `provider: ${provider}\nbase_url: ${baseUrl}\nmodel: test-judge\napi_key_env: ${KEY_ENV}\nretry_initial_delay_ms: 0\n${options.extra ?? ''}`,
+  );
   return {
     dir,
     server,
@@ -44,12 +58,19 @@ export function loadConfig(dir: string, yaml: string, env: Readonly<Record<strin
   writeFileSync(file, yaml);
   const parsed = parseRunConfig(yaml, file, env, { fileExists: existsSync });
   const errors = parsed.problems.filter((p) => p.severity === 'error');
-  assert.deepEqual(errors.map((p) => p.message), [], 'the config should load');
+  assert.deepEqual(
+    errors.map((p) => p.message),
+    [],
+    'the config should load',
+  );
   assert.ok(parsed.config !== undefined);
   return parsed.config;
 }
 
-export async function runConfig(config: RunConfig, options: { trusted?: boolean; trials?: number } = {}): Promise<{ results: ScorerResult[]; outcome: RunOutcome; events: RunEvent[] }> {
+export async function runConfig(
+  config: RunConfig,
+  options: { trusted?: boolean; trials?: number } = {},
+): Promise<{ results: ScorerResult[]; outcome: RunOutcome; events: RunEvent[] }> {
   const events: RunEvent[] = [];
   const outcome = await runEval(config, caseRecords(config), {
     runId: 'test',

@@ -19,10 +19,19 @@ function rows(columns: string[], values: Json[][]): QueryRun {
 }
 
 function sqlCase(golden: QueryRun, generated: QueryRun): EvalCase {
-  return { id: 'q1', input: 'How many orders per customer?', sql: { dialect: 'sqlite', goldenSql: 'SELECT c, n FROM g', generatedSql: 'SELECT n, c FROM x', golden, generated } };
+  return {
+    id: 'q1',
+    input: 'How many orders per customer?',
+    sql: { dialect: 'sqlite', goldenSql: 'SELECT c, n FROM g', generatedSql: 'SELECT n, c FROM x', golden, generated },
+  };
 }
 
-async function scoreWith(definition: ScorerDefinition, dir: string, options: { [key: string]: Json }, evalCase: EvalCase) {
+async function scoreWith(
+  definition: ScorerDefinition,
+  dir: string,
+  options: { [key: string]: Json },
+  evalCase: EvalCase,
+) {
   const copy = structuredClone(options);
   assert.deepEqual(validators.validate(definition, copy), []);
   const made = definition.create(copy, { engine: createEngineContext(), configDir: dir, timeoutMs: 30_000, env: ENV });
@@ -43,12 +52,31 @@ describe('SQL and trial judges against the OpenAI protocol test double', () => {
   });
 
   it('llmrater: results that match as sets score 100 with no call; otherwise the judge sees both queries and rows', async () => {
-    const same = await scoreWith(llmrater, fixture.dir, { model_config: 'judge.yaml' }, sqlCase(rows(['c', 'n'], [['a', 1]]), rows(['x', 'y'], [['a', 1]])));
+    const same = await scoreWith(
+      llmrater,
+      fixture.dir,
+      { model_config: 'judge.yaml' },
+      sqlCase(rows(['c', 'n'], [['a', 1]]), rows(['x', 'y'], [['a', 1]])),
+    );
     assert.deepEqual([same.status, same.score], ['pass', 100]);
     assert.equal(fixture.server.requests.length, 0);
 
     fixture.server.enqueue({ text: '{"verdict": "EXTRA_INFORMATION", "reason": "adds a column"}' });
-    const extra = await scoreWith(llmrater, fixture.dir, { model_config: 'judge.yaml' }, sqlCase(rows(['c', 'n'], [['a', 1], ['a', 1]]), rows(['n', 'c', 'z'], [[1, 'a', true]])));
+    const extra = await scoreWith(
+      llmrater,
+      fixture.dir,
+      { model_config: 'judge.yaml' },
+      sqlCase(
+        rows(
+          ['c', 'n'],
+          [
+            ['a', 1],
+            ['a', 1],
+          ],
+        ),
+        rows(['n', 'c', 'z'], [[1, 'a', true]]),
+      ),
+    );
     assert.deepEqual([extra.status, extra.score], ['pass', 100]);
     const prompt = fixture.server.requests[0]?.prompt ?? '';
     assert.match(prompt, /How many orders per customer\?/);
@@ -56,40 +84,93 @@ describe('SQL and trial judges against the OpenAI protocol test double', () => {
     assert.match(prompt, /Rows the golden query returned \(1 distinct row\):\ncolumns: \["c","n"\]\n\["a",1\]/);
 
     fixture.server.enqueue({ text: '{"verdict": "NOT_EQUIVALENT"}' });
-    const empty = await scoreWith(llmrater, fixture.dir, { model_config: 'judge.yaml' }, sqlCase(rows(['c'], []), rows(['c'], [])));
+    const empty = await scoreWith(
+      llmrater,
+      fixture.dir,
+      { model_config: 'judge.yaml' },
+      sqlCase(rows(['c'], []), rows(['c'], [])),
+    );
     assert.deepEqual([empty.status, empty.score], ['fail', 0]);
     assert.match(fixture.server.requests[1]?.prompt ?? '', /both returned no rows/);
 
-    const failed = await scoreWith(llmrater, fixture.dir, { model_config: 'judge.yaml' }, sqlCase(rows(['c'], []), { query: { ok: false, error: 'no such table' }, durationMs: 1 }));
+    const failed = await scoreWith(
+      llmrater,
+      fixture.dir,
+      { model_config: 'judge.yaml' },
+      sqlCase(rows(['c'], []), { query: { ok: false, error: 'no such table' }, durationMs: 1 }),
+    );
     assert.deepEqual([failed.status, failed.score], ['fail', 0]);
     assert.equal(fixture.server.requests.length, 2, 'a failed query makes no judge call');
   });
 
   it('analytics_scorer: a failed golden query is an error; PASS/FAIL from the rubric; max_rows bounds the rows shown', async () => {
-    const broken = await scoreWith(analyticsScorer, fixture.dir, { model_config: 'judge.yaml' }, sqlCase({ query: { ok: false, error: 'boom' }, durationMs: 1 }, rows(['c'], [])));
+    const broken = await scoreWith(
+      analyticsScorer,
+      fixture.dir,
+      { model_config: 'judge.yaml' },
+      sqlCase({ query: { ok: false, error: 'boom' }, durationMs: 1 }, rows(['c'], [])),
+    );
     assert.equal(broken.status, 'error');
     fixture.server.enqueue({ text: '{"verdict": "FAIL", "failed_checks": [4], "reason": "wrong value"}' });
-    const graded = await scoreWith(analyticsScorer, fixture.dir, { model_config: 'judge.yaml', max_rows: 2, query_label: 'Query' }, sqlCase(rows(['c'], [[1], [2], [3]]), rows(['c'], [[1], [2], [4]])));
+    const graded = await scoreWith(
+      analyticsScorer,
+      fixture.dir,
+      { model_config: 'judge.yaml', max_rows: 2, query_label: 'Query' },
+      sqlCase(rows(['c'], [[1], [2], [3]]), rows(['c'], [[1], [2], [4]])),
+    );
     assert.deepEqual([graded.status, graded.score, graded.details?.['failed_checks']], ['fail', 0, [4]]);
-    assert.match(fixture.server.requests[0]?.prompt ?? '', /Query:\nSELECT c, n FROM g\n\nData \(the first 2 of 3 distinct rows\)/);
+    assert.match(
+      fixture.server.requests[0]?.prompt ?? '',
+      /Query:\nSELECT c, n FROM g\n\nData \(the first 2 of 3 distinct rows\)/,
+    );
   });
 
   it('llm_consistency: one judge call per case over every trial, result on trial 0', async () => {
     fixture.server.enqueue({ text: '{"consistent": false, "inconsistent_trials": [2], "reason": "trial 2 differs"}' });
-    const cases = [{ id: 'c1', input: 'What is 2+2?', trials: [{ output: 'four' }, { output: 'five' }, { output: '4' }] }];
-    const { results } = await runConfig(loadConfig(fixture.dir, configYaml('  llm_consistency: {model_config: judge.yaml}', cases, 'num_trials: 3\n')));
-    assert.deepEqual(results.map((r) => [r.scorer, r.trial, r.status, r.score]), [['llm_consistency', 0, 'fail', 0]]);
+    const cases = [
+      { id: 'c1', input: 'What is 2+2?', trials: [{ output: 'four' }, { output: 'five' }, { output: '4' }] },
+    ];
+    const { results } = await runConfig(
+      loadConfig(fixture.dir, configYaml('  llm_consistency: {model_config: judge.yaml}', cases, 'num_trials: 3\n')),
+    );
+    assert.deepEqual(
+      results.map((r) => [r.scorer, r.trial, r.status, r.score]),
+      [['llm_consistency', 0, 'fail', 0]],
+    );
     assert.equal(fixture.server.requests.length, 1);
-    assert.match(fixture.server.requests[0]?.prompt ?? '', /Run 1:\noutput: four\n\nRun 2:\noutput: five\n\nRun 3:\noutput: 4/);
+    assert.match(
+      fixture.server.requests[0]?.prompt ?? '',
+      /Run 1:\noutput: four\n\nRun 2:\noutput: five\n\nRun 3:\noutput: 4/,
+    );
   });
 
-  it("skills_best_practices: one call per activated skill, the mean of their scores; a skill without SKILL.md scores 0", async () => {
+  it('skills_best_practices: one call per activated skill, the mean of their scores; a skill without SKILL.md scores 0', async () => {
     const skills = join(fixture.dir, 'skills');
     mkdirSync(join(skills, 'Report-Writer'), { recursive: true });
-    writeFileSync(join(skills, 'Report-Writer', 'SKILL.md'), '---\nname: report-writer\ndescription: Writes reports\n---\nSteps.');
+    writeFileSync(
+      join(skills, 'Report-Writer', 'SKILL.md'),
+      '---\nname: report-writer\ndescription: Writes reports\n---\nSteps.',
+    );
     fixture.server.enqueue({ text: '{"score": 80, "clarity": {"score": 16, "comment": "clear"}, "summary": "good"}' });
-    const cases = [{ id: 'k', output: 'x', trace: { steps: [{ type: 'skill', name: 'report-writer' }, { type: 'skill', name: 'missing-skill' }, { type: 'skill', name: 'report-writer' }] } }];
-    const { results } = await runConfig(loadConfig(fixture.dir, configYaml('  skills_best_practices: {model_config: judge.yaml, skills_dir: skills}', cases)));
+    const cases = [
+      {
+        id: 'k',
+        output: 'x',
+        trace: {
+          steps: [
+            { type: 'skill', name: 'report-writer' },
+            { type: 'skill', name: 'missing-skill' },
+            { type: 'skill', name: 'report-writer' },
+          ],
+        },
+      },
+    ];
+    const { results } = await runConfig(
+      loadConfig(
+        fixture.dir,
+        configYaml('  skills_best_practices: {model_config: judge.yaml, skills_dir: skills}', cases),
+      ),
+    );
     assert.deepEqual([results[0]?.status, results[0]?.score], ['fail', 40]);
     assert.match(results[0]?.reason ?? '', /no SKILL.md found for missing-skill/);
     assert.equal(fixture.server.requests.length, 1);
@@ -104,10 +185,16 @@ describe('SQL and trial judges against the OpenAI protocol test double', () => {
     const file = join(fixture.dir, 'run.eval.yaml');
     writeFileSync(file, yaml);
     const parsed = parseRunConfig(yaml, file, ENV, { fileExists: existsSync });
-    assert.deepEqual(parsed.problems.map((p) => `${p.severity} ${p.message.slice(0, 60)}`), ["information skills_best_practices: no skills folder: none of EvalBench's"]);
+    assert.deepEqual(
+      parsed.problems.map((p) => `${p.severity} ${p.message.slice(0, 60)}`),
+      ["information skills_best_practices: no skills folder: none of EvalBench's"],
+    );
     const { results } = await runConfig(loadConfig(fixture.dir, yaml));
     assert.equal(results[0]?.status, 'unsupported');
-    assert.match(results[0]?.reason ?? '', /^no skills folder: .*set skills_dir to the folder that holds <skill>\/SKILL\.md$/);
+    assert.match(
+      results[0]?.reason ?? '',
+      /^no skills folder: .*set skills_dir to the folder that holds <skill>\/SKILL\.md$/,
+    );
     assert.equal(fixture.server.requests.length, requestsBefore, 'no judge call');
   });
 });

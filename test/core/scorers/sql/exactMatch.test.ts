@@ -6,7 +6,8 @@ import { score } from '../../../support/scoring';
 import { execution, failed, rows, run } from './executions';
 import { thresholdOffScale } from '../../../../core/config/thresholdScale';
 
-const exact = (golden: Parameters<typeof execution>[0], generated: Parameters<typeof execution>[1], options = {}) => score(sqlExactMatch, options, { sql: execution(golden, generated) });
+const exact = (golden: Parameters<typeof execution>[0], generated: Parameters<typeof execution>[1], options = {}) =>
+  score(sqlExactMatch, options, { sql: execution(golden, generated) });
 
 describe('exact_match (EvalBench, SQL execution results)', () => {
   it('is the EvalBench definition of the exact_match key, on a 0–100 scale', () => {
@@ -27,7 +28,10 @@ describe('exact_match (EvalBench, SQL execution results)', () => {
     const v = await exact(rows(['id'], [1], [2]), rows(['id'], [2], [1]));
     assert.equal(v.status, 'fail');
     assert.equal(v.score, 0);
-    assert.equal(v.reason, 'the results differ: row 1 differs; both 2 rows; the same rows in another order (row order counts)');
+    assert.equal(
+      v.reason,
+      'the results differ: row 1 differs; both 2 rows; the same rows in another order (row order counts)',
+    );
     assert.equal(v.details?.['first_differing_row'], 1);
   });
 
@@ -81,13 +85,13 @@ describe('exact_match (EvalBench, SQL execution results)', () => {
     assert.match((await exact(failed('a'), failed('a'))).reason, /^both queries failed/);
   });
 
-  it('counts a failing eval query as its run\'s error (one transaction in EvalBench)', async () => {
+  it("counts a failing eval query as its run's error (one transaction in EvalBench)", async () => {
     const v = await exact(run(rows([]), [rows(['n'], [1])]), run(rows([]), [failed('no such table: t')]));
     assert.equal(v.score, 0);
     assert.equal(v.details?.['generated_error'], 'no such table: t');
   });
 
-  it('DML/DDL: compares the eval queries\' results, not the execution results, when the golden eval result has rows', async () => {
+  it("DML/DDL: compares the eval queries' results, not the execution results, when the golden eval result has rows", async () => {
     const golden = run(rows(['changes'], [3]), [rows(['n'], [7])]);
     const same = await exact(golden, run(rows(['changes'], [4]), [rows(['n'], [7])]));
     assert.equal(same.score, 100);

@@ -16,7 +16,11 @@ export function run(query: QueryOutcome, evalQueries?: QueryOutcome[]): QueryRun
 }
 
 /** A case's execution: the golden and the generated run (a bare outcome is a run without eval queries). */
-export function execution(golden: QueryRun | QueryOutcome, generated: QueryRun | QueryOutcome, sql: { generatedSql?: string; goldenSql?: string } = {}): SqlExecution {
+export function execution(
+  golden: QueryRun | QueryOutcome,
+  generated: QueryRun | QueryOutcome,
+  sql: { generatedSql?: string; goldenSql?: string } = {},
+): SqlExecution {
   const asRun = (r: QueryRun | QueryOutcome): QueryRun => ('query' in r ? r : run(r));
   return {
     dialect: 'sqlite',

@@ -7,7 +7,8 @@ import type { QueryOutcome, SqlValue } from '../../../../core/sql/sqlResult';
 import { score } from '../../../support/scoring';
 import { execution, failed, rows } from './executions';
 
-const judge = (golden: QueryOutcome, generated: QueryOutcome, options = {}) => score(hybridXaJudge, options, { sql: execution(golden, generated) });
+const judge = (golden: QueryOutcome, generated: QueryOutcome, options = {}) =>
+  score(hybridXaJudge, options, { sql: execution(golden, generated) });
 const x = (...values: SqlValue[]) => rows(['x'], ...values.map((v) => [v]));
 
 describe('hybrid_xa_judge normalization', () => {
@@ -24,12 +25,14 @@ describe('hybrid_xa_judge normalization', () => {
 
   it('normalizes cells: None/NaN → None, numbers and booleans → floats, text trimmed, lower-cased, one string .0 cut', () => {
     assert.deepEqual(
-      [null, Number.NaN, 5, true, false, ' ABC ', '5.0', 'v1.0.0', '5.00', '\u00a0X\u00a0'].map((v) => hybridXaCell(v as SqlValue)),
+      [null, Number.NaN, 5, true, false, ' ABC ', '5.0', 'v1.0.0', '5.00', '\u00a0X\u00a0'].map((v) =>
+        hybridXaCell(v as SqlValue),
+      ),
       [null, null, 5, 1, 0, 'abc', '5', 'v1.0', '5.00', 'x'],
     );
   });
 
-  it('sorts rows by str(tuple), Python\'s text of the row, not by value', () => {
+  it("sorts rows by str(tuple), Python's text of the row, not by value", () => {
     const sorted = hybridXaNormalize(rowDicts({ columns: ['n'], rows: [[9], [10], ['b'], [null], ['A']] }));
     // "('a',)" < "('b',)" < '(10.0,)' < '(9.0,)' < '(None,)' by code point (Python agrees).
     assert.deepEqual(sorted, [['a'], ['b'], [10], [9], [null]]);
@@ -60,7 +63,10 @@ describe('hybrid_xa_judge (EvalBench)', () => {
     assert.equal(v.score, 0);
     assert.equal(v.reason, 'the row counts differ (golden 2 rows, generated 1)');
     const w = await judge(rows(['a', 'b'], [1, 2]), x(1));
-    assert.equal(w.reason, 'sorted row 1 has 1 column in the generated result and 2 in the golden (golden 1 row, generated 1)');
+    assert.equal(
+      w.reason,
+      'sorted row 1 has 1 column in the generated result and 2 in the golden (golden 1 row, generated 1)',
+    );
   });
 
   it('reports the first differing cell in the sorted rows', async () => {
@@ -77,7 +83,10 @@ describe('hybrid_xa_judge (EvalBench)', () => {
 
   it('scores two empty results 100 and one empty result 0', async () => {
     assert.equal((await judge(x(), rows(['y']))).score, 100);
-    assert.equal((await judge(x(), x(1))).reason, 'one result is empty and the other is not (golden 0 rows, generated 1)');
+    assert.equal(
+      (await judge(x(), x(1))).reason,
+      'one result is empty and the other is not (golden 0 rows, generated 1)',
+    );
   });
 
   it('scores 0 when either query failed', async () => {

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { translatePythonPattern } from '../../../../core/scorers/builtin/sql/pythonRegex';
-import { pyDictEquals, pyEquals, pyFloatRepr, pyKey, pySplitLines, pyStrip, pyStrRepr, pyTupleRepr } from '../../../../core/scorers/support/pythonEquality';
+import {
+  pyDictEquals,
+  pyEquals,
+  pyFloatRepr,
+  pyKey,
+  pySplitLines,
+  pyStrip,
+  pyStrRepr,
+  pyTupleRepr,
+} from '../../../../core/scorers/support/pythonEquality';
 import { rowDicts } from '../../../../core/scorers/support/sqlRows';
 
 // Expected values below are what CPython 3.11 prints for the same expressions.
@@ -33,8 +42,22 @@ describe('Python value semantics', () => {
 
   it('repr of floats: 1.0, 1e+16, 1e-05, -0.0, shortest digits', () => {
     assert.deepEqual(
-      [1, 1e16, 1e15, 0.0001, 0.00001, -0, 1.5e-7, 123456789012345678, 0.1 + 0.2, Number.NaN, -Infinity].map(pyFloatRepr),
-      ['1.0', '1e+16', '1000000000000000.0', '0.0001', '1e-05', '-0.0', '1.5e-07', '1.2345678901234568e+17', '0.30000000000000004', 'nan', '-inf'],
+      [1, 1e16, 1e15, 0.0001, 0.00001, -0, 1.5e-7, 123456789012345678, 0.1 + 0.2, Number.NaN, -Infinity].map(
+        pyFloatRepr,
+      ),
+      [
+        '1.0',
+        '1e+16',
+        '1000000000000000.0',
+        '0.0001',
+        '1e-05',
+        '-0.0',
+        '1.5e-07',
+        '1.2345678901234568e+17',
+        '0.30000000000000004',
+        'nan',
+        '-inf',
+      ],
     );
   });
 

@@ -6,7 +6,8 @@ import type { QueryOutcome, SqlValue } from '../../../../core/sql/sqlResult';
 import { schemaErrors, score } from '../../../support/scoring';
 import { execution, failed, rows } from './executions';
 
-const recall = (golden: QueryOutcome, generated: QueryOutcome, options = {}) => score(recallMatch, options, { sql: execution(golden, generated) });
+const recall = (golden: QueryOutcome, generated: QueryOutcome, options = {}) =>
+  score(recallMatch, options, { sql: execution(golden, generated) });
 const x = (...values: SqlValue[]) => rows(['x'], ...values.map((v) => [v]));
 
 describe('recall_match (EvalBench)', () => {
@@ -25,18 +26,27 @@ describe('recall_match (EvalBench)', () => {
     const p = await recall(x(1, 2), x(1), { score_type: 'precision' });
     assert.equal(p.score, 50, 'precision = 1 match / 2 golden rows');
     assert.equal(p.status, 'fail');
-    assert.equal(p.reason, "1 distinct row in both; precision = 1 / 2 golden rows = 50 (EvalBench's precision divides by the golden rows, duplicates included)");
+    assert.equal(
+      p.reason,
+      "1 distinct row in both; precision = 1 / 2 golden rows = 50 (EvalBench's precision divides by the golden rows, duplicates included)",
+    );
   });
 
   it('keeps duplicates in the denominator: a repeated generated row halves the recall (50.0)', async () => {
     const v = await recall(x(1), x(1, 1));
     assert.equal(v.score, 50);
-    assert.equal(v.reason, "1 distinct row in both; recall = 1 / 2 generated rows = 50 (EvalBench's recall divides by the generated rows, duplicates included)");
-    assert.deepEqual([v.details?.['orig_generated_size'], v.details?.['dedup_generated_size'], v.details?.['matches']], [2, 1, 1]);
+    assert.equal(
+      v.reason,
+      "1 distinct row in both; recall = 1 / 2 generated rows = 50 (EvalBench's recall divides by the generated rows, duplicates included)",
+    );
+    assert.deepEqual(
+      [v.details?.['orig_generated_size'], v.details?.['dedup_generated_size'], v.details?.['matches']],
+      [2, 1, 1],
+    );
     assert.equal((await recall(x(1), x(1, 1), { score_type: 'precision' })).score, 100);
   });
 
-  it('divides before multiplying, so the doubles are EvalBench\'s (1/3 × 100, not 100/3)', async () => {
+  it("divides before multiplying, so the doubles are EvalBench's (1/3 × 100, not 100/3)", async () => {
     const v = await recall(x(1), x(1, 2, 3));
     assert.equal(v.score, 33.33333333333333);
     assert.notEqual(v.score, 100 / 3);
@@ -64,7 +74,10 @@ describe('recall_match (EvalBench)', () => {
     const golden = rowDicts(withNone);
     assert.equal(golden.length, 1);
     assert.equal(recallFigures(golden, rowDicts({ columns: ['x'], rows: [[1]] })).equal_lists, true);
-    const nulls = recallFigures(rowDicts({ columns: ['x'], rows: [[null]] }), rowDicts({ columns: ['x'], rows: [[null], [1]] }));
+    const nulls = recallFigures(
+      rowDicts({ columns: ['x'], rows: [[null]] }),
+      rowDicts({ columns: ['x'], rows: [[null], [1]] }),
+    );
     assert.deepEqual([nulls.matches, nulls.recall, nulls.precision], [1, 0.5, 1]);
   });
 

@@ -5,13 +5,17 @@ import { cleanQuery, regexpMatcher } from '../../../../core/scorers/builtin/sql/
 import { refusal, schemaErrors, score } from '../../../support/scoring';
 import { execution, rows } from './executions';
 
-const match = (patterns: string[], output: string, options: { [key: string]: Json } = {}) => score(regexpMatcher, { regexp_string_list: patterns, ...options }, { output });
+const match = (patterns: string[], output: string, options: { [key: string]: Json } = {}) =>
+  score(regexpMatcher, { regexp_string_list: patterns, ...options }, { output });
 
 describe('regexp_matcher (EvalBench)', () => {
   it('searches each pattern anywhere in the query: any match scores 100', async () => {
     const v = await match(['FROM orders'], 'SELECT id FROM orders');
     assert.deepEqual([v.status, v.score], ['pass', 100]);
-    assert.equal(v.reason, 'the pattern matches the cleaned query at character 11; one match suffices (21 characters after cleaning)');
+    assert.equal(
+      v.reason,
+      'the pattern matches the cleaned query at character 11; one match suffices (21 characters after cleaning)',
+    );
     const w = await match(['JOIN', 'GROUP BY'], 'SELECT id FROM orders');
     assert.deepEqual([w.status, w.score], ['fail', 0]);
     assert.match(w.reason, /^none of the 2 patterns matches the cleaned query/);
@@ -25,7 +29,11 @@ describe('regexp_matcher (EvalBench)', () => {
   it('cleans the query: backticks off the ends, then white space runs to one space, then trimmed', async () => {
     assert.equal(cleanQuery('```SELECT\n\t*   FROM t```'), 'SELECT * FROM t');
     assert.equal(cleanQuery('  SELECT 1\u00a0\u2028 '), 'SELECT 1');
-    assert.equal(cleanQuery(' `SELECT 1`'), '`SELECT 1', 'a leading space protects the backtick: it is cut before trimming');
+    assert.equal(
+      cleanQuery(' `SELECT 1`'),
+      '`SELECT 1',
+      'a leading space protects the backtick: it is cut before trimming',
+    );
     assert.equal((await match(['SELECT \\* FROM t'], '`SELECT\n  * FROM t`', { match_whole_query: true })).score, 100);
     assert.equal((await match(['SELECT 1'], ' `SELECT 1`', { match_whole_query: true })).score, 0);
   });
@@ -58,7 +66,11 @@ describe('regexp_matcher (EvalBench)', () => {
   });
 
   it('runs Python syntax: Unicode \\w and \\d, \\Z, (?P<name>) and (?P=name), {,n}, literal braces', async () => {
-    assert.equal((await match(['^\\w+$'], 'naïve', { match_whole_query: true })).score, 100, 'ï is a word character to Python');
+    assert.equal(
+      (await match(['^\\w+$'], 'naïve', { match_whole_query: true })).score,
+      100,
+      'ï is a word character to Python',
+    );
     assert.equal((await match(['\\d'], 'LIMIT ٣')).score, 100, 'Arabic-Indic three is a decimal digit to Python');
     assert.equal((await match(['(?a)\\d'], 'LIMIT ٣')).score, 0, '(?a) makes \\d ASCII');
     assert.equal((await match(['1\\Z'], 'SELECT 1')).score, 100);
@@ -68,15 +80,33 @@ describe('regexp_matcher (EvalBench)', () => {
     assert.equal((await match(['(?x) SELECT \\  1  # the literal'], 'SELECT 1')).score, 100);
   });
 
-  it('lists each pattern\'s run and its ECMAScript form in details', async () => {
+  it("lists each pattern's run and its ECMAScript form in details", async () => {
     const v = await match(['(?i)select', 'x'], 'SELECT 1');
-    assert.deepEqual(v.details?.['patterns'], [{ pattern: 1, result: 'matched', counted: true, elapsed_ms: (v.details?.['patterns'] as { elapsed_ms: number }[])[0]?.elapsed_ms ?? 0, at: 1, length: 6 }]);
+    assert.deepEqual(v.details?.['patterns'], [
+      {
+        pattern: 1,
+        result: 'matched',
+        counted: true,
+        elapsed_ms: (v.details?.['patterns'] as { elapsed_ms: number }[])[0]?.elapsed_ms ?? 0,
+        at: 1,
+        length: 6,
+      },
+    ]);
     assert.equal(v.details?.['not_run'], 1);
-    assert.deepEqual((v.details?.['translations'] as { ecmascript: string; flags: string }[])[0], { pattern: 1, ecmascript: 'select', flags: 'iu', guard: 'direct' });
+    assert.deepEqual((v.details?.['translations'] as { ecmascript: string; flags: string }[])[0], {
+      pattern: 1,
+      ecmascript: 'select',
+      flags: 'iu',
+      guard: 'direct',
+    });
   });
 
   it('reads the executed SQL when the case ran, else the output', async () => {
-    const v = await score(regexpMatcher, { regexp_string_list: ['JOIN'] }, { output: 'SELECT 1', sql: execution(rows([]), rows([]), { generatedSql: 'SELECT * FROM a JOIN b' }) });
+    const v = await score(
+      regexpMatcher,
+      { regexp_string_list: ['JOIN'] },
+      { output: 'SELECT 1', sql: execution(rows([]), rows([]), { generatedSql: 'SELECT * FROM a JOIN b' }) },
+    );
     assert.equal(v.score, 100);
     assert.equal(v.details?.['query_from'], 'execution');
     const none = await score(regexpMatcher, { regexp_string_list: ['x'], invert_results: true }, {});
@@ -86,8 +116,10 @@ describe('regexp_matcher (EvalBench)', () => {
     assert.equal(empty.score, 100, 'a recorded empty answer is matched as text, as EvalBench matches it');
   });
 
-  it('refuses, at load, what ECMAScript cannot express and what Python rejects, at the pattern\'s index', () => {
-    const issues = refusal(regexpMatcher, { regexp_string_list: ['ok', '(?i:a)', 'a*+', '(?>a)', '\\e', '(?<n>a)', 'a(?i)b', '[a'] });
+  it("refuses, at load, what ECMAScript cannot express and what Python rejects, at the pattern's index", () => {
+    const issues = refusal(regexpMatcher, {
+      regexp_string_list: ['ok', '(?i:a)', 'a*+', '(?>a)', '\\e', '(?<n>a)', 'a(?i)b', '[a'],
+    });
     assert.deepEqual(
       issues.map((i) => i.path[1]),
       [1, 2, 3, 4, 5, 6, 7],
@@ -98,7 +130,10 @@ describe('regexp_matcher (EvalBench)', () => {
 
   it('refuses a pattern that can backtrack catastrophically, as the regex scorer does', () => {
     const issues = refusal(regexpMatcher, { regexp_string_list: ['^(a|a)*$'] });
-    assert.match(issues[0]?.message ?? '', /run as the ECMAScript pattern .* can backtrack catastrophically: matching takes exponential time/);
+    assert.match(
+      issues[0]?.message ?? '',
+      /run as the ECMAScript pattern .* can backtrack catastrophically: matching takes exponential time/,
+    );
   });
 
   it('requires regexp_string_list (regexp_matcher: null is a config error)', () => {

@@ -48,7 +48,11 @@ describe('returned_sql (EvalBench)', () => {
   });
 
   it('reads the executed SQL when the case ran, before the output', async () => {
-    const v = await score(returnedSql, {}, { output: 'SELECT 1', sql: execution(rows([]), rows([]), { generatedSql: '-- nothing' }) });
+    const v = await score(
+      returnedSql,
+      {},
+      { output: 'SELECT 1', sql: execution(rows([]), rows([]), { generatedSql: '-- nothing' }) },
+    );
     assert.equal(v.score, 0);
     assert.equal(v.details?.['query_from'], 'execution');
   });
@@ -64,13 +68,14 @@ describe('returned_sql (EvalBench)', () => {
     assert.equal(none.status, 'unsupported');
     assert.match(none.reason, /no recorded generated SQL .*add `generated_sql` to the item, or a `target:`/);
     const empty = await score(returnedSql, {}, { output: '' });
-    assert.deepEqual([empty.status, empty.score], ['fail', 0], 'a recorded empty answer is EvalBench\'s 0');
+    assert.deepEqual([empty.status, empty.score], ['fail', 0], "a recorded empty answer is EvalBench's 0");
     const number = await score(returnedSql, {}, { output: 42 });
     assert.deepEqual([number.status, number.score], ['fail', 0]);
     assert.match(number.reason, /a number, not SQL text/);
   });
 
   it('keeps the text out of reasons', async () => {
-    for (const text of ['hunter2', '-- hunter2', '/* hunter2 */']) assert.doesNotMatch((await returned(text)).reason, /hunter/);
+    for (const text of ['hunter2', '-- hunter2', '/* hunter2 */'])
+      assert.doesNotMatch((await returned(text)).reason, /hunter/);
   });
 });

@@ -5,7 +5,8 @@ import type { QueryOutcome, SqlValue } from '../../../../core/sql/sqlResult';
 import { score } from '../../../support/scoring';
 import { documentCell, execution, failed, rows } from './executions';
 
-const set = (golden: QueryOutcome, generated: QueryOutcome, options = {}) => score(setMatch, options, { sql: execution(golden, generated) });
+const set = (golden: QueryOutcome, generated: QueryOutcome, options = {}) =>
+  score(setMatch, options, { sql: execution(golden, generated) });
 const x = (...values: SqlValue[]) => rows(['x'], ...values.map((v) => [v]));
 
 describe('set_match (EvalBench, BIRD execution accuracy)', () => {
@@ -24,7 +25,10 @@ describe('set_match (EvalBench, BIRD execution accuracy)', () => {
   it('counts column order: SELECT a, b does not match SELECT b, a (value tuples in column order)', async () => {
     const v = await set(rows(['a', 'b'], [1, 2]), rows(['b', 'a'], [2, 1]));
     assert.equal(v.score, 0);
-    assert.match(v.reason, /^the sets of rows differ: golden 1 distinct row, generated 1, 0 in both \(rows compare as value tuples in column order/);
+    assert.match(
+      v.reason,
+      /^the sets of rows differ: golden 1 distinct row, generated 1, 0 in both \(rows compare as value tuples in column order/,
+    );
   });
 
   it('fails on a missing or an extra distinct row', async () => {
@@ -60,8 +64,16 @@ describe('set_match (EvalBench, BIRD execution accuracy)', () => {
     assert.equal(v.details?.['mode'], 'document');
     assert.match(v.reason, /multisets of documents/);
     assert.equal((await set(golden, rows(['tags', 'id'], [doc(['a', 'b']), 1], [doc(['a', 'b']), 1]))).score, 100);
-    assert.equal((await set(golden, rows(['id', 'tags'], [1, doc(['b', 'a'])], [1, doc(['a', 'b'])]))).score, 0, 'order inside a list counts');
-    assert.equal((await set(rows(['d'], [doc({ k: 1, j: 2 })]), rows(['d'], [doc({ j: 2, k: 1.0 })]))).score, 100, 'key order inside an object does not');
+    assert.equal(
+      (await set(golden, rows(['id', 'tags'], [1, doc(['b', 'a'])], [1, doc(['a', 'b'])]))).score,
+      0,
+      'order inside a list counts',
+    );
+    assert.equal(
+      (await set(rows(['d'], [doc({ k: 1, j: 2 })]), rows(['d'], [doc({ j: 2, k: 1.0 })]))).score,
+      100,
+      'key order inside an object does not',
+    );
     assert.equal((await set(rows(['id'], [doc({ k: 1 })]), rows(['other'], [doc({ k: 1 })]))).score, 0, 'names count');
   });
 

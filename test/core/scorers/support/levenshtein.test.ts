@@ -16,13 +16,25 @@ describe('levenshtein (bit-parallel)', () => {
     for (let i = 0; i < 3000; i++) {
       const a = word(i % 33);
       const b = word((i * 7) % 33);
-      assert.equal(levenshtein(a, b).distance, dynamicProgrammeDistance(a, b), `${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+      assert.equal(
+        levenshtein(a, b).distance,
+        dynamicProgrammeDistance(a, b),
+        `${JSON.stringify(a)} / ${JSON.stringify(b)}`,
+      );
     }
   });
 
   it('agrees with the dynamic programme across several blocks, at and around block edges', () => {
     const word = words(2);
-    for (const [n, m] of [[31, 32], [32, 33], [63, 64], [64, 65], [65, 200], [300, 97], [129, 129]] as const) {
+    for (const [n, m] of [
+      [31, 32],
+      [32, 33],
+      [63, 64],
+      [64, 65],
+      [65, 200],
+      [300, 97],
+      [129, 129],
+    ] as const) {
       for (let k = 0; k < 30; k++) {
         const a = word(n);
         const b = word(m);
