@@ -117,7 +117,7 @@ async function editorRun(discovered) {
         onEvent() {},
         onCaseEnd() {},
         // As extension/resultsCommands.ts does with the results view open: the report the run handed over, else read by the CLI.
-        onRunEnd(_file, _mapped, reportFile, reportJson) {
+        onRunEnd(_file, _mapped, reportFile, _testRun, reportJson) {
           if (!values.report || reportFile === undefined) return;
           reportRead =
             reportJson === undefined ? readReportFile(CLI, reportFile) : Promise.resolve(JSON.parse(reportJson));
