@@ -11,6 +11,7 @@ import { displayPath } from './paths';
 import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';
 import { runVerdict } from './verdict';
+import { MIN_CASES } from '../../core/stats/rules';
 
 const INDENT = '     ';
 /** Results shown under a failed or errored case. */
@@ -84,7 +85,9 @@ export class ConsoleReporter implements Reporter {
 
   private caseLines(event: CaseEndEvent): string[] {
     const id = printable(event.caseId);
-    const trials = event.trials === undefined ? '' : ` [${event.trials.passed}/${event.trials.trials} trials passed]`;
+    const t = event.trials;
+    const trials =
+      t === undefined ? '' : ` [${t.passed}/${t.trials} trials passed${t.flaky === true ? ', flaky' : ''}]`;
     const took = `(${Math.round(event.durationMs)}ms)${trials}`;
     switch (event.status) {
       case 'passed':
@@ -116,12 +119,12 @@ export class ConsoleReporter implements Reporter {
   private scorerTable(scorers: readonly ScorerAggregate[]): string[] {
     const rows = scorers.map((s) => [
       printable(s.name),
-      s.passRate === undefined ? '-' : `${num(s.passRate * 100, 1)}%`,
+      s.passRate === undefined ? '-' : `${num(s.passRate * 100, 1)}%${percentInterval(s)}`,
       s.meanScore === undefined
         ? '-'
         : s.scale.kind === 'count'
-          ? `${num(s.meanScore)} ${s.scale.unit}`
-          : num(s.meanScore),
+          ? `${num(s.meanScore)}${meanInterval(s)} ${s.scale.unit}`
+          : `${num(s.meanScore)}${meanInterval(s)}`,
     ]);
     const header = ['scorer', 'pass rate', 'mean score'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
@@ -134,7 +137,8 @@ export class ConsoleReporter implements Reporter {
           test === undefined
             ? ''
             : `threshold ${num(test.threshold)}${test.lower_is_better ? ' (lower is better)' : ''} → ${this.outcome(test.pass)}`;
-        return `${pad(row)}  ${shown}`.trimEnd();
+        const wide = scorers[i] === undefined ? '' : tooWideNote(scorers[i]);
+        return `${pad(row)}  ${[shown, wide].filter((part) => part !== '').join('; ')}`.trimEnd();
       }),
     ];
   }
@@ -150,6 +154,31 @@ export class ConsoleReporter implements Reporter {
   private write(lines: readonly string[]): void {
     this.batch.add(`${lines.join('\n')}\n`);
   }
+}
+
+/** The mean's 95% interval, ` [low, high]`, when the report has one. */
+function meanInterval(s: ScorerAggregate): string {
+  if (s.ci_low === undefined || s.ci_low === null || s.ci_high === undefined || s.ci_high === null) return '';
+  return ` [${num(s.ci_low)}, ${num(s.ci_high)}]`;
+}
+
+/** The pass rate's Wilson interval in percent, ` [low%, high%]`, when the report has one. */
+function percentInterval(s: ScorerAggregate): string {
+  const low = s.pass_rate_ci_low;
+  const high = s.pass_rate_ci_high;
+  if (low === undefined || low === null || high === undefined || high === null) return '';
+  return ` [${num(low * 100, 1)}%, ${num(high * 100, 1)}%]`;
+}
+
+/** Says when an interval is too wide to mean anything (the rule of docs/statistics.md). */
+function tooWideNote(s: ScorerAggregate): string {
+  const mean = s.meanScore !== undefined && s.too_wide === true;
+  const rate = s.passRate !== undefined && s.pass_rate_too_wide === true;
+  if (!mean && !rate) return '';
+  const n = s.cases ?? s.counts.pass + s.counts.fail;
+  return n < MIN_CASES
+    ? `interval too wide to mean anything (${n} case${n === 1 ? '' : 's'}, fewer than ${MIN_CASES})`
+    : 'interval too wide to mean anything (wider than ±10% of the scale)';
 }
 
 /** A number for people: at most `digits` decimals, no trailing zeros. */

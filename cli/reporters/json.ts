@@ -120,6 +120,18 @@ function scorerJson(s: ScorerAggregate): object {
     ...(s.test === undefined
       ? {}
       : { test: pick(s.test, ['primary_score', 'primary_score_metric', 'threshold', 'lower_is_better', 'pass']) }),
+    ...pick(s, [
+      'stderr',
+      'ci_low',
+      'ci_high',
+      'mde',
+      'cases',
+      'clustered',
+      'too_wide',
+      'pass_rate_ci_low',
+      'pass_rate_ci_high',
+      'pass_rate_too_wide',
+    ]),
   };
 }
 
@@ -136,6 +148,7 @@ function caseJson(c: ReportCase): ReportCase {
             passRate: t.passRate,
             passAtK: t.passAtK,
             passHatK: t.passHatK,
+            ...pick(t, ['pass_rate', 'pass_rate_ci_low', 'pass_rate_ci_high', 'flaky', 'meets_min_pass_rate']),
           },
         };
   return { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location, ...trials };

@@ -291,7 +291,7 @@ function parseWithSource(
   const kept = withoutUnusedVariables(problems, source, unused);
   const named = datasetSource === undefined ? {} : { datasetSource };
   if (hasErrors(kept)) return { problems: kept, ...named };
-  const passCriteria = data['pass_criteria'] as { threshold?: number } | undefined;
+  const passCriteria = data['pass_criteria'] as { threshold?: number; min_pass_rate?: number } | undefined;
   const config: RunConfig = {
     file,
     dir,
@@ -300,6 +300,7 @@ function parseWithSource(
     scorers: scorers.instances,
     numTrials,
     jobThreshold: passCriteria?.threshold ?? DEFAULT_JOB_THRESHOLD,
+    ...(typeof passCriteria?.min_pass_rate === 'number' ? { minPassRate: passCriteria.min_pass_rate } : {}),
     ...(typeof data['concurrency'] === 'number' ? { concurrency: data['concurrency'] } : {}),
     timeoutMs,
     family,
@@ -368,7 +369,7 @@ function readInlineCases(source: YamlSource, value: unknown): InlineCase[] {
 function knownKeysOf(path: readonly (string | number)[]): readonly string[] {
   if (path[0] === 'dataset') return ['path', 'format', 'columns'];
   if (path[0] === 'reporting' && path[1] === 'csv') return ['output_directory'];
-  if (path[0] === 'pass_criteria') return ['threshold'];
+  if (path[0] === 'pass_criteria') return ['threshold', 'min_pass_rate'];
   if (path[0] === 'target') return targetKnownKeys(path);
   return [];
 }

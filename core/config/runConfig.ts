@@ -54,6 +54,11 @@ export interface RunConfig {
   readonly numTrials: number;
   /** `pass_criteria.threshold`, default 0.5 (EvalHub). */
   readonly jobThreshold: number;
+  /**
+   * `pass_criteria.min_pass_rate` (0 < r ≤ 1): with several trials, a case passes when at least this
+   * share of its trials pass. Absent: every trial must pass.
+   */
+  readonly minPassRate?: number;
   readonly concurrency?: number;
   readonly timeoutMs: number;
   /**

@@ -14,6 +14,7 @@ import type { ScorerResult } from '../result';
 import type { ScorerInfo } from '../runner/events';
 import { fromDisplay } from '../../shared/text/displayPosition';
 import { caseStatus } from '../runner/run';
+import { ScorerStatistics } from '../runner/scorerStatistics';
 import { trialStats } from '../runner/trials';
 import { type CsvRow, evalBenchCsvRows } from './evalbenchCsv';
 import {
@@ -163,6 +164,7 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
       : { name, key: name, origin: 'EvalBench', scale: { kind: 'count', unit }, weight: 1, lowerIsBetter: true };
   });
   const aggregator = new Aggregator(scorers, 0.5);
+  const statistics = new ScorerStatistics();
   const reportCases: ReportCase[] = [];
   const results: ScorerResult[] = [];
   const summary = { passed: 0, failed: 0, errored: 0, skipped: 0, total: 0 };
@@ -171,6 +173,7 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
     summary[status]++;
     summary.total++;
     for (const r of entry.results) aggregator.add(r);
+    statistics.addCase(entry.results);
     results.push(...entry.results);
     const trials = numTrials > 1 && entry.trials > 1 ? { trials: trialStats(entry.results, entry.trials) } : {};
     reportCases.push({
@@ -210,7 +213,7 @@ export async function readEvalBenchResults(path: string, options: EvalBenchReadO
     numTrials,
     summary,
     job: {},
-    scorers: aggregator.scorerAggregates(),
+    scorers: statistics.withStatistics(aggregator.scorerAggregates()),
     cases: reportCases,
     results,
     imported: {

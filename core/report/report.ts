@@ -36,6 +36,25 @@ export interface ScorerAggregate extends ScorerInfo {
   /** Share of decided results that passed (0–1); absent when none decided. */
   readonly passRate?: number;
   readonly test?: ScorerTest;
+  // Error bars (issue 16; docs/statistics.md). Present in reports of runs, with a mean or pass rate;
+  // a figure that cannot be computed (one case) is null.
+  /** Standard error of `meanScore`: clustered by case when a case has several trials. */
+  readonly stderr?: number | null;
+  /** 95% interval of `meanScore` (Student's t with cases − 1 degrees of freedom). */
+  readonly ci_low?: number | null;
+  readonly ci_high?: number | null;
+  /** The smallest change of `meanScore` a rerun of this size detects (80% power, α = 0.05). */
+  readonly mde?: number | null;
+  /** Cases with a score (the clusters). */
+  readonly cases?: number;
+  /** Whether `stderr` is the clustered one (some case had several scored trials). */
+  readonly clustered?: boolean;
+  /** The small-sample rule: fewer than 10 cases, or a half-width above 10% of the scale. */
+  readonly too_wide?: boolean;
+  /** Wilson 95% interval of `passRate`. */
+  readonly pass_rate_ci_low?: number | null;
+  readonly pass_rate_ci_high?: number | null;
+  readonly pass_rate_too_wide?: boolean;
 }
 
 /** EvalHub's job test: the weighted mean of normalized scorer scores against the job threshold. */

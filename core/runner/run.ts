@@ -10,7 +10,8 @@ import type { CasePreparer } from './casePreparer';
 import { maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
 import { prepareScorers } from './prepareScorers';
 import { scoreCase } from './scoreCase';
-import { trialStats } from './trials';
+import { ScorerStatistics } from './scorerStatistics';
+import { trialStats, type TrialStats } from './trials';
 
 export interface RunOptions {
   readonly runId: string;
@@ -71,6 +72,7 @@ export async function runEval(
   const live = prepareScorers(config.scorers, options.trusted === undefined ? {} : { trusted: options.trusted });
   const scorers = config.scorers.map(scorerInfo);
   const aggregator = new Aggregator(scorers, config.jobThreshold);
+  const statistics = new ScorerStatistics();
   const counts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
   const startedAt = clock().toISOString();
   const runStarted = now();
@@ -129,10 +131,12 @@ export async function runEval(
       // Masked once, for the result events and the case's end alike (both reach the run folder and reports).
       const masked = maskKnownSecrets(results, secrets);
       emitResults(masked);
-      const status = caseStatus(results);
+      statistics.addCase(masked);
+      const caseTrials = trials > 1 && record.ok ? trialStats(results, trials, config.minPassRate) : undefined;
+      const status = caseStatusWithTrials(results, caseTrials, config.minPassRate);
       counts[status]++;
       const durationMs = Math.round((now() - started) * 1000) / 1000;
-      const stats = trials > 1 && record.ok ? { trials: trialStats(results, trials) } : {};
+      const stats = caseTrials === undefined ? {} : { trials: caseTrials };
       options.onEvent({ type: 'case/end', caseId: id, index, range, status, durationMs, results: masked, ...stats });
     }
   };
@@ -153,7 +157,7 @@ export async function runEval(
       ? {}
       : { missingCredentials: { results: missingCredentials.results, reasons: [...missingCredentials.reasons] } }),
   };
-  const aggregates = aggregator.scorerAggregates();
+  const aggregates = statistics.withStatistics(aggregator.scorerAggregates());
   const jobTest = aggregator.jobTest(aggregates);
   const finishedAt = clock().toISOString();
   const durationMs = Math.round((now() - runStarted) * 1000) / 1000;
@@ -185,6 +189,23 @@ export function caseStatus(results: readonly ScorerResult[]): CaseStatus {
     else if ((r.status === 'pass' || r.status === 'measured') && status === 'skipped') status = 'passed';
   }
   return status;
+}
+
+/**
+ * With `pass_criteria.min_pass_rate` and several trials, a case whose trials meet the rate passes even
+ * though some trials failed or errored ("8 of 10"), unless a scorer across trials (trial 0) failed it.
+ * Otherwise the worst of its results, as caseStatus.
+ */
+export function caseStatusWithTrials(
+  results: readonly ScorerResult[],
+  trials: TrialStats | undefined,
+  minPassRate: number | undefined,
+): CaseStatus {
+  const status = caseStatus(results);
+  if (minPassRate === undefined || trials === undefined || status === 'passed' || status === 'skipped') return status;
+  if (trials.meets_min_pass_rate !== true) return status;
+  const acrossTrials = caseStatus(results.filter((r) => r.trial === 0));
+  return acrossTrials === 'failed' || acrossTrials === 'errored' ? acrossTrials : 'passed';
 }
 
 function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {

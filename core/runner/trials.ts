@@ -1,5 +1,6 @@
 import type { EvalCase, Json } from '../case';
 import type { ScorerResult } from '../result';
+import { caseTrialsSummary } from '../stats/passRate';
 
 /** One trial of a case: the case as that trial saw it, or why the recording has no such trial. */
 export type TrialCase =
@@ -54,13 +55,23 @@ export interface TrialStats {
   readonly passAtK: readonly number[];
   /** passHatK[k-1]: the chance that all k trials drawn from the n pass (τ-bench's pass^k). */
   readonly passHatK: readonly number[];
+  // Issue 16's fields; absent from runs of EvalLens before them.
+  /** `passRate` under issue 16's name, with its Wilson 95% interval. */
+  readonly pass_rate?: number;
+  readonly pass_rate_ci_low?: number | null;
+  readonly pass_rate_ci_high?: number | null;
+  /** Some trials passed and some did not. */
+  readonly flaky?: boolean;
+  /** The case's trials meet `pass_criteria.min_pass_rate` (every trial when the config sets none). */
+  readonly meets_min_pass_rate?: boolean;
 }
 
 /**
  * A trial passes when every result of it passed or was measured, and at least one did; results of
- * across-trials scorers (trial 0) are not part of any trial.
+ * across-trials scorers (trial 0) are not part of any trial. `minPassRate` is the config's
+ * `pass_criteria.min_pass_rate` (1 when it sets none: every trial must pass).
  */
-export function trialStats(results: readonly ScorerResult[], n: number): TrialStats {
+export function trialStats(results: readonly ScorerResult[], n: number, minPassRate = 1): TrialStats {
   // One pass over the results, then one over the trials: linear in both.
   const seen = new Uint8Array(n + 1);
   const spoiled = new Uint8Array(n + 1);
@@ -83,7 +94,20 @@ export function trialStats(results: readonly ScorerResult[], n: number): TrialSt
     passAtK.push(1 - allFail);
     passHatK.push(allPass);
   }
-  return { trials: n, passed, passRate: n === 0 ? 0 : passed / n, passAtK, passHatK };
+  const rate = caseTrialsSummary(passed, n, minPassRate);
+  const passRate = n === 0 ? 0 : passed / n;
+  return {
+    trials: n,
+    passed,
+    passRate,
+    passAtK,
+    passHatK,
+    pass_rate: passRate,
+    pass_rate_ci_low: rate.pass_rate_ci_low,
+    pass_rate_ci_high: rate.pass_rate_ci_high,
+    flaky: rate.flaky,
+    meets_min_pass_rate: rate.passes,
+  };
 }
 
 /** Binomial coefficient C(n, k) as a float (0 when k > n), computed as a running product. */
