@@ -68,7 +68,7 @@ describe('the agent example (examples/agent)', () => {
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const failLines = run.stdout.split('\n').filter((line) => line.startsWith('FAIL '));
     assert.equal(failLines.length, 1, run.stdout);
-    assert.match(failLines[0] ?? '', new RegExp(`^FAIL ${FAILING} \\(\\d+ms\\) \\[1/3 trials passed\\]$`));
+    assert.match(failLines[0] ?? '', new RegExp(`^FAIL ${FAILING} \\(\\d+ms\\) \\[1/3 trials passed, flaky\\]$`));
     for (const id of PASSING)
       assert.match(run.stdout, new RegExp(`^PASS ${id} \\(\\d+ms\\) \\[3/3 trials passed\\]$`, 'm'));
     assert.doesNotMatch(run.stdout, /^(ERROR|SKIP) /m);

@@ -40,7 +40,12 @@ describe('evallens report on EvalBench results', () => {
     assert.match(run.stdout, /^ {2}executable: 4\/6 = 66\.67%$/m);
     assert.match(run.stdout, /^PASS 1 \(0ms\) \[2\/2 trials passed\]$/m);
     assert.match(run.stdout, /^FAIL 2 \(0ms\) \[0\/2 trials passed\]$/m);
-    assert.match(run.stdout, /^exact_match +60% +60$/m);
+    // Scores 100,100 | 0,0 | 100 over 3 cases: mean 60, clustered SE² = 1.5 · (80² + 120² + 40²) / 5² = 1344,
+    // t(0.975, 2) · √1344 = 157.738; Wilson of 3 of 5 is [23.1%, 88.2%]. Fewer than 10 cases: too wide.
+    assert.match(
+      run.stdout,
+      /^exact_match +60% \[23\.1%, 88\.2%\] +60 \[-97\.738, 217\.738\] +interval too wide to mean anything \(3 cases, fewer than 10\)$/m,
+    );
     assert.match(run.stdout, /^FAILED$/m);
     assert.match(
       run.stderr,

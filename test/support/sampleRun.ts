@@ -201,6 +201,7 @@ export function sourceFrom(head: ReportSource['head'], events: readonly RunEvent
           status: e.status,
           durationMs: e.durationMs,
           location: { file: e.range.file, ...toDisplay(e.range.start) },
+          ...(e.trials === undefined ? {} : { trials: e.trials }),
         };
     },
     async *results(): AsyncIterable<ScorerResult> {
