@@ -113,7 +113,15 @@ describe('exact_match_consistency', () => {
       passRate: 2 / 3,
       passAtK: flaky.trials?.passAtK,
       passHatK: flaky.trials?.passHatK,
+      // Issue 16's fields: Wilson interval of 2 of 3 (z = 1.959964) is [0.207660, 0.938508].
+      pass_rate: 2 / 3,
+      pass_rate_ci_low: flaky.trials?.pass_rate_ci_low,
+      pass_rate_ci_high: flaky.trials?.pass_rate_ci_high,
+      flaky: true,
+      meets_min_pass_rate: false,
     });
+    assert.ok(Math.abs((flaky.trials?.pass_rate_ci_low ?? 0) - 0.20766) < 1e-5);
+    assert.ok(Math.abs((flaky.trials?.pass_rate_ci_high ?? 0) - 0.938508) < 1e-5);
     const steady = ends.find((e) => e.type === 'case/end' && e.caseId === 'steady');
     assert.ok(steady && steady.type === 'case/end' && steady.status === 'passed');
   });
