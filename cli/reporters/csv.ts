@@ -18,12 +18,15 @@ export const CSV_HEADER = [
   'file',
   'line',
   'column',
+  'case_pass_rate',
+  'case_flaky',
 ] as const;
 
 /**
  * One row per case × scorer × trial, written as each case ends. Text fields are quoted per RFC 4180
  * and guarded against formula injection; `file` is relative to the working folder, `line`/`column`
- * are the case's 1-based start.
+ * are the case's 1-based start. With several trials, `case_pass_rate` and `case_flaky` repeat the
+ * case's share of trials passed and whether they disagree on each of its rows (empty otherwise).
  */
 export class CsvReporter implements Reporter {
   private readonly output: Output;
@@ -52,6 +55,9 @@ export class CsvReporter implements Reporter {
   private rows(event: CaseEndEvent): string {
     const file = csvText(displayPath(this.options.cwd, event.range.file));
     const { line, column } = toDisplay(event.range.start);
+    const t = event.trials;
+    const passRate = csvNumber(t?.pass_rate ?? t?.passRate);
+    const flaky = t?.flaky === undefined ? '' : String(t.flaky);
     return event.results
       .map((r) =>
         csvRow([
@@ -66,6 +72,8 @@ export class CsvReporter implements Reporter {
           file,
           csvNumber(line),
           csvNumber(column),
+          passRate,
+          flaky,
         ]),
       )
       .join('');

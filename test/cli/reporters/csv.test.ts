@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { CSV_HEADER } from '../../../cli/reporters/csv';
 import { csvNumber, csvRow, csvText } from '../../../cli/reporters/csvField';
-import { TRICKY_REASON } from '../../support/sampleRun';
+import type { RunEvent } from '../../../core/runner/events';
+import { sampleEvents, TRICKY_REASON } from '../../support/sampleRun';
 import { assertGolden, runReporter } from './harness';
 
 describe('csv reporter', () => {
@@ -31,6 +32,8 @@ describe('csv reporter', () => {
       'evals/support.jsonl',
       '2',
       '1',
+      '',
+      '',
     ]);
     assert.deepEqual(rows[5], [
       'broken',
@@ -44,7 +47,22 @@ describe('csv reporter', () => {
       'evals/support.jsonl',
       '3',
       '1',
+      '',
+      '',
     ]);
+  });
+
+  it("repeats a case's trial pass rate and flaky mark on its rows when it ran several trials", async () => {
+    const events = sampleEvents().map((e): RunEvent => {
+      if (e.type !== 'case/end' || e.caseId !== 'ungrounded') return e;
+      const trials = { trials: 4, passed: 3, passRate: 0.75, passAtK: [], passHatK: [], pass_rate: 0.75, flaky: true };
+      return { ...e, trials };
+    });
+    const rows = parse(await runReporter('csv', { events })) as string[][];
+    const ungrounded = rows.filter((row) => row[0] === 'ungrounded');
+    assert.equal(ungrounded.length, 2);
+    for (const row of ungrounded) assert.deepEqual(row.slice(-2), ['0.75', 'true']);
+    assert.deepEqual(rows[1]?.slice(-2), ['', '']);
   });
 
   it('writes just the header for a run without cases, to a file in `out`', async () => {
