@@ -128,6 +128,30 @@ describe('report statistics over a hand-worked dataset', () => {
     assert.deepEqual(outcome.summary, { passed: 2, failed: 1, errored: 0, skipped: 0, total: 3 });
   });
 
+  it('uses the textbook s/√n with one trial, and calls a narrow interval over many cases meaningful', async () => {
+    // 400 cases, one trial each: 300 score 1, 100 score 0.
+    const many: EvalCase[] = Array.from({ length: 400 }, (_, i) => ({ id: `m${i}`, output: i < 300 ? 1 : 0 }));
+    const outcome = await runEval(load('scorers: {output_score: {}}\ncases: []\n'), recordsOf(many), {
+      runId: 'r2',
+      onEvent: () => {},
+    });
+    const s = outcome.scorers.find((a) => a.name === 'output_score');
+    assert.ok(s);
+    // Worked by hand (checked with scipy.stats): x̄ = 0.75; s² = 400/399 · 0.75 · 0.25 = 0.187970;
+    // SE = √(s²/400) = 0.021678; t(0.975, 399) = 1.965927: CI = 0.75 ± 0.042617 = [0.707383, 0.792617].
+    // MDE = (t(0.975, 798) + t(0.8, 798)) · √2 · SE = 0.085993.
+    // Wilson of 300 of 400: [0.705323, 0.789921]; half-widths 0.043 and 0.042 are under 0.1.
+    assertClose(s.stderr, 0.021678, 1e-6, 'stderr');
+    assertClose(s.ci_low, 0.707383, 1e-6, 'ci_low');
+    assertClose(s.ci_high, 0.792617, 1e-6, 'ci_high');
+    assertClose(s.mde, 0.085993, 1e-6, 'mde');
+    assert.equal(s.clustered, false);
+    assert.equal(s.too_wide, false);
+    assertClose(s.pass_rate_ci_low, 0.705323, 1e-6, 'pass_rate_ci_low');
+    assertClose(s.pass_rate_ci_high, 0.789921, 1e-6, 'pass_rate_ci_high');
+    assert.equal(s.pass_rate_too_wide, false);
+  });
+
   it('refuses a min_pass_rate off (0, 1]', () => {
     const parsed = parseRunConfig(
       `${CONFIG}pass_criteria: {min_pass_rate: 1.5}\n`,
