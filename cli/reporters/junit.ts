@@ -68,6 +68,12 @@ export class JunitReporter implements Reporter {
             [`scorer.${s.name}.threshold`, String(s.test.threshold)],
             [`scorer.${s.name}.pass`, String(s.test.pass)],
           );
+          // The mean's 95% interval beside it (issue 16), when the report has one.
+          if (typeof s.ci_low === 'number' && typeof s.ci_high === 'number')
+            properties.push(
+              [`scorer.${s.name}.ci_low`, String(s.ci_low)],
+              [`scorer.${s.name}.ci_high`, String(s.ci_high)],
+            );
         }
         const job = head.job.test;
         if (job !== undefined)

@@ -15,13 +15,14 @@ const validate = ajv.compile(reportSchema);
 /** The sample run with issue 16's statistics: exact_match over 40 cases, keywords over 3 (too few). */
 function statisticsHead(): ReportSource['head'] {
   const [exact, keywords] = SAMPLE_HEAD.scorers;
-  assert.ok(exact && keywords);
+  assert.ok(exact?.test && keywords);
   return {
     ...SAMPLE_HEAD,
     numTrials: 2,
     scorers: [
       {
         ...exact,
+        test: { ...exact.test, primary_score: 0.78 },
         meanScore: 0.78,
         stderr: 0.035,
         ci_low: 0.71,
@@ -98,6 +99,17 @@ describe('reports with statistics', () => {
     const outOfRange = structuredClone(report);
     (outOfRange.scorers[0] as Record<string, unknown>)['pass_rate_ci_high'] = 1.2;
     assert.equal(validate(outOfRange), false);
+  });
+
+  it("adds each tested scorer's 95% interval to the JUnit suite's properties, beside its mean", async () => {
+    const events = flakyEvents();
+    const xml = await runReporter('junit', { events, source: sourceFrom(statisticsHead(), events) });
+    assert.match(xml, /<property name="scorer\.exact_match\.mean_score" value="0\.78"\/>/);
+    assert.match(
+      xml,
+      /<property name="scorer\.exact_match\.ci_low" value="0\.71"\/>\n\s*<property name="scorer\.exact_match\.ci_high" value="0\.85"\/>/,
+    );
+    assert.match(xml, /<property name="scorer\.keywords\.ci_low" value="-0\.03"\/>/);
   });
 
   it("shows each scorer's mean and pass rate with their 95% intervals, says when one is too wide, and marks flaky cases", async () => {
