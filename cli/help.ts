@@ -3,8 +3,8 @@
  * codes here, in cli/main.ts (EXIT) and in the README's CLI section say the same thing.
  */
 
-export type CommandName = 'run' | 'validate' | 'plan' | 'report';
-export const COMMAND_NAMES: readonly CommandName[] = ['run', 'validate', 'plan', 'report'];
+export type CommandName = 'run' | 'validate' | 'plan' | 'report' | 'compare';
+export const COMMAND_NAMES: readonly CommandName[] = ['run', 'validate', 'plan', 'report', 'compare'];
 
 export function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -27,6 +27,9 @@ Commands:
   report <results folder | report.json>
                                 show results made elsewhere (an EvalBench results folder, an EvalLens
                                 run folder or a report.json)
+  compare <baseline> <candidate>
+                                compare two runs case by case: per scorer the change with its 95%
+                                interval, a paired test and a verdict; the cases that regressed
   help [command]                this text, or a command's options
   version                       the version of EvalLens (also --version)
 
@@ -104,6 +107,25 @@ Options:
 
 Exit codes: 0 all passed, 1 some failed or a row could not be read, 2 unreadable.`;
 
+const COMPARE_HELP = `Usage: evallens compare <baseline> <candidate> [options]
+
+Compares two runs of the same config (report.json files or run folders), matching cases by id. Per
+scorer: each run's mean with its 95% interval, delta = candidate − baseline with its interval, the
+p-value of a paired test (exact McNemar for pass/fail, paired t for scores; Holm-adjusted across the
+scorers) and a verdict: regressed, improved, no significant change or not enough data. Per case: regressed,
+fixed, unchanged_pass, unchanged_fail, added or removed. See docs/compare.md.
+
+Options:
+  --reporter <name>    console (default) or json (schemas/compare-report.schema.json)
+  --out <path>         write the json reporter to this file (else standard output)
+  --fail-on <when>     regression (default): exit 1 when a scorer regressed significantly;
+                       any-change: also on a significant improvement or any case that moved;
+                       never: exit 0 whatever changed
+  -h, --help           this text
+
+Exit codes: 0 no failure by --fail-on, 1 a failure by --fail-on, 2 bad input (unreadable, corrupt, an
+older report format, runs of different configs, no shared case): nothing is compared.`;
+
 export function commandHelp(command: CommandName): string {
   switch (command) {
     case 'run':
@@ -114,5 +136,7 @@ export function commandHelp(command: CommandName): string {
       return PLAN_HELP;
     case 'report':
       return REPORT_HELP;
+    case 'compare':
+      return COMPARE_HELP;
   }
 }
