@@ -8,8 +8,6 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
-import { createInterface } from 'node:readline';
 import { parse, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { CollectedRun, type CompareCase, type CompareResult } from '../core/compare/collectRun';
 import type { ScorerSide } from '../core/compare/compareRuns';
@@ -66,21 +64,17 @@ function reportPathOf(path: string): string {
 
 export async function readCompareSide(path: string): Promise<CompareSide> {
   const file = reportPathOf(path);
-  const lines = createInterface({
-    input: createReadStream(file, 'utf8').pipe(boundedLines(file)),
-    crlfDelay: Infinity,
-  });
   const reader = new LineLayoutReader(file);
+  const stream = createReadStream(file, { highWaterMark: 1 << 18 });
   try {
-    for await (const line of lines) if (!reader.add(line)) break;
+    await feedLines(stream, file, (line) => reader.add(line));
   } catch (e) {
     if (e instanceof CompareInputError) throw e;
-    if (e instanceof LineTooLong) throw new CompareInputError(e.message);
     throw new CompareInputError(
       `${printable(file)}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`,
     );
   } finally {
-    lines.close();
+    stream.destroy();
   }
   if (reader.laidOut) return reader.finish();
   return readWhole(file);
@@ -137,37 +131,36 @@ function headOf(file: string, head: Record<string, unknown>, line: number): Comp
 }
 
 /** The longest line read (a case or result of the CLI's layout is far shorter); a longer one is refused, not buffered. */
-const MAX_LINE = 16 * 1024 * 1024;
+const MAX_LINE = 16 * 1024 * 1024; // bytes
 
-class LineTooLong extends Error {}
-
-/** Passes text through, failing on a line longer than MAX_LINE, so a file with no newline is not read into memory whole. */
-function boundedLines(file: string): Transform {
-  let run = 0;
+/**
+ * Feeds the lines of a file (\n or \r\n) to `take` until it returns false. Split on the bytes and
+ * decoded a line at a time (UTF-8 never has a 0x0A byte inside a character), which is several times
+ * faster than readline for a million lines, and bounded: a line longer than MAX_LINE is refused, not
+ * buffered.
+ */
+async function feedLines(stream: AsyncIterable<Buffer>, file: string, take: (line: string) => boolean): Promise<void> {
+  let rest: Buffer | undefined;
   let line = 0;
-  return new Transform({
-    decodeStrings: false,
-    transform(chunk: string, _encoding, done) {
-      for (let at = 0; at < chunk.length;) {
-        const newline = chunk.indexOf('\n', at);
-        const end = newline === -1 ? chunk.length : newline;
-        run += end - at;
-        if (run > MAX_LINE) {
-          done(
-            new LineTooLong(
-              `${printable(file)}:${displayLine(line)}:1: expected a report with one item per line, saw a line longer than ${MAX_LINE} characters`,
-            ),
-          );
-          return;
-        }
-        if (newline === -1) break;
-        run = 0;
-        line++;
-        at = newline + 1;
-      }
-      done(null, chunk);
-    },
-  });
+  for await (const chunk of stream) {
+    const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
+    rest = undefined;
+    let at = 0;
+    for (;;) {
+      const newline = bytes.indexOf(10, at);
+      if (newline === -1) break;
+      const end = newline > at && bytes[newline - 1] === 13 ? newline - 1 : newline;
+      if (!take(bytes.toString('utf8', at, end))) return;
+      line++;
+      at = newline + 1;
+    }
+    if (at < bytes.length) rest = bytes.subarray(at);
+    if (rest !== undefined && rest.length > MAX_LINE)
+      throw new CompareInputError(
+        `${printable(file)}:${displayLine(line)}:1: expected a report with one item per line, saw a line longer than ${MAX_LINE} bytes`,
+      );
+  }
+  if (rest !== undefined) take(rest.toString('utf8'));
 }
 
 type Section = 'start' | 'head' | 'scorers' | 'cases' | 'results' | 'tail';
@@ -226,14 +219,14 @@ class LineLayoutReader {
           this.section = 'results';
           return true;
         }
-        this.runOf().addCase(this.item<CompareCase>(line, 'a case', isCase));
+        this.runOf().addCase(fastCase(line) ?? this.item<CompareCase>(line, 'a case', isCase));
         return true;
       case 'results':
         if (line === ']' || line === '],') {
           this.section = 'tail';
           return true;
         }
-        this.runOf().addResult(this.item<CompareResult>(line, 'a result', isResult));
+        this.runOf().addResult(fastResult(line) ?? this.item<CompareResult>(line, 'a result', isResult));
         return true;
       case 'tail':
         if (line === '}') this.closed = true;
@@ -299,6 +292,46 @@ class LineLayoutReader {
   private error(line: number, column: number, detail: string): CompareInputError {
     return new CompareInputError(`${printable(this.file)}:${displayLine(line - 1)}:${column}: ${detail}`);
   }
+}
+
+/*
+ * The fast path: parsing a million result lines whole (reasons, details) is most of a comparison's
+ * time, and it reads four fields. The CLI writes them first, in this order (cli/reporters/json.ts,
+ * cli/runStore.ts), so they are read from the line's start; a line that does not start so, or does not
+ * end as a JSON object does, is parsed whole (and a corrupt one refused there).
+ */
+const STRING = '"(?:[^"\\\\]|\\\\.)*"';
+const NUMBER = '-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?';
+const RESULT_START = new RegExp(
+  `^\\{"caseId":(${STRING}),"scorer":(${STRING}),"trial":\\d+,"status":"[a-z]+"(?:,"score":(${NUMBER}))?(?:,"passed":(true|false))?[,}]`,
+);
+const CASE_START = new RegExp(`^\\{"id":(${STRING}),"index":\\d+,"status":"(passed|failed|errored|skipped)"[,}]`);
+
+function ends(line: string): boolean {
+  return line.endsWith('}') || line.endsWith('},');
+}
+
+function unquote(json: string): string {
+  return json.includes('\\') ? (JSON.parse(json) as string) : json.slice(1, -1);
+}
+
+function fastResult(line: string): CompareResult | undefined {
+  const m = RESULT_START.exec(line);
+  if (m === null || !ends(line)) return undefined;
+  const [, caseId = '""', scorer = '""', score, passed] = m;
+  return {
+    caseId: unquote(caseId),
+    scorer: unquote(scorer),
+    ...(score === undefined ? {} : { score: Number(score) }),
+    ...(passed === undefined ? {} : { passed: passed === 'true' }),
+  };
+}
+
+function fastCase(line: string): CompareCase | undefined {
+  const m = CASE_START.exec(line);
+  if (m === null || !ends(line)) return undefined;
+  const [, id = '""', status] = m;
+  return { id: unquote(id), status: status as CompareCase['status'] };
 }
 
 function isCase(value: unknown): boolean {

@@ -88,7 +88,12 @@ export class CollectedRun {
     return decided === 0 ? undefined : (this.passes[at] ?? 0) === decided;
   }
 
+  /** The last case looked up: a case's results come together, so most lookups are this one. */
+  private lastId: string | undefined;
+  private lastSlot = 0;
+
   private slotOf(id: string): number {
+    if (id === this.lastId) return this.lastSlot;
     let slot = this.caseSlot.get(id);
     if (slot === undefined) {
       slot = this.caseSlot.size;
@@ -96,6 +101,8 @@ export class CollectedRun {
       if (slot >= this.status.length) this.grow(this.status.length * 2);
       this.status[slot] = -1;
     }
+    this.lastId = id;
+    this.lastSlot = slot;
     return slot;
   }
 

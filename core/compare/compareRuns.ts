@@ -88,6 +88,9 @@ export function compareRuns(
   const candidateNames = new Set(candidateScorers.map((s) => s.name));
   const baselineNames = new Set(baselineScorers.map((s) => s.name));
   const shared = baselineScorers.filter((s) => candidateNames.has(s.name));
+  // Each baseline case's slot in the candidate (−1: removed), looked up once for all scorers.
+  const partner = new Int32Array(baseline.caseCount).fill(-1);
+  for (const [id, slot] of baseline.caseSlot) partner[slot] = candidate.caseSlot.get(id) ?? -1;
   const inputs: ScorerPairedInput[] = [];
   const sides: { baseline: SideSummary; candidate: SideSummary; measure: 'pass_rate' | 'score' }[] = [];
   for (const scorer of shared) {
@@ -98,11 +101,11 @@ export function compareRuns(
     const candMean = new MeanAccumulator();
     if (passFail) {
       const mcnemar = new McNemarAccumulator();
-      for (const [id, slot] of baseline.caseSlot) {
+      for (let slot = 0; slot < partner.length; slot++) {
         const before = baseline.passedScorer(slot, b);
         if (before !== undefined) baseMean.addCase([before ? 1 : 0]);
-        const other = candidate.caseSlot.get(id);
-        const after = other === undefined ? undefined : candidate.passedScorer(other, c);
+        const other = partner[slot] ?? -1;
+        const after = other === -1 ? undefined : candidate.passedScorer(other, c);
         if (before !== undefined && after !== undefined) mcnemar.addCase(before, after);
       }
       for (const slot of candidate.caseSlot.values()) {
@@ -120,11 +123,11 @@ export function compareRuns(
       sides.push({ baseline: side(baseMean.summary(1)), candidate: side(candMean.summary(1)), measure: 'pass_rate' });
     } else {
       const paired = new PairedDifferenceAccumulator();
-      for (const [id, slot] of baseline.caseSlot) {
+      for (let slot = 0; slot < partner.length; slot++) {
         const before = baseline.scores(slot, b);
         if (before.count > 0) baseMean.addCase(trialsOf(before));
-        const other = candidate.caseSlot.get(id);
-        if (other === undefined || before.count === 0) continue;
+        const other = partner[slot] ?? -1;
+        if (other === -1 || before.count === 0) continue;
         const after = candidate.scores(other, c);
         if (after.count > 0) paired.addDifference(after.sum / after.count - before.sum / before.count);
       }
@@ -170,11 +173,10 @@ export function compareRuns(
   };
   const cases = function* (): Iterable<{ id: string; transition: CaseTransition }> {
     for (const [id, slot] of baseline.caseSlot) {
-      const other = candidate.caseSlot.get(id);
+      const other = partner[slot] ?? -1;
       yield {
         id,
-        transition:
-          other === undefined ? 'removed' : transitionOf(baseline.casePassed(slot), candidate.casePassed(other)),
+        transition: other === -1 ? 'removed' : transitionOf(baseline.casePassed(slot), candidate.casePassed(other)),
       };
     }
     for (const id of candidate.caseSlot.keys()) if (!baseline.caseSlot.has(id)) yield { id, transition: 'added' };
