@@ -35,7 +35,7 @@ export function parseCompareArgs(argv: readonly string[]): CompareCommand | unde
   const [, baseline, candidate, extra] = positionals;
   if (baseline === undefined || candidate === undefined)
     throw new CompareUsageError(
-      `\`evallens compare\` needs two runs, the baseline then the candidate (report.json files or run folders); ${SEE}`,
+      `\`evallens compare\` needs two runs, the baseline then the candidate (report.json files, run folders or baseline files); ${SEE}`,
     );
   if (extra !== undefined)
     throw new CompareUsageError(

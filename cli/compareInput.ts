@@ -9,6 +9,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import { BASELINE_FORMAT, BASELINE_VERSION } from '../core/compare/baselineFile';
 import { CollectedRun, type CompareCase, type CompareResult } from '../core/compare/collectRun';
 import type { ScorerSide } from '../core/compare/compareRuns';
 import { displayColumn, displayLine } from '../shared/text/displayPosition';
@@ -105,11 +106,12 @@ async function readWhole(file: string): Promise<CompareSide> {
   return head;
 }
 
-function headOf(file: string, head: Record<string, unknown>, line: number): CompareSide {
+function headOf(file: string, head: Record<string, unknown>, line: number, baseline = false): CompareSide {
   const version = head['version'];
-  if (version !== REPORT_VERSION)
+  const expected = baseline ? BASELINE_VERSION : REPORT_VERSION;
+  if (version !== expected)
     throw new CompareInputError(
-      `${printable(file)}:${line}:1: expected an EvalLens report of version ${REPORT_VERSION}, saw ${version === undefined ? 'no version' : `version ${printable(JSON.stringify(version))}`} (a report of an older format: run the eval again to compare it)`,
+      `${printable(file)}:${line}:1: expected an EvalLens ${baseline ? 'baseline' : 'report'} of version ${expected}, saw ${version === undefined ? 'no version' : `version ${printable(JSON.stringify(version))}`} (${baseline ? 'a baseline of an older format: save it again with `evallens baseline save`' : 'a report of an older format: run the eval again to compare it'})`,
     );
   const scorersValue = head['scorers'];
   const scorers: ScorerSide[] = [];
@@ -179,6 +181,8 @@ class LineLayoutReader {
   private readonly scorers: unknown[] = [];
   private side: CompareSide | undefined;
   private closed = false;
+  /** The file is a baseline (`evallens baseline save`), not a report. */
+  private baseline = false;
 
   constructor(private readonly file: string) {}
 
@@ -196,15 +200,20 @@ class LineLayoutReader {
           this.section = 'scorers';
           return true;
         }
+        if (this.lineNumber === 2 && line === `"format":${JSON.stringify(BASELINE_FORMAT)},`) {
+          this.baseline = true;
+          return true;
+        }
         if (this.lineNumber === 2 && !line.startsWith('"version":')) return (this.laidOut = false);
         const field = this.parse(`{${line.replace(/,$/, '')}}`, 'a report field ("name":value)', -1);
         Object.assign(this.head, field);
-        if (this.lineNumber === 2) headOf(this.file, this.head, 2);
+        if (line.startsWith('"version":')) headOf(this.file, this.head, this.lineNumber, this.baseline);
+        if (this.baseline && typeof this.head['config'] === 'string') this.head['configFile'] = this.head['config'];
         return true;
       }
       case 'scorers':
         if (line === '],') {
-          this.side = headOf(this.file, { ...this.head, scorers: this.scorers }, 2);
+          this.side = headOf(this.file, { ...this.head, scorers: this.scorers }, 2, this.baseline);
           return true;
         }
         if (line === '"cases":[') {
@@ -215,6 +224,14 @@ class LineLayoutReader {
         return true;
       case 'cases':
         if (line === '],') return true;
+        if (this.baseline) {
+          if (line === ']') {
+            this.section = 'tail';
+            return true;
+          }
+          this.addBaselineCase(line);
+          return true;
+        }
         if (line === '"results":[') {
           this.section = 'results';
           return true;
@@ -231,6 +248,37 @@ class LineLayoutReader {
       case 'tail':
         if (line === '}') this.closed = true;
         return true;
+    }
+  }
+
+  /** A baseline file's case line: `{"id":…,"passed":…,"scorers":{"<name>":{"passed":…,"score":…}}}`. */
+  private addBaselineCase(line: string): void {
+    const value = this.parse(line.replace(/,$/, ''), 'a baseline case', 0) as {
+      id?: unknown;
+      passed?: unknown;
+      scorers?: Record<string, { passed?: unknown; score?: unknown } | null>;
+    } | null;
+    if (
+      value === null ||
+      typeof value !== 'object' ||
+      typeof value.id !== 'string' ||
+      typeof value.scorers !== 'object'
+    )
+      throw this.error(
+        this.lineNumber,
+        1,
+        'expected a baseline case ({"id", "passed", "scorers"}), saw something else: the file is corrupt',
+      );
+    const run = this.runOf();
+    run.addCase({ id: value.id, status: value.passed === true ? 'passed' : 'failed' });
+    for (const [scorer, entry] of Object.entries(value.scorers ?? {})) {
+      if (entry === null || typeof entry !== 'object') continue;
+      run.addResult({
+        caseId: value.id,
+        scorer,
+        ...(typeof entry.score === 'number' ? { score: entry.score } : {}),
+        ...(typeof entry.passed === 'boolean' ? { passed: entry.passed } : {}),
+      });
     }
   }
 

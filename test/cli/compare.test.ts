@@ -238,6 +238,77 @@ describe('evallens compare on two real runs', () => {
   });
 });
 
+describe('evallens baseline save', () => {
+  it('writes the latest run as a sorted, deterministic baseline beside the config, which compare takes as a side', async () => {
+    const saved = await runCli(['baseline', 'save', 'base/refunds.eval.yaml', '--runs-dir', 'runs-base'], {
+      cwd: work,
+    });
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.match(saved.stdout, /^baseline: base\/refunds\.baseline\.json \(31 cases, from run /);
+    const file = join(work, 'base', 'refunds.baseline.json');
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    assert.deepEqual(lines.slice(0, 4), [
+      '{',
+      '"format":"evallens-baseline",',
+      '"version":1,',
+      '"config":"refunds.eval.yaml",',
+    ]);
+    assert.equal(
+      lines.find((l) => l.startsWith('{"id":"case-00"')),
+      '{"id":"case-00","passed":true,"scorers":{"contains":{"passed":true,"score":1},"secret_scan":{"passed":true,"score":1}}},',
+    );
+    const ids = lines
+      .filter((l) => l.startsWith('{"id":'))
+      .map((l) => (JSON.parse(l.replace(/,$/, '')) as { id: string }).id);
+    assert.deepEqual(ids, [...ids].sort());
+    assert.equal(ids.length, 31);
+    assert.doesNotMatch(text, /durationMs|runId|startedAt|\/tmp|evallens-compare-/);
+    // Saved again from the same run: the same bytes.
+    await runCli(['baseline', 'save', 'base/refunds.eval.yaml', '--runs-dir', 'runs-base'], { cwd: work });
+    assert.equal(readFileSync(file, 'utf8'), text);
+
+    const run = await compare('base/refunds.baseline.json', candReport, '--reporter', 'json');
+    assert.equal(run.code, 1, run.stderr);
+    const value = JSON.parse(run.stdout) as {
+      scorers: { name: string; verdict: string; p_value: number }[];
+      counts: object;
+    };
+    assert.deepEqual(
+      value.scorers.map((s) => [s.name, s.verdict]),
+      [
+        ['contains', 'regressed'],
+        ['secret_scan', 'no significant change'],
+      ],
+    );
+    assert.deepEqual(value.counts, {
+      regressed: 12,
+      fixed: 0,
+      unchanged_pass: 18,
+      unchanged_fail: 0,
+      added: 1,
+      removed: 1,
+    });
+
+    writeFileSync(join(work, 'old.baseline.json'), text.replace('"version":1,', '"version":0,'));
+    const old = await compare('old.baseline.json', candReport);
+    assert.equal(old.code, 2);
+    assert.equal(
+      old.stderr,
+      'evallens: old.baseline.json:3:1: expected an EvalLens baseline of version 1, saw version 0 (a baseline of an older format: save it again with `evallens baseline save`)\n',
+    );
+  });
+
+  it('says when the config has no finished run', async () => {
+    const run = await runCli(['baseline', 'save', 'cand/refunds.eval.yaml', '--runs-dir', 'runs-base'], { cwd: work });
+    assert.equal(run.code, 2);
+    assert.equal(
+      run.stderr,
+      'evallens: no finished run of cand/refunds.eval.yaml in runs-base: run it first (`evallens run cand/refunds.eval.yaml`)\n',
+    );
+  });
+});
+
 function candRun(): string {
   return join(candReport, '..');
 }
