@@ -2,6 +2,10 @@ import { parseArgs } from 'node:util';
 import { MAX_CONCURRENCY, MAX_TRIALS } from '../core/config/runConfig';
 import { COMMAND_NAMES, isCommandName, type CommandName } from './help';
 import { isReporterName, REPORTER_NAMES, type ReporterName } from './reporters/index';
+import type { CompareCommand } from './compare';
+import { CompareUsageError, parseCompareArgs } from './compareArgs';
+import { parseBaselineArgs, type BaselineCommand } from './baseline';
+import { CompareInputError } from './compareInput';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -60,7 +64,11 @@ export type Command =
       readonly color?: boolean;
       /** Run as in an untrusted workspace: no workspace code, no network (those scorers are skipped). */
       readonly untrusted: boolean;
-    };
+    }
+  /** Two runs compared (cli/compare.ts). */
+  | CompareCommand
+  /** A run saved as a baseline file (cli/baseline.ts). */
+  | BaselineCommand;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -84,6 +92,8 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
+  compare: ['help', 'reporter', 'out', 'fail-on'],
+  baseline: ['help', 'runs-dir'],
 };
 
 /** What each option's value is, for "needs a value" messages. */
@@ -157,6 +167,23 @@ function parserError(error: Error & { code?: string }, command: string | undefin
 /** Parses argv (without node and the script). `--out` binds to the `--reporter` before it. */
 export function parseCommand(argv: readonly string[]): Command {
   const first = argv.find((arg) => !arg.startsWith('-'));
+  if (first === 'baseline') {
+    try {
+      const parsed = parseBaselineArgs(argv);
+      return 'help' in parsed ? { kind: 'help', command: 'baseline' } : parsed;
+    } catch (e) {
+      if (e instanceof CompareInputError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
+  if (first === 'compare') {
+    try {
+      return parseCompareArgs(argv) ?? { kind: 'help', command: 'compare' };
+    } catch (e) {
+      if (e instanceof CompareUsageError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, tokens: true, options: OPTIONS });
@@ -179,11 +206,13 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === 'version' || (verb === undefined && values.version === true)) return { kind: 'version' };
   if (verb === undefined) {
     if (values.help === true) return { kind: 'help' };
-    throw new UsageError('no command given (expected run, validate, plan or report); see `evallens --help`');
+    throw new UsageError(
+      'no command given (expected run, validate, plan, report, compare or baseline); see `evallens --help`',
+    );
   }
   if (!isCommandName(verb))
     throw new UsageError(
-      `unknown command "${printable(verb)}" (expected run, validate, plan or report); see \`evallens --help\``,
+      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare or baseline); see \`evallens --help\``,
     );
   if (values.help === true) return { kind: 'help', command: verb };
   if (verb === 'report') {

@@ -3,8 +3,8 @@
  * codes here, in cli/main.ts (EXIT) and in the README's CLI section say the same thing.
  */
 
-export type CommandName = 'run' | 'validate' | 'plan' | 'report';
-export const COMMAND_NAMES: readonly CommandName[] = ['run', 'validate', 'plan', 'report'];
+export type CommandName = 'run' | 'validate' | 'plan' | 'report' | 'compare' | 'baseline';
+export const COMMAND_NAMES: readonly CommandName[] = ['run', 'validate', 'plan', 'report', 'compare', 'baseline'];
 
 export function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -27,6 +27,12 @@ Commands:
   report <results folder | report.json>
                                 show results made elsewhere (an EvalBench results folder, an EvalLens
                                 run folder or a report.json)
+  compare <baseline> <candidate>
+                                compare two runs case by case: per scorer the change with its 95%
+                                interval, a paired test and a verdict; the cases that regressed
+  baseline save <config.eval.yaml>
+                                write the config's latest run as <name>.baseline.json beside it
+                                (sorted, no timings), to commit and compare against
   help [command]                this text, or a command's options
   version                       the version of EvalLens (also --version)
 
@@ -104,6 +110,38 @@ Options:
 
 Exit codes: 0 all passed, 1 some failed or a row could not be read, 2 unreadable.`;
 
+const COMPARE_HELP = `Usage: evallens compare <baseline> <candidate> [options]
+
+Compares two runs of the same config (report.json files, run folders or baseline files), matching cases by id. Per
+scorer: each run's mean with its 95% interval, delta = candidate − baseline with its interval, the
+p-value of a paired test (exact McNemar for pass/fail, paired t for scores; Holm-adjusted across the
+scorers) and a verdict: regressed, improved, no significant change or not enough data. Per case: regressed,
+fixed, unchanged_pass, unchanged_fail, added or removed. See docs/compare.md.
+
+Options:
+  --reporter <name>    console (default) or json (schemas/compare-report.schema.json)
+  --out <path>         write the json reporter to this file (else standard output)
+  --fail-on <when>     regression (default): exit 1 when a scorer regressed significantly;
+                       any-change: also on a significant improvement or any case that moved;
+                       never: exit 0 whatever changed
+  -h, --help           this text
+
+Exit codes: 0 no failure by --fail-on, 1 a failure by --fail-on, 2 bad input (unreadable, corrupt, an
+older report format, runs of different configs, no shared case): nothing is compared.`;
+
+const BASELINE_HELP = `Usage: evallens baseline save <config.eval.yaml> [options]
+
+Writes the config's latest finished run (in the runs folder) as <name>.baseline.json beside the
+config: per case its status and per scorer whether it passed and its mean score, cases sorted by id,
+one per line, no timings, run ids or paths, so that it can be committed and a pull request's diff shows
+the cases that changed. \`evallens compare\` takes it as either side.
+
+Options:
+  --runs-dir <dir>     where the runs are (default: .evallens/runs)
+  -h, --help           this text
+
+Exit codes: 0 written, 2 no finished run of the config, or it cannot be read or written.`;
+
 export function commandHelp(command: CommandName): string {
   switch (command) {
     case 'run':
@@ -114,5 +152,9 @@ export function commandHelp(command: CommandName): string {
       return PLAN_HELP;
     case 'report':
       return REPORT_HELP;
+    case 'compare':
+      return COMPARE_HELP;
+    case 'baseline':
+      return BASELINE_HELP;
   }
 }

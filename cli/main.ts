@@ -24,6 +24,8 @@ import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCall
 import { printCaseLists } from './caseList';
 import { printCaseData } from './caseData';
 import { reportCommand, runAsReport } from './report';
+import { compareCommand } from './compare';
+import { baselineCommand } from './baseline';
 import { checkSelection } from './selectionCheck';
 import { handOverReport } from './reportHandover';
 import { printable } from '../shared/text/printable';
@@ -80,6 +82,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'report':
       return reportCommand(command, process.stdout, process.stderr);
+    case 'compare':
+      return compareCommand(command, process.stdout, process.stderr);
+    case 'baseline':
+      return baselineCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const env = environmentOf(command);
       const config = loadConfig(command.config, env);

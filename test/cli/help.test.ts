@@ -61,7 +61,7 @@ describe('help', () => {
     assert.equal(none.code, 2);
     assert.equal(
       none.stderr,
-      'evallens: no command given (expected run, validate, plan or report); see `evallens --help`\n',
+      'evallens: no command given (expected run, validate, plan, report, compare or baseline); see `evallens --help`\n',
     );
   });
 
@@ -95,10 +95,13 @@ describe('usage errors', () => {
       ['plan', 'all-pass.eval.yaml', '--concurrency', '2'],
       '--concurrency is not an option of `evallens plan`; see `evallens plan --help`',
     ],
-    [['help', 'nope'], 'no command "nope" (expected run, validate, plan, report); see `evallens --help`'],
+    [
+      ['help', 'nope'],
+      'no command "nope" (expected run, validate, plan, report, compare, baseline); see `evallens --help`',
+    ],
     [
       ['rnu', 'all-pass.eval.yaml'],
-      'unknown command "rnu" (expected run, validate, plan or report); see `evallens --help`',
+      'unknown command "rnu" (expected run, validate, plan, report, compare or baseline); see `evallens --help`',
     ],
     [
       ['run', 'all-pass.eval.yaml', '--bad\u001b[31m'],

@@ -1,0 +1,127 @@
+import type { CaseStatus } from '../runner/events';
+
+/** The few fields of a case the comparison reads. */
+export interface CompareCase {
+  readonly id: string;
+  readonly status: CaseStatus;
+}
+
+/** The few fields of a result the comparison reads (a report's results, never its summary fields). */
+export interface CompareResult {
+  readonly caseId: string;
+  readonly scorer: string;
+  readonly score?: number;
+  readonly passed?: boolean;
+}
+
+/**
+ * One run reduced to what a comparison needs, per case × scorer: the sum and count of its finite
+ * scores and of its decided trials and passes. Held in typed arrays, one slot per case × scorer, so a
+ * 100,000-case run of 5 scorers takes a few MB whatever its results held (outputs, reasons, details).
+ */
+export class CollectedRun {
+  readonly scorers: readonly string[];
+  private readonly scorerIndex: Map<string, number>;
+  /** Case id → slot. */
+  readonly caseSlot = new Map<string, number>();
+  /** Case status by slot: 1 passed, 0 not passed (failed, errored, skipped), −1 not listed in the cases. */
+  private status = new Int8Array(1024);
+  private sums = new Float64Array(0);
+  private counts = new Uint32Array(0);
+  private decided = new Uint32Array(0);
+  private passes = new Uint32Array(0);
+  /** Whether some result of each scorer has a pass decision (then it is compared as pass/fail). */
+  readonly hasPassDecision: boolean[];
+
+  constructor(scorers: readonly string[]) {
+    this.scorers = scorers;
+    this.scorerIndex = new Map(scorers.map((name, i) => [name, i]));
+    this.hasPassDecision = scorers.map(() => false);
+    this.grow(1024);
+  }
+
+  get caseCount(): number {
+    return this.caseSlot.size;
+  }
+
+  addCase(c: CompareCase): void {
+    const slot = this.slotOf(c.id);
+    this.status[slot] = c.status === 'passed' ? 1 : 0;
+  }
+
+  /** Adds a result; a result of a scorer the run's head does not list is ignored (and counted by the caller). */
+  addResult(r: CompareResult): boolean {
+    const scorer = this.scorerIndex.get(r.scorer);
+    if (scorer === undefined) return false;
+    const at = this.slotOf(r.caseId) * this.scorers.length + scorer;
+    if (typeof r.score === 'number' && Number.isFinite(r.score)) {
+      this.sums[at] = (this.sums[at] ?? 0) + r.score;
+      this.counts[at] = (this.counts[at] ?? 0) + 1;
+    }
+    if (typeof r.passed === 'boolean') {
+      this.hasPassDecision[scorer] = true;
+      this.decided[at] = (this.decided[at] ?? 0) + 1;
+      if (r.passed) this.passes[at] = (this.passes[at] ?? 0) + 1;
+    }
+    return true;
+  }
+
+  /** The case's status: true passed, false did not, undefined when the cases did not list it. */
+  casePassed(slot: number): boolean | undefined {
+    const s = this.status[slot] ?? -1;
+    return s === -1 ? undefined : s === 1;
+  }
+
+  /** The case's scores for a scorer: their sum and how many (trials with a finite score). */
+  scores(slot: number, scorer: number): { sum: number; count: number } {
+    const at = slot * this.scorers.length + scorer;
+    return { sum: this.sums[at] ?? 0, count: this.counts[at] ?? 0 };
+  }
+
+  /**
+   * Whether the case passed this scorer: every decided trial passed (the `min_pass_rate` default of 1,
+   * core/stats caseTrialsSummary); undefined when no trial was decided.
+   */
+  passedScorer(slot: number, scorer: number): boolean | undefined {
+    const at = slot * this.scorers.length + scorer;
+    const decided = this.decided[at] ?? 0;
+    return decided === 0 ? undefined : (this.passes[at] ?? 0) === decided;
+  }
+
+  /** The last case looked up: a case's results come together, so most lookups are this one. */
+  private lastId: string | undefined;
+  private lastSlot = 0;
+
+  private slotOf(id: string): number {
+    if (id === this.lastId) return this.lastSlot;
+    let slot = this.caseSlot.get(id);
+    if (slot === undefined) {
+      slot = this.caseSlot.size;
+      this.caseSlot.set(id, slot);
+      if (slot >= this.status.length) this.grow(this.status.length * 2);
+      this.status[slot] = -1;
+    }
+    this.lastId = id;
+    this.lastSlot = slot;
+    return slot;
+  }
+
+  private grow(cases: number): void {
+    const status = new Int8Array(cases).fill(-1);
+    status.set(this.status.subarray(0, Math.min(this.status.length, cases)));
+    this.status = status;
+    const size = cases * this.scorers.length;
+    const sums = new Float64Array(size);
+    sums.set(this.sums);
+    this.sums = sums;
+    const counts = new Uint32Array(size);
+    counts.set(this.counts);
+    this.counts = counts;
+    const decided = new Uint32Array(size);
+    decided.set(this.decided);
+    this.decided = decided;
+    const passes = new Uint32Array(size);
+    passes.set(this.passes);
+    this.passes = passes;
+  }
+}
