@@ -36,6 +36,8 @@ const builds = [
   { ...node, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode', ...external] },
   { ...node, entryPoints: ['server/main.ts'], outfile: 'dist/server.js', external },
   { ...node, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', external, banner: { js: '#!/usr/bin/env node' } },
+  // The thread that reads one side of `evallens compare` (cli/compareSideWorker.ts), kept small to start fast.
+  { ...node, entryPoints: ['cli/compareSideWorker.ts'], outfile: 'dist/compareSideWorker.js', external },
   {
     platform: 'browser',
     format: 'iife',

@@ -10,6 +10,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { compareRuns, type RunComparison } from '../core/compare/compareRuns';
 import { jsonPrintable, printable } from '../shared/text/printable';
 import { CompareInputError, readCompareSide, type CompareSide } from './compareInput';
+import { readCompareSideAside } from './compareSideWorker';
 import { formatComparison } from './compareConsole';
 import { writeChunk } from './reporters/output';
 
@@ -36,8 +37,11 @@ export async function compareCommand(
   let candidate: CompareSide;
   let comparison: RunComparison;
   try {
+    // Both at once: the candidate on a worker thread while this thread reads the baseline.
+    const candidateRead = readCompareSideAside(command.candidate);
+    candidateRead.catch(() => undefined); // awaited below; a baseline error must not leave it unhandled
     baseline = await readCompareSide(command.baseline);
-    candidate = await readCompareSide(command.candidate);
+    candidate = await candidateRead;
     checkComparable(baseline, candidate);
     comparison = compareRuns(baseline.run, candidate.run, baseline.scorers, candidate.scorers);
   } catch (e) {

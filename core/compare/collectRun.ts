@@ -15,6 +15,21 @@ export interface CompareResult {
 }
 
 /**
+ * A CollectedRun as plain data, to move it between threads (the buffers are transferred, not copied):
+ * the case ids in slot order and the per case × scorer arrays.
+ */
+export interface CollectedRunData {
+  readonly scorers: readonly string[];
+  readonly ids: readonly string[];
+  readonly hasPassDecision: readonly boolean[];
+  readonly status: Int8Array<ArrayBuffer>;
+  readonly sums: Float64Array<ArrayBuffer>;
+  readonly counts: Uint32Array<ArrayBuffer>;
+  readonly decided: Uint32Array<ArrayBuffer>;
+  readonly passes: Uint32Array<ArrayBuffer>;
+}
+
+/**
  * One run reduced to what a comparison needs, per case × scorer: the sum and count of its finite
  * scores and of its decided trials and passes. Held in typed arrays, one slot per case × scorer, so a
  * 100,000-case run of 5 scorers takes a few MB whatever its results held (outputs, reasons, details).
@@ -38,6 +53,33 @@ export class CollectedRun {
     this.scorerIndex = new Map(scorers.map((name, i) => [name, i]));
     this.hasPassDecision = scorers.map(() => false);
     this.grow(1024);
+  }
+
+  /** The run as data (toData → fromData gives the same run); the arrays are this run's own. */
+  toData(): CollectedRunData {
+    const { scorers, status, sums, counts, decided, passes } = this;
+    return {
+      scorers,
+      ids: [...this.caseSlot.keys()],
+      hasPassDecision: [...this.hasPassDecision],
+      status,
+      sums,
+      counts,
+      decided,
+      passes,
+    };
+  }
+
+  static fromData(data: CollectedRunData): CollectedRun {
+    const run = new CollectedRun(data.scorers);
+    data.ids.forEach((id, slot) => run.caseSlot.set(id, slot));
+    data.hasPassDecision.forEach((has, i) => (run.hasPassDecision[i] = has));
+    run.status = data.status;
+    run.sums = data.sums;
+    run.counts = data.counts;
+    run.decided = data.decided;
+    run.passes = data.passes;
+    return run;
   }
 
   get caseCount(): number {

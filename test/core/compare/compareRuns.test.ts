@@ -93,4 +93,18 @@ describe('compareRuns', () => {
     assert.equal(run.casePassed(run.caseSlot.get('c2') ?? -1), true);
     assert.equal(run.casePassed(slot), false);
   });
+  it('moves a collected run between threads as data without changing the comparison', () => {
+    // compare reads the candidate on a worker thread (cli/compareSideWorker.ts), which sends its run as data.
+    const baseline = scoreRun(Array.from({ length: 12 }, (_, i) => [0.5, i % 3 === 0 ? 0.3 : 0.5]));
+    const candidate = scoreRun(Array.from({ length: 12 }, (_, i) => [i % 2 === 0 ? 0.7 : 0.6]));
+    candidate.addCase({ id: 'only-here', status: 'failed' });
+    const moved = CollectedRun.fromData(structuredClone(candidate.toData()));
+    const side = [{ name: 'quality', lowerIsBetter: false }];
+    const direct = compareRuns(baseline, candidate, side, side);
+    const viaData = compareRuns(baseline, moved, side, side);
+    assert.deepEqual(viaData.scorers, direct.scorers);
+    assert.deepEqual(viaData.counts, direct.counts);
+    assert.deepEqual([...viaData.cases()], [...direct.cases()]);
+    assert.equal(moved.casePassed(moved.caseSlot.get('only-here') ?? -1), false);
+  });
 });
