@@ -6,14 +6,13 @@
  * only reads the runs folder and writes that one file; there, a baseline path that is a symbolic link
  * (which could point outside the workspace) is refused.
  */
-import { lstat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { baselineFileOf } from '../../shared/baseline/baselinePath';
 import { saveBaseline } from '../runner/baselineCli';
 import { maskedText } from '../runner/maskedText';
 import type { EvalLensSettings } from '../settings';
-import { configOfArgument } from './commandTarget';
+import { baselineWriteRefusal, configOfArgument } from './commandTarget';
 
 export const SAVE_BASELINE_COMMAND = 'evallens.saveBaseline';
 const OPEN_ACTION = 'Open';
@@ -35,12 +34,14 @@ export async function saveBaselineCommand(deps: SaveBaselineDeps, argument: unkn
   if (configFile === undefined) return undefined;
   const name = vscode.workspace.asRelativePath(configFile);
   const target = baselineFileOf(configFile);
-  if (!vscode.workspace.isTrusted && (await isSymbolicLink(target))) {
-    void vscode.window.showErrorMessage(
-      maskedText(
-        `EvalLens: ${vscode.workspace.asRelativePath(target)} is a symbolic link; in Restricted Mode the baseline is not written through one.`,
-      ),
-    );
+  const refusal = await baselineWriteRefusal(
+    target,
+    vscode.workspace.isTrusted,
+    vscode.workspace.asRelativePath(target),
+  );
+  if (refusal !== undefined) {
+    deps.output.warn(refusal);
+    void vscode.window.showErrorMessage(maskedText(`EvalLens: ${refusal}.`));
     return undefined;
   }
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configFile));
@@ -88,12 +89,4 @@ async function pickConfig(deps: SaveBaselineDeps): Promise<string | undefined> {
     { title: 'EvalLens: Save as Baseline', placeHolder: 'Save the last run of…' },
   );
   return picked?.file;
-}
-
-async function isSymbolicLink(file: string): Promise<boolean> {
-  try {
-    return (await lstat(file)).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }

@@ -1,7 +1,10 @@
-/** The editor's baseline helpers that need no run: which config a command was given, and what a partial run's comparison keeps. */
+/** The editor's baseline helpers that need no run: which config a command was given, where it may write, and what a partial run's comparison keeps. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { configOfArgument } from '../../extension/baseline/commandTarget';
+import { baselineWriteRefusal, configOfArgument } from '../../extension/baseline/commandTarget';
 import { LastComparisons } from '../../extension/baseline/lastComparisons';
 import { comparisonOf, regressionStatusText } from '../../extension/baseline/runComparison';
 
@@ -90,5 +93,26 @@ describe('the regressions status bar item', () => {
       tooltip: 'No case that passed in the baseline failed in the last run.\nClick to open the results.',
       regressed: 0,
     });
+  });
+});
+
+describe('Save as Baseline in Restricted Mode', () => {
+  it('refuses to write through a symbolic link there, and only there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evallens-baseline-link-'));
+    try {
+      const outside = join(dir, 'outside.txt');
+      writeFileSync(outside, 'keep me');
+      const link = join(dir, 'a.baseline.json');
+      symlinkSync(outside, link);
+      assert.equal(
+        await baselineWriteRefusal(link, false, 'a.baseline.json'),
+        'a.baseline.json is a symbolic link; in Restricted Mode the baseline is not written through one (trust the workspace, or remove the link)',
+      );
+      assert.equal(await baselineWriteRefusal(link, true, 'a.baseline.json'), undefined);
+      assert.equal(await baselineWriteRefusal(outside, false, 'outside.txt'), undefined);
+      assert.equal(await baselineWriteRefusal(join(dir, 'missing.json'), false, 'missing.json'), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
