@@ -148,6 +148,10 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
           output,
           lastRunConfigs: () => lastBatch.outcomes.map((o) => o.configFile),
           allConfigs: () => index.configFiles(),
+          saved(configFile) {
+            comparisons.record(configFile, undefined);
+            regressions.forget(configFile);
+          },
         },
         target,
       ),

@@ -28,6 +28,11 @@ export class RegressionStatus implements vscode.Disposable {
     this.show();
   }
 
+  /** The config's last run became its baseline: its regressions are no longer news. */
+  forget(configFile: string): void {
+    if (this.configs.delete(configFile)) this.show();
+  }
+
   /** What the item shows, for the in-host tests (undefined while hidden). */
   get shown(): { readonly text: string; readonly tooltip: string } | undefined {
     return this.visible ? { text: this.item.text, tooltip: String(this.item.tooltip ?? '') } : undefined;

@@ -25,6 +25,8 @@ export interface SaveBaselineDeps {
   readonly lastRunConfigs: () => readonly string[];
   /** Every config the Test Explorer knows, offered after the last run's. */
   readonly allConfigs: () => readonly string[];
+  /** The baseline was written: the last run is now the baseline, so what it was compared with is stale. */
+  readonly saved?: (configFile: string) => void;
 }
 
 /** Returns the baseline file written, or undefined when none was. */
@@ -58,6 +60,7 @@ export async function saveBaselineCommand(deps: SaveBaselineDeps, argument: unkn
   }
   const written = vscode.workspace.asRelativePath(target);
   deps.output.info(`Saved the baseline of ${name}: ${written}.`);
+  deps.saved?.(configFile);
   // Not awaited: the command is done when the file is written, whether or not the person answers.
   void vscode.window
     .showInformationMessage(

@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { ARTIFACTS, requireSetup, ROOT } from '../e2e/support/setup';
 import { runInHostSuite } from './support/runInHost';
 
-const EXPECTED_COUNT = 5;
+const EXPECTED_COUNT = 6;
 const BUNDLE = join(ARTIFACTS, 'in-host', 'suites', 'baseline.js');
 const DESKTOP = process.env['EVALLENS_IN_HOST_VSCODE'] === 'download';
 

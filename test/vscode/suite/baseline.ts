@@ -2,7 +2,8 @@
  * Baselines in the editor, inside a real extension host on a trusted workspace (issue 16): a config
  * is run, "EvalLens: Save as Baseline" writes its baseline beside it, its dataset changes so one case
  * that passed now fails (and one that failed passes), and the next run says so where the person looks:
- * the case's test message, its CodeLens and the status bar. Launched on its own by
+ * the case's test message, its CodeLens and the status bar; saving that run as the baseline clears
+ * them. Launched on its own by
  * test/vscode/baselineInHost.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -125,6 +126,31 @@ export async function run(): Promise<void> {
         const shown = evalLens().regressionStatus();
         assert.equal(shown?.text, '▼ 1 regressed');
         assert.match(shown?.tooltip ?? '', /passed in the baseline, not in the last run:\nbroken\n1 fixed\./);
+      },
+    },
+    {
+      name: 'saving that run as the baseline clears the regressions it was compared for',
+      async fn() {
+        const written = await vscode.commands.executeCommand<string | undefined>(
+          'evallens.saveBaseline',
+          workspaceFile(CONFIG),
+        );
+        assert.equal(written, workspaceFile(BASELINE));
+        assert.match(readFileSync(workspaceFile(BASELINE), 'utf8'), /\{"id":"broken","passed":false/);
+        assert.equal(evalLens().regressionStatus(), undefined);
+        const editor = await openAt(workspaceFile(DATASET));
+        await waitFor(
+          async () =>
+            (
+              await vscode.commands.executeCommand<vscode.CodeLens[]>(
+                'vscode.executeCodeLensProvider',
+                editor.document.uri,
+                100,
+              )
+            ).map((l) => l.command?.title ?? ''),
+          (titles) => titles.some((t) => t.startsWith('Run case')) && !titles.some((t) => /^[▼▲]/.test(t)),
+          'the ▼/▲ lenses to go',
+        );
       },
     },
   ]);
