@@ -13,6 +13,9 @@ import {
   RUN_CASE_COMMAND,
   RUN_CONFIG_COMMAND,
 } from './editor/caseCodeLens';
+import { LastComparisons } from './baseline/lastComparisons';
+import { RegressionStatus } from './baseline/regressionStatus';
+import { SAVE_BASELINE_COMMAND, saveBaselineCommand } from './baseline/saveBaselineCommand';
 import { CaseResultDecorations } from './editor/caseResultDecorations';
 import { offerFailures, showFirstFailure, SHOW_FAILURES_COMMAND } from './editor/showFailures';
 import { createLanguageClient, restartLanguageClient } from './languageClient';
@@ -61,6 +64,9 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
   let lastRunConfigs: readonly string[] | undefined;
   const tree = new EvalTestTree(index, output, vscode);
   const status = new LastRunStatus();
+  // The last runs against their baselines: ▼/▲ lenses per case, the regressions in the status bar.
+  const comparisons = new LastComparisons();
+  const regressions = new RegressionStatus();
   // The configs of the latest test run: the status bar adds them up, "Open Results" offers each.
   const lastBatch = new RunBatch();
   const results = new ResultsViewBridge(context.extensionUri, index, currentSettings, output, () => lastBatch.outcomes);
@@ -77,6 +83,10 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
         lastRuns.onEvent(configFile, event);
       },
       onCaseEnd: (configFile, event) => lastResults.record(configFile, event),
+      onComparison(configFile, comparison, testRun) {
+        comparisons.record(configFile, comparison);
+        regressions.record(testRun, configFile, vscode.workspace.asRelativePath(configFile), comparison);
+      },
       onRunEnd(configFile, run, reportFile, testRun, reportJson) {
         results.onRunEnd(configFile, reportFile, reportJson);
         lastBatch.record(testRun, {
@@ -96,12 +106,13 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
       if (!fromSave && settings.offerShowFailures) offerFailures(lastResults, configFiles);
     },
   });
-  const lenses = new CaseCodeLensProvider(index, lastResults, tree, lastRuns);
+  const lenses = new CaseCodeLensProvider(index, lastResults, tree, lastRuns, comparisons);
 
   context.subscriptions.push(
     tree,
     runner,
     status,
+    regressions,
     results,
     // Revives the results view after a reload (the panel's code loads only when one is revived).
     registerResultsPanelSerializer(context.extensionUri, {
@@ -129,6 +140,22 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
       results.openResults(typeof configFile === 'string' ? configFile : undefined),
     ),
     vscode.commands.registerCommand(OPEN_REPORT_FILE_COMMAND, () => results.openReportFile()),
+    vscode.commands.registerCommand(SAVE_BASELINE_COMMAND, (target: unknown) =>
+      saveBaselineCommand(
+        {
+          cliPath,
+          settings: currentSettings,
+          output,
+          lastRunConfigs: () => lastBatch.outcomes.map((o) => o.configFile),
+          allConfigs: () => index.configFiles(),
+          saved(configFile) {
+            comparisons.record(configFile, undefined);
+            regressions.forget(configFile);
+          },
+        },
+        target,
+      ),
+    ),
     vscode.commands.registerCommand(SHOW_FAILURES_COMMAND, (configFiles: unknown) =>
       showFirstFailure(
         lastResults,
@@ -157,7 +184,9 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
   output.info(
     `Activated in ${(performance.now() - activationStarted).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'}).`,
   );
-  return context.extensionMode === vscode.ExtensionMode.Test ? createTestApi(tree.controller) : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test
+    ? createTestApi(tree.controller, () => regressions.shown)
+    : undefined;
 }
 
 export async function deactivate(): Promise<void> {

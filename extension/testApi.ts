@@ -41,9 +41,14 @@ export interface RecordedRun {
 export interface EvalLensTestApi {
   testTree(): TestTreeNode[];
   runs(): readonly RecordedRun[];
+  /** The regressions status bar item's text and tooltip, while it shows (another extension's status bar items have no public API). */
+  regressionStatus(): { readonly text: string; readonly tooltip: string } | undefined;
 }
 
-export function createTestApi(controller: vscode.TestController): EvalLensTestApi {
+export function createTestApi(
+  controller: vscode.TestController,
+  regressionStatus: EvalLensTestApi['regressionStatus'] = () => undefined,
+): EvalLensTestApi {
   const runs: RecordedRun[] = [];
   const createTestRun = controller.createTestRun.bind(controller);
   controller.createTestRun = (request, name, persist) => {
@@ -111,6 +116,7 @@ export function createTestApi(controller: vscode.TestController): EvalLensTestAp
   return {
     testTree: () => nodesOf(controller.items),
     runs: () => runs,
+    regressionStatus,
   };
 }
 

@@ -6,6 +6,7 @@
 import { markdownCode, markdownText } from '../../shared/text/markdown';
 import { printable } from '../../shared/text/printable';
 import { verdictHeader, verdictName, verdictReasons, verdictsOf } from '../testing/caseResultText';
+import { transitionLensTitle, transitionLensTooltip, type Transition } from '../baseline/runComparison';
 import type { CaseOutcome } from '../testing/lastResults';
 import type { ConfigRunSummary } from '../testing/lastRuns';
 import { caseMark, formatScore, resultMark } from '../testing/resultText';
@@ -31,6 +32,15 @@ export type LensSpec =
       readonly title: string;
       readonly configFile: string;
       readonly caseId: string;
+    }
+  | {
+      /** ▼ regressed / ▲ fixed: the case's last result against the config's baseline. */
+      readonly kind: 'transition';
+      readonly line: number;
+      readonly title: string;
+      readonly tooltip: string;
+      readonly configFile: string;
+      readonly caseId: string;
     };
 
 /** The title H9's end-to-end suite looks for; keep it exactly. */
@@ -39,12 +49,15 @@ export const RUN_CASE_TITLE = 'Run case';
 /**
  * One "Run case" lens per case and config, and the last result beside it when there is one. When
  * several configs read the same file, each "Run case" names its config, shortly, and its result
- * follows it in a compact form, so a line of lenses stays short.
+ * follows it in a compact form, so a line of lenses stays short. After the result, "▼ regressed" or
+ * "▲ fixed" when the last run was compared with a baseline, and only when that agrees with the result
+ * shown (a transition outlived by a newer result is not shown).
  */
 export function caseLenses(
   sites: readonly CaseSite[],
   lastResult: (configFile: string, caseId: string) => CaseOutcome | undefined,
   configName: (configFile: string) => string,
+  transition: (configFile: string, caseId: string) => Transition | undefined = () => undefined,
 ): LensSpec[] {
   const configs = new Set(sites.map((s) => s.configFile));
   const named = configs.size > 1;
@@ -67,8 +80,26 @@ export function caseLenses(
         configFile: site.configFile,
         caseId: site.caseId,
       });
+    const moved =
+      outcome === undefined ? undefined : transitionShown(transition(site.configFile, site.caseId), outcome);
+    if (moved !== undefined)
+      lenses.push({
+        kind: 'transition',
+        line: site.line,
+        title: transitionLensTitle(moved) ?? moved,
+        tooltip: transitionLensTooltip(moved),
+        configFile: site.configFile,
+        caseId: site.caseId,
+      });
   }
   return lenses;
+}
+
+/** The transition a lens shows: regressed beside a result that did not pass, fixed beside one that did. */
+function transitionShown(transition: Transition | undefined, outcome: CaseOutcome): 'regressed' | 'fixed' | undefined {
+  if (transition === 'regressed' && outcome.status !== 'passed') return 'regressed';
+  if (transition === 'fixed' && outcome.status === 'passed') return 'fixed';
+  return undefined;
 }
 
 /** Longest config name a case lens shows; longer ones keep their start and an ellipsis. */

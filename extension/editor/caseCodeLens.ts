@@ -6,6 +6,7 @@
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import type { LastComparisons } from '../baseline/lastComparisons';
 import type { CaseIndex } from '../testing/caseIndex';
 import type { LastResults } from '../testing/lastResults';
 import type { LastRuns } from '../testing/lastRuns';
@@ -39,12 +40,14 @@ export class CaseCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
     private readonly lastResults: LastResults,
     private readonly tree: EvalTestTree,
     private readonly lastRuns: LastRuns,
+    private readonly comparisons?: LastComparisons,
   ) {
     this.disposables.push(
       index.onDidChange(() => this.refreshSoon()),
       lastResults.onDidChange(() => this.refreshSoon()),
       lastRuns.onDidChange(() => this.refreshSoon()),
     );
+    if (comparisons !== undefined) this.disposables.push(comparisons.onDidChange(() => this.refreshSoon()));
     this.ageTimer = setInterval(() => {
       if (this.lastRuns.size > 0) this.changed.fire();
     }, AGE_REFRESH_MS);
@@ -81,12 +84,20 @@ export class CaseCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
       this.index.sitesInFile(file),
       (config, caseId) => this.lastResults.get(config, caseId),
       (config) => basename(config),
+      (config, caseId) => this.comparisons?.get(config, caseId),
     );
     for (const spec of specs) {
       const range = new vscode.Range(spec.line, 0, spec.line, 0);
       const command = spec.kind === 'run-case' ? RUN_CASE_COMMAND : OPEN_RESULTS_COMMAND;
       const args = spec.kind === 'run-case' ? [spec.configFile, spec.caseId] : [spec.configFile];
-      lenses.push(new vscode.CodeLens(range, { title: spec.title, command, arguments: args }));
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: spec.title,
+          command,
+          arguments: args,
+          ...(spec.kind === 'transition' ? { tooltip: spec.tooltip } : {}),
+        }),
+      );
     }
     return lenses;
   }

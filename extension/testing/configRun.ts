@@ -6,6 +6,9 @@
 import { dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { CaseEndEvent, RunEvent } from '../../protocol/runEvents';
+import { FailureMemory } from '../baseline/regressedCases';
+import { comparisonAfterRun } from '../baseline/runBaseline';
+import type { RunComparison } from '../baseline/runComparison';
 import { runArgs } from '../runner/cliArgs';
 import { startCliRun } from '../runner/cliProcess';
 import { fetchPlan, type RunPlan } from '../runner/plan';
@@ -25,6 +28,8 @@ export interface RunObservers {
   onRunStart(configFile: string): void;
   onEvent(configFile: string, event: RunEvent): void;
   onCaseEnd(configFile: string, event: CaseEndEvent): void;
+  /** Before `onRunEnd`: the run compared with the config's baseline (undefined: no baseline, or not compared). */
+  onComparison?(configFile: string, comparison: RunComparison | undefined, testRun: vscode.TestRun): void;
   /**
    * `reportFile` is where the CLI wrote report.json, when the run got that far; `testRun` is the test
    * run the config's run was part of (one "Run All" covers several configs); `reportJson` the report's
@@ -97,7 +102,10 @@ export async function runConfig(
       'Restricted Mode: scorers that run workspace code or reach the network, targets and cases on server databases are skipped ("workspace is not trusted"); no environment variable the workspace names is read.',
     );
 
-  const mapper = new RunEventMapper(testRunSink(run, context.tree, configFile));
+  const sink = testRunSink(run, context.tree, configFile);
+  // Remembers failing cases' messages: a regressed one is told so when the comparison comes, at the end.
+  const failures = new FailureMemory();
+  const mapper = new RunEventMapper(failures.wrap(sink));
   let stderr = '';
   // The CLI masks what it writes; a line it could not (a crash of Node itself) is masked here, whole.
   const stderrLines = new MaskedLines();
@@ -147,6 +155,28 @@ export async function runConfig(
       for (const item of items) run.errored(item, message);
     }
     const reportFile = mapped.runId === undefined ? undefined : join(runsDir, mapped.runId, 'report.json');
+    const finished = reportFile !== undefined && !exit.cancelled && (exit.code === 0 || exit.code === 1);
+    const compared = finished
+      ? await comparisonAfterRun({
+          cliPath: context.cliPath,
+          configFile,
+          reportFile,
+          cwd,
+          ...(exit.reportJson === undefined ? {} : { reportJson: exit.reportJson }),
+        })
+      : {};
+    if (compared.problem !== undefined)
+      say(`Not compared with the baseline of ${vscode.workspace.asRelativePath(configFile)}: ${compared.problem}`);
+    const comparison = compared.comparison;
+    if (comparison !== undefined) {
+      say(`Compared with the baseline: ${comparison.regressed.length} regressed, ${comparison.fixed.length} fixed.`);
+      for (const caseId of comparison.regressed) {
+        const notice = failures.regressed(caseId);
+        if (notice?.status === 'failed') sink.failed(caseId, notice.messages, notice.durationMs);
+        else if (notice?.status === 'errored') sink.errored(caseId, notice.messages, notice.durationMs);
+      }
+    }
+    context.observers.onComparison?.(configFile, comparison, run);
     context.observers.onRunEnd(
       configFile,
       mapped,
