@@ -16,6 +16,7 @@ import { MIN_CASES } from '../../core/stats/rules';
 const INDENT = '     ';
 /** Results shown under a failed or errored case. */
 const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+const UNDECIDED: ReadonlySet<string> = new Set(['inconclusive']);
 const COLOURS = { green: 32, red: 31, yellow: 33 } as const;
 type Colour = keyof typeof COLOURS;
 
@@ -56,6 +57,7 @@ export class ConsoleReporter implements Reporter {
       if (head.scorers.length === 0) lines.push('');
       lines.push(`job score ${num(job.score)} (threshold ${num(job.threshold)}) → ${this.outcome(job.pass)}`);
     }
+    lines.push(...untestedBenchmarks(head.scorers));
     const { passed, failed, errored, skipped, total } = head.summary;
     const counts = [`${passed} passed`, `${failed} failed`];
     if (errored > 0) counts.push(`${errored} errored`);
@@ -93,7 +95,8 @@ export class ConsoleReporter implements Reporter {
       case 'passed':
         return [`${this.paint('green', 'PASS')} ${id} ${took}`];
       case 'skipped':
-        return [`${this.paint('yellow', 'SKIP')} ${id}`];
+        // An undecided result says why (EvalHub's omitted test: never a silent drop).
+        return [`${this.paint('yellow', 'SKIP')} ${id}`, ...this.reasons(event.results, UNDECIDED)];
       case 'failed':
         return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event.results)];
       case 'errored': {
@@ -104,9 +107,9 @@ export class ConsoleReporter implements Reporter {
     }
   }
 
-  private reasons(results: readonly ScorerResult[]): string[] {
+  private reasons(results: readonly ScorerResult[], shown: ReadonlySet<string> = SHOWN): string[] {
     return results
-      .filter((r) => SHOWN.has(r.status))
+      .filter((r) => shown.has(r.status))
       .map((r) => {
         // Trial 0 is a scorer that compares the trials with each other: "across trials", as everywhere.
         const name = shownTrialName(r.trial, this.numTrials);
@@ -184,4 +187,16 @@ function tooWideNote(s: ScorerAggregate): string {
 /** A number for people: at most `digits` decimals, no trailing zeros. */
 function num(value: number, digits = 3): string {
   return String(Number(value.toFixed(digits)));
+}
+
+/** EvalHub's benchmarks without a test, said in the summary: they are left out of the job score. */
+function untestedBenchmarks(scorers: readonly ScorerAggregate[]): string[] {
+  return scorers.flatMap((s) => {
+    const untested = s.jobScoreByCase === true ? s.counts.inconclusive + s.counts.error : 0;
+    if (untested === 0) return [];
+    const what = untested === 1 ? '1 benchmark has' : `${untested} benchmarks have`;
+    return [
+      `${printable(s.name)}: ${what} no test and ${untested === 1 ? 'is' : 'are'} left out of the job score (reasons above)`,
+    ];
+  });
 }
