@@ -33,6 +33,8 @@ export class ConsoleReporter implements Reporter {
   private readonly skipReasons = new SkipReasons();
   /** Cases are printed in dataset order, as they were read, whatever order they finish in. */
   private readonly order = new CaseOrder<string[]>();
+  /** Per scorer (not evalhub_benchmark's), results left without a test by their primary metric (EvalHub's rule). */
+  private readonly noTest = new Map<string, number>();
 
   constructor(private readonly options: ReporterOptions) {
     this.output = Output.open(options);
@@ -41,6 +43,12 @@ export class ConsoleReporter implements Reporter {
 
   onEvent(event: RunEvent): void {
     this.skipReasons.onEvent(event);
+    if (
+      event.type === 'result' &&
+      event.result.status === 'inconclusive' &&
+      event.result.reason.startsWith('no test: ')
+    )
+      this.noTest.set(event.result.scorer, (this.noTest.get(event.result.scorer) ?? 0) + 1);
     if (event.type === 'run/start') this.numTrials = event.numTrials;
     else if (event.type === 'case/start') this.order.start(event.index);
     else if (event.type === 'case/end')
@@ -57,7 +65,7 @@ export class ConsoleReporter implements Reporter {
       if (head.scorers.length === 0) lines.push('');
       lines.push(`job score ${num(job.score)} (threshold ${num(job.threshold)}) → ${this.outcome(job.pass)}`);
     }
-    lines.push(...untestedBenchmarks(head.scorers));
+    lines.push(...untestedBenchmarks(head.scorers, this.noTest));
     const { passed, failed, errored, skipped, total } = head.summary;
     const counts = [`${passed} passed`, `${failed} failed`];
     if (errored > 0) counts.push(`${errored} errored`);
@@ -190,9 +198,15 @@ function num(value: number, digits = 3): string {
 }
 
 /** EvalHub's benchmarks without a test, said in the summary: they are left out of the job score. */
-function untestedBenchmarks(scorers: readonly ScorerAggregate[]): string[] {
+function untestedBenchmarks(scorers: readonly ScorerAggregate[], noTest: ReadonlyMap<string, number>): string[] {
   return scorers.flatMap((s) => {
-    const untested = s.jobScoreByCase === true ? s.counts.inconclusive + s.counts.error : 0;
+    if (s.jobScoreByCase !== true) {
+      const results = noTest.get(s.name) ?? 0;
+      if (results === 0) return [];
+      const what = results === 1 ? '1 result has' : `${results} results have`;
+      return [`${printable(s.name)}: ${what} no test (its primary metric is missing or not a number) and no score`];
+    }
+    const untested = s.counts.inconclusive + s.counts.error;
     if (untested === 0) return [];
     const what = untested === 1 ? '1 benchmark has' : `${untested} benchmarks have`;
     return [
