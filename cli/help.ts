@@ -49,7 +49,7 @@ Options:
   --case <id>          run only this case; repeatable; an id the dataset does not have is an error
   --filter <glob>      run only cases whose id matches (* any text, ? one character, [a-z]); a glob
                        that matches no case is an error
-  --reporter <name>    console (default), json, jsonl, junit, csv; repeatable
+  --reporter <name>    console (default), json, jsonl, junit, csv, evalhub; repeatable
   --out <path>         write the reporter just before it to this file (else standard output)
   --concurrency <n>    cases scored at once, 1 to 256 (default: number of cores)
   --trials <n>         score each case n times, 1 to 100 (overrides num_trials)

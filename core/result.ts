@@ -31,6 +31,14 @@ export interface ScorerVerdict {
    * verdict (whose status and reason then only summarize).
    */
   readonly parts?: readonly ScorerVerdictPart[];
+  /**
+   * A map of named metrics beside the score (EvalHub's benchmark metrics; a subprocess or python
+   * scorer's `metrics`). With a primary metric (the entry's `primary_score.metric`, else the scorer's
+   * `primaryMetric`) the runner makes that metric the score (core/evalhub/primaryMetric.ts).
+   */
+  readonly metrics?: { readonly [name: string]: Json };
+  /** The metric the scorer itself names as primary, when the entry names none. Not reported. */
+  readonly primaryMetric?: string;
 }
 
 /** One item's verdict of an itemized scorer; `index` names its result (`<instance>_<index>`). */

@@ -22,7 +22,9 @@ const common = readJson(join(schemasDir, 'scorer-common.schema.json'));
 const caseSchema = readJson(join(schemasDir, 'case.schema.json'));
 
 const strip = ({ $schema, $id, ...rest }) => rest;
-const defs = { case: strip(caseSchema), scorer_common: strip(common) };
+// The EvalHub collection shape, one file for a collection file and for `evalhub:` in a config.
+const evalhubCollection = readJson(join(schemasDir, 'evalhub-collection.schema.json'));
+const defs = { case: strip(caseSchema), scorer_common: strip(common), evalhub_collection: strip(evalhubCollection) };
 const keys = [];
 for (const file of scorerFiles) {
   const schema = readJson(join(schemasDir, 'scorers', file));

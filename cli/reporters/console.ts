@@ -16,6 +16,7 @@ import { MIN_CASES } from '../../core/stats/rules';
 const INDENT = '     ';
 /** Results shown under a failed or errored case. */
 const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+const UNDECIDED: ReadonlySet<string> = new Set(['inconclusive']);
 const COLOURS = { green: 32, red: 31, yellow: 33 } as const;
 type Colour = keyof typeof COLOURS;
 
@@ -32,6 +33,8 @@ export class ConsoleReporter implements Reporter {
   private readonly skipReasons = new SkipReasons();
   /** Cases are printed in dataset order, as they were read, whatever order they finish in. */
   private readonly order = new CaseOrder<string[]>();
+  /** Per scorer (not evalhub_benchmark's), results left without a test by their primary metric (EvalHub's rule). */
+  private readonly noTest = new Map<string, number>();
 
   constructor(private readonly options: ReporterOptions) {
     this.output = Output.open(options);
@@ -40,6 +43,12 @@ export class ConsoleReporter implements Reporter {
 
   onEvent(event: RunEvent): void {
     this.skipReasons.onEvent(event);
+    if (
+      event.type === 'result' &&
+      event.result.status === 'inconclusive' &&
+      event.result.reason.startsWith('no test: ')
+    )
+      this.noTest.set(event.result.scorer, (this.noTest.get(event.result.scorer) ?? 0) + 1);
     if (event.type === 'run/start') this.numTrials = event.numTrials;
     else if (event.type === 'case/start') this.order.start(event.index);
     else if (event.type === 'case/end')
@@ -56,6 +65,7 @@ export class ConsoleReporter implements Reporter {
       if (head.scorers.length === 0) lines.push('');
       lines.push(`job score ${num(job.score)} (threshold ${num(job.threshold)}) → ${this.outcome(job.pass)}`);
     }
+    lines.push(...untestedBenchmarks(head.scorers, this.noTest));
     const { passed, failed, errored, skipped, total } = head.summary;
     const counts = [`${passed} passed`, `${failed} failed`];
     if (errored > 0) counts.push(`${errored} errored`);
@@ -93,7 +103,8 @@ export class ConsoleReporter implements Reporter {
       case 'passed':
         return [`${this.paint('green', 'PASS')} ${id} ${took}`];
       case 'skipped':
-        return [`${this.paint('yellow', 'SKIP')} ${id}`];
+        // An undecided result says why (EvalHub's omitted test: never a silent drop).
+        return [`${this.paint('yellow', 'SKIP')} ${id}`, ...this.reasons(event.results, UNDECIDED)];
       case 'failed':
         return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event.results)];
       case 'errored': {
@@ -104,9 +115,9 @@ export class ConsoleReporter implements Reporter {
     }
   }
 
-  private reasons(results: readonly ScorerResult[]): string[] {
+  private reasons(results: readonly ScorerResult[], shown: ReadonlySet<string> = SHOWN): string[] {
     return results
-      .filter((r) => SHOWN.has(r.status))
+      .filter((r) => shown.has(r.status))
       .map((r) => {
         // Trial 0 is a scorer that compares the trials with each other: "across trials", as everywhere.
         const name = shownTrialName(r.trial, this.numTrials);
@@ -184,4 +195,22 @@ function tooWideNote(s: ScorerAggregate): string {
 /** A number for people: at most `digits` decimals, no trailing zeros. */
 function num(value: number, digits = 3): string {
   return String(Number(value.toFixed(digits)));
+}
+
+/** EvalHub's benchmarks without a test, said in the summary: they are left out of the job score. */
+function untestedBenchmarks(scorers: readonly ScorerAggregate[], noTest: ReadonlyMap<string, number>): string[] {
+  return scorers.flatMap((s) => {
+    if (s.jobScoreByCase !== true) {
+      const results = noTest.get(s.name) ?? 0;
+      if (results === 0) return [];
+      const what = results === 1 ? '1 result has' : `${results} results have`;
+      return [`${printable(s.name)}: ${what} no test (its primary metric is missing or not a number) and no score`];
+    }
+    const untested = s.counts.inconclusive + s.counts.error;
+    if (untested === 0) return [];
+    const what = untested === 1 ? '1 benchmark has' : `${untested} benchmarks have`;
+    return [
+      `${printable(s.name)}: ${what} no test and ${untested === 1 ? 'is' : 'are'} left out of the job score (reasons above)`,
+    ];
+  });
 }

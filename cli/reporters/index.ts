@@ -1,12 +1,13 @@
 import { ConsoleReporter } from './console';
 import { CsvReporter } from './csv';
+import { EvalhubReporter } from './evalhub';
 import { JsonReporter } from './json';
 import { JsonlReporter } from './jsonl';
 import { JunitReporter } from './junit';
 import type { Reporter, ReporterOptions } from './reporter';
 
 /** The reporter names `--reporter` accepts, in the order usage errors list them. */
-export const REPORTER_NAMES = ['console', 'json', 'jsonl', 'junit', 'csv'] as const;
+export const REPORTER_NAMES = ['console', 'json', 'jsonl', 'junit', 'csv', 'evalhub'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 export function isReporterName(name: string): name is ReporterName {
@@ -26,6 +27,8 @@ export function createReporter(name: ReporterName, options: ReporterOptions): Re
       return new JunitReporter(options);
     case 'csv':
       return new CsvReporter(options);
+    case 'evalhub':
+      return new EvalhubReporter(options);
   }
 }
 

@@ -114,7 +114,7 @@ function scorerJson(s: ScorerAggregate): object {
   return {
     ...pick(s, ['name', 'key', 'origin']),
     scale: s.scale.kind === 'bounded' ? { kind: 'bounded', max: s.scale.max } : { kind: 'count', unit: s.scale.unit },
-    ...pick(s, ['threshold', 'weight', 'lowerIsBetter']),
+    ...pick(s, ['threshold', 'weight', 'lowerIsBetter', 'jobScoreByCase']),
     counts: pick(s.counts, RESULT_STATUSES),
     ...pick(s, ['meanScore', 'passRate']),
     ...(s.test === undefined
@@ -155,5 +155,16 @@ function caseJson(c: ReportCase): ReportCase {
 }
 
 function resultJson(r: ScorerResult): object {
-  return pick(r, ['caseId', 'scorer', 'trial', 'status', 'score', 'passed', 'reason', 'durationMs', 'details']);
+  return pick(r, [
+    'caseId',
+    'scorer',
+    'trial',
+    'status',
+    'score',
+    'passed',
+    'reason',
+    'durationMs',
+    'details',
+    'metrics',
+  ]);
 }

@@ -6,6 +6,8 @@ import type { RunConfig } from './runConfig';
 import { isUntrustedEnv } from './untrustedEnv';
 import { outsideOf } from './workspacePath';
 import { YamlSource } from './yamlSource';
+import { loadEvalhub } from '../evalhub/loadEvalhub';
+import { hasErrors } from '../problem';
 
 export interface LoadOptions {
   /**
@@ -36,16 +38,44 @@ export function loadRunConfig(
     source,
     ...(options.engine === undefined ? {} : { engine: options.engine }),
   });
-  if (!isUntrustedEnv(env) || parsed.config === undefined) return parsed;
+  const withEvalhub = completeEvalhub(parsed);
+  if (!isUntrustedEnv(env) || withEvalhub.config === undefined) return withEvalhub;
   const config: RunConfig =
-    parsed.config.dataset === undefined
-      ? parsed.config
-      : { ...parsed.config, dataset: { ...parsed.config.dataset, env } };
+    withEvalhub.config.dataset === undefined
+      ? withEvalhub.config
+      : { ...withEvalhub.config, dataset: { ...withEvalhub.config.dataset, env } };
   const output = config.csvOutputDirectory;
   const workspace = options.workspace ?? config.dir;
-  if (output === undefined || !outsideOf(workspace, output)) return { ...parsed, config };
+  if (output === undefined || !outsideOf(workspace, output)) return { ...withEvalhub, config };
   // A workspace may not choose where an untrusted run writes: the run is refused, not redirected.
   const range = source.valueRange(['reporting', 'csv', 'output_directory']);
   const message = `the workspace is not trusted, so a run writes nothing outside it (${workspace}), and \`reporting.csv.output_directory\` is ${output}; choose a folder inside the workspace, or trust it`;
   return { problems: [...parsed.problems, { code: 'output-outside-workspace', severity: 'error', message, range }] };
+}
+
+/**
+ * A config with `evalhub:` gets its collection file read here, where a run or `validate --cases`
+ * loads it (the language server's check reads no other file): the job threshold by EvalHub's
+ * precedence, the scoring sources on a benchmark-results dataset, and the collection's mistakes.
+ */
+function completeEvalhub(parsed: ParsedRunConfig): ParsedRunConfig {
+  const config = parsed.config;
+  if (config?.evalhub === undefined) return parsed;
+  const loaded = loadEvalhub(config.evalhub, config.dataset);
+  const problems = [...parsed.problems, ...loaded.problems];
+  if (hasErrors(loaded.problems)) {
+    const { config: _refused, ...rest } = parsed;
+    return { ...rest, problems };
+  }
+  const providerId = config.evalhub.providerId;
+  const evalhub = { sources: loaded.sources, ...(providerId === undefined ? {} : { providerId }) };
+  return {
+    ...parsed,
+    problems,
+    config: {
+      ...config,
+      jobThreshold: loaded.jobThreshold,
+      ...(config.dataset === undefined ? {} : { dataset: { ...config.dataset, evalhub } }),
+    },
+  };
 }

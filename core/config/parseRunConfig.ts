@@ -32,6 +32,8 @@ import { readTarget, targetKnownKeys } from '../target/readTarget';
 import { YamlSource } from './yamlSource';
 import { maskProblems } from '../../shared/text/secretMask';
 import type { SourceRange } from '../text/position';
+import { readEvalhubSection } from '../evalhub/configSection';
+import { collectionKeys } from '../evalhub/loadEvalhub';
 
 export interface ParseOptions {
   readonly registry?: ScorerRegistry;
@@ -74,7 +76,7 @@ function validateTopLevel(engine: EngineContext): ValidateFunction {
     const topLevel = {
       ...rest,
       properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } },
-      $defs: { case: $defs.case },
+      $defs: { case: $defs.case, evalhub_collection: $defs.evalhub_collection },
     };
     engine.validators.topLevel = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(topLevel);
   }
@@ -306,6 +308,7 @@ function parseWithSource(
     family,
     ...evalbench.settings,
     ...(target.config === undefined ? {} : { target: target.config }),
+    ...evalhubOf(source, data, (p) => resolveConfigPath(p, compat)),
   };
   return { config, problems: kept, ...named };
 }
@@ -371,6 +374,8 @@ function knownKeysOf(path: readonly (string | number)[]): readonly string[] {
   if (path[0] === 'reporting' && path[1] === 'csv') return ['output_directory'];
   if (path[0] === 'pass_criteria') return ['threshold', 'min_pass_rate'];
   if (path[0] === 'target') return targetKnownKeys(path);
+  if (path[0] === 'evalhub')
+    return path.length === 1 ? ['collection', 'benchmarks', 'providers', 'provider_id'] : collectionKeys(path.slice(1));
   return [];
 }
 
@@ -384,4 +389,14 @@ function isEmptyScorers(scorers: unknown): boolean {
   if (scorers === undefined || scorers === null) return true;
   if (Array.isArray(scorers)) return scorers.length === 0;
   return typeof scorers === 'object' && Object.keys(scorers).length === 0;
+}
+
+/** `evalhub:` (core/evalhub/configSection.ts), read once the config has no errors. */
+function evalhubOf(
+  source: YamlSource,
+  data: Record<string, unknown>,
+  absolute: (path: string) => string,
+): { evalhub?: NonNullable<ReturnType<typeof readEvalhubSection>> } {
+  const section = readEvalhubSection(source, data, absolute);
+  return section === undefined ? {} : { evalhub: section };
 }

@@ -4,6 +4,7 @@ import type { ScorerContext, ScorerDefinition } from '../scorers/scorer';
 import type { DatasetSource } from '../dataset/source';
 import type { SourceRange } from '../text/position';
 import type { TargetConfig } from '../target/targetConfig';
+import type { EvalhubSection } from '../evalhub/configSection';
 
 export type { DatasetSource } from '../dataset/source';
 
@@ -20,6 +21,8 @@ export interface ScorerInstance {
   readonly threshold?: number;
   readonly weight: number;
   readonly lowerIsBetter: boolean;
+  /** `primary_score.metric`: the metric of a result's `metrics` that becomes its score. */
+  readonly primaryMetric?: string;
   readonly timeoutMs: number;
   /** The entry's key (mapping form) or `type` value (list form). */
   readonly range: SourceRange;
@@ -84,6 +87,8 @@ export interface RunConfig {
   readonly csvOutputDirectory?: string;
   /** `target:`: the system under test, called for cases without a recorded output. */
   readonly target?: TargetConfig;
+  /** `evalhub:`: the collection, overrides and provider defaults benchmark results are judged by (core/evalhub). */
+  readonly evalhub?: EvalhubSection;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

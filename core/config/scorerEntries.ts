@@ -201,7 +201,7 @@ export function readScorers(
       ...(threshold === undefined ? {} : { threshold }),
       weight:
         typeof outcome.options['weight'] === 'number' && outcome.options['weight'] > 0 ? outcome.options['weight'] : 1,
-      lowerIsBetter: outcome.options['lower_is_better'] === true,
+      ...primaryScoreOf(outcome.options),
       timeoutMs,
       range: entry.listForm ? source.valueRange(entry.keyPath) : source.keyRange(entry.keyPath),
     };
@@ -351,4 +351,20 @@ function keptOutOfJson(context: ScorerContext): ScorerContext {
     enumerable: false,
   });
   return context;
+}
+
+/** `lower_is_better`, and `primary_score: {metric, lower_is_better}` (EvalHub's form of both). */
+function primaryScoreOf(options: { readonly [key: string]: Json }): { lowerIsBetter: boolean; primaryMetric?: string } {
+  const primary = options['primary_score'];
+  const p: { readonly [key: string]: Json } =
+    primary !== null && typeof primary === 'object' && !Array.isArray(primary)
+      ? (primary as { readonly [key: string]: Json })
+      : {};
+  const named = p['metric'];
+  const metric = typeof named === 'string' && named !== '' ? named : undefined;
+  const lower = p['lower_is_better'] === true;
+  return {
+    lowerIsBetter: options['lower_is_better'] === true || lower,
+    ...(metric === undefined ? {} : { primaryMetric: metric }),
+  };
 }

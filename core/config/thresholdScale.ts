@@ -47,7 +47,9 @@ export function passCriteriaProblems(
     ];
   }
   if (scorers === undefined) return [];
-  const tested = scorers.some((s) => s.threshold !== undefined && s.definition.scale.kind === 'bounded');
+  const tested = scorers.some(
+    (s) => s.definition.jobScoreByCase === true || (s.threshold !== undefined && s.definition.scale.kind === 'bounded'),
+  );
   if (tested) return [];
   return [
     {

@@ -9,12 +9,15 @@ import { readNl2sql } from './nl2sql';
 import { caseSelector } from './caseSelection';
 import type { DatasetFormat, DatasetReader, DatasetSource } from './source';
 import { readYaml } from './yaml';
+import { readBenchmarkResults } from './benchmarkResults';
 
 const READERS: Readonly<Record<DatasetFormat, DatasetReader>> = {
   jsonl: readJsonl,
   json: readJson,
   yaml: readYaml,
   csv: readCsv,
+  lm_eval_results: readBenchmarkResults,
+  evalhub_results: readBenchmarkResults,
 };
 
 const EXTENSIONS: Readonly<Record<string, DatasetFormat>> = {

@@ -1,8 +1,9 @@
 import type { DatasetRecord } from '../case';
 import type { CaseSelection } from './caseSelection';
+import type { ScoringSources } from '../evalhub/resolve';
 
 /** The dataset formats EvalLens reads. */
-export type DatasetFormat = 'jsonl' | 'json' | 'yaml' | 'csv';
+export type DatasetFormat = 'jsonl' | 'json' | 'yaml' | 'csv' | 'lm_eval_results' | 'evalhub_results';
 
 /** How a CSV cell is read. Cells are strings unless their column is declared otherwise. */
 export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
@@ -50,6 +51,8 @@ export interface DatasetSource {
   readonly text?: string;
   /** Where an evalset's `${VAR}`s are read from (default: the process's); a run without trust gives one that reads nothing. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Benchmark results (`lm_eval_results`, `evalhub_results`): the config's EvalHub scoring inputs (core/evalhub). */
+  readonly evalhub?: { readonly sources: ScoringSources; readonly providerId?: string };
 }
 
 /**

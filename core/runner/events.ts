@@ -22,6 +22,8 @@ export interface ScorerInfo {
    * gets its own aggregate.
    */
   readonly itemized?: true;
+  /** Each result is a benchmark weighted on its own in the job score (evalhub_benchmark; see ScorerDefinition). */
+  readonly jobScoreByCase?: true;
 }
 
 export interface RunStartEvent {

@@ -218,6 +218,7 @@ function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {
     weight: instance.weight,
     lowerIsBetter: instance.lowerIsBetter,
     ...(instance.definition.itemized === true ? { itemized: true as const } : {}),
+    ...(instance.definition.jobScoreByCase === true ? { jobScoreByCase: true as const } : {}),
   };
 }
 
@@ -227,5 +228,6 @@ function maskKnownSecrets(results: readonly ScorerResult[], secrets: readonly st
     ...r,
     reason: maskSecretText(r.reason, secrets),
     ...(r.details === undefined ? {} : { details: maskJson(r.details, secrets) }),
+    ...(r.metrics === undefined ? {} : { metrics: maskJson(r.metrics, secrets) }),
   }));
 }

@@ -1,3 +1,4 @@
+import { withPrimaryMetric } from '../evalhub/primaryMetric';
 import type { EvalCase } from '../case';
 import type { ScorerResult, ScorerVerdict } from '../result';
 import { applyFieldPaths } from '../scorers/fieldPaths';
@@ -231,12 +232,14 @@ function finishParts(
  * pass is `score >= threshold` (`<=` with lower_is_better). A result that did not decide has no `passed`.
  */
 function finish(
-  verdict: ScorerVerdict,
+  given: ScorerVerdict,
   caseId: string,
   instance: LiveScorer,
   trial: number,
   durationMs: number,
 ): ScorerResult {
+  // EvalHub's primary score: a metric of the verdict's `metrics` becomes its score, before the threshold rule.
+  const verdict = withPrimaryMetric(given, instance.primaryMetric);
   let status = verdict.status;
   const decidable = status === 'pass' || status === 'fail' || status === 'measured';
   if (decidable && instance.threshold !== undefined && typeof verdict.score === 'number') {
@@ -255,6 +258,7 @@ function finish(
     // then is cut to a bounded prefix (detailsCap.ts): a 200 MB output is not carried by every copy of the result.
     reason: capText(status !== verdict.status ? thresholdReason(verdict, instance, status === 'pass') : verdict.reason),
     ...(verdict.details === undefined ? {} : { details: capDetails(verdict.details) }),
+    ...(verdict.metrics === undefined ? {} : { metrics: capDetails(verdict.metrics) }),
     durationMs: Math.round(durationMs * 1000) / 1000,
   };
 }

@@ -8,6 +8,10 @@ export type ScorerCommonOptions = {
   readonly threshold?: number;
   readonly weight: number;
   readonly lower_is_better: boolean;
+  readonly primary_score?: {
+    readonly metric?: string;
+    readonly lower_is_better?: boolean;
+  };
   readonly output_path?: string;
   readonly expected_path?: string;
   readonly timeout_ms?: number;
@@ -49,6 +53,7 @@ export interface ScorerOptionsBySchema {
   'evalbench/exact_match': ScorerCommonOptions & {
     readonly truncate_execution_outputs: number;
   };
+  evalhub_benchmark: ScorerCommonOptions;
   exact_match: ScorerCommonOptions & {
     readonly mode: 'auto' | 'text' | 'json';
     readonly trim: boolean;

@@ -29,6 +29,7 @@ import { toolCallMatch } from './builtin/toolCallMatch';
 import { trajectory } from './builtin/trajectory';
 import { trajectoryMatcher } from './builtin/trajectoryMatcher';
 import { turnCount } from './builtin/turnCount';
+import { evalhubBenchmark } from './builtin/evalhubBenchmark';
 import { executableSql } from './builtin/sql/executableSql';
 import { hybridXaJudge } from './builtin/sql/hybridXaJudge';
 import { recallMatch } from './builtin/sql/recallMatch';
@@ -88,6 +89,8 @@ export const BUILTIN_SCORERS: readonly ScorerDefinition[] = [
   hybridXaJudge,
   // judgeval
   executionOrder,
+  // EvalHub: benchmark results of harnesses
+  evalhubBenchmark,
   // EvalCore: any-language scorers
   subprocess,
   pythonScorer,

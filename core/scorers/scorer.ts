@@ -129,6 +129,11 @@ export interface ScorerDefinition {
   /** Its verdicts may carry `parts`: one result per item, named `<instance>_<index>` (binary_rubric_scorer). */
   readonly itemized?: true;
   /**
+   * Each case is a benchmark with its own weight and direction (evalhub_benchmark): the job score adds
+   * each result that has a test by the weight and `lower_is_better` in its details, not this scorer's mean.
+   */
+  readonly jobScoreByCase?: true;
+  /**
    * Checks what the schema cannot express (a regex that can blow up, an unsupported JSON Schema
    * keyword, a model config that does not load), when the config loads: every keystroke in the
    * language server, and `evallens validate`. Builds nothing that runs. Absent: the schema says all.

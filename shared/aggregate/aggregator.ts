@@ -7,6 +7,9 @@ interface Tally {
   scoreSum: number;
   scored: number;
   passes: number;
+  /** jobScoreByCase scorers: Σ weight × (score, or 1 − score) and Σ weight over results with a test. */
+  caseWeighted: number;
+  caseWeights: number;
 }
 
 /**
@@ -27,6 +30,8 @@ export class Aggregator {
   private readonly tallies = new Map<string, Tally>();
   /** Per itemized scorer, the item results seen so far (`<name>_<index>`), by index. */
   private readonly items = new Map<string, Map<number, ScorerInfo>>();
+  /** Scorers whose every case is weighted on its own in the job score (evalhub_benchmark). */
+  private readonly byCase = new Set<string>();
 
   constructor(
     private readonly scorers: readonly ScorerInfo[],
@@ -35,6 +40,7 @@ export class Aggregator {
     for (const s of scorers) {
       this.tallies.set(s.name, emptyTally());
       if (s.itemized === true) this.items.set(s.name, new Map());
+      if (s.jobScoreByCase === true) this.byCase.add(s.name);
     }
   }
 
@@ -56,6 +62,7 @@ export class Aggregator {
       tally.scored++;
     }
     if (result.status === 'pass') tally.passes++;
+    if (this.byCase.has(result.scorer)) addCaseContribution(tally, result);
   }
 
   /**
@@ -102,6 +109,12 @@ export class Aggregator {
     let weighted = 0;
     let weights = 0;
     for (const a of aggregates) {
+      const byCase = a.jobScoreByCase === true ? this.tallies.get(a.name) : undefined;
+      if (byCase !== undefined) {
+        weighted += byCase.caseWeighted;
+        weights += byCase.caseWeights;
+        continue;
+      }
       if (a.test === undefined || a.scale.kind !== 'bounded') continue;
       const weight = a.weight > 0 ? a.weight : 1;
       const normalized = a.test.primary_score / a.scale.max;
@@ -138,5 +151,20 @@ function emptyTally(): Tally {
     skipped: 0,
     measured: 0,
   };
-  return { counts, scoreSum: 0, scored: 0, passes: 0 };
+  return { counts, scoreSum: 0, scored: 0, passes: 0, caseWeighted: 0, caseWeights: 0 };
+}
+
+/**
+ * EvalHub's job score over benchmarks (seed 003): a result with a test (pass or fail with a score)
+ * adds weight × score, or weight × (1 − score) with lower_is_better, whatever the metric's scale; its
+ * weight and direction are in its details; a missing or 0 weight counts as 1. A benchmark without a
+ * test (inconclusive, error) adds nothing.
+ */
+function addCaseContribution(tally: Tally, result: ScorerResult): void {
+  if ((result.status !== 'pass' && result.status !== 'fail') || typeof result.score !== 'number') return;
+  const weight =
+    typeof result.details?.['weight'] === 'number' && result.details['weight'] > 0 ? result.details['weight'] : 1;
+  const lower = result.details?.['lower_is_better'] === true;
+  tally.caseWeighted += weight * (lower ? 1 - result.score : result.score);
+  tally.caseWeights += weight;
 }

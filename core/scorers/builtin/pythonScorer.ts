@@ -2,6 +2,7 @@ import { isAbsolute, parse } from 'node:path';
 import type { Json } from '../../case';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import schema from '../../../schemas/scorers/python_scorer.schema.json';
+import { answerMetrics, metricsOnly, withMetrics } from '../../evalhub/answerMetrics';
 import { endedHow, type ProcessCommand } from '../../process/processGroup';
 import { findOnPath } from '../support/processPath';
 import { runOnce, type RunLimit } from '../support/processRun';
@@ -171,6 +172,10 @@ function answerVerdict(stdout: string, details: { [key: string]: Json } | undefi
       'Error processing script output: the JSON is not an object; it must be {"score": <0..100>, "reason": "…"}',
       withStdout(details, text),
     );
+  const read = answerMetrics(answer, 'the script');
+  if (!read.ok) return failed(`Error processing script output: ${read.message}`, details);
+  // Metrics and no score: the entry's primary_score (or the script's primary_metric) gives the score.
+  if (answer['score'] === undefined && read.metrics !== undefined) return metricsOnly(read, 'the script', details);
   const raw = answer['score'] ?? 0;
   const score =
     typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
@@ -186,7 +191,7 @@ function answerVerdict(stdout: string, details: { [key: string]: Json } | undefi
         ? reasonField
         : JSON.stringify(reasonField);
   const shown = truncate(reason, QUOTE_CHARS);
-  return score === 100 ? pass(shown, score, details) : fail(shown, score, details);
+  return withMetrics(score === 100 ? pass(shown, score, details) : fail(shown, score, details), read);
 }
 
 function failed(message: string, details?: { readonly [key: string]: Json }): ScorerVerdict {

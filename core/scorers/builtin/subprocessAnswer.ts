@@ -3,6 +3,7 @@ import { jsonParseError } from '../../text/jsonError';
 import { fail, pass, type ScorerVerdict } from '../../result';
 import { QUOTE_CHARS, truncate } from '../support/processText';
 import { parseJson } from '../../text/jsonDepth';
+import { answerMetrics, metricsOnly, withMetrics } from '../../evalhub/answerMetrics';
 
 const PREFIX = 'scorer error: ';
 
@@ -16,7 +17,11 @@ export function answerVerdict(
   noun: string,
   details: { [key: string]: Json } | undefined,
 ): ScorerVerdict {
+  const read = answerMetrics(fields, noun);
+  if (!read.ok) return scorerError(read.message, details);
   const score = fields['score'];
+  // EvalHub's way: metrics beside (or instead of) the score; the entry's primary_score picks one.
+  if (score === undefined && read.metrics !== undefined) return metricsOnly(read, noun, details);
   if (score === undefined) return scorerError(`${noun}'s JSON has no "score"`, details);
   if (typeof score !== 'number')
     return scorerError(`${noun}'s "score" is ${score === null ? 'null' : typeof score}, not a number`, details);
@@ -35,7 +40,7 @@ export function answerVerdict(
     typeof reasonField === 'string' && reasonField !== ''
       ? truncate(reasonField, QUOTE_CHARS)
       : `${noun} scored ${String(score)}${passedField === undefined ? ` (passes at score >= 0.5)` : `, passed: ${String(passedField)}`}`;
-  return passed ? pass(reason, score, details) : fail(reason, score, details);
+  return withMetrics(passed ? pass(reason, score, details) : fail(reason, score, details), read);
 }
 
 /** A per-case command's whole stdout (trimmed) read as its answer. */
