@@ -59,7 +59,8 @@ Options:
                        LLM judges and cases on server databases are skipped ("workspace is not
                        trusted"); no process, no network, no environment variable the workspace
                        names is read, nothing the config chooses is written outside the current folder
-  --max-judge-calls <n>  start at most n LLM judge calls; later judge results are skipped
+  --max-judge-calls <n>
+                       start at most n LLM judge calls; later judge results are skipped
                        ("budget reached"), every other scorer still runs
   --max-cost <amount>  start no judge call once the judges' cost (tokens the providers report, at
                        the model configs' price_per_million_* prices) reaches amount; calls under
@@ -67,7 +68,7 @@ Options:
   -h, --help           this text
 
 Progress: with the console reporter on standard output, a progress line (cases done/total, rate,
-ETA, failures) is redrawn in place on a terminal, and printed as a plain line every 5 seconds
+ETA, failures) is redrawn in place on a terminal, and printed as a plain line every 10 seconds
 otherwise (EVALLENS_PROGRESS_SECONDS=<n> changes the interval, =off turns it off).
 
 ${EXIT_CODES}`;
