@@ -6,6 +6,8 @@ import type { CompareCommand } from './compare';
 import { CompareUsageError, parseCompareArgs } from './compareArgs';
 import { parseBaselineArgs, type BaselineCommand } from './baseline';
 import { CompareInputError } from './compareInput';
+import { BudgetUsageError, parseBudget } from './budgetArgs';
+import type { BudgetLimits } from '../core/judge/budget';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -64,6 +66,8 @@ export type Command =
       readonly color?: boolean;
       /** Run as in an untrusted workspace: no workspace code, no network (those scorers are skipped). */
       readonly untrusted: boolean;
+      /** `--max-judge-calls`, `--max-cost` (cli/budgetArgs.ts). */
+      readonly budget?: BudgetLimits;
     }
   /** Two runs compared (cli/compare.ts). */
   | CompareCommand
@@ -88,6 +92,8 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'color',
     'no-color',
     'untrusted',
+    'max-cost',
+    'max-judge-calls',
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
@@ -107,6 +113,8 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'runs-dir': 'a folder',
   'report-file': 'a file path',
   'case-data': 'a case id',
+  'max-cost': 'an amount',
+  'max-judge-calls': 'a number',
 };
 
 const OPTIONS = {
@@ -126,6 +134,8 @@ const OPTIONS = {
   cases: { type: 'boolean' },
   'report-file': { type: 'string' },
   'case-data': { type: 'string' },
+  'max-cost': { type: 'string' },
+  'max-judge-calls': { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -295,6 +305,7 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const concurrency = positiveInteger(values.concurrency, '--concurrency', MAX_CONCURRENCY);
   const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
+  const budget = budgetOf(values['max-cost'], values['max-judge-calls']);
   return {
     kind: 'run',
     config,
@@ -306,7 +317,17 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
     ...(color === undefined ? {} : { color }),
     untrusted: values.untrusted === true,
+    ...(budget === undefined ? {} : { budget }),
   };
+}
+
+function budgetOf(maxCost: string | undefined, maxJudgeCalls: string | undefined): BudgetLimits | undefined {
+  try {
+    return parseBudget(maxCost, maxJudgeCalls);
+  } catch (e) {
+    if (e instanceof BudgetUsageError) throw new UsageError(`${e.message}; see \`evallens run --help\``);
+    throw e;
+  }
 }
 
 function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {

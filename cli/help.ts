@@ -59,7 +59,17 @@ Options:
                        LLM judges and cases on server databases are skipped ("workspace is not
                        trusted"); no process, no network, no environment variable the workspace
                        names is read, nothing the config chooses is written outside the current folder
+  --max-judge-calls <n>
+                       start at most n LLM judge calls; later judge results are skipped
+                       ("budget reached"), every other scorer still runs
+  --max-cost <amount>  start no judge call once the judges' cost (tokens the providers report, at
+                       the model configs' price_per_million_* prices) reaches amount; calls under
+                       way finish (see docs/spend.md)
   -h, --help           this text
+
+Progress: with the console reporter on standard output, a progress line (cases done/total, rate,
+ETA, failures) is redrawn in place on a terminal, and printed as a plain line every 10 seconds
+otherwise (EVALLENS_PROGRESS_SECONDS=<n> changes the interval, =off turns it off).
 
 ${EXIT_CODES}`;
 
@@ -80,13 +90,16 @@ Exit codes: 0 valid (warnings are printed), 2 the config has errors.`;
 
 const PLAN_HELP = `Usage: evallens plan <config.eval.yaml> [options]
 
-Counts the cases, trials and LLM judge calls a run would make, without making any.
+Counts the cases, trials and LLM judge calls a run would make, without making any, and estimates
+each judge scorer's tokens (its prompts rendered for the actual cases, 4 characters a token; its
+model config's max_tokens per answer) and cost (at the model config's price_per_million_* prices;
+no prices, no cost figure). See docs/spend.md.
 
 Options:
   --case <id>          only this case, as for run; repeatable
   --filter <glob>      only cases whose id matches, as for run
   --trials <n>         each case n times, 1 to 100 (overrides num_trials)
-  --json               print {cases, trials, judgeCalls, scorers, target, reaches} as JSON
+  --json               print {cases, trials, judgeCalls, scorers, target, reaches, estimate} as JSON
   --untrusted          read the config as an untrusted run does: no environment variable is read
   -h, --help           this text
 

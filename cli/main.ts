@@ -33,6 +33,8 @@ import { watchRunSignals } from './exitCleanup';
 import { maskStderr } from './maskedStderr';
 import { rememberCredentialEnvironment } from '../shared/text/secretMask';
 import { configureReadLimits } from '../core/text/boundedRead';
+import { unpricedUnderMaxCost } from './budgetCheck';
+import { consoleProgress } from './progressSetup';
 
 /**
  * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
@@ -167,6 +169,11 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     );
     return EXIT.usage;
   }
+  const unpriced = unpricedUnderMaxCost(config, command.budget);
+  if (unpriced !== undefined) {
+    say(`evallens: ${unpriced}`);
+    return EXIT.usage;
+  }
   try {
     if (!(await selectionExists(config, command))) return EXIT.usage;
   } catch (e) {
@@ -189,12 +196,24 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     csvDirectory === undefined
       ? withConsole
       : [...withConsole, { name: 'csv' as const, out: join(csvDirectory, `${runId}.csv`) }];
+  // The user's own environment (process.env), never the workspace's: EVALLENS_PROGRESS_SECONDS.
+  const progress = await consoleProgress(
+    config,
+    {
+      selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
+      ...(command.trials === undefined ? {} : { trials: command.trials }),
+    },
+    asked,
+    process.stdout,
+    process.env,
+  );
   const reporters: Reporter[] = asked.map((r) =>
     createReporter(r.name, {
       ...(r.out === undefined ? {} : { out: resolve(r.out) }),
       stdout: process.stdout,
       cwd,
       color,
+      ...(progress === undefined ? {} : { progress }),
     }),
   );
 
@@ -240,6 +259,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       onEvent,
       ...(preparer === undefined ? {} : { preparer }),
       trusted: !command.untrusted,
+      ...(command.budget === undefined ? {} : { budget: command.budget }),
     });
     store.close();
     const head: Omit<Report, 'cases' | 'results'> = {
@@ -255,6 +275,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       summary: outcome.summary,
       job: outcome.jobTest === undefined ? {} : { test: outcome.jobTest },
       scorers: outcome.scorers,
+      ...(outcome.spend === undefined ? {} : { spend: outcome.spend }),
     };
     const source = await store.writeReport(head);
     for (const reporter of reporters) {

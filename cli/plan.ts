@@ -4,12 +4,15 @@ import { caseRecords } from '../core/runner/records';
 import { jsonPrintable, printable } from '../shared/text/printable';
 import type { Command } from './args';
 import { databaseReaches } from './preparers';
+import { estimateSpend } from '../core/runner/spendEstimate';
+import { estimateLines } from './planEstimate';
 
 /**
  * `evallens plan <config>`: what a run would do before it does it — the cases, the trials and how
  * many judge calls its LLM-judge scorers would make. `--json` prints
  * `{"cases", "trials", "judgeCalls", "scorers": [{"name", "key", "reaches"?, "judgeCalls"}], "target", "reaches"}`,
- * which the extension reads to ask for confirmation above a configured number of calls. The top-level
+ * which the extension reads to ask for confirmation above a configured number of calls, and `estimate`
+ * (core/runner/spendEstimate.ts: per judge scorer its tokens and cost), which it shows. The top-level
  * `reaches` is what the run reaches besides its scorers: `network` for a server database config.
  */
 export async function printPlan(
@@ -17,16 +20,18 @@ export async function printPlan(
   command: Extract<Command, { kind: 'plan' }>,
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  const plan = await planJudgeCalls(config, caseRecords(config), {
+  const options = {
     selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
     ...(command.trials === undefined ? {} : { trials: command.trials }),
-  });
+  };
+  const plan = await planJudgeCalls(config, caseRecords(config), options);
+  const estimate = await estimateSpend(config, caseRecords(config), options);
   // A config with a `target:` (generation before scoring) calls the system under test as well.
   const target = (config as RunConfig & { readonly target?: unknown }).target !== undefined;
   const reaches = databaseReaches(config);
   if (command.json) {
     out.write(
-      `${jsonPrintable(JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target, reaches }))}\n`,
+      `${jsonPrintable(JSON.stringify({ cases: plan.cases, trials: plan.trials, judgeCalls: plan.judgeCalls, scorers: plan.scorers, target, reaches, estimate }))}\n`,
     );
     return;
   }
@@ -38,4 +43,5 @@ export async function printPlan(
   if (target) out.write('  the config has a target: the run calls the system under test for each case × trial\n');
   if (reaches.length > 0)
     out.write('  the config names server database configs: the run connects to them (a run without trust does not)\n');
+  for (const line of estimateLines(estimate, process.cwd())) out.write(`${line}\n`);
 }

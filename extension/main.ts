@@ -77,9 +77,13 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
     output,
     settings: currentSettings,
     observers: {
-      onRunStart: (configFile) => results.onRunStart(configFile),
+      onRunStart(configFile, cases) {
+        results.onRunStart(configFile);
+        status.running(vscode.workspace.asRelativePath(configFile), cases);
+      },
       onEvent(configFile, event) {
         results.onEvent(event);
+        status.onEvent(event);
         lastRuns.onEvent(configFile, event);
       },
       onCaseEnd: (configFile, event) => lastResults.record(configFile, event),

@@ -12,6 +12,7 @@ import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';
 import { runVerdict } from './verdict';
 import { MIN_CASES } from '../../core/stats/rules';
+import { spendLines } from '../spendLines';
 
 const INDENT = '     ';
 /** Results shown under a failed or errored case. */
@@ -38,7 +39,10 @@ export class ConsoleReporter implements Reporter {
 
   constructor(private readonly options: ReporterOptions) {
     this.output = Output.open(options);
-    this.batch = new TickBatch((text) => this.output.stream.write(text));
+    const progress = options.out === undefined ? options.progress : undefined;
+    this.batch = new TickBatch((text) =>
+      progress === undefined ? this.output.stream.write(text) : progress.printAbove(text),
+    );
   }
 
   onEvent(event: RunEvent): void {
@@ -51,8 +55,10 @@ export class ConsoleReporter implements Reporter {
       this.noTest.set(event.result.scorer, (this.noTest.get(event.result.scorer) ?? 0) + 1);
     if (event.type === 'run/start') this.numTrials = event.numTrials;
     else if (event.type === 'case/start') this.order.start(event.index);
-    else if (event.type === 'case/end')
+    else if (event.type === 'case/end') {
       for (const lines of this.order.end(event.index, this.caseLines(event))) this.write(lines);
+      this.options.progress?.caseEnded(event.status);
+    } else if (event.type === 'run/end') this.options.progress?.stop();
   }
 
   async finish(report: ReportSource): Promise<void> {
@@ -84,6 +90,7 @@ export class ConsoleReporter implements Reporter {
       );
       for (const reason of missing.reasons) lines.push(`${INDENT}${printable(reason)}`);
     }
+    lines.push(...spendLines(head.spend));
     if (verdict === 'NOTHING SCORED') lines.push('', ...this.skipReasons.explain(head).map((line) => printable(line)));
     // Where the results are kept (the run folder's report.json, which the results view opens).
     if (report.file !== undefined) lines.push('', `report: ${printable(displayPath(this.options.cwd, report.file))}`);

@@ -61,6 +61,8 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
     ['job', head.job.test === undefined ? {} : { test: pick(head.job.test, ['score', 'threshold', 'pass']) }],
     // Said outright, so a reader need not work it out (a run that scored nothing is not a pass).
     ['verdict', verdictField(runVerdict(head))],
+    // What the judges spent and the budget skipped (core/judge/budget.ts), when a scorer judges.
+    ...(head.spend === undefined ? [] : [['spend', head.spend] as [string, unknown]]),
   ];
   let buffer = '{\n';
   for (const [key, value] of fields) buffer += `${JSON.stringify(key)}:${JSON.stringify(value)},\n`;

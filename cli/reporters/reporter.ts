@@ -1,5 +1,6 @@
 import type { ReportSource } from '../../core/report/report';
 import type { RunEvent } from '../../core/runner/events';
+import type { ProgressLine } from '../progress';
 
 /**
  * A CLI reporter: sees the run's events as they happen and the finished run at the end. Reporters
@@ -19,4 +20,6 @@ export interface ReporterOptions {
   readonly cwd: string;
   /** Colour in console output (off when not a TTY or NO_COLOR is set). */
   readonly color: boolean;
+  /** The live progress line (cli/progress.ts): given to the console reporter when it writes to standard output. */
+  readonly progress?: ProgressLine;
 }

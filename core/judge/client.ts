@@ -10,6 +10,7 @@ import { parseRetryAfter, type AttemptOutcome } from './retry';
 import { readBodyCapped } from '../text/responseBody';
 import { maskSecretText, maskThenCut, readSecretEnv, rememberSecret } from '../../shared/text/secretMask';
 import { parseJson } from '../text/jsonDepth';
+import type { TokenUsage } from './usage';
 
 /**
  * Most bytes of a judge's response read (answers and API errors are a few kilobytes): past it the
@@ -44,6 +45,10 @@ export interface CallContext {
   readonly googleToken: GoogleTokenSource;
   /** Waits for the rate limit's turn (once the credentials are known); a reason when it was stopped instead. */
   readonly waitTurn?: () => Promise<string | undefined>;
+  /** Told just before a request is sent (a judge call that sends none was not made, for a budget). */
+  readonly onRequest?: () => void;
+  /** Told the tokens a response says its request used (a spend meter adds them up). */
+  readonly onUsage?: (usage: TokenUsage) => void;
 }
 
 /**
@@ -75,6 +80,7 @@ export async function requestCompletion(
   let response: Response;
   let text: string;
   try {
+    context.onRequest?.();
     response = await context.fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
     const read = await readBodyCapped(response, JUDGE_RESPONSE_CAP_BYTES);
     if (!read.ok)
@@ -119,6 +125,8 @@ export async function requestCompletion(
   } catch {
     return { kind: 'failed', reason: `the judge's HTTP response is not JSON (${text.length} characters)` };
   }
+  const usage = provider.usage(json);
+  if (usage !== undefined) context.onUsage?.(usage);
   const answer = provider.answer(json);
   // A judge can echo what it was sent: its answer (kept in details) is masked like any reason.
   return 'text' in answer

@@ -3,13 +3,22 @@ import type { BoundedCache } from '../boundedCache';
 import type { EngineContext } from '../engineContext';
 import { googleAccessTokenWith, type GoogleTokenSource } from './googleCredentials';
 import type { ModelConfig } from './modelConfig';
+import type { TokenUsage } from './usage';
+import type { JudgeGate } from './budget';
 import { RateLimiter } from './rateLimit';
 import { realRetryClock, withRetry, type RetryClock } from './retry';
 
 /** `missingCredentials`: the judge was not called because its key or Google credentials are absent (the reason says which). */
 export type JudgeAnswer =
   | { readonly ok: true; readonly text: string; readonly attempts: number }
-  | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly missingCredentials?: true };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly attempts: number;
+      readonly missingCredentials?: true;
+      /** The run's budget (or a plan's recorder) refused the call: nothing was sent. */
+      readonly budgetReached?: true;
+    };
 
 /** What a judge uses besides its config; tests inject a clock, the hosts use the real ones. */
 export interface JudgeDependencies {
@@ -23,6 +32,8 @@ export interface JudgeDependencies {
   readonly limiter?: () => RateLimiter | undefined;
   /** Google access tokens for the Vertex providers; default: application-default credentials through google-auth-library. */
   readonly googleToken?: GoogleTokenSource;
+  /** Asked before each call and told its usage: a run's spend meter, or a plan's prompt recorder (budget.ts). */
+  readonly gate?: JudgeGate;
 }
 
 /**
@@ -46,6 +57,9 @@ export class Judge {
 
   async ask(prompt: JudgePrompt, signal: AbortSignal): Promise<JudgeAnswer> {
     const { config, deps } = this;
+    const refused = deps.gate?.admit(config, prompt);
+    if (refused !== undefined) return { ok: false, reason: refused, attempts: 0, budgetReached: true };
+    let requested = false;
     const limiter = deps.limiter?.();
     const outcome = await withRetry(
       async () =>
@@ -54,6 +68,10 @@ export class Judge {
           fetch: deps.fetch,
           now: deps.now,
           signal,
+          onRequest: () => {
+            requested = true;
+          },
+          ...(deps.gate === undefined ? {} : { onUsage: (usage: TokenUsage) => deps.gate?.addUsage(config, usage) }),
           googleToken: deps.googleToken ?? (this.defaultGoogleToken ??= googleAccessTokenWith()),
           // After the credentials are found: a call skipped for missing ones takes no turn.
           ...(limiter === undefined
@@ -77,6 +95,7 @@ export class Judge {
       deps.clock,
       signal,
     );
+    if (!requested) deps.gate?.release(config);
     if (outcome.ok) return { ok: true, text: outcome.value, attempts: outcome.attempts };
     return outcome.skipped === true
       ? { ok: false, reason: outcome.reason, attempts: outcome.attempts, missingCredentials: true }
@@ -106,6 +125,7 @@ export function realJudge(
   config: ModelConfig,
   env: Readonly<Record<string, string | undefined>>,
   engine: EngineContext,
+  gate?: JudgeGate,
 ): Judge {
   const now = () => performance.now();
   // Looked up at the first call: loading a config (the language server does it on every edit) makes no limiter.
@@ -118,5 +138,6 @@ export function realJudge(
     limiter,
     prompts: engine.prompts,
     googleToken: googleAccessTokenWith(engine.googleAuths),
+    ...(gate === undefined ? {} : { gate }),
   });
 }

@@ -43,6 +43,9 @@ export interface ModelConfig {
   readonly maxAttempts: number;
   readonly retryInitialDelayMs: number;
   readonly retryMaxDelayMs: number;
+  /** What a million prompt / answer tokens cost (`price_per_million_*`); absent: the judge's cost is not known. */
+  readonly pricePerMillionInputTokens?: number;
+  readonly pricePerMillionOutputTokens?: number;
 }
 
 /** Whether the provider signs in with Google application-default credentials (a bearer token) rather than a key. */
@@ -165,6 +168,12 @@ function parseModelSource(
     maxAttempts: data['max_attempts'] as number,
     retryInitialDelayMs: data['retry_initial_delay_ms'] as number,
     retryMaxDelayMs: data['retry_max_delay_ms'] as number,
+    ...(typeof data['price_per_million_input_tokens'] === 'number'
+      ? { pricePerMillionInputTokens: data['price_per_million_input_tokens'] }
+      : {}),
+    ...(typeof data['price_per_million_output_tokens'] === 'number'
+      ? { pricePerMillionOutputTokens: data['price_per_million_output_tokens'] }
+      : {}),
   };
   const unsafe = endpointProblem(config);
   if (unsafe !== undefined) return { ok: false, problems: [...problems, at(['base_url'], unsafe)] };

@@ -1,6 +1,7 @@
 import type { ResultStatus, ScorerResult } from '../result';
 import type { CaseStatus, RunSummary, ScorerInfo } from '../runner/events';
 import type { TrialStats } from '../runner/trials';
+import type { Spend } from '../judge/budget';
 
 /** A 1-based place in a file, as reports and people count. */
 export interface ReportLocation {
@@ -82,6 +83,8 @@ export interface Report {
   readonly results: readonly ScorerResult[];
   /** Present when the report was read from another tool's results (EvalBench's CSV files), not run here. */
   readonly imported?: ImportedResults;
+  /** What the run's judges spent and what its budget skipped (core/judge/budget.ts); absent when no scorer judges. */
+  readonly spend?: Spend;
 }
 
 /** One row of EvalBench's summary.csv, as EvalBench computed it (not re-scored). */

@@ -2,6 +2,7 @@ import type { ScorerInstance } from '../config/runConfig';
 import type { ScorerVerdict } from '../result';
 import type { AcrossTrialsScorer, Scorer } from '../scorers/scorer';
 import { UNTRUSTED_REASON } from './scoreCase';
+import type { JudgeGate } from '../judge/budget';
 
 /** A config's scorer entry with its scorer built for a run. */
 export interface LiveScorer extends ScorerInstance {
@@ -19,12 +20,14 @@ export interface LiveScorer extends ScorerInstance {
  */
 export function prepareScorers(
   instances: readonly ScorerInstance[],
-  options: { readonly trusted?: boolean } = {},
+  options: { readonly trusted?: boolean; readonly judgeGate?: JudgeGate } = {},
 ): LiveScorer[] {
   return instances.map((instance): LiveScorer => {
     if (options.trusted === false && instance.definition.reaches !== undefined)
       return answering(instance, { status: 'skipped', reason: UNTRUSTED_REASON });
-    const made = instance.definition.create(instance.options, instance.context);
+    const context =
+      options.judgeGate === undefined ? instance.context : { ...instance.context, judgeGate: options.judgeGate };
+    const made = instance.definition.create(instance.options, context);
     if (made.ok)
       return {
         ...instance,

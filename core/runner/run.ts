@@ -12,6 +12,8 @@ import { prepareScorers } from './prepareScorers';
 import { scoreCase } from './scoreCase';
 import { ScorerStatistics } from './scorerStatistics';
 import { trialStats, type TrialStats } from './trials';
+import { SpendMeter, type BudgetLimits, type Spend } from '../judge/budget';
+import { hasJudges } from '../judge/judgeCallPlan';
 
 export interface RunOptions {
   readonly runId: string;
@@ -34,6 +36,8 @@ export interface RunOptions {
   /** Monotonic milliseconds; injectable so tests are deterministic. */
   readonly now?: () => number;
   readonly clock?: () => Date;
+  /** Limits on the run's judge calls (`--max-judge-calls`, `--max-cost`): past them, judge results are `skipped`. */
+  readonly budget?: BudgetLimits;
 }
 
 export interface RunOutcome {
@@ -45,6 +49,8 @@ export interface RunOutcome {
   readonly finishedAt: string;
   readonly durationMs: number;
   readonly numTrials: number;
+  /** What the judges spent (calls, tokens, cost) and what the budget skipped; absent when no scorer judges. */
+  readonly spend?: Spend;
 }
 
 /**
@@ -69,7 +75,12 @@ export async function runEval(
   );
   const selected = caseSelector(options.selection ?? {});
   // The config was checked when it loaded; its scorers are built now, for this run.
-  const live = prepareScorers(config.scorers, options.trusted === undefined ? {} : { trusted: options.trusted });
+  const meter = new SpendMeter(options.budget);
+  const live = prepareScorers(config.scorers, {
+    ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+    judgeGate: meter,
+  });
+  let skippedForBudget = 0;
   const scorers = config.scorers.map(scorerInfo);
   const aggregator = new Aggregator(scorers, config.jobThreshold);
   const statistics = new ScorerStatistics();
@@ -94,6 +105,7 @@ export async function runEval(
         missingCredentials.results++;
         if (missingCredentials.reasons.size < MAX_MISSING_REASONS) missingCredentials.reasons.add(result.reason);
       }
+      if (result.status === 'skipped' && result.details?.['budget_reached'] === true) skippedForBudget++;
       aggregator.add(result);
       options.onEvent({ type: 'result', result });
     }
@@ -171,6 +183,7 @@ export async function runEval(
     finishedAt,
     durationMs,
     numTrials: trials,
+    ...(hasJudges(config) ? { spend: meter.spend(skippedForBudget) } : {}),
   };
 }
 

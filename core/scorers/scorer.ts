@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { EvalCase, Json } from '../case';
 import type { ScorerVerdict } from '../result';
 import type { EngineContext } from '../engineContext';
+import type { JudgeGate } from '../judge/budget';
 import type { ScorerOptionsBySchema } from './options.generated';
 
 /** What one scorer sees of one case, after `output_path` / `expected_path` have been applied. */
@@ -81,6 +82,8 @@ export interface ScorerContext {
    * nearest folder above that has it (EvalBench runs from its repository root). Absent: the config's folder.
    */
   readonly resolvePath?: (path: string) => string;
+  /** For a run: what its judges ask before each call (the run's spend meter, or a plan's prompt recorder). */
+  readonly judgeGate?: JudgeGate;
 }
 
 /** An option's path as the config means it (see `ScorerContext.resolvePath`). */

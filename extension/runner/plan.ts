@@ -2,7 +2,8 @@
  * What a run will cost before it starts. Discovery's listing carries it (discoveryPlan.ts), so a click
  * starts no process for it; this is the fallback for a listing without it (an older CLI):
  * `evallens plan <config> [--case id]… [--trials n] --json`
- * prints `{cases, trials, judgeCalls, scorers: [{name, key, reaches?, judgeCalls}], target, reaches?}`. A CLI
+ * prints `{cases, trials, judgeCalls, scorers: [{name, key, reaches?, judgeCalls}], target, reaches?, estimate?}`
+ * (`estimate`: the judges' tokens and cost, which the run confirmation shows; see confirmEstimate). A CLI
  * without the `plan` command (exit 2, "unknown command") gives no plan, and the run goes ahead
  * without asking; so does a plan that cannot be read.
  */
@@ -25,6 +26,17 @@ export interface RunPlan {
   readonly target: boolean;
   /** What the run reaches besides its scorers: `network` when the config names a server database. */
   readonly reaches?: readonly string[];
+  /** The judges' tokens and cost (`estimate` of `evallens plan --json`); absent from discovery's plan and older CLIs. */
+  readonly estimate?: PlanEstimate;
+}
+
+/** The totals of the CLI's estimate (core/runner/spendEstimate.ts), as the confirmation shows them. */
+export interface PlanEstimate {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Absent when a judge's model config has no prices (`unpriced` names those scorers). */
+  readonly cost?: number;
+  readonly unpriced: readonly string[];
 }
 
 export type PlanAnswer =
@@ -105,10 +117,42 @@ export function parsePlan(text: string): PlanAnswer {
     });
   }
   const reaches = Array.isArray(v['reaches']) ? v['reaches'].filter((r): r is string => typeof r === 'string') : [];
+  const estimate = parseEstimate(v['estimate']);
   return {
     ok: true,
-    plan: { cases, trials, judgeCalls, target, scorers: planned, ...(reaches.length === 0 ? {} : { reaches }) },
+    plan: {
+      cases,
+      trials,
+      judgeCalls,
+      target,
+      scorers: planned,
+      ...(reaches.length === 0 ? {} : { reaches }),
+      ...(estimate === undefined ? {} : { estimate }),
+    },
   };
+}
+
+/** The estimate's totals, or undefined when absent or malformed (the plan stands without it). */
+function parseEstimate(value: unknown): PlanEstimate | undefined {
+  const e = fields(value);
+  if (e === undefined || !isCount(e['inputTokens']) || !isCount(e['outputTokens'])) return undefined;
+  const cost = e['cost'];
+  const unpriced = Array.isArray(e['unpriced']) ? e['unpriced'].filter((n): n is string => typeof n === 'string') : [];
+  return {
+    inputTokens: e['inputTokens'],
+    outputTokens: e['outputTokens'],
+    ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { cost } : {}),
+    unpriced,
+  };
+}
+
+/** The estimate as the run confirmation says it. */
+export function estimateText(estimate: PlanEstimate): string {
+  const tokens = `about ${estimate.inputTokens.toLocaleString('en-US')} prompt tokens and at most ${estimate.outputTokens.toLocaleString('en-US')} answer tokens`;
+  if (estimate.cost !== undefined)
+    return `Estimated: ${tokens}, costing up to about ${Number(estimate.cost.toFixed(4))} at the model configs' prices.`;
+  const names = estimate.unpriced.join(', ');
+  return `Estimated: ${tokens}; no cost figure${names === '' ? '' : ` (${names}: no price_per_million_* in the model config)`}.`;
 }
 
 /** Whether a run of this plan spends nothing: no target, no judge call, nothing reaching the network (no server database). */

@@ -25,7 +25,8 @@ import type { EvalTestTree } from './testTree';
 
 /** Who else hears about a run: the results view, the status bar, the last results. */
 export interface RunObservers {
-  onRunStart(configFile: string): void;
+  /** `cases`: how many cases the run is expected to end (for progress), when discovery knows. */
+  onRunStart(configFile: string, cases?: number): void;
   onEvent(configFile: string, event: RunEvent): void;
   onCaseEnd(configFile: string, event: CaseEndEvent): void;
   /** Before `onRunEnd`: the run compared with the config's baseline (undefined: no baseline, or not compared). */
@@ -109,7 +110,7 @@ export async function runConfig(
   let stderr = '';
   // The CLI masks what it writes; a line it could not (a crash of Node itself) is masked here, whole.
   const stderrLines = new MaskedLines();
-  context.observers.onRunStart(configFile);
+  context.observers.onRunStart(configFile, expectedCases(request, context.discovered));
   const cli = startCliRun(context.cliPath, args, cwd, {
     onEvent(event) {
       mapper.handle(event);
@@ -225,17 +226,30 @@ async function mayRun(
     else context.output.debug(`No run plan for ${name}: ${answer.reason}.`);
   }
   const { settings } = context;
-  const decision = runDecision(
-    {
-      configName: name,
-      fromSave: request.fromSave,
-      trusted,
-      costlyScorersOnSave: settings.runCostlyScorersOnSave,
-      confirmJudgeCallsAbove: settings.confirmJudgeCallsAbove,
-    },
-    discovered,
-    plan,
-  );
+  const runContext = {
+    configName: name,
+    fromSave: request.fromSave,
+    trusted,
+    costlyScorersOnSave: settings.runCostlyScorersOnSave,
+    confirmJudgeCallsAbove: settings.confirmJudgeCallsAbove,
+  };
+  let decision = runDecision(runContext, discovered, plan);
+  if (decision.kind === 'confirm' && plan?.estimate === undefined) {
+    // Asking first: the CLI's plan adds the judges' tokens and cost (it renders the prompts), bounded.
+    const answer = await fetchPlan(
+      context.cliPath,
+      {
+        configFile: request.configFile,
+        caseIds: request.caseIds ?? [],
+        untrusted: !trusted,
+        ...(request.trials === undefined ? {} : { trials: request.trials }),
+      },
+      cwd,
+      ESTIMATE_TIMEOUT_MS,
+    );
+    if (answer.ok) decision = runDecision(runContext, discovered, answer.plan);
+    else context.output.debug(`No estimate for ${name}: ${answer.reason}.`);
+  }
   if (decision.kind === 'run') return true;
   if (decision.kind === 'refuse') {
     say(decision.message);
@@ -249,6 +263,9 @@ async function mayRun(
   if (choice !== 'Run') say(decision.declined);
   return choice === 'Run';
 }
+
+/** How long the confirmation waits for the CLI's estimate before it asks without one. */
+const ESTIMATE_TIMEOUT_MS = 15_000;
 
 /** The items a request covers, for states the CLI does not report (queued, skipped, config errors). */
 export function requestedItems(
@@ -266,4 +283,13 @@ export function requestedItems(
     const item = tree.caseItem(request.configFile, id);
     return item === undefined ? [] : [item];
   });
+}
+
+/** The cases a run will end, for the status bar's progress: the requested ids, else the listed readable cases. */
+export function expectedCases(
+  request: Pick<ConfigRunRequest, 'caseIds'>,
+  discovered: DiscoveredConfig | undefined,
+): number | undefined {
+  if (request.caseIds !== undefined) return request.caseIds.length;
+  return discovered?.cases.filter((c) => c.readError === undefined).length;
 }

@@ -11,7 +11,7 @@
  * vscode-free.
  */
 import type { RunPlan } from '../runner/plan';
-import { planIsFree } from '../runner/plan';
+import { estimateText, planIsFree } from '../runner/plan';
 import type { DiscoveredConfig } from './caseDiscovery';
 
 /** Whether discovery alone shows the config spends nothing (no plan needed): it loaded, no target, nothing reaching the network. */
@@ -62,7 +62,7 @@ export function runDecision(
   return {
     kind: 'confirm',
     question: `This run of ${context.configName} makes ${plan.judgeCalls} LLM judge calls (${plan.cases} cases × ${plan.trials} trial${plan.trials === 1 ? '' : 's'}; ${judges.join(', ')}).`,
-    detail: `Runs that need more than ${context.confirmJudgeCallsAbove} judge calls ask first (evallens.confirmJudgeCallsAbove).`,
+    detail: `${plan.estimate === undefined ? '' : `${estimateText(plan.estimate)}\n\n`}Runs that need more than ${context.confirmJudgeCallsAbove} judge calls ask first (evallens.confirmJudgeCallsAbove).`,
     declined: `${context.configName} was not run: ${plan.judgeCalls} judge calls were not confirmed.`,
   };
 }

@@ -81,7 +81,10 @@ async function cliPlan(configFile: string, selection: PlanSelection, cwd: string
     }),
     { cwd, env, limitMs: 60_000 },
   );
-  return run.code === 0 ? JSON.parse(run.stdout) : undefined;
+  if (run.code !== 0) return undefined;
+  // The estimate of tokens and cost is the CLI's alone (it renders the prompts); the confirmation fetches it.
+  const { estimate: _estimate, ...plan } = JSON.parse(run.stdout) as { estimate?: unknown };
+  return plan;
 }
 
 async function assertSamePlans(

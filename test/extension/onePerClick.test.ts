@@ -69,6 +69,7 @@ after(async () => {
 beforeEach(() => {
   rmSync(forksFile, { force: true });
   state.warnings.length = 0;
+  state.details.length = 0;
   state.onWarning = undefined;
 });
 
@@ -127,15 +128,20 @@ async function click(listing: DiscoveredConfig) {
 }
 
 describe('a click on a config with LLM judges', () => {
-  it('starts one CLI process (the run), asks with the plan from discovery, and queues every case first', async () => {
+  it('asks with the plan from discovery and the CLI estimate of tokens (the one other process, only when it asks), and queues every case first', async () => {
     const [listing] = await discoverCases(CLI, [config], work);
     assert.ok(listing?.plan !== undefined, 'the listing carries the plan');
     state.warningAnswer = 'Run';
     const { run, queuedWhenAsked, ended } = await click(listing);
-    assert.deepEqual(forks(), ['run']);
+    // Discovery decides whether to ask; only a run that asks first forks `plan` for the judges' tokens and cost.
+    assert.deepEqual(forks(), ['plan', 'run']);
     assert.deepEqual(state.warnings, [
       'This run of judged.eval.yaml makes 14 LLM judge calls (3 cases × 2 trials; goal_completion: 6, binary_rubric_scorer: 8).',
     ]);
+    assert.match(
+      state.details[0] ?? '',
+      /^Estimated: about [\d,]+ prompt tokens and at most [\d,]+ answer tokens; no cost figure/,
+    );
     const ids = ['a1', 'a2', 'b1'].map((id) => `${String(new URL(`file://${config}`))}#${id}`);
     assert.deepEqual(queuedWhenAsked.sort(), ids);
     assert.deepEqual(
@@ -153,7 +159,8 @@ describe('a click on a config with LLM judges', () => {
     const [listing] = await discoverCases(CLI, [config], work);
     state.warningAnswer = undefined;
     const { run } = await click(listing as DiscoveredConfig);
-    assert.deepEqual(forks(), []);
+    // Only the estimate was asked for; no run.
+    assert.deepEqual(forks(), ['plan']);
     assert.equal(state.warnings.length, 1);
     assert.deepEqual([...run.finalStates().values()], ['skipped', 'skipped', 'skipped']);
   });

@@ -34,7 +34,8 @@ export function startCli(
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    // No plain progress lines (cli/progress.ts) in outputs tests compare, unless a test asks for them.
+    env: { ...process.env, NO_COLOR: '1', EVALLENS_PROGRESS_SECONDS: 'off', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };

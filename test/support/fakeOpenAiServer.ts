@@ -19,7 +19,11 @@ export interface RecordedRequest {
 }
 
 export type ScriptedAnswer =
-  | { readonly text: string }
+  | {
+      readonly text: string;
+      /** Tokens the response says it used (OpenAI `usage`, Anthropic `usage`); absent: none said. */
+      readonly usage?: { readonly input: number; readonly output: number };
+    }
   | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string };
 
 export interface FakeLlmServer {
@@ -78,11 +82,23 @@ export async function startFakeLlmServer(
             role: 'assistant',
             content: [{ type: 'text', text: answer.text }],
             stop_reason: 'end_turn',
+            ...(answer.usage === undefined
+              ? {}
+              : { usage: { input_tokens: answer.usage.input, output_tokens: answer.usage.output } }),
           }
         : {
             id: 'chatcmpl-test',
             object: 'chat.completion',
             choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }],
+            ...(answer.usage === undefined
+              ? {}
+              : {
+                  usage: {
+                    prompt_tokens: answer.usage.input,
+                    completion_tokens: answer.usage.output,
+                    total_tokens: answer.usage.input + answer.usage.output,
+                  },
+                }),
           };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(payload));

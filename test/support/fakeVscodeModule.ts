@@ -54,6 +54,8 @@ export const state = {
   warningAnswer: undefined as string | undefined,
   /** The questions asked, in order. */
   warnings: [] as string[],
+  /** The modal dialogs' detail texts, in the same order (the estimate of tokens and cost is there). */
+  details: [] as string[],
   /** Called as a question is asked (to see what the Testing view shows meanwhile). */
   onWarning: undefined as (() => void) | undefined,
 };
@@ -71,8 +73,9 @@ export const workspace = {
 };
 
 export const window = {
-  showWarningMessage(question: string): Promise<string | undefined> {
+  showWarningMessage(question: string, options?: { readonly detail?: string }): Promise<string | undefined> {
     state.warnings.push(question);
+    state.details.push(options?.detail ?? '');
     state.onWarning?.();
     return Promise.resolve(state.warningAnswer);
   },

@@ -1,3 +1,4 @@
+import { anthropicUsage } from '../usage';
 import { anthropicText, userText, type Provider } from './provider';
 
 /** Anthropic's messages API: `POST <base_url>/v1/messages` with `x-api-key` and `anthropic-version`. */
@@ -21,4 +22,5 @@ export const anthropicProvider: Provider = {
     };
   },
   answer: anthropicText,
+  usage: anthropicUsage,
 };

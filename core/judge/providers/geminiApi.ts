@@ -1,3 +1,4 @@
+import { generateContentUsage } from '../usage';
 import { generateContentAnswer, generateContentBody } from './generateContent';
 import { pathSegment, type Provider } from './provider';
 
@@ -15,4 +16,5 @@ export const geminiApiProvider: Provider = {
     };
   },
   answer: generateContentAnswer,
+  usage: generateContentUsage,
 };

@@ -1,3 +1,4 @@
+import { openAiUsage } from '../usage';
 import { field, userText, type Provider } from './provider';
 
 /** OpenAI chat completions, which OpenAI, vLLM, Ollama and llama.cpp serve: `POST <base_url>/chat/completions`. */
@@ -26,4 +27,5 @@ export const openAiProvider: Provider = {
             "the judge's response has no answer text where the chat-completions protocol puts it (choices[0].message.content)",
         };
   },
+  usage: openAiUsage,
 };

@@ -1,5 +1,6 @@
 import type { JudgePrompt } from '../client';
 import type { ModelConfig } from '../modelConfig';
+import type { TokenUsage } from '../usage';
 import { isObject } from '../../../shared/isObject';
 
 /** What a request carries to prove who asks: nothing (a local server), an API key, or a Google access token. */
@@ -22,6 +23,8 @@ export interface Provider {
   request(config: ModelConfig, prompt: JudgePrompt, credential: Credential): ProviderRequest;
   /** The answer's text, or why there is none (said without quoting the response). */
   answer(json: unknown): { readonly text: string } | { readonly reason: string };
+  /** The tokens the response says the request used (core/judge/usage.ts), if it says. */
+  usage(json: unknown): TokenUsage | undefined;
 }
 
 /** The prompt's user text with EvalBench's `base_prompt` before it, as EvalBench sends it. */

@@ -1,3 +1,4 @@
+import { anthropicUsage } from '../usage';
 import { anthropicText, pathSegment, userText, type Provider } from './provider';
 
 /** The body version Vertex AI's Anthropic endpoint requires in place of the `anthropic-version` header. */
@@ -27,4 +28,5 @@ export const vertexClaudeProvider: Provider = {
     };
   },
   answer: anthropicText,
+  usage: anthropicUsage,
 };

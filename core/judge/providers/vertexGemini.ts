@@ -1,3 +1,4 @@
+import { generateContentUsage } from '../usage';
 import { generateContentAnswer, generateContentBody } from './generateContent';
 import { pathSegment, type Provider } from './provider';
 
@@ -20,4 +21,5 @@ export const vertexGeminiProvider: Provider = {
     };
   },
   answer: generateContentAnswer,
+  usage: generateContentUsage,
 };

@@ -26,7 +26,11 @@ export function judgeFor(
   | { readonly ok: false; readonly issue: OptionIssue } {
   const checked = checkModelConfig(options, context);
   if (!checked.ok) return checked;
-  return { ok: true, judge: realJudge(checked.config, context.env, context.engine), notices: checked.notices };
+  return {
+    ok: true,
+    judge: realJudge(checked.config, context.env, context.engine, context.judgeGate),
+    notices: checked.notices,
+  };
 }
 
 /**
@@ -102,6 +106,11 @@ export async function askJudge(
         reason: `the judge was not called: ${reply.reason}`,
         details: { ...details, missing_credentials: true },
       },
+    };
+  if (!reply.ok && reply.budgetReached === true)
+    return {
+      ok: false,
+      verdict: { status: 'skipped', reason: reply.reason, details: { ...details, budget_reached: true } },
     };
   if (!reply.ok) return { ok: false, verdict: error(`the judge call failed: ${reply.reason}`, details) };
   details['judge_answer'] = answerDetail(reply.text);
