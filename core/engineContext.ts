@@ -4,7 +4,8 @@ import type { ConfigFamily } from './config/configFamily';
 import type { RateLimiter } from './judge/rateLimit';
 import type { OptionsValidators } from './scorers/optionsValidator';
 import type { ScorerRegistry } from './scorers/registry';
-import type { PatternSafety } from './scorers/support/boundedRegex';
+import type { VerdictCache } from './scorers/support/boundedRegex';
+import { KeptVerdicts } from './scorers/support/keptVerdicts';
 import { BoundedCache } from './boundedCache';
 
 /** The registry and options validators of a config family (options validators are cached by scorer key, so each family has its own). */
@@ -30,8 +31,8 @@ export interface EngineContext {
   readonly validators: { topLevel?: ValidateFunction; modelConfig?: ValidateFunction };
   /** One scorer set per config family (two families: bounded by the type). */
   readonly scorerSets: Map<ConfigFamily, ScorerSet>;
-  /** Regex safety verdicts by flags and source (recheck takes up to seconds on one pattern). */
-  readonly regexVerdicts: BoundedCache<string, PatternSafety>;
+  /** Regex safety verdicts by checker, flags and source (recheck takes up to a second on one pattern). */
+  readonly regexVerdicts: KeptVerdicts;
   /** json_schema's compiled user schemas by where they came from and their JSON text. */
   readonly compiledSchemas: BoundedCache<string, unknown>;
   /** The judges' prompt templates by name (a fixed set of files shipped with EvalLens). */
@@ -51,11 +52,16 @@ export const ENGINE_CACHE_LIMITS = {
   googleAuths: 32,
 } as const;
 
-export function createEngineContext(): EngineContext {
+export interface EngineContextOptions {
+  /** Where regex verdicts are also kept, beyond this context (a host's store on disk); absent: memory only. */
+  readonly regexVerdictStore?: VerdictCache;
+}
+
+export function createEngineContext(options: EngineContextOptions = {}): EngineContext {
   return {
     validators: {},
     scorerSets: new Map(),
-    regexVerdicts: new BoundedCache(ENGINE_CACHE_LIMITS.regexVerdicts),
+    regexVerdicts: new KeptVerdicts(ENGINE_CACHE_LIMITS.regexVerdicts, options.regexVerdictStore),
     compiledSchemas: new BoundedCache(ENGINE_CACHE_LIMITS.compiledSchemas),
     prompts: new BoundedCache(ENGINE_CACHE_LIMITS.prompts),
     rateLimiters: new BoundedCache(ENGINE_CACHE_LIMITS.rateLimiters),

@@ -16,8 +16,17 @@
 // the whole suite. EVALLENS_TEST_NO_SETUP=1 skips the setup (the PostgreSQL and MySQL tests then
 // say they were skipped, unless their URL is set; the e2e suite fails saying what to install).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+// The suite keeps ReDoS verdicts (shared/regexVerdicts/verdictStore.ts) in a folder of its own, removed
+// at the end: it never reads or writes the user's cache, and every run starts cold.
+if (process.env.EVALLENS_CACHE_HOME === undefined) {
+  const cache = mkdtempSync(join(tmpdir(), 'evallens-test-cache-'));
+  process.env.EVALLENS_CACHE_HOME = cache;
+  process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
+}
 
 const E2E = join('test', 'e2e');
 /** The in-extension-host suite (code-server too): with the end-to-end files, after the setup they share. */

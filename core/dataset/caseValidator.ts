@@ -1,16 +1,23 @@
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import caseSchema from '../../schemas/case.schema.json';
 import { createAjv } from '../schema/ajv';
 import { describeKind, type Vocabulary } from './valueKinds';
 
-/** Compiled once per process, when this module loads. */
-const validate = createAjv({ useDefaults: false }).compile(caseSchema);
+/**
+ * Compiled once per process, at the first case checked: not when this module loads, as every command
+ * (even `--version`) loads it. An own schema (schemas/, checked against the meta-schema by
+ * test/core/schema/ownSchemas.test.ts), so ajv need not compile the meta-schema first.
+ */
+let compiled: ValidateFunction | undefined;
+const validator = (): ValidateFunction =>
+  (compiled ??= createAjv({ useDefaults: false, ownSchemas: true }).compile(caseSchema));
 
 /**
  * Checks a parsed case object against `schemas/case.schema.json`. Returns one sentence per violation,
  * naming the field and what was expected and seen (the kind of value, never the value); empty when valid.
  */
 export function caseSchemaViolations(value: unknown, vocabulary: Vocabulary = 'json'): string[] {
+  const validate = validator();
   if (validate(value)) return [];
   // `if` only reports that a `then` failed; the failing `then` keyword says what is wrong.
   return (validate.errors ?? [])

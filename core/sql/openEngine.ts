@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { serverSettingsOf, type DatabaseLocation } from './databaseConfig';
-import { openPostgres, type PostgresOptions } from './postgresEngine';
+import type { PostgresOptions } from './postgresEngine';
 import type { SqlEngine } from './sqlResult';
 import { setupSteps } from './setupFolder';
 import { openSqlite } from './sqliteEngine';
@@ -27,8 +27,12 @@ export async function openEngine(
   const settings = serverSettingsOf(location, env);
   // A superuser is refused unless the database config says `allow_superuser: true` (postgresNoCommit.ts, mysqlNoCommit.ts).
   const rights = { ...options, allowSuperuser: location.allowSuperuser === true };
-  if (location.engine === 'postgres') return openPostgres(settings, rights);
-  // Loaded on first use: the MySQL driver costs every other run its start-up time and memory.
+  // Each driver is loaded on first use: loaded with the CLI, it cost every command (even `--version`)
+  // its start-up time and memory.
+  if (location.engine === 'postgres') {
+    const { openPostgres } = await import('./postgresEngine');
+    return openPostgres(settings, rights);
+  }
   const { openMysql } = await import('./mysqlEngine');
   return openMysql(settings, rights);
 }

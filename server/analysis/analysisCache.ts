@@ -10,6 +10,7 @@ import { YamlChunkCache } from '../../core/config/chunkedParse';
 import { ScorerEntryCache } from '../../core/config/entryCache';
 import { createEngineContext } from '../../core/engineContext';
 import { startPatternChecker } from '../../core/scorers/support/boundedRegex';
+import { cacheHome, VerdictStore } from '../../shared/regexVerdicts/verdictStore';
 import {
   analyzeConfig,
   type ConfigAnalysis,
@@ -37,7 +38,7 @@ export class AnalysisCache {
   private readonly parseCaches: ParseCaches = {
     chunks: new YamlChunkCache(),
     entries: new ScorerEntryCache(),
-    engine: createEngineContext(),
+    engine: createEngineContext(verdictStoreOptions()),
   };
 
   constructor(
@@ -144,4 +145,10 @@ function namedBy(analysis: ConfigAnalysis): ReadonlySet<string> {
   return dataset === undefined || analysis.referencedFiles.has(dataset)
     ? analysis.referencedFiles
     : new Set([...analysis.referencedFiles, dataset]);
+}
+
+/** Regex verdicts on disk, shared with the CLI: the user's cache folder, from the process's environment (not a workspace's). */
+function verdictStoreOptions(): { readonly regexVerdictStore?: VerdictStore } {
+  const home = cacheHome(process.env);
+  return home === undefined ? {} : { regexVerdictStore: new VerdictStore(home) };
 }

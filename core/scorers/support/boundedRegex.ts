@@ -1,6 +1,5 @@
 import vm from 'node:vm';
-import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { Diagnostics } from 'recheck';
+import { RECHECK_TIMEOUT_MS, RecheckWorker, type CheckerBackend, type RecheckAnswer } from './recheckWorker';
 
 /**
  * ECMAScript regular expressions with a ReDoS check at load and a time limit at match.
@@ -15,8 +14,10 @@ import type { Diagnostics } from 'recheck';
  *   call for the watchdog, instead of ~0.1 µs).
  * Patterns recheck finds vulnerable are never run: callers refuse them at load.
  *
- * recheck itself runs in a worker thread with a hard deadline (see RecheckWorker), so a pattern it
- * chokes on makes the answer `unknown` (run isolated) instead of hanging the config load.
+ * recheck itself runs in a worker thread with a hard deadline, silenced (see recheckWorker.ts), so a
+ * pattern it chokes on makes the answer `unknown` (run isolated) instead of hanging the config load.
+ * Its verdicts never change for one checker and time limit, so hosts keep them (`form.verdicts`; the
+ * CLI and the language server on disk too, shared/regexVerdicts/verdictStore.ts).
  */
 
 /** Flags patterns may use (the `u` flag is always added). */
@@ -45,7 +46,7 @@ export type PatternSafety =
 export interface PatternForm {
   /** Check and run the pattern as it is run for a whole-text match (`^(?:p)$`), not as written. */
   readonly fullMatch?: boolean;
-  /** How long recheck may take before the answer is `unknown` (default RECHECK_TIMEOUT_MS). */
+  /** How long recheck may take before the answer is `unknown` (default: RECHECK_TIMEOUT_MS of the backend). */
   readonly checkTimeoutMs?: number;
   /** Where verdicts are kept between checks (the host's engine context); absent: every check asks recheck. */
   readonly verdicts?: VerdictCache;
@@ -54,11 +55,9 @@ export interface PatternForm {
 /** A host's kept verdicts (core/engineContext.ts: a BoundedCache, so bounded). */
 export interface VerdictCache {
   get(key: string): PatternSafety | undefined;
-  set(key: string, value: PatternSafety): void;
+  /** `durable: false`: for this process only (an answer that says more about the machine's load than the pattern). */
+  set(key: string, value: PatternSafety, durable?: boolean): void;
 }
-
-/** How long recheck may think about one pattern (config load; the result is cached). */
-export const RECHECK_TIMEOUT_MS = 5000;
 
 /** The flags a pattern runs with: the given ones (of `imsu`) plus `u`, sorted, without duplicates. */
 export function normalizeFlags(flags: string): string {
@@ -100,126 +99,36 @@ export function compilePattern(
 
 /**
  * Whether a pattern compiles and whether it can backtrack catastrophically, with a message that
- * names the part of the pattern at fault. Results are kept by the checked source and flags in
- * `form.verdicts` when given (the host's engine context). The language server reuses this for diagnostics.
+ * names the part of the pattern at fault. Results are kept in `form.verdicts` when given (the host's
+ * engine context), by checker, time limit, flags and the source as checked. The language server
+ * reuses this for diagnostics.
  */
 export function checkPatternSafety(source: string, flags: string, form: PatternForm = {}): PatternSafety {
   const compiled = compilePattern(source, flags);
   if (!compiled.ok) return { status: 'invalid', message: compiled.message };
   const normalized = normalizeFlags(flags);
   const run = form.fullMatch === true ? fullMatchSource(source, normalized) : { source, offset: 0 };
-  const key = `${normalized}\u0000${run.source}`;
+  const checker = recheckWorker.checker();
+  const timeoutMs = form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS[checker.backend];
+  const key = verdictKey(checker.identity, timeoutMs, normalized, run.source);
   const cached = form.verdicts?.get(key);
   if (cached !== undefined) return cached;
-  const safety = interpret(
-    recheckWorker.check(run.source, normalized, form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS),
-    source,
-    run.offset,
-  );
-  form.verdicts?.set(key, safety);
+  const answer = recheckWorker.check(run.source, normalized, timeoutMs);
+  const safety = interpret(answer, source, run.offset);
+  // A checker that could not start says nothing about the pattern: ask again next time. One that gave
+  // no answer by the deadline, or stopped, may just be slow on a loaded machine: kept for this process only.
+  const cause = answer.status === 'failed' ? answer.cause : undefined;
+  if (cause !== 'start') form.verdicts?.set(key, safety, cause !== 'deadline' && cause !== 'stopped');
   return safety;
 }
 
-type RecheckAnswer = Diagnostics | { status: 'failed'; message: string };
-
 /**
- * recheck's own `checkSync` waits without a limit, and some patterns (e.g. `^(a|\1a)+$`) crash its
- * native checker so that no answer ever comes: a config load would hang. So the asynchronous `check`
- * runs in a worker thread of ours, with an abort after recheck's own timeout, and this thread waits
- * for it with a hard deadline (Atomics.wait); past the deadline the worker is replaced.
+ * The key a verdict is kept under: everything it depends on (checker, its time limit, flags, the
+ * source as checked), unambiguously joined.
  */
-class RecheckWorker {
-  private worker: Worker | undefined;
-  private port: MessagePort | undefined;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
-  private nextId = 0;
-
-  check(source: string, flags: string, timeoutMs: number): RecheckAnswer {
-    let port: MessagePort;
-    try {
-      port = this.connect();
-    } catch (e) {
-      return {
-        status: 'failed',
-        message: `the ReDoS checker could not start: ${e instanceof Error ? e.message : String(e)}`,
-      };
-    }
-    const id = ++this.nextId;
-    port.postMessage({ id, source, flags, timeout: timeoutMs });
-    const deadline = performance.now() + timeoutMs + 2000;
-    for (;;) {
-      // Read the counter before looking at the port, so an answer posted in between is not missed.
-      const seen = Atomics.load(this.signal, 0);
-      const received = receiveMessageOnPort(port);
-      if (received !== undefined) {
-        const message = received.message as { id: number; result?: Diagnostics; error?: string };
-        if (message.id === id) return message.result ?? { status: 'failed', message: message.error ?? 'no answer' };
-        continue;
-      }
-      const left = deadline - performance.now();
-      if (left <= 0) break;
-      Atomics.wait(this.signal, 0, seen, left);
-    }
-    this.reset();
-    return { status: 'failed', message: `the ReDoS checker gave no answer within ${timeoutMs + 2000} ms` };
-  }
-
-  /** Starts the worker if it is not running, without waiting for it. */
-  start(): void {
-    try {
-      this.connect();
-    } catch {
-      // The first check reports why it could not start.
-    }
-  }
-
-  private connect(): MessagePort {
-    if (this.port !== undefined) return this.port;
-    const channel = new MessageChannel();
-    const worker = new Worker(RECHECK_WORKER_SOURCE, {
-      eval: true,
-      workerData: { recheck: require.resolve('recheck'), port: channel.port2, signal: this.signal },
-      transferList: [channel.port2],
-    });
-    worker.unref();
-    worker.on('error', () => this.reset());
-    this.worker = worker;
-    this.port = channel.port1;
-    return channel.port1;
-  }
-
-  /** Ends the worker; the next check starts a new one. */
-  reset(): void {
-    void this.worker?.terminate();
-    this.port?.close();
-    this.worker = undefined;
-    this.port = undefined;
-  }
+export function verdictKey(checker: string, timeoutMs: number, flags: string, source: string): string {
+  return JSON.stringify([checker, timeoutMs, flags, source]);
 }
-
-const RECHECK_WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const { check } = require(workerData.recheck);
-const { port, signal } = workerData;
-// recheck starts its checker on the first check, and builds its case-folding tables on the first
-// case-insensitive one (~50 ms each, cold): do both now, while the host has other work, so that the
-// first patterns the host asks about are answered in a few milliseconds.
-check('^a-\\\\d+$', 'iu', { timeout: 1000 }).catch(() => {});
-port.on('message', async ({ id, source, flags, timeout }) => {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeout + 500);
-  let reply;
-  try {
-    reply = { id, result: await check(source, flags, { timeout, signal: abort.signal }) };
-  } catch (e) {
-    reply = { id, error: String((e && e.message) || e) };
-  }
-  clearTimeout(timer);
-  port.postMessage(reply);
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
-});
-`;
 
 const recheckWorker = new RecheckWorker();
 
@@ -229,6 +138,14 @@ const recheckWorker = new RecheckWorker();
  */
 export function startPatternChecker(): void {
   recheckWorker.start();
+}
+
+/**
+ * Chooses the ReDoS checker: `pure` runs recheck's JavaScript checker even where its native one is
+ * installed (benchmarks and tests compare them); undefined, the native one where it exists.
+ */
+export function preferPatternChecker(backend: CheckerBackend | undefined): void {
+  recheckWorker.prefer(backend);
 }
 
 /**

@@ -1,0 +1,218 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  appendFileSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { PatternSafety, VerdictCache } from '../../core/scorers/support/boundedRegex';
+
+/**
+ * The ReDoS checker's verdicts kept on disk, so that a config's patterns are checked once per machine
+ * rather than once per process (recheck takes up to a second per pattern; a kept verdict, microseconds).
+ * The CLI and the language server keep them in one file; the extension gets its checks from those two.
+ *
+ * - One append-only file, one verdict a line: `<key hash>\t<verdict JSON>\t<checksum>`. Each line is
+ *   written with one `write` in append mode, so two processes writing at once never interleave inside
+ *   a line. A line whose checksum (SHA-256 of the rest) or shape is wrong is ignored: a torn or edited
+ *   line is simply a miss, and the pattern is checked again.
+ * - The key (core's verdictKey) names the checker and its version, its time limit, the flags and the
+ *   whole source; only its SHA-256 is written, so the file holds no pattern text, and a line answers
+ *   for exactly one (checker, time limit, flags, pattern). A new recheck version or backend makes new
+ *   keys: its verdicts start afresh.
+ * - Bounded: past MAX_FILE_BYTES the file is rewritten with its newest verdicts (a temporary file
+ *   renamed over it, so readers see the old file or the new one). Only the last MAX_FILE_BYTES are
+ *   ever read. A verdict written by another process while this one compacts may be lost; it is a cache.
+ * - Trust: the file lives in the user's own cache folder (never in a workspace, and no config can move
+ *   it: only the user's environment, EVALLENS_CACHE_HOME or XDG_CACHE_HOME). Whoever can write it can
+ *   already run programs as the user; the checksums catch corruption, not an attacker. It holds
+ *   verdicts only: no secret, no pattern text, no output.
+ * Any error (no home, read-only disk) turns the store off for the process: verdicts then live in memory.
+ */
+
+/** Past this size the file is compacted at the next load; reads never take more than this. */
+export const MAX_FILE_BYTES = 512 * 1024;
+/** A verdict whose line would be longer is kept in memory only (hotspot text can be long). */
+const MAX_LINE_CHARS = 4096;
+/** The file's name: its format's version is part of it. */
+export const VERDICT_FILE = 'regex-verdicts-v1.txt';
+
+/**
+ * EvalLens's cache folder: `EVALLENS_CACHE_HOME`, else `$XDG_CACHE_HOME/evallens`, else
+ * `%LOCALAPPDATA%\evallens\cache` on Windows, else `~/.cache/evallens`. Read from the user's
+ * environment (the process's), never a workspace's.
+ */
+export function cacheHome(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const own = env['EVALLENS_CACHE_HOME'];
+  if (own !== undefined && own !== '') return own;
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg !== undefined && xdg.startsWith('/')) return join(xdg, 'evallens');
+  const local = env['LOCALAPPDATA'];
+  if (process.platform === 'win32' && local !== undefined && local !== '') return join(local, 'evallens', 'cache');
+  try {
+    const home = homedir();
+    return home === '' ? undefined : join(home, '.cache', 'evallens');
+  } catch {
+    return undefined;
+  }
+}
+
+export class VerdictStore implements VerdictCache {
+  private entries: Map<string, PatternSafety> | undefined;
+  private off = false;
+
+  constructor(readonly directory: string) {}
+
+  get file(): string {
+    return join(this.directory, VERDICT_FILE);
+  }
+
+  get(key: string): PatternSafety | undefined {
+    return this.load()?.get(hashOf(key));
+  }
+
+  set(key: string, value: PatternSafety): void {
+    const entries = this.load();
+    if (entries === undefined) return;
+    const hash = hashOf(key);
+    entries.delete(hash);
+    entries.set(hash, value);
+    const line = lineOf(hash, value);
+    if (line.length > MAX_LINE_CHARS) return;
+    try {
+      appendFileSync(this.file, line, { mode: 0o600 });
+    } catch {
+      this.off = true;
+    }
+  }
+
+  /** The verdicts on disk, read once per process (the newest line of a key wins); undefined when off. */
+  private load(): Map<string, PatternSafety> | undefined {
+    if (this.off) return undefined;
+    if (this.entries !== undefined) return this.entries;
+    try {
+      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+      const { text, size } = readTail(this.file, MAX_FILE_BYTES);
+      this.entries = parseLines(text);
+      if (size > MAX_FILE_BYTES) this.compact(this.entries);
+      return this.entries;
+    } catch {
+      this.off = true;
+      return undefined;
+    }
+  }
+
+  /** Rewrites the file with the newest verdicts, up to half the limit, atomically (rename). */
+  private compact(entries: Map<string, PatternSafety>): void {
+    const lines: string[] = [];
+    let bytes = 0;
+    for (const [hash, value] of [...entries].reverse()) {
+      const line = lineOf(hash, value);
+      if (bytes + line.length > MAX_FILE_BYTES / 2) break;
+      lines.push(line);
+      bytes += line.length;
+    }
+    const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      writeFileSync(temporary, lines.reverse().join(''), { mode: 0o600 });
+      renameSync(temporary, this.file);
+    } catch {
+      rmSync(temporary, { force: true });
+    }
+  }
+}
+
+function hashOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function checksumOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+function lineOf(hash: string, value: PatternSafety): string {
+  const body = `${hash}\t${JSON.stringify(value)}`;
+  return `${body}\t${checksumOf(body)}\n`;
+}
+
+/** The last `limit` bytes of a file (or all of it) and its size; empty when it does not exist. */
+function readTail(file: string, limit: number): { readonly text: string; readonly size: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', size: 0 };
+    throw e;
+  }
+  try {
+    const size = statSync(file).size;
+    const length = Math.min(size, limit);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(fd, buffer, read, length - read, size - length + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { text: buffer.subarray(0, read).toString('utf8'), size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Every well-formed line's verdict by key hash; torn, edited or unknown lines are skipped. */
+export function parseLines(text: string): Map<string, PatternSafety> {
+  const entries = new Map<string, PatternSafety>();
+  for (const line of text.split('\n')) {
+    const fields = line.split('\t');
+    if (fields.length !== 3) continue;
+    const [hash = '', json = '', checksum] = fields;
+    if (!/^[0-9a-f]{64}$/.test(hash) || checksumOf(`${hash}\t${json}`) !== checksum) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      continue;
+    }
+    if (!isVerdict(value)) continue;
+    entries.delete(hash);
+    entries.set(hash, value);
+  }
+  return entries;
+}
+
+/** Whether a value read back has the shape of a checker's verdict (`invalid` is never the checker's). */
+function isVerdict(value: unknown): value is PatternSafety {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  switch (v['status']) {
+    case 'safe':
+      return typeof v['proven'] === 'boolean' && typeof v['complexity'] === 'string';
+    case 'unknown':
+      return typeof v['message'] === 'string';
+    case 'vulnerable':
+      return (
+        (v['complexity'] === 'exponential' || v['complexity'] === 'polynomial') &&
+        (v['degree'] === undefined || typeof v['degree'] === 'number') &&
+        typeof v['message'] === 'string' &&
+        Array.isArray(v['hotspots']) &&
+        v['hotspots'].every(
+          (h: unknown) =>
+            typeof h === 'object' &&
+            h !== null &&
+            typeof (h as Record<string, unknown>)['start'] === 'number' &&
+            typeof (h as Record<string, unknown>)['end'] === 'number' &&
+            typeof (h as Record<string, unknown>)['text'] === 'string',
+        )
+      );
+    default:
+      return false;
+  }
+}
