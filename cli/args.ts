@@ -6,6 +6,7 @@ import type { CompareCommand } from './compare';
 import { CompareUsageError, parseCompareArgs } from './compareArgs';
 import { parseBaselineArgs, type BaselineCommand } from './baseline';
 import { CompareInputError } from './compareInput';
+import { CacheUsageError, parseCacheArgs, type CacheCommand } from './cacheCommand';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -64,11 +65,16 @@ export type Command =
       readonly color?: boolean;
       /** Run as in an untrusted workspace: no workspace code, no network (those scorers are skipped). */
       readonly untrusted: boolean;
+      /** The result cache (docs/cache.md): `--no-cache` neither reads nor writes it; `--cache-dir` moves it. */
+      readonly noCache?: boolean;
+      readonly cacheDir?: string;
     }
   /** Two runs compared (cli/compare.ts). */
   | CompareCommand
   /** A run saved as a baseline file (cli/baseline.ts). */
-  | BaselineCommand;
+  | BaselineCommand
+  /** The result cache's size, or emptied (cli/cacheCommand.ts). */
+  | CacheCommand;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -88,12 +94,15 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'color',
     'no-color',
     'untrusted',
+    'no-cache',
+    'cache-dir',
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
   compare: ['help', 'reporter', 'out', 'fail-on'],
   baseline: ['help', 'runs-dir'],
+  cache: ['help', 'cache-dir', 'runs-dir', 'json'],
 };
 
 /** What each option's value is, for "needs a value" messages. */
@@ -107,6 +116,7 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'runs-dir': 'a folder',
   'report-file': 'a file path',
   'case-data': 'a case id',
+  'cache-dir': 'a folder',
 };
 
 const OPTIONS = {
@@ -126,6 +136,8 @@ const OPTIONS = {
   cases: { type: 'boolean' },
   'report-file': { type: 'string' },
   'case-data': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'cache-dir': { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -176,6 +188,15 @@ export function parseCommand(argv: readonly string[]): Command {
       throw e;
     }
   }
+  if (first === 'cache') {
+    try {
+      const parsed = parseCacheArgs(argv);
+      return 'help' in parsed ? { kind: 'help', command: 'cache' } : parsed;
+    } catch (e) {
+      if (e instanceof CacheUsageError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
   if (first === 'compare') {
     try {
       return parseCompareArgs(argv) ?? { kind: 'help', command: 'compare' };
@@ -207,12 +228,12 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === undefined) {
     if (values.help === true) return { kind: 'help' };
     throw new UsageError(
-      'no command given (expected run, validate, plan, report, compare or baseline); see `evallens --help`',
+      'no command given (expected run, validate, plan, report, compare, baseline or cache); see `evallens --help`',
     );
   }
   if (!isCommandName(verb))
     throw new UsageError(
-      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare or baseline); see \`evallens --help\``,
+      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare, baseline or cache); see \`evallens --help\``,
     );
   if (values.help === true) return { kind: 'help', command: verb };
   if (verb === 'report') {
@@ -306,6 +327,8 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
     ...(color === undefined ? {} : { color }),
     untrusted: values.untrusted === true,
+    ...(values['no-cache'] === true ? { noCache: true } : {}),
+    ...(values['cache-dir'] === undefined ? {} : { cacheDir: values['cache-dir'] }),
   };
 }
 

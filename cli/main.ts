@@ -26,6 +26,8 @@ import { printCaseData } from './caseData';
 import { reportCommand, runAsReport } from './report';
 import { compareCommand } from './compare';
 import { baselineCommand } from './baseline';
+import { cacheCommand } from './cacheCommand';
+import { openRunCache } from './runCache';
 import { checkSelection } from './selectionCheck';
 import { handOverReport } from './reportHandover';
 import { printable } from '../shared/text/printable';
@@ -86,6 +88,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return compareCommand(command, process.stdout, process.stderr);
     case 'baseline':
       return baselineCommand(command, process.stdout, process.stderr);
+    case 'cache':
+      return cacheCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const env = environmentOf(command);
       const config = loadConfig(command.config, env);
@@ -211,6 +215,8 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const preparer = database.preparer;
 
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
+  // The result cache (cli/runCache.ts): never for --untrusted or --no-cache.
+  const resultCache = openRunCache(command, process.stderr);
   // Ctrl-C / SIGTERM cancel, a second one exits now; nothing the run started outlives it (exitCleanup.ts).
   const signals = watchRunSignals(
     () => controller.abort(),
@@ -240,8 +246,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       onEvent,
       ...(preparer === undefined ? {} : { preparer }),
       trusted: !command.untrusted,
+      ...(resultCache.cache === undefined ? {} : { cache: resultCache.cache }),
     });
     store.close();
+    await resultCache.close();
     const head: Omit<Report, 'cases' | 'results'> = {
       version: 1,
       tool: { name: 'evallens', version: packageJson.version },
@@ -280,6 +288,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     if (e instanceof DatasetError) return printDatasetError(e, config);
     throw e;
   } finally {
+    await resultCache.close();
     await preparer?.close();
     signals.end();
   }

@@ -155,5 +155,16 @@ function caseJson(c: ReportCase): ReportCase {
 }
 
 function resultJson(r: ScorerResult): object {
-  return pick(r, ['caseId', 'scorer', 'trial', 'status', 'score', 'passed', 'reason', 'durationMs', 'details']);
+  return pick(r, [
+    'caseId',
+    'scorer',
+    'trial',
+    'status',
+    'score',
+    'passed',
+    'reason',
+    'durationMs',
+    'details',
+    'cached',
+  ]);
 }

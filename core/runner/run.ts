@@ -9,6 +9,7 @@ import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
 import { maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
 import { prepareScorers } from './prepareScorers';
+import { ScoringCache, type RunCache } from '../cache/scoringCache';
 import { scoreCase } from './scoreCase';
 import { ScorerStatistics } from './scorerStatistics';
 import { trialStats, type TrialStats } from './trials';
@@ -31,6 +32,8 @@ export interface RunOptions {
    * false, and those scorers answer `skipped` with the reason "workspace is not trusted".
    */
   readonly trusted?: boolean;
+  /** The result cache (core/cache/scoringCache.ts); absent, every scorer is called. */
+  readonly cache?: RunCache;
   /** Monotonic milliseconds; injectable so tests are deterministic. */
   readonly now?: () => number;
   readonly clock?: () => Date;
@@ -70,6 +73,7 @@ export async function runEval(
   const selected = caseSelector(options.selection ?? {});
   // The config was checked when it loaded; its scorers are built now, for this run.
   const live = prepareScorers(config.scorers, options.trusted === undefined ? {} : { trusted: options.trusted });
+  const cache = options.cache === undefined ? undefined : new ScoringCache(options.cache, secrets);
   const scorers = config.scorers.map(scorerInfo);
   const aggregator = new Aggregator(scorers, config.jobThreshold);
   const statistics = new ScorerStatistics();
@@ -117,6 +121,7 @@ export async function runEval(
             abort,
             ...(options.preparer === undefined ? {} : { preparer: options.preparer }),
             ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+            ...(cache === undefined ? {} : { cache }),
           })
         : [
             {
