@@ -31,8 +31,15 @@ export function scorerFingerprint(instance: ScorerInstance, version: string): st
   return sha256(canonicalJson({ key: instance.definition.key, version, options, commandFiles }));
 }
 
-/** The common options that do not reach the scorer's verdict (scorer-common.schema.json): the runner applies them. */
-const RUNNER_OPTIONS: ReadonlySet<string> = new Set(['name', 'threshold', 'weight', 'lower_is_better', 'timeout_ms']);
+/** The common options that do not reach the scorer's verdict (scorer-common.schema.json), and the list form's `type` (the key is keyed already). */
+const RUNNER_OPTIONS: ReadonlySet<string> = new Set([
+  'name',
+  'type',
+  'threshold',
+  'weight',
+  'lower_is_better',
+  'timeout_ms',
+]);
 
 /**
  * The files in the config's folder (or below it) that a command's words name, by content. Words are
