@@ -81,9 +81,14 @@ export class CacheStore implements ResultStore {
     return before;
   }
 
+  /** Waits for the writes in flight (committed or failed). */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+  }
+
   /** Waits for the writes in flight, then closes the database. Never throws. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.pending]);
+    await this.flush();
     try {
       await this.db.close();
     } catch (e) {
