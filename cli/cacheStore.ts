@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import type { ScorerVerdict } from '../core/result';
 import type { ResultStore } from '../core/cache/scoringCache';
+import type { TargetOutput, TargetOutputStore } from '../core/cache/targetCache';
 import { RESULT_STATUSES } from '../core/result';
 
 /**
@@ -18,9 +19,9 @@ import { RESULT_STATUSES } from '../core/result';
  * overwrites it. A write that fails (a full disk) is one warning, and the run goes on: its results
  * are in the run folder whatever happens to the cache.
  */
-export class CacheStore implements ResultStore {
-  /** Entries read and found good, read and found corrupt, and written, this run. */
-  readonly counts = { hits: 0, misses: 0, corrupt: 0, written: 0, failedWrites: 0 };
+export class CacheStore implements ResultStore, TargetOutputStore {
+  /** Verdicts and target outputs found, entries missing or corrupt, written and not written, this run. */
+  readonly counts = { hits: 0, outputHits: 0, misses: 0, corrupt: 0, written: 0, failedWrites: 0 };
   private readonly pending = new Set<Promise<unknown>>();
   private warned = false;
 
@@ -31,6 +32,27 @@ export class CacheStore implements ResultStore {
   ) {}
 
   get(key: string): ScorerVerdict | undefined {
+    const verdict = this.read(key, isVerdict);
+    if (verdict !== undefined) this.counts.hits++;
+    return verdict;
+  }
+
+  set(key: string, verdict: ScorerVerdict): void {
+    this.write(key, verdict);
+  }
+
+  getOutput(key: string): TargetOutput | undefined {
+    const output = this.read(key, isTargetOutput);
+    if (output !== undefined) this.counts.outputHits++;
+    return output;
+  }
+
+  setOutput(key: string, value: TargetOutput): void {
+    this.write(key, value);
+  }
+
+  /** The value under `key` when it is whole (its checksum holds) and of the expected shape; else a miss. */
+  private read<T>(key: string, shaped: (value: unknown) => value is T): T | undefined {
     let value: string | undefined;
     try {
       value = this.db.get(key);
@@ -41,20 +63,19 @@ export class CacheStore implements ResultStore {
       this.counts.misses++;
       return undefined;
     }
-    const verdict = decode(value);
-    if (verdict === undefined) {
+    const decoded = decode(value);
+    if (decoded === undefined || !shaped(decoded)) {
       this.counts.corrupt++;
       this.counts.misses++;
       return undefined;
     }
-    this.counts.hits++;
-    return verdict;
+    return decoded;
   }
 
-  set(key: string, verdict: ScorerVerdict): void {
+  private write(key: string, value: unknown): void {
     let written: Promise<unknown>;
     try {
-      written = this.db.put(key, encode(verdict));
+      written = this.db.put(key, encode(value));
     } catch (e) {
       this.failed(e);
       return;
@@ -141,13 +162,13 @@ export function cacheBytes(dir: string): number {
   return bytes;
 }
 
-function encode(verdict: ScorerVerdict): string {
-  const json = JSON.stringify(verdict);
+function encode(value: unknown): string {
+  const json = JSON.stringify(value);
   return `${checksum(json)}\n${json}`;
 }
 
-/** The verdict an entry holds, or undefined when the entry is not one this store wrote whole. */
-export function decode(value: unknown): ScorerVerdict | undefined {
+/** The JSON an entry holds, or undefined when the entry is not one this store wrote whole. */
+export function decode(value: unknown): unknown {
   if (typeof value !== 'string') return undefined;
   const newline = value.indexOf('\n');
   if (newline !== 64) return undefined;
@@ -159,7 +180,7 @@ export function decode(value: unknown): ScorerVerdict | undefined {
   } catch {
     return undefined;
   }
-  return isVerdict(parsed) ? parsed : undefined;
+  return parsed;
 }
 
 function checksum(text: string): string {
@@ -167,6 +188,12 @@ function checksum(text: string): string {
 }
 
 const STATUSES: ReadonlySet<string> = new Set(RESULT_STATUSES);
+
+function isTargetOutput(value: unknown): value is TargetOutput {
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && 'output' in value && !('status' in value)
+  );
+}
 
 function isVerdict(value: unknown): value is ScorerVerdict {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;

@@ -203,20 +203,27 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   );
 
   const controller = new AbortController();
+  // The result cache (cli/runCache.ts): never for --untrusted or --no-cache.
+  const resultCache = openRunCache(command, process.stderr);
   let database: Awaited<ReturnType<typeof openPreparers>>;
   try {
-    database = await openPreparers(config, env, controller.signal, { trusted: !command.untrusted });
+    database = await openPreparers(config, env, controller.signal, {
+      trusted: !command.untrusted,
+      ...(resultCache.targets === undefined ? {} : { targetCache: resultCache.targets }),
+    });
   } catch (e) {
+    await resultCache.close();
     say(`evallens: ${e instanceof Error ? e.message : String(e)}`);
     return EXIT.usage;
   }
   for (const problem of database.problems) process.stderr.write(`${formatProblem(problem, cwd)}\n`);
-  if (database.problems.some((p) => p.severity === 'error')) return EXIT.usage;
+  if (database.problems.some((p) => p.severity === 'error')) {
+    await resultCache.close();
+    return EXIT.usage;
+  }
   const preparer = database.preparer;
 
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
-  // The result cache (cli/runCache.ts): never for --untrusted or --no-cache.
-  const resultCache = openRunCache(command, process.stderr);
   // Ctrl-C / SIGTERM cancel, a second one exits now; nothing the run started outlives it (exitCleanup.ts).
   const signals = watchRunSignals(
     () => controller.abort(),

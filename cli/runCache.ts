@@ -13,6 +13,7 @@ import packageJson from '../package.json';
 import { printable } from '../shared/text/printable';
 import { cacheDirOf } from './cacheCommand';
 import { openCacheStore, type CacheStore } from './cacheStore';
+import type { TargetCache } from './preparers';
 
 export interface RunCacheOptions {
   readonly noCache?: boolean;
@@ -24,6 +25,8 @@ export interface RunCacheOptions {
 export interface OpenedRunCache {
   /** What runEval takes; absent when the run does not cache. */
   readonly cache?: RunCache;
+  /** What the target preparer takes (cli/preparers.ts); absent when the run does not cache. */
+  readonly targets?: TargetCache;
   /** Waits for the cache's writes, closes it and says what it gave. */
   close(): Promise<void>;
 }
@@ -37,6 +40,7 @@ export function openRunCache(options: RunCacheOptions, stderr: NodeJS.WritableSt
   let closing: Promise<void> | undefined;
   return {
     cache: { store, version: packageJson.version },
+    targets: { store, version: packageJson.version },
     close: () =>
       (closing ??= store.close().then(() => {
         summarize(store, stderr);
@@ -46,11 +50,15 @@ export function openRunCache(options: RunCacheOptions, stderr: NodeJS.WritableSt
 
 /** One line when the cache gave results or found corrupt entries; nothing on a run it did not touch. */
 function summarize(store: CacheStore, stderr: NodeJS.WritableStream): void {
-  const { hits, corrupt } = store.counts;
+  const { hits, outputHits, corrupt } = store.counts;
   const where = printable(relative(process.cwd(), store.dir) || store.dir);
   if (hits > 0)
     stderr.write(
       `evallens: ${hits} result${hits === 1 ? '' : 's'} from the cache (${where}; --no-cache scores everything again)\n`,
+    );
+  if (outputHits > 0)
+    stderr.write(
+      `evallens: ${outputHits} target output${outputHits === 1 ? '' : 's'} from the cache (${where}; --no-cache calls the target again)\n`,
     );
   if (corrupt > 0)
     stderr.write(

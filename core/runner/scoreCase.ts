@@ -137,13 +137,13 @@ async function prepareTrials(
   signal: AbortSignal,
 ): Promise<TrialCase[]> {
   const prepared: TrialCase[] = [];
-  for (const trialCase of cases) {
+  for (const [index, trialCase] of cases.entries()) {
     if (!trialCase.ok) {
       prepared.push(trialCase);
       continue;
     }
     try {
-      const withWork = await preparer.prepare(trialCase.case, signal);
+      const withWork = await preparer.prepare(trialCase.case, signal, index + 1);
       prepared.push(
         trialCase.error === undefined
           ? { ok: true, case: withWork }

@@ -169,6 +169,34 @@ describe('evallens run with the result cache', () => {
     assert.ok(judged(third.results).every((r) => r[1] === 'pass' && r[3] === true));
   });
 
+  it("keeps a target's answers per case and trial, and calls it again when the script it runs changes", async () => {
+    const work = join(root, 'target');
+    mkdirSync(work);
+    const agent = (answer: string) =>
+      writeFileSync(join(work, 'agent.sh'), `cat > /dev/null\necho call >> calls.txt\necho ${answer}\n`);
+    agent('x');
+    const cases = [
+      { id: 't0', input: 'q0' },
+      { id: 't1', input: 'q1' },
+    ];
+    writeFileSync(
+      join(work, 'target.eval.yaml'),
+      `num_trials: 2\ntarget:\n  cmd: sh agent.sh\nscorers:\n  contains: {value: x}\ncases: ${JSON.stringify(cases)}\n`,
+    );
+    const calls = () => readFileSync(join(work, 'calls.txt'), 'utf8').split('\n').length - 1;
+    const first = await runCli(['run', 'target.eval.yaml', '--no-color'], { cwd: work, env });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(calls(), 4, 'two cases, two trials');
+    const second = await runCli(['run', 'target.eval.yaml', '--no-color'], { cwd: work, env });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(calls(), 4, 'every answer from the cache');
+    assert.match(second.stderr, /4 target outputs from the cache/);
+    agent('y');
+    const changed = await runCli(['run', 'target.eval.yaml', '--no-color'], { cwd: work, env });
+    assert.equal(changed.code, 1, 'the new script answers y: contains x fails');
+    assert.equal(calls(), 8, 'a changed script is a new key');
+  });
+
   it('--untrusted neither reads nor writes the cache', async () => {
     const work = workspace('untrusted', 2);
     const fresh = await runCli(['run', 'judged.eval.yaml', '--untrusted', '--no-color'], { cwd: work, env });
