@@ -17,9 +17,10 @@ const node = {
   minify: production,
   logLevel: 'warning',
 };
-// recheck picks a native checker next to its own package at run time, and sql.js loads its .wasm
-// beside its own package: both stay real modules.
-const external = ['recheck', 'sql.js'];
+// recheck picks a native checker next to its own package at run time, sql.js loads its .wasm
+// beside its own package, and lmdb (the result cache, cli/cacheStore.ts) loads the native binary of
+// its platform package: all stay real modules.
+const external = ['recheck', 'sql.js', 'lmdb'];
 
 // Prints the lines the VS Code watch task's problem matcher waits for, on every rebuild.
 const watchMarkers = {

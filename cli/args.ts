@@ -8,6 +8,7 @@ import { parseBaselineArgs, type BaselineCommand } from './baseline';
 import { CompareInputError } from './compareInput';
 import { BudgetUsageError, parseBudget } from './budgetArgs';
 import type { BudgetLimits } from '../core/judge/budget';
+import { CacheUsageError, parseCacheArgs, type CacheCommand } from './cacheCommand';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -68,11 +69,16 @@ export type Command =
       readonly untrusted: boolean;
       /** `--max-judge-calls`, `--max-cost` (cli/budgetArgs.ts). */
       readonly budget?: BudgetLimits;
+      /** The result cache (docs/cache.md): `--no-cache` neither reads nor writes it; `--cache-dir` moves it. */
+      readonly noCache?: boolean;
+      readonly cacheDir?: string;
     }
   /** Two runs compared (cli/compare.ts). */
   | CompareCommand
   /** A run saved as a baseline file (cli/baseline.ts). */
-  | BaselineCommand;
+  | BaselineCommand
+  /** The result cache's size, or emptied (cli/cacheCommand.ts). */
+  | CacheCommand;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -94,12 +100,15 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'untrusted',
     'max-cost',
     'max-judge-calls',
+    'no-cache',
+    'cache-dir',
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
   compare: ['help', 'reporter', 'out', 'fail-on'],
   baseline: ['help', 'runs-dir'],
+  cache: ['help', 'cache-dir', 'runs-dir', 'json'],
 };
 
 /** What each option's value is, for "needs a value" messages. */
@@ -115,6 +124,7 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'case-data': 'a case id',
   'max-cost': 'an amount',
   'max-judge-calls': 'a number',
+  'cache-dir': 'a folder',
 };
 
 const OPTIONS = {
@@ -136,6 +146,8 @@ const OPTIONS = {
   'case-data': { type: 'string' },
   'max-cost': { type: 'string' },
   'max-judge-calls': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'cache-dir': { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -186,6 +198,15 @@ export function parseCommand(argv: readonly string[]): Command {
       throw e;
     }
   }
+  if (first === 'cache') {
+    try {
+      const parsed = parseCacheArgs(argv);
+      return 'help' in parsed ? { kind: 'help', command: 'cache' } : parsed;
+    } catch (e) {
+      if (e instanceof CacheUsageError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
   if (first === 'compare') {
     try {
       return parseCompareArgs(argv) ?? { kind: 'help', command: 'compare' };
@@ -217,12 +238,12 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === undefined) {
     if (values.help === true) return { kind: 'help' };
     throw new UsageError(
-      'no command given (expected run, validate, plan, report, compare or baseline); see `evallens --help`',
+      'no command given (expected run, validate, plan, report, compare, baseline or cache); see `evallens --help`',
     );
   }
   if (!isCommandName(verb))
     throw new UsageError(
-      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare or baseline); see \`evallens --help\``,
+      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare, baseline or cache); see \`evallens --help\``,
     );
   if (values.help === true) return { kind: 'help', command: verb };
   if (verb === 'report') {
@@ -318,6 +339,8 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(color === undefined ? {} : { color }),
     untrusted: values.untrusted === true,
     ...(budget === undefined ? {} : { budget }),
+    ...(values['no-cache'] === true ? { noCache: true } : {}),
+    ...(values['cache-dir'] === undefined ? {} : { cacheDir: values['cache-dir'] }),
   };
 }
 

@@ -3,8 +3,16 @@
  * codes here, in cli/main.ts (EXIT) and in the README's CLI section say the same thing.
  */
 
-export type CommandName = 'run' | 'validate' | 'plan' | 'report' | 'compare' | 'baseline';
-export const COMMAND_NAMES: readonly CommandName[] = ['run', 'validate', 'plan', 'report', 'compare', 'baseline'];
+export type CommandName = 'run' | 'validate' | 'plan' | 'report' | 'compare' | 'baseline' | 'cache';
+export const COMMAND_NAMES: readonly CommandName[] = [
+  'run',
+  'validate',
+  'plan',
+  'report',
+  'compare',
+  'baseline',
+  'cache',
+];
 
 export function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -33,6 +41,7 @@ Commands:
   baseline save <config.eval.yaml>
                                 write the config's latest run as <name>.baseline.json beside it
                                 (sorted, no timings), to commit and compare against
+  cache stats|clear             the result cache's entries and size, or empty it
   help [command]                this text, or a command's options
   version                       the version of EvalLens (also --version)
 
@@ -54,11 +63,16 @@ Options:
   --concurrency <n>    cases scored at once, 1 to 256 (default: number of cores)
   --trials <n>         score each case n times, 1 to 100 (overrides num_trials)
   --runs-dir <dir>     where run folders go (default: .evallens/runs)
+  --no-cache           neither read nor write the result cache: call every judge, subprocess and
+                       Python scorer again (docs/cache.md)
+  --cache-dir <dir>    where the result cache is (default: cache beside the runs folder,
+                       .evallens/cache)
   --no-color           plain console output
   --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets,
                        LLM judges and cases on server databases are skipped ("workspace is not
                        trusted"); no process, no network, no environment variable the workspace
-                       names is read, nothing the config chooses is written outside the current folder
+                       names is read, nothing the config chooses is written outside the current folder;
+                       the result cache is neither read nor written
   --max-judge-calls <n>
                        start at most n LLM judge calls; later judge results are skipped
                        ("budget reached"), every other scorer still runs
@@ -155,6 +169,25 @@ Options:
 
 Exit codes: 0 written, 2 no finished run of the config, or it cannot be read or written.`;
 
+const CACHE_HELP = `Usage: evallens cache stats [options]
+       evallens cache clear [options]
+
+The result cache keeps the verdicts of LLM judges, subprocess and Python scorers, keyed by the
+scorer, its options and the files they name (by content), the case's fields and the trial; a run
+gives a kept verdict instead of calling the scorer again (\`cached: true\` in reports). See
+docs/cache.md.
+
+  stats                the number of entries and the size on disk
+  clear                remove every entry (safe while a run is using the cache)
+
+Options:
+  --cache-dir <dir>    the cache (default: cache beside the runs folder, .evallens/cache)
+  --runs-dir <dir>     the runs folder whose cache is meant (default: .evallens/runs)
+  --json               print {dir, entries, bytes} (stats) or {dir, removed} (clear) as JSON
+  -h, --help           this text
+
+Exit codes: 0 done, 2 the cache cannot be opened or a usage error.`;
+
 export function commandHelp(command: CommandName): string {
   switch (command) {
     case 'run':
@@ -169,5 +202,7 @@ export function commandHelp(command: CommandName): string {
       return COMPARE_HELP;
     case 'baseline':
       return BASELINE_HELP;
+    case 'cache':
+      return CACHE_HELP;
   }
 }

@@ -26,6 +26,8 @@ import { printCaseData } from './caseData';
 import { reportCommand, runAsReport } from './report';
 import { compareCommand } from './compare';
 import { baselineCommand } from './baseline';
+import { cacheCommand } from './cacheCommand';
+import { openRunCache } from './runCache';
 import { checkSelection } from './selectionCheck';
 import { handOverReport } from './reportHandover';
 import { printable } from '../shared/text/printable';
@@ -88,6 +90,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return compareCommand(command, process.stdout, process.stderr);
     case 'baseline':
       return baselineCommand(command, process.stdout, process.stderr);
+    case 'cache':
+      return cacheCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const env = environmentOf(command);
       const config = loadConfig(command.config, env);
@@ -218,15 +222,24 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   );
 
   const controller = new AbortController();
+  // The result cache (cli/runCache.ts): never for --untrusted or --no-cache.
+  const resultCache = openRunCache(command, process.stderr);
   let database: Awaited<ReturnType<typeof openPreparers>>;
   try {
-    database = await openPreparers(config, env, controller.signal, { trusted: !command.untrusted });
+    database = await openPreparers(config, env, controller.signal, {
+      trusted: !command.untrusted,
+      ...(resultCache.targets === undefined ? {} : { targetCache: resultCache.targets }),
+    });
   } catch (e) {
+    await resultCache.close();
     say(`evallens: ${e instanceof Error ? e.message : String(e)}`);
     return EXIT.usage;
   }
   for (const problem of database.problems) process.stderr.write(`${formatProblem(problem, cwd)}\n`);
-  if (database.problems.some((p) => p.severity === 'error')) return EXIT.usage;
+  if (database.problems.some((p) => p.severity === 'error')) {
+    await resultCache.close();
+    return EXIT.usage;
+  }
   const preparer = database.preparer;
 
   const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
@@ -260,8 +273,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       ...(preparer === undefined ? {} : { preparer }),
       trusted: !command.untrusted,
       ...(command.budget === undefined ? {} : { budget: command.budget }),
+      ...(resultCache.cache === undefined ? {} : { cache: resultCache.cache }),
     });
     store.close();
+    await resultCache.close();
     const head: Omit<Report, 'cases' | 'results'> = {
       version: 1,
       tool: { name: 'evallens', version: packageJson.version },
@@ -301,6 +316,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     if (e instanceof DatasetError) return printDatasetError(e, config);
     throw e;
   } finally {
+    await resultCache.close();
     await preparer?.close();
     signals.end();
   }

@@ -8,10 +8,17 @@ import { databasePreparer, selectDatabase, type DatabaseEntry, type SqlTarget } 
 import { openEngine } from '../core/sql/openEngine';
 import { sqlJsAssets } from '../core/sql/sqliteWorker';
 import { targetPreparer } from '../core/target/targetPreparer';
+import { cachingTarget, type TargetOutputStore } from '../core/cache/targetCache';
 import { readBoundedTextSync } from '../core/text/boundedRead';
 import { isUntrustedEnv, untrustedEnv } from '../core/config/untrustedEnv';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where a run keeps its target's answers, and the version that keys them. */
+export interface TargetCache {
+  readonly store: TargetOutputStore;
+  readonly version: string;
+}
 
 /**
  * The work a run does on each case before scoring: the config's target first (it produces the
@@ -24,7 +31,7 @@ export async function openPreparers(
   config: RunConfig,
   given: Env,
   signal: AbortSignal,
-  options: { readonly trusted?: boolean } = {},
+  options: { readonly trusted?: boolean; readonly targetCache?: TargetCache } = {},
 ): Promise<{ preparer?: CasePreparer; problems: Problem[] }> {
   // Without trust nothing below may read the environment, whatever `given` is.
   const trusted = (options.trusted ?? true) && !isUntrustedEnv(given);
@@ -33,7 +40,13 @@ export async function openPreparers(
   // SQLite's WebAssembly is compiled before the run rather than inside its first cases, where it
   // would compete with their scorers' time limits.
   if (database.sqlite) await sqlJsAssets().catch(() => undefined);
-  const target = config.target === undefined ? [] : [targetPreparer(config.target, { env, signal })];
+  const made = config.target === undefined ? undefined : targetPreparer(config.target, { env, signal });
+  // The result cache keeps the target's answers (core/cache/targetCache.ts); never in an untrusted run.
+  const cache = trusted ? options.targetCache : undefined;
+  const target =
+    made === undefined || config.target === undefined
+      ? []
+      : [cache === undefined ? made : cachingTarget(made, config.target, cache.store, cache.version)];
   const preparer = chainPreparers([...target, ...(database.preparer === undefined ? [] : [database.preparer])]);
   return { ...(preparer === undefined ? {} : { preparer }), problems: database.problems };
 }

@@ -55,6 +55,8 @@ export interface ScorerResult extends ScorerVerdict {
   /** Whether this result passed; absent when the scorer has no pass decision (a count with no threshold). */
   readonly passed?: boolean;
   readonly durationMs: number;
+  /** The verdict was the result cache's, kept from an earlier run; the scorer was not called (docs/cache.md). */
+  readonly cached?: true;
 }
 
 export function pass(reason: string, score = 1, details?: ScorerVerdict['details']): ScorerVerdict {

@@ -20,6 +20,7 @@ export const CSV_HEADER = [
   'column',
   'case_pass_rate',
   'case_flaky',
+  'cached',
 ] as const;
 
 /**
@@ -27,6 +28,7 @@ export const CSV_HEADER = [
  * and guarded against formula injection; `file` is relative to the working folder, `line`/`column`
  * are the case's 1-based start. With several trials, `case_pass_rate` and `case_flaky` repeat the
  * case's share of trials passed and whether they disagree on each of its rows (empty otherwise).
+ * `cached` is `true` for a verdict the result cache gave (docs/cache.md), else empty.
  */
 export class CsvReporter implements Reporter {
   private readonly output: Output;
@@ -74,6 +76,7 @@ export class CsvReporter implements Reporter {
           csvNumber(column),
           passRate,
           flaky,
+          r.cached === true ? 'true' : '',
         ]),
       )
       .join('');

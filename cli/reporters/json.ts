@@ -168,5 +168,6 @@ function resultJson(r: ScorerResult): object {
     'durationMs',
     'details',
     'metrics',
+    'cached',
   ]);
 }

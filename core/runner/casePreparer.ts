@@ -14,6 +14,7 @@ export interface CasePreparer {
    * Absent: every case would. A run without trust still scores the cases that would not.
    */
   reachesFor?(evalCase: EvalCase): boolean;
-  prepare(evalCase: EvalCase, signal: AbortSignal): Promise<EvalCase>;
+  /** `trial` (1…n) is the trial the case is prepared for: a target's answer is kept per trial (core/cache/targetCache.ts). */
+  prepare(evalCase: EvalCase, signal: AbortSignal, trial?: number): Promise<EvalCase>;
   close(): Promise<void>;
 }

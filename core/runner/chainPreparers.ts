@@ -15,9 +15,9 @@ export function chainPreparers(preparers: readonly CasePreparer[]): CasePreparer
   return {
     ...(reaches === undefined ? {} : { reaches }),
     reachesFor: (evalCase) => preparers.some((p) => p.reaches !== undefined && (p.reachesFor?.(evalCase) ?? true)),
-    async prepare(evalCase, signal) {
+    async prepare(evalCase, signal, trial) {
       let prepared = evalCase;
-      for (const preparer of preparers) prepared = await preparer.prepare(prepared, signal);
+      for (const preparer of preparers) prepared = await preparer.prepare(prepared, signal, trial);
       return prepared;
     },
     async close() {

@@ -9,6 +9,7 @@ import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
 import { maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
 import { prepareScorers } from './prepareScorers';
+import { ScoringCache, type RunCache } from '../cache/scoringCache';
 import { scoreCase } from './scoreCase';
 import { ScorerStatistics } from './scorerStatistics';
 import { trialStats, type TrialStats } from './trials';
@@ -33,6 +34,8 @@ export interface RunOptions {
    * false, and those scorers answer `skipped` with the reason "workspace is not trusted".
    */
   readonly trusted?: boolean;
+  /** The result cache (core/cache/scoringCache.ts); absent, every scorer is called. */
+  readonly cache?: RunCache;
   /** Monotonic milliseconds; injectable so tests are deterministic. */
   readonly now?: () => number;
   readonly clock?: () => Date;
@@ -81,6 +84,7 @@ export async function runEval(
     judgeGate: meter,
   });
   let skippedForBudget = 0;
+  const cache = options.cache === undefined ? undefined : new ScoringCache(options.cache, secrets);
   const scorers = config.scorers.map(scorerInfo);
   const aggregator = new Aggregator(scorers, config.jobThreshold);
   const statistics = new ScorerStatistics();
@@ -129,6 +133,7 @@ export async function runEval(
             abort,
             ...(options.preparer === undefined ? {} : { preparer: options.preparer }),
             ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+            ...(cache === undefined ? {} : { cache }),
           })
         : [
             {

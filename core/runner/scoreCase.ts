@@ -7,6 +7,7 @@ import type { CasePreparer } from './casePreparer';
 import type { LiveScorer } from './prepareScorers';
 import { capDetails, capText } from './detailsCap';
 import { trialCases, type TrialCase } from './trials';
+import type { ScoringCache } from '../cache/scoringCache';
 
 /**
  * Scores one case with every scorer instance, `trials` times each; across-trials scorers run once
@@ -56,28 +57,40 @@ export async function scoreCase(
       }
       const started = now();
       const selected = applyFieldPaths(trialCase.case, instance.options);
-      const verdict = selected.ok
-        ? await evaluate(
-            (signal) => instance.scorer.score(selected.input, signal),
-            instance,
-            started,
-            now,
-            controller(),
-          )
-        : selected.verdict;
-      results.push(...finishParts(verdict, evalCase.id, instance, trial, now() - started));
+      if (!selected.ok) {
+        results.push(...finishParts(selected.verdict, evalCase.id, instance, trial, now() - started));
+        continue;
+      }
+      const run = () =>
+        evaluate((signal) => instance.scorer.score(selected.input, signal), instance, started, now, controller());
+      // The result cache's seam (core/cache/scoringCache.ts): a kept verdict instead of the call.
+      const outcome =
+        context.cache === undefined
+          ? { verdict: await run(), cached: false }
+          : await context.cache.score(instance, trial, selected.input, run);
+      results.push(...markCached(finishParts(outcome.verdict, evalCase.id, instance, trial, now() - started), outcome));
     }
   }
   for (const instance of scorers) {
     const across = instance.acrossTrials;
     if (across === undefined) continue;
     const started = now();
-    const verdict = await acrossTrials(cases, instance, (inputs) =>
-      evaluate((signal) => across.scoreTrials(inputs, signal), instance, started, now, controller()),
-    );
-    results.push(finish(verdict, evalCase.id, instance, 0, now() - started));
+    const outcome = { cached: false };
+    const verdict = await acrossTrials(cases, instance, async (inputs) => {
+      const run = () => evaluate((signal) => across.scoreTrials(inputs, signal), instance, started, now, controller());
+      if (context.cache === undefined) return run();
+      const found = await context.cache.scoreTrials(instance, inputs, run);
+      outcome.cached = found.cached;
+      return found.verdict;
+    });
+    results.push(...markCached([finish(verdict, evalCase.id, instance, 0, now() - started)], outcome));
   }
   return results;
+}
+
+/** Results whose verdict came from the result cache say so (`cached: true`). */
+function markCached(results: ScorerResult[], outcome: { readonly cached: boolean }): ScorerResult[] {
+  return outcome.cached ? results.map((r) => ({ ...r, cached: true as const })) : results;
 }
 
 export interface CaseContext {
@@ -90,6 +103,8 @@ export interface CaseContext {
    * not, every scorer or preparer that would answers `skipped` and is never called.
    */
   readonly trusted?: boolean;
+  /** The run's result cache (absent: every scorer is called). */
+  readonly cache?: ScoringCache;
 }
 
 export const UNTRUSTED_REASON = 'workspace is not trusted';
@@ -123,13 +138,13 @@ async function prepareTrials(
   signal: AbortSignal,
 ): Promise<TrialCase[]> {
   const prepared: TrialCase[] = [];
-  for (const trialCase of cases) {
+  for (const [index, trialCase] of cases.entries()) {
     if (!trialCase.ok) {
       prepared.push(trialCase);
       continue;
     }
     try {
-      const withWork = await preparer.prepare(trialCase.case, signal);
+      const withWork = await preparer.prepare(trialCase.case, signal, index + 1);
       prepared.push(
         trialCase.error === undefined
           ? { ok: true, case: withWork }

@@ -18,6 +18,8 @@ export interface ResultFacts {
   readonly status: ResultStatus;
   readonly score?: number;
   readonly reason: string;
+  /** The verdict came from the result cache (docs/cache.md): the scorer was not called. */
+  readonly cached?: true;
 }
 
 /** Statuses that make a case fail or error; only these carry their reasons to the person. */
@@ -140,8 +142,12 @@ export function verdictReasons(verdict: ScorerVerdict, numTrials: number): strin
  * lines below, which name neither the scorer nor the trial again.
  */
 export function verdictMessage(verdict: ScorerVerdict, numTrials: number, threshold?: number): string {
-  return [verdictHeader(verdict, numTrials, threshold), ...verdictReasons(verdict, numTrials)].join('\n');
+  const cached = verdict.bad.some((r) => r.cached === true) ? [CACHED_NOTE] : [];
+  return [verdictHeader(verdict, numTrials, threshold), ...verdictReasons(verdict, numTrials), ...cached].join('\n');
 }
+
+/** Said under a verdict the result cache gave: the scorer was not called this run. */
+export const CACHED_NOTE = 'from the result cache (kept from an earlier run; the scorer was not called)';
 
 export interface CaseTextInput<R extends ResultFacts> {
   readonly caseId: string;
@@ -173,6 +179,8 @@ export function caseOutputLines<R extends ResultFacts>(input: CaseTextInput<R>):
     );
   }
   const lines = wrap(`${head} · ${countsText(verdicts)}${skippedText(verdicts)}${trials}`, '  ');
+  const cached = verdicts.filter((v) => v.results.some((r) => r.cached === true)).map(verdictName);
+  if (cached.length > 0) lines.push(...wrap(`${INDENT}from the result cache: ${cached.join(', ')}`, `${INDENT}  `));
   for (const verdict of verdicts) {
     if (verdict.bad.length === 0) continue;
     const threshold = input.thresholdOf?.(verdict.scorer);

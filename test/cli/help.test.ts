@@ -33,6 +33,7 @@ describe('help', () => {
       validate: [/^Usage: evallens validate <config\.eval\.yaml>/, /^ {2}--cases /m],
       plan: [/^Usage: evallens plan <config\.eval\.yaml>/, /^ {2}--json /m, /^ {2}--filter <glob> /m],
       report: [/^Usage: evallens report <results folder \| report\.json>/, /^ {2}--report-file <path> /m],
+      cache: [/^Usage: evallens cache stats/, /^ {2}--cache-dir <dir> /m],
     };
     for (const [command, patterns] of Object.entries(own)) {
       for (const args of [
@@ -61,7 +62,7 @@ describe('help', () => {
     assert.equal(none.code, 2);
     assert.equal(
       none.stderr,
-      'evallens: no command given (expected run, validate, plan, report, compare or baseline); see `evallens --help`\n',
+      'evallens: no command given (expected run, validate, plan, report, compare, baseline or cache); see `evallens --help`\n',
     );
   });
 
@@ -97,11 +98,11 @@ describe('usage errors', () => {
     ],
     [
       ['help', 'nope'],
-      'no command "nope" (expected run, validate, plan, report, compare, baseline); see `evallens --help`',
+      'no command "nope" (expected run, validate, plan, report, compare, baseline, cache); see `evallens --help`',
     ],
     [
       ['rnu', 'all-pass.eval.yaml'],
-      'unknown command "rnu" (expected run, validate, plan, report, compare or baseline); see `evallens --help`',
+      'unknown command "rnu" (expected run, validate, plan, report, compare, baseline or cache); see `evallens --help`',
     ],
     [
       ['run', 'all-pass.eval.yaml', '--bad\u001b[31m'],

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { caseOutputLines, OUTPUT_WIDTH, wrap } from '../../extension/testing/caseResultText';
+import {
+  CACHED_NOTE,
+  caseOutputLines,
+  OUTPUT_WIDTH,
+  verdictMessage,
+  verdictsOf,
+  wrap,
+} from '../../extension/testing/caseResultText';
 import { result } from './events';
 
 const SECRET_REASON = `no secrets found by the ${'detector '.repeat(30)}`;
@@ -14,6 +21,25 @@ describe('a case in the Test Results output', () => {
     ];
     assert.deepEqual(caseOutputLines({ caseId: 'a', status: 'passed', results, numTrials: 1 }), [
       '✓ a · 2 passed, 1 unsupported',
+    ]);
+  });
+
+  it('says in one line which scorers the result cache answered, and in the message of a failing one', () => {
+    const results = [
+      result('c', 'contains', 'pass'),
+      result('c', 'goal_completion', 'pass', { score: 100, cached: true }),
+    ];
+    assert.deepEqual(caseOutputLines({ caseId: 'c', status: 'passed', results, numTrials: 1 }), [
+      '✓ c · 2 scorers passed',
+      '    from the result cache: goal_completion',
+    ]);
+    const failing = [result('d', 'goal_completion', 'fail', { score: 0, cached: true })];
+    const [verdict] = verdictsOf(failing);
+    assert.ok(verdict !== undefined);
+    assert.deepEqual(verdictMessage(verdict, 1).split('\n'), [
+      'goal_completion failed · score 0',
+      'goal_completion said fail',
+      CACHED_NOTE,
     ]);
   });
 

@@ -15,7 +15,7 @@ const XSS = '<img src=x onerror=alert(1)>';
 function hostileReport(): Report {
   const report = reportOf(3);
   const results = report.results.map((r, i) =>
-    i === 0 ? { ...r, caseId: XSS, reason: `reason ${XSS}`, details: { reasoning: XSS } } : r,
+    i === 0 ? { ...r, caseId: XSS, reason: `reason ${XSS}`, details: { reasoning: XSS }, cached: true as const } : r,
   );
   const cases = report.cases.map((c, i) => (i === 0 ? { ...c, id: XSS } : c));
   return { ...report, cases, results };
@@ -68,6 +68,10 @@ describe('results view in a browser', { skip: NO_CHROMIUM }, () => {
     const detail = (await page().locator('.detail').textContent()) ?? '';
     assert.ok(detail.includes(`reason ${XSS}`));
     assert.ok(detail.includes(`reasoning: ${XSS}`), 'the judge reasoning in details is shown as text');
+    assert.ok(
+      (await page().locator('.detail .result-head .badge.cached').count()) >= 1,
+      'a verdict from the result cache is marked',
+    );
     assert.equal(await page().locator('img, b').count(), 0, 'no element came from the run');
     assert.deepEqual(panel.dialogs, []);
     assert.deepEqual(await page().evaluate(() => window.violations), []);

@@ -66,6 +66,7 @@ function resultBlock(result: ScorerResult, current: boolean, withDetails: boolea
     'div',
     { className: 'result-head' },
     el('span', { className: `badge status-${result.status}` }, result.status),
+    ...cachedBadge(result),
     ` ${result.scorer}`,
     result.trial === 0 || result.trial > 1 ? ` · ${trialName(result.trial)}` : '',
     ` · score ${formatScore(result.score)}`,
@@ -82,6 +83,13 @@ function resultBlock(result: ScorerResult, current: boolean, withDetails: boolea
     el('div', { className: 'reason' }, result.reason),
     ...entries,
   );
+}
+
+/** A verdict the result cache gave (docs/cache.md) is marked: the scorer was not called this run. */
+function cachedBadge(result: ScorerResult): (HTMLElement | string)[] {
+  if (result.cached !== true) return [];
+  const title = 'From the result cache: kept from an earlier run with the same scorer, options, case and trial';
+  return [' ', el('span', { className: 'badge cached', attrs: { title } }, 'cached')];
 }
 
 function section(title: string, open: boolean, ...children: (Node | string)[]): HTMLElement {

@@ -34,6 +34,7 @@ describe('csv reporter', () => {
       '1',
       '',
       '',
+      '',
     ]);
     assert.deepEqual(rows[5], [
       'broken',
@@ -49,6 +50,7 @@ describe('csv reporter', () => {
       '1',
       '',
       '',
+      '',
     ]);
   });
 
@@ -61,8 +63,22 @@ describe('csv reporter', () => {
     const rows = parse(await runReporter('csv', { events })) as string[][];
     const ungrounded = rows.filter((row) => row[0] === 'ungrounded');
     assert.equal(ungrounded.length, 2);
-    for (const row of ungrounded) assert.deepEqual(row.slice(-2), ['0.75', 'true']);
-    assert.deepEqual(rows[1]?.slice(-2), ['', '']);
+    for (const row of ungrounded) assert.deepEqual(row.slice(-3, -1), ['0.75', 'true']);
+    assert.deepEqual(rows[1]?.slice(-3, -1), ['', '']);
+  });
+
+  it('marks a result the result cache gave with `true` in its last column, others empty', async () => {
+    const events = sampleEvents().map((e): RunEvent => {
+      if (e.type !== 'case/end' || e.caseId !== 'grounded') return e;
+      return { ...e, results: e.results.map((r) => (r.scorer === 'keywords' ? { ...r, cached: true as const } : r)) };
+    });
+    const rows = parse(await runReporter('csv', { events })) as string[][];
+    assert.equal(rows[0]?.at(-1), 'cached');
+    const grounded = rows.filter((row) => row[0] === 'grounded').map((row) => [row[1], row.at(-1)]);
+    assert.deepEqual(grounded, [
+      ['exact_match', ''],
+      ['keywords', 'true'],
+    ]);
   });
 
   it('writes just the header for a run without cases, to a file in `out`', async () => {
