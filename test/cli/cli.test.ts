@@ -84,7 +84,10 @@ describe('evallens CLI', () => {
   it('exits 2 for usage errors and says what was wrong', async () => {
     const unknownReporter = await runCli(['run', 'all-pass.eval.yaml', '--reporter', 'xml'], { cwd: work });
     assert.equal(unknownReporter.code, 2);
-    assert.match(unknownReporter.stderr, /unknown reporter "xml" \(expected one of console, json, jsonl, junit, csv\)/);
+    assert.match(
+      unknownReporter.stderr,
+      /unknown reporter "xml" \(expected one of console, json, jsonl, junit, csv, evalhub\)/,
+    );
     const noConfig = await runCli(['run'], { cwd: work });
     assert.equal(noConfig.code, 2);
     assert.match(noConfig.stderr, /needs the path of a run config/);

@@ -130,7 +130,7 @@ describe('completion', () => {
         server,
         'dataset:\n  path: data/cases.jsonl\n  format: |\nscorers:\n  exact_match: {}\n',
       );
-      assert.deepEqual(labels(format.items), ['jsonl', 'json', 'yaml', 'csv']);
+      assert.deepEqual(labels(format.items), ['jsonl', 'json', 'yaml', 'csv', 'lm_eval_results', 'evalhub_results']);
     });
   });
 

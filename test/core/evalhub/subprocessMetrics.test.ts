@@ -22,6 +22,11 @@ writeFileSync(
 rl.on('line', (line) => { const {id} = JSON.parse(line); console.log(JSON.stringify({id, score: 1, metrics: {rate: 0.2}})); });`,
 );
 
+writeFileSync(
+  join(dir, 'metrics.py'),
+  'import json, sys\ncase = json.load(sys.stdin)\nprint(json.dumps({"metrics": [1]} if case["nl_prompt"] == "bad" else {"metrics": {"acc": 81.0, "label": "good"}}))\n',
+);
+
 async function results(yaml: string): Promise<{ byScorer: Map<string, ScorerResult>; job: number | undefined }> {
   const file = join(dir, 'metrics.eval.yaml');
   writeFileSync(file, yaml);
@@ -79,5 +84,30 @@ scorers:
     const p = parsed.problems.find((x) => x.severity === 'error');
     assert.match(p?.message ?? '', /metrik/);
     assert.equal(p?.range.start.line, 2);
+  });
+
+  it('python_scorer: metrics instead of a score, picked by primary_score; metrics that are not a map fail', async () => {
+    const { byScorer } = await results(`cases: [{id: c1, input: ok, output: x}]
+scorers:
+  - {type: python_scorer, scorer_name: acc, script_path: metrics.py, primary_score: {metric: acc}, threshold: 50}
+  - {type: python_scorer, scorer_name: label, script_path: metrics.py, primary_score: {metric: label}}
+`);
+    const acc = byScorer.get('acc');
+    assert.equal(acc?.status, 'pass', acc?.reason);
+    assert.equal(acc?.score, 81);
+    assert.deepEqual(acc?.metrics, { acc: 81, label: 'good' });
+    const label = byScorer.get('label');
+    assert.equal(label?.status, 'inconclusive');
+    assert.match(label?.reason ?? '', /no test: the primary metric "label" is a string/);
+    const bad = await results(`cases: [{id: c1, input: bad, output: x}]
+scorers:
+  python_scorer: {script_path: metrics.py}
+`);
+    const failed = bad.byScorer.get('metrics');
+    assert.equal(failed?.status, 'fail');
+    assert.match(
+      failed?.reason ?? '',
+      /^FAIL: Error processing script output: the script's "metrics" must be a map .* it is a list/,
+    );
   });
 });
