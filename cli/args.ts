@@ -6,6 +6,7 @@ import type { CompareCommand } from './compare';
 import { CompareUsageError, parseCompareArgs } from './compareArgs';
 import { parseBaselineArgs, type BaselineCommand } from './baseline';
 import { CompareInputError } from './compareInput';
+import { RUN_BASELINE_OPTIONS, runBaselineFlags, type RunBaselineFlags } from './runBaselineArgs';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -52,7 +53,7 @@ export type Command =
       readonly caseData?: string;
       readonly untrusted?: boolean;
     }
-  | {
+  | ({
       readonly kind: 'run';
       readonly config: string;
       readonly reporters: readonly ReporterRequest[];
@@ -64,7 +65,7 @@ export type Command =
       readonly color?: boolean;
       /** Run as in an untrusted workspace: no workspace code, no network (those scorers are skipped). */
       readonly untrusted: boolean;
-    }
+    } & RunBaselineFlags)
   /** Two runs compared (cli/compare.ts). */
   | CompareCommand
   /** A run saved as a baseline file (cli/baseline.ts). */
@@ -88,6 +89,7 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'color',
     'no-color',
     'untrusted',
+    ...RUN_BASELINE_OPTIONS,
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
@@ -107,6 +109,8 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'runs-dir': 'a folder',
   'report-file': 'a file path',
   'case-data': 'a case id',
+  baseline: 'a baseline file, report.json or run folder',
+  'fail-on': 'regression, any-change or never',
 };
 
 const OPTIONS = {
@@ -126,6 +130,9 @@ const OPTIONS = {
   cases: { type: 'boolean' },
   'report-file': { type: 'string' },
   'case-data': { type: 'string' },
+  baseline: { type: 'string' },
+  'save-baseline': { type: 'boolean' },
+  'fail-on': { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -306,6 +313,7 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
     ...(color === undefined ? {} : { color }),
     untrusted: values.untrusted === true,
+    ...runBaselineFlags(values, (message) => new UsageError(message)),
   };
 }
 

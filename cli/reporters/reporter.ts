@@ -1,5 +1,5 @@
 import type { ReportSource } from '../../core/report/report';
-import type { RunEvent } from '../../core/runner/events';
+import type { CaseStatus, RunEvent } from '../../core/runner/events';
 
 /**
  * A CLI reporter: sees the run's events as they happen and the finished run at the end. Reporters
@@ -19,4 +19,9 @@ export interface ReporterOptions {
   readonly cwd: string;
   /** Colour in console output (off when not a TTY or NO_COLOR is set). */
   readonly color: boolean;
+  /**
+   * With a baseline (`run --baseline`): whether a case that ended so regressed (passed in the
+   * baseline, not now) or was fixed; undefined when it did neither or the baseline lacks it.
+   */
+  readonly transitionOf?: (caseId: string, status: CaseStatus) => 'regressed' | 'fixed' | undefined;
 }

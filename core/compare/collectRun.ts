@@ -4,6 +4,8 @@ import type { CaseStatus } from '../runner/events';
 export interface CompareCase {
   readonly id: string;
   readonly status: CaseStatus;
+  /** Its input and expected value hashed (fingerprint.ts); absent in reports made before fingerprints. */
+  readonly fingerprint?: string;
 }
 
 /** The few fields of a result the comparison reads (a report's results, never its summary fields). */
@@ -30,6 +32,8 @@ export class CollectedRun {
   private counts = new Uint32Array(0);
   private decided = new Uint32Array(0);
   private passes = new Uint32Array(0);
+  /** Fingerprints by slot (16 hex digits), for the cases whose report gave one. */
+  private readonly fingerprints = new Map<number, string>();
   /** Whether some result of each scorer has a pass decision (then it is compared as pass/fail). */
   readonly hasPassDecision: boolean[];
 
@@ -47,6 +51,12 @@ export class CollectedRun {
   addCase(c: CompareCase): void {
     const slot = this.slotOf(c.id);
     this.status[slot] = c.status === 'passed' ? 1 : 0;
+    if (typeof c.fingerprint === 'string') this.fingerprints.set(slot, c.fingerprint);
+  }
+
+  /** The case's fingerprint, when its report gave one. */
+  fingerprint(slot: number): string | undefined {
+    return this.fingerprints.get(slot);
   }
 
   /** Adds a result; a result of a scorer the run's head does not list is ignored (and counted by the caller). */

@@ -4,6 +4,7 @@ import type { ScorerContext, ScorerDefinition } from '../scorers/scorer';
 import type { DatasetSource } from '../dataset/source';
 import type { SourceRange } from '../text/position';
 import type { TargetConfig } from '../target/targetConfig';
+import type { BaselineRef } from './baselineKey';
 
 export type { DatasetSource } from '../dataset/source';
 
@@ -84,6 +85,8 @@ export interface RunConfig {
   readonly csvOutputDirectory?: string;
   /** `target:`: the system under test, called for cases without a recorded output. */
   readonly target?: TargetConfig;
+  /** `baseline:`: what every run is compared with (core/config/baselineKey.ts). */
+  readonly baseline?: BaselineRef;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
