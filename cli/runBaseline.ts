@@ -222,7 +222,9 @@ export async function finishRunBaseline(
   if (end.outcome !== undefined) out.write(`\nCompared with the baseline:\n${end.outcome.text}`);
   let result = end.outcome?.code === 1 && code === 0 ? 1 : code;
   if (end.problem !== undefined) {
-    process.stderr.write(`evallens: ${end.problem} (the run's results are in ${printable(runDir)})\n`);
+    process.stderr.write(
+      `evallens: ${end.problem} (the run's results are in ${printable(relative(process.cwd(), runDir) || runDir)})\n`,
+    );
     result = 2;
   }
   if (flags.saveBaseline === true) {

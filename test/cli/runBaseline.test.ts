@@ -347,6 +347,20 @@ describe('evallens run --baseline refuses a bad baseline before running', () => 
     assert.match(compared.stdout, /^NO SIGNIFICANT REGRESSION \(--fail-on regression: exit 0\)$/m);
   });
 
+  it('a baseline with no case id in common is said after the run, whose report is kept; exit 2', async () => {
+    writeFolder('renamed', {});
+    writeFileSync(join(work, 'renamed', 'renamed.baseline.json'), baselineText.replace(/"id":"case-/g, '"id":"old-'));
+    const result = await run('renamed', '--baseline', 'renamed.baseline.json');
+    assert.equal(result.code, 2);
+    const [id] = runsIn('renamed');
+    assert.ok(id !== undefined, 'the run is saved');
+    assert.ok(existsSync(join(work, 'renamed', 'runs', id, 'report.json')));
+    assert.equal(
+      result.stderr,
+      `evallens: not compared with the baseline: renamed.baseline.json (30 cases) and ${join('runs', id, 'report.json')} (30 cases) share no case id: nothing to compare (the run's results are in ${join('runs', id)})\n`,
+    );
+  });
+
   it('--fail-on without a baseline is a usage error', async () => {
     const result = await run('base', '--fail-on', 'never');
     assert.equal(result.code, 2);
