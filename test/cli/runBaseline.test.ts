@@ -129,7 +129,7 @@ describe('evallens run --baseline on a regressed run', () => {
     );
     assert.equal(result.stderr, '');
     stdout = result.stdout;
-    code = result.code;
+    code = result.code ?? -1;
   });
 
   it('lists the regressed cases and each scorer with its delta, interval and verdict; exit 1', () => {
