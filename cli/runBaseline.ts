@@ -10,6 +10,7 @@
  */
 import { basename, relative } from 'node:path';
 import type { RunConfig } from '../core/config/runConfig';
+import { outsideOf } from '../core/config/workspacePath';
 import { CollectedRun } from '../core/compare/collectRun';
 import { compareRuns, type RunComparison, type ScorerSide } from '../core/compare/compareRuns';
 import type { CaseStatus, RunEvent } from '../core/runner/events';
@@ -188,10 +189,22 @@ export function endRunBaseline(
 
 /** RunBaseline.open for cli/main.ts: a refused baseline is said on stderr ('refused': exit 2, nothing ran). */
 export async function openRunBaseline(
-  flags: RunBaselineFlags,
+  flags: RunBaselineFlags & { readonly untrusted?: boolean },
   config: RunConfig,
   cwd: string,
 ): Promise<RunBaseline | undefined | 'refused'> {
+  const target = configBaselinePath(config.file, config.baseline?.path);
+  if (flags.saveBaseline === true && flags.untrusted === true && outsideOf(cwd, target)) {
+    // A workspace may not choose where an untrusted run writes (as for reporting.csv.output_directory).
+    const where =
+      config.baseline === undefined
+        ? ''
+        : `${printable(relative(cwd, config.baseline.range.file))}:${positionOf(config.baseline)}: `;
+    process.stderr.write(
+      `evallens: ${where}the workspace is not trusted, so a run writes nothing outside it (${printable(cwd)}), and --save-baseline would write ${printable(target)}: choose a baseline inside the workspace, or trust it; nothing ran\n`,
+    );
+    return 'refused';
+  }
   try {
     return await RunBaseline.open(flags, config, cwd);
   } catch (e) {

@@ -361,6 +361,18 @@ describe('evallens run --baseline refuses a bad baseline before running', () => 
     );
   });
 
+  it('an untrusted run does not --save-baseline outside the working folder the config chose', async () => {
+    const folder = writeFolder('untrusted', {}, '../outside.baseline.json');
+    const result = await run('untrusted', '--untrusted', '--save-baseline');
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /^evallens: refunds\.eval\.yaml:2:11: the workspace is not trusted, so a run writes nothing outside it \(.*\), and --save-baseline would write .*outside\.baseline\.json: choose a baseline inside the workspace, or trust it; nothing ran$/m,
+    );
+    assert.equal(existsSync(join(folder, '..', 'outside.baseline.json')), false);
+    assert.deepEqual(runsIn('untrusted'), []);
+  });
+
   it('--fail-on without a baseline is a usage error', async () => {
     const result = await run('base', '--fail-on', 'never');
     assert.equal(result.code, 2);
