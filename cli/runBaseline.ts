@@ -11,6 +11,7 @@
 import { basename, relative } from 'node:path';
 import type { RunConfig } from '../core/config/runConfig';
 import { outsideOf } from '../core/config/workspacePath';
+import { caseSelector, type CaseSelection } from '../core/dataset/caseSelection';
 import { CollectedRun } from '../core/compare/collectRun';
 import { compareRuns, type RunComparison, type ScorerSide } from '../core/compare/compareRuns';
 import type { CaseStatus, RunEvent } from '../core/runner/events';
@@ -51,7 +52,12 @@ export class RunBaseline {
    * not exist yet and this run is to save it. A CompareInputError when it cannot be compared: it names
    * the file, and the key's line:column when the config named it.
    */
-  static async open(flags: RunBaselineFlags, config: RunConfig, cwd: string): Promise<RunBaseline | undefined> {
+  static async open(
+    flags: RunBaselineFlags,
+    config: RunConfig,
+    cwd: string,
+    selection?: CaseSelection,
+  ): Promise<RunBaseline | undefined> {
     const fromConfig = flags.baseline === undefined ? config.baseline : undefined;
     const path = flags.baseline ?? config.baseline?.path;
     if (path === undefined) {
@@ -93,7 +99,9 @@ export class RunBaseline {
       if (e instanceof CompareInputError) throw new CompareInputError(`${where}${e.message}`);
       throw e;
     }
-    return new RunBaseline({ ...side, file: shown }, candidate, flags.failOn ?? 'regression');
+    // A run of some cases (--case, --filter) is compared with those cases of the baseline only.
+    const run = selection === undefined ? side.run : side.run.subset(caseSelector(selection));
+    return new RunBaseline({ ...side, file: shown, run }, candidate, flags.failOn ?? 'regression');
   }
 
   /** Takes each ended case's status, fingerprint and results. */
@@ -189,7 +197,11 @@ export function endRunBaseline(
 
 /** RunBaseline.open for cli/main.ts: a refused baseline is said on stderr ('refused': exit 2, nothing ran). */
 export async function openRunBaseline(
-  flags: RunBaselineFlags & { readonly untrusted?: boolean },
+  flags: RunBaselineFlags & {
+    readonly untrusted?: boolean;
+    readonly caseIds?: readonly string[];
+    readonly filter?: string;
+  },
   config: RunConfig,
   cwd: string,
 ): Promise<RunBaseline | undefined | 'refused'> {
@@ -206,7 +218,11 @@ export async function openRunBaseline(
     return 'refused';
   }
   try {
-    return await RunBaseline.open(flags, config, cwd);
+    const selected = (flags.caseIds?.length ?? 0) > 0 || flags.filter !== undefined;
+    const selection = selected
+      ? { ids: flags.caseIds ?? [], ...(flags.filter === undefined ? {} : { filter: flags.filter }) }
+      : undefined;
+    return await RunBaseline.open(flags, config, cwd, selection);
   } catch (e) {
     if (!(e instanceof CompareInputError)) throw e;
     process.stderr.write(`evallens: ${e.message}; nothing ran\n`);

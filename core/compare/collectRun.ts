@@ -98,6 +98,34 @@ export class CollectedRun {
     return decided === 0 ? undefined : (this.passes[at] ?? 0) === decided;
   }
 
+  /**
+   * The run restricted to the cases `keep` accepts (a run of some cases, `--case`/`--filter`, compared
+   * with a baseline of all: the cases not run are not `removed`).
+   */
+  subset(keep: (id: string) => boolean): CollectedRun {
+    const copy = new CollectedRun(this.scorers);
+    const width = this.scorers.length;
+    for (const [id, slot] of this.caseSlot) {
+      if (!keep(id)) continue;
+      const to = copy.slotOf(id);
+      copy.status[to] = this.status[slot] ?? -1;
+      const fingerprint = this.fingerprints.get(slot);
+      if (fingerprint !== undefined) copy.fingerprints.set(to, fingerprint);
+      for (let s = 0; s < width; s++) {
+        const from = slot * width + s;
+        const at = to * width + s;
+        copy.sums[at] = this.sums[from] ?? 0;
+        copy.counts[at] = this.counts[from] ?? 0;
+        copy.decided[at] = this.decided[from] ?? 0;
+        copy.passes[at] = this.passes[from] ?? 0;
+      }
+    }
+    this.hasPassDecision.forEach((has, s) => {
+      copy.hasPassDecision[s] = has;
+    });
+    return copy;
+  }
+
   /** The last case looked up: a case's results come together, so most lookups are this one. */
   private lastId: string | undefined;
   private lastSlot = 0;

@@ -256,6 +256,26 @@ describe('evallens run --baseline: what fails the run', () => {
     assert.equal(any.code, 0, any.stderr);
   });
 
+  it('compares a run of some cases (--case, --filter) with those cases of the baseline only', async () => {
+    const some = await run(
+      'noise',
+      '--baseline',
+      'refunds.baseline.json',
+      '--filter',
+      'case-0*',
+      '--fail-on',
+      'any-change',
+    );
+    assert.equal(some.code, 0, some.stderr);
+    assert.match(
+      some.stdout,
+      /^Cases: 0 regressed, 0 fixed, 10 unchanged pass, 0 unchanged fail, 0 added, 0 removed$/m,
+    );
+    const one = await run('regressed', '--baseline', 'refunds.baseline.json', '--case', 'case-00');
+    assert.match(one.stdout, /^Cases: 1 regressed, 0 fixed, 0 unchanged pass, 0 unchanged fail, 0 added, 0 removed$/m);
+    assert.match(one.stdout, /^ {2}contains \(pass rate\): NOT ENOUGH DATA$/m);
+  });
+
   it('takes `baseline:` from the config; --baseline wins over it', async () => {
     writeFileSync(join(work, 'turns', 'refunds.eval.yaml'), configText('refunds.baseline.json'));
     const fromConfig = await run('turns');
