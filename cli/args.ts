@@ -9,6 +9,7 @@ import { CompareInputError } from './compareInput';
 import { BudgetUsageError, parseBudget } from './budgetArgs';
 import type { BudgetLimits } from '../core/judge/budget';
 import { CacheUsageError, parseCacheArgs, type CacheCommand } from './cacheCommand';
+import { RUN_BASELINE_OPTIONS, runBaselineFlags, type RunBaselineFlags } from './runBaselineArgs';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -55,7 +56,7 @@ export type Command =
       readonly caseData?: string;
       readonly untrusted?: boolean;
     }
-  | {
+  | ({
       readonly kind: 'run';
       readonly config: string;
       readonly reporters: readonly ReporterRequest[];
@@ -72,7 +73,7 @@ export type Command =
       /** The result cache (docs/cache.md): `--no-cache` neither reads nor writes it; `--cache-dir` moves it. */
       readonly noCache?: boolean;
       readonly cacheDir?: string;
-    }
+    } & RunBaselineFlags)
   /** Two runs compared (cli/compare.ts). */
   | CompareCommand
   /** A run saved as a baseline file (cli/baseline.ts). */
@@ -102,6 +103,7 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'max-judge-calls',
     'no-cache',
     'cache-dir',
+    ...RUN_BASELINE_OPTIONS,
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
@@ -125,6 +127,8 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'max-cost': 'an amount',
   'max-judge-calls': 'a number',
   'cache-dir': 'a folder',
+  baseline: 'a baseline file, report.json or run folder',
+  'fail-on': 'regression, any-change or never',
 };
 
 const OPTIONS = {
@@ -148,6 +152,9 @@ const OPTIONS = {
   'max-judge-calls': { type: 'string' },
   'no-cache': { type: 'boolean' },
   'cache-dir': { type: 'string' },
+  baseline: { type: 'string' },
+  'save-baseline': { type: 'boolean' },
+  'fail-on': { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -341,6 +348,7 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(budget === undefined ? {} : { budget }),
     ...(values['no-cache'] === true ? { noCache: true } : {}),
     ...(values['cache-dir'] === undefined ? {} : { cacheDir: values['cache-dir'] }),
+    ...runBaselineFlags(values, (message) => new UsageError(message)),
   };
 }
 

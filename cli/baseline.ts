@@ -3,9 +3,11 @@
  * a baseline file next to the config, `<name>.baseline.json` (core/compare/baselineFile.ts), for
  * `evallens compare` to take as either side.
  */
-import { closeSync, openSync, readdirSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { readBoundedTextSync } from '../core/text/boundedRead';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
 import { baselineText } from '../core/compare/baselineFile';
 import { printable } from '../shared/text/printable';
 import { CompareInputError, readCompareSide } from './compareInput';
@@ -38,7 +40,36 @@ function configOfRun(report: string): string | undefined {
   }
 }
 
-/** Where the baseline of a config goes: `refunds.eval.yaml` → `refunds.baseline.json`, beside it. */
+/**
+ * The config's baseline file: what its `baseline:` names, when that is a file (not a run folder or a
+ * report.json, which are runs, not baselines); else `<name>.baseline.json` beside the config.
+ */
+export function configBaselinePath(config: string, baselineKey: string | undefined): string {
+  if (baselineKey !== undefined && basename(baselineKey) !== 'report.json') {
+    let folder = false;
+    try {
+      folder = statSync(baselineKey).isDirectory();
+    } catch {
+      folder = false;
+    }
+    if (!folder) return baselineKey;
+  }
+  return baselinePathOf(config);
+}
+
+/** The config's `baseline:` (absolute), read from its YAML without loading the config; undefined when it has none or cannot be read. */
+function baselineKeyOf(config: string): string | undefined {
+  const read = readBoundedTextSync(config, 'config');
+  if (!read.ok) return undefined;
+  try {
+    const value = (parse(read.text) as { baseline?: unknown } | null)?.baseline;
+    return typeof value === 'string' && value !== '' ? resolve(dirname(config), value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the baseline of a config goes by default: `refunds.eval.yaml` → `refunds.baseline.json`, beside it. */
 export function baselinePathOf(config: string): string {
   const name = basename(config).replace(/(\.eval)?\.ya?ml$/i, '');
   return join(dirname(config), `${name}.baseline.json`);
@@ -65,17 +96,31 @@ export async function baselineCommand(
     );
     return 2;
   }
+  return saveBaseline(config, configBaselinePath(config, baselineKeyOf(config)), join(runsDir, latest), stdout, stderr);
+}
+
+/**
+ * Writes the run in `runDir` (its report.json) as the baseline file `target`: what `baseline save`
+ * and `run --save-baseline` both do, so both give the same bytes. 0, or 2 when it cannot.
+ */
+export async function saveBaseline(
+  config: string,
+  target: string,
+  runDir: string,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<number> {
   try {
-    const side = await readCompareSide(join(runsDir, latest, 'report.json'));
+    const side = await readCompareSide(join(runDir, 'report.json'));
     const scorers = side.scorers.map((s) => ({
       name: s.name,
       key: side.scorerKeys.get(s.name) ?? s.name,
       lowerIsBetter: s.lowerIsBetter,
+      ...(s.max === undefined ? {} : { max: s.max }),
     }));
-    const target = baselinePathOf(config);
     writeFileSync(target, baselineText(basename(config), scorers, side.run));
     stdout.write(
-      `baseline: ${printable(relative(process.cwd(), target))} (${side.run.caseCount} cases, from run ${printable(latest)})\n`,
+      `baseline: ${printable(relative(process.cwd(), target))} (${side.run.caseCount} cases, from run ${printable(basename(runDir))})\n`,
     );
     return 0;
   } catch (e) {

@@ -79,6 +79,12 @@ export async function compareCommand(
  * different scorers. Otherwise the comparison would be of unmatched things: refused, saying what differs.
  */
 function checkComparable(baseline: CompareSide, candidate: CompareSide): void {
+  checkSameConfig(baseline, candidate);
+  checkSharedCases(baseline, candidate);
+}
+
+/** The runs ran the same config (by file name) and no scorer name means two different scorers; else why not. */
+export function checkSameConfig(baseline: CompareSide, candidate: CompareSide): void {
   const configOf = (side: CompareSide): string => basename(side.configFile.replace(/\\/g, '/'));
   if (configOf(baseline) !== configOf(candidate))
     throw new CompareInputError(
@@ -91,6 +97,10 @@ function checkComparable(baseline: CompareSide, candidate: CompareSide): void {
         `${printable(baseline.file)} and ${printable(candidate.file)} name different scorers "${printable(name)}" (${printable(key)} and ${printable(other)}): their scores are not comparable`,
       );
   }
+}
+
+/** The runs share at least one case id; else nothing could be compared. */
+export function checkSharedCases(baseline: CompareSide, candidate: CompareSide): void {
   let shared = false;
   for (const id of baseline.run.caseSlot.keys())
     if (candidate.run.caseSlot.has(id)) {
@@ -115,7 +125,10 @@ export function exitCode(comparison: RunComparison, failOn: FailOn): number {
   return changed ? EXIT.failed : EXIT.passed;
 }
 
-/** The comparison as JSON (schemas/compare-report.schema.json), its cases streamed one per line. */
+/**
+ * The comparison as JSON (schemas/compare-report.schema.json), its cases streamed one per line.
+ * `embedded`: written as the `comparison` field of a run's report.json (cli/runBaseline.ts).
+ */
 export async function writeCompareJson(
   comparison: RunComparison,
   baseline: CompareSide,
@@ -123,6 +136,7 @@ export async function writeCompareJson(
   failOn: FailOn,
   code: number,
   stream: NodeJS.WritableStream,
+  embedded = false,
 ): Promise<void> {
   const runOf = (side: CompareSide): object => ({
     file: side.file,
@@ -136,7 +150,7 @@ export async function writeCompareJson(
     ['candidate', runOf(candidate)],
     ['fail_on', failOn],
     ['failed', code !== EXIT.passed],
-    ['counts', comparison.counts],
+    ['counts', { ...comparison.counts, changed: comparison.changed }],
     ['not_compared', { only_in_baseline: comparison.onlyInBaseline, only_in_candidate: comparison.onlyInCandidate }],
   ];
   let buffer = '{\n';
@@ -144,13 +158,14 @@ export async function writeCompareJson(
   buffer += `"scorers":[${comparison.scorers.map((s) => `\n${JSON.stringify(s)}`).join(',')}\n],\n"cases":[`;
   let first = true;
   for (const c of comparison.cases()) {
-    buffer += `${first ? '\n' : ',\n'}${JSON.stringify({ id: c.id, transition: c.transition })}`;
+    buffer += `${first ? '\n' : ',\n'}${JSON.stringify({ id: c.id, transition: c.transition, ...(c.changed === true ? { changed: true } : {}) })}`;
     first = false;
     if (buffer.length >= 64 * 1024) {
       await writeChunk(stream, jsonPrintable(buffer));
       buffer = '';
     }
   }
-  buffer += '\n]\n}\n';
+  // Inside a run's report.json (run --baseline) the report's own closing follows.
+  buffer += embedded ? '\n]\n}' : '\n]\n}\n';
   await writeChunk(stream, jsonPrintable(buffer));
 }

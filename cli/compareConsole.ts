@@ -60,7 +60,9 @@ export function formatComparison(
     added: [],
     removed: [],
   };
+  const changed: string[] = [];
   for (const each of comparison.cases()) {
+    if (each.changed === true && changed.length < LISTED) changed.push(printable(each.id));
     if (each.transition === 'unchanged_pass' || each.transition === 'unchanged_fail') continue;
     const list = listed[each.transition];
     if (list.length < LISTED) list.push(printable(each.id));
@@ -72,6 +74,10 @@ export function formatComparison(
       `  ${kind}: ${ids.join(', ')}${total > ids.length ? ` … and ${total - ids.length} more (--reporter json lists all)` : ''}`,
     );
   }
+  if (comparison.changed > 0)
+    lines.push(
+      `  ${comparison.changed} case${comparison.changed === 1 ? '' : 's'} changed input or expected; not compared: ${changed.join(', ')}${comparison.changed > changed.length ? ` … and ${comparison.changed - changed.length} more` : ''}`,
+    );
   const regressed = comparison.scorers.filter((s) => s.verdict === 'regressed').map((s) => s.name);
   const outcome =
     regressed.length > 0

@@ -119,7 +119,13 @@ function headOf(file: string, head: Record<string, unknown>, line: number, basel
   if (Array.isArray(scorersValue))
     for (const s of scorersValue as Record<string, unknown>[]) {
       if (typeof s['name'] !== 'string') continue;
-      scorers.push({ name: s['name'], lowerIsBetter: s['lowerIsBetter'] === true });
+      const scale = s['scale'] as { kind?: unknown; max?: unknown } | undefined;
+      const max = scale?.kind === 'bounded' && typeof scale.max === 'number' && scale.max > 0 ? scale.max : undefined;
+      scorers.push({
+        name: s['name'],
+        lowerIsBetter: s['lowerIsBetter'] === true,
+        ...(max === undefined ? {} : { max }),
+      });
       scorerKeys.set(s['name'], typeof s['key'] === 'string' ? s['key'] : s['name']);
     }
   return {
@@ -256,6 +262,7 @@ class LineLayoutReader {
     const value = this.parse(line.replace(/,$/, ''), 'a baseline case', 0) as {
       id?: unknown;
       passed?: unknown;
+      fingerprint?: unknown;
       scorers?: Record<string, { passed?: unknown; score?: unknown } | null>;
     } | null;
     if (
@@ -270,7 +277,11 @@ class LineLayoutReader {
         'expected a baseline case ({"id", "passed", "scorers"}), saw something else: the file is corrupt',
       );
     const run = this.runOf();
-    run.addCase({ id: value.id, status: value.passed === true ? 'passed' : 'failed' });
+    run.addCase({
+      id: value.id,
+      status: value.passed === true ? 'passed' : 'failed',
+      ...(typeof value.fingerprint === 'string' ? { fingerprint: value.fingerprint } : {}),
+    });
     for (const [scorer, entry] of Object.entries(value.scorers ?? {})) {
       if (entry === null || typeof entry !== 'object') continue;
       run.addResult({
@@ -355,6 +366,8 @@ const RESULT_START = new RegExp(
 );
 const CASE_START = new RegExp(`^\\{"id":(${STRING}),"index":\\d+,"status":"(passed|failed|errored|skipped)"[,}]`);
 
+const FINGERPRINT = /"fingerprint":"([0-9a-f]{16})"/;
+
 function ends(line: string): boolean {
   return line.endsWith('}') || line.endsWith('},');
 }
@@ -379,7 +392,13 @@ function fastCase(line: string): CompareCase | undefined {
   const m = CASE_START.exec(line);
   if (m === null || !ends(line)) return undefined;
   const [, id = '""', status] = m;
-  return { id: unquote(id), status: status as CompareCase['status'] };
+  // Inside a JSON string every quote is escaped, so this text outside the id can only be the field.
+  const fingerprint = FINGERPRINT.exec(line)?.[1];
+  return {
+    id: unquote(id),
+    status: status as CompareCase['status'],
+    ...(fingerprint === undefined ? {} : { fingerprint }),
+  };
 }
 
 function isCase(value: unknown): boolean {

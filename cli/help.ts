@@ -20,9 +20,10 @@ export function isCommandName(name: string): name is CommandName {
 
 export const EXIT_CODES = `Exit codes:
   0    every case passed
-  1    a case failed or errored, or a scorer or job test failed
+  1    a case failed or errored, or a scorer or job test failed, or (run with a baseline) a
+       significant regression (--fail-on)
   2    config or usage error, nothing ran: an unknown option, a config with errors, a --case id the
-       dataset does not have, a --filter no case id matches
+       dataset does not have, a --filter no case id matches, a baseline that cannot be compared
   3    nothing scored: every case was skipped, or the dataset has no case
   130  cancelled (Ctrl-C)`;
 
@@ -67,6 +68,13 @@ Options:
                        Python scorer again (docs/cache.md)
   --cache-dir <dir>    where the result cache is (default: cache beside the runs folder,
                        .evallens/cache)
+  --baseline <file>    compare the run with a baseline (a baseline file, report.json or run folder;
+                       overrides \`baseline:\` in the config): regressed and fixed cases, each scorer's
+                       change with its 95% interval and verdict; checked before the run starts
+  --fail-on <what>     with a baseline, what fails the run (exit 1): regression (default: a scorer's
+                       significant regression), any-change, never
+  --save-baseline      write the config's baseline file from this run (\`baseline:\`, else
+                       <name>.baseline.json beside the config), as \`evallens baseline save\` does
   --no-color           plain console output
   --untrusted          run as in an untrusted workspace: subprocess and Python scorers, targets,
                        LLM judges and cases on server databases are skipped ("workspace is not

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { checkDataset, datasetErrorProblem } from '../core/config/checkInputs';
 import { loadRunConfig } from '../core/config/loadRunConfig';
 import { untrustedEnv } from '../core/config/untrustedEnv';
@@ -28,6 +28,7 @@ import { compareCommand } from './compare';
 import { baselineCommand } from './baseline';
 import { cacheCommand } from './cacheCommand';
 import { openRunCache } from './runCache';
+import { endRunBaseline, finishRunBaseline, openRunBaseline } from './runBaseline';
 import { checkSelection } from './selectionCheck';
 import { handOverReport } from './reportHandover';
 import { printable } from '../shared/text/printable';
@@ -185,6 +186,9 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     throw e;
   }
   const cwd = process.cwd();
+  // Issue 16: a baseline to compare with is read and checked before anything runs (cli/runBaseline.ts).
+  const baseline = await openRunBaseline(command, config, cwd);
+  if (baseline === 'refused') return EXIT.usage;
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
   const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
@@ -218,6 +222,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       cwd,
       color,
       ...(progress === undefined ? {} : { progress }),
+      ...(baseline === undefined ? {} : { transitionOf: baseline.transitionOf }),
     }),
   );
 
@@ -250,6 +255,7 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   );
   const onEvent = (event: RunEvent) => {
     store.onEvent(event);
+    baseline?.onEvent(event);
     for (const reporter of reporters) reporter.onEvent(event);
   };
 
@@ -292,7 +298,8 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       scorers: outcome.scorers,
       ...(outcome.spend === undefined ? {} : { spend: outcome.spend }),
     };
-    const source = await store.writeReport(head);
+    const compared = endRunBaseline(baseline, outcome.cancelled, runId, relative(cwd, store.reportPath));
+    const source = await store.writeReport(head, compared.outcome?.writeJson);
     for (const reporter of reporters) {
       try {
         await reporter.finish(source);
@@ -305,12 +312,20 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     // The editor that forked this run shows the report without reading it with a second process.
     if (source.file !== undefined) await handOverReport(source.file);
     const verdict = runVerdict(head);
-    return {
+    const code = {
       PASSED: EXIT.passed,
       FAILED: EXIT.failed,
       CANCELLED: EXIT.cancelled,
       'NOTHING SCORED': EXIT.nothingScored,
     }[verdict];
+    const consoleOut = asked.some((r) => r.name === 'console' && r.out === undefined) ? process.stdout : process.stderr;
+    return await finishRunBaseline(compared, code, {
+      flags: command,
+      config,
+      runDir: store.dir,
+      cancelled: outcome.cancelled,
+      out: consoleOut,
+    });
   } catch (e) {
     // Where in the dataset, when the reader knows; else the config line that names the dataset.
     if (e instanceof DatasetError) return printDatasetError(e, config);

@@ -11,6 +11,7 @@ import { createAjv } from '../core/schema/ajv';
 import { readBoundedText } from '../core/text/boundedRead';
 import { tooDeepJson, tooDeepMessage } from '../core/text/jsonDepth';
 import reportSchema from '../schemas/report.schema.json';
+import compareSchema from '../schemas/compare-report.schema.json';
 import { LineIndex } from '../core/text/position';
 import { toDisplay } from '../shared/text/displayPosition';
 
@@ -29,7 +30,8 @@ export class ReportFileError extends Error {
 let validator: ValidateFunction | undefined;
 
 function validate(value: unknown): ValidateFunction {
-  validator ??= createAjv({ useDefaults: false }).compile(reportSchema);
+  // A report's `comparison` (run --baseline) refers to the compare report's schema.
+  validator ??= createAjv({ useDefaults: false }).addSchema(compareSchema).compile(reportSchema);
   validator(value);
   return validator;
 }

@@ -59,6 +59,7 @@ export class RunStore {
       status: event.status,
       durationMs: event.durationMs,
       location: { file: event.range.file, ...toDisplay(event.range.start) },
+      ...(event.fingerprint === undefined ? {} : { fingerprint: event.fingerprint }),
       ...(event.trials === undefined ? {} : { trials: event.trials }),
     };
     // The case goes in before its results are added: a flush the add sets off writes both.
@@ -88,9 +89,12 @@ export class RunStore {
   }
 
   /** Writes `report.json` from the stored lines; returns the source that knows the file. */
-  async writeReport(head: Omit<Report, 'cases' | 'results'>): Promise<ReportSource> {
+  async writeReport(
+    head: Omit<Report, 'cases' | 'results'>,
+    comparison?: (stream: NodeJS.WritableStream) => Promise<void>,
+  ): Promise<ReportSource> {
     const file = createWriteStream(this.reportPath);
-    await writeReportJson(this.source(head), file);
+    await writeReportJson(this.source(head), file, comparison);
     file.end();
     await once(file, 'finish');
     return this.source(head, true);

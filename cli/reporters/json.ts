@@ -35,9 +35,14 @@ export class JsonReporter implements Reporter {
 /**
  * Writes a report as JSON to `stream`, streaming its cases and results one line each, so memory stays
  * flat however many there are. Waits for 'drain' when the stream is full; does not end the stream.
- * Only the fields of the Report type are written, in its order.
+ * Only the fields of the Report type are written, in its order. `comparison`, when given, writes the
+ * report's last field's value (`run --baseline`: the comparison, cli/runBaseline.ts).
  */
-export async function writeReportJson(source: ReportSource, stream: NodeJS.WritableStream): Promise<void> {
+export async function writeReportJson(
+  source: ReportSource,
+  stream: NodeJS.WritableStream,
+  comparison?: (stream: NodeJS.WritableStream) => Promise<void>,
+): Promise<void> {
   const { head } = source;
   const fields: [string, unknown][] = [
     ['version', head.version],
@@ -88,7 +93,13 @@ export async function writeReportJson(source: ReportSource, stream: NodeJS.Writa
   buffer += '\n],\n"results":[';
   await items(source.lines?.results() ?? serialized(source.results(), resultJson));
   // A report read from EvalBench's results says where its numbers come from.
-  buffer += head.imported === undefined ? '\n]\n}\n' : `\n],\n"imported":${JSON.stringify(head.imported)}\n}\n`;
+  buffer += head.imported === undefined ? '\n]' : `\n],\n"imported":${JSON.stringify(head.imported)}`;
+  if (comparison !== undefined) {
+    buffer += ',\n"comparison":';
+    await flush();
+    await comparison(stream);
+  }
+  buffer += '\n}\n';
   await flush();
 }
 
@@ -153,7 +164,8 @@ function caseJson(c: ReportCase): ReportCase {
             ...pick(t, ['pass_rate', 'pass_rate_ci_low', 'pass_rate_ci_high', 'flaky', 'meets_min_pass_rate']),
           },
         };
-  return { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location, ...trials };
+  const fingerprint = c.fingerprint === undefined ? {} : { fingerprint: c.fingerprint };
+  return { id: c.id, index: c.index, status: c.status, durationMs: c.durationMs, location, ...fingerprint, ...trials };
 }
 
 function resultJson(r: ScorerResult): object {

@@ -125,18 +125,26 @@ export class JunitReporter implements Reporter {
     const { line, column } = toDisplay(event.range.start);
     const suite = this.suite ?? file;
     const open = `    <testcase classname="${xmlAttr(suite)}" name="${xmlAttr(event.caseId)}" time="${seconds(event.durationMs)}" file="${xmlAttr(file)}" line="${line}"`;
-    if (event.status === 'passed') return `${open}/>\n`;
+    // Against a baseline (run --baseline), a case that moved says so in a property CI tools show.
+    const transition = this.options.transitionOf?.(event.caseId, event.status);
+    const properties =
+      transition === undefined
+        ? ''
+        : `      <properties>\n        <property name="evallens.transition" value="${transition}"/>\n      </properties>\n`;
+    if (event.status === 'passed')
+      return properties === '' ? `${open}/>\n` : `${open}>\n${properties}    </testcase>\n`;
     if (event.status === 'skipped') {
       this.counts.skipped++;
-      return `${open}>\n      <skipped/>\n    </testcase>\n`;
+      return `${open}>\n${properties}      <skipped/>\n    </testcase>\n`;
     }
     const element = event.status === 'failed' ? 'failure' : 'error';
     if (element === 'failure') this.counts.failures++;
     else this.counts.errors++;
     const lines = event.results.filter((r) => SHOWN.has(r.status)).map((r) => this.reason(r));
-    const message = lines[0] ?? (element === 'failure' ? 'case failed' : 'case errored');
+    const first = lines[0] ?? (element === 'failure' ? 'case failed' : 'case errored');
+    const message = transition === 'regressed' ? `regressed: passed in the baseline; ${first}` : first;
     const body = [...lines, `at ${file}:${line}:${column}`].join('\n');
-    return `${open}>\n      <${element} message="${xmlAttr(message)}" type="${element === 'failure' ? 'fail' : 'error'}">${xmlText(body)}</${element}>\n    </testcase>\n`;
+    return `${open}>\n${properties}      <${element} message="${xmlAttr(message)}" type="${element === 'failure' ? 'fail' : 'error'}">${xmlText(body)}</${element}>\n    </testcase>\n`;
   }
 
   private nothingScoredCase(head: ReportSource['head'], suite: string): string {

@@ -1,5 +1,5 @@
 import type { ReportSource } from '../../core/report/report';
-import type { RunEvent } from '../../core/runner/events';
+import type { CaseStatus, RunEvent } from '../../core/runner/events';
 import type { ProgressLine } from '../progress';
 
 /**
@@ -22,4 +22,9 @@ export interface ReporterOptions {
   readonly color: boolean;
   /** The live progress line (cli/progress.ts): given to the console reporter when it writes to standard output. */
   readonly progress?: ProgressLine;
+  /**
+   * With a baseline (`run --baseline`): whether a case that ended so regressed (passed in the
+   * baseline, not now) or was fixed; undefined when it did neither or the baseline lacks it.
+   */
+  readonly transitionOf?: (caseId: string, status: CaseStatus) => 'regressed' | 'fixed' | undefined;
 }

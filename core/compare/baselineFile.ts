@@ -4,7 +4,7 @@ import type { CollectedRun } from './collectRun';
  * A baseline file (`evallens baseline save`): a run reduced to what a later comparison needs, meant
  * to be committed next to its config. Deterministic and diff-friendly: cases sorted by id, one line
  * each, holding per scorer whether the case passed (null when no trial was decided) and its mean
- * score (null when none); no timings, no paths but the config's file name, no run id or dates, so a
+ * score (null when none), and its fingerprint (input and expected hashed, when the run recorded it); no timings, no paths but the config's file name, no run id or dates, so a
  * pull request's diff shows exactly the cases that changed.
  */
 export const BASELINE_FORMAT = 'evallens-baseline';
@@ -14,6 +14,8 @@ export interface BaselineScorer {
   readonly name: string;
   readonly key: string;
   readonly lowerIsBetter: boolean;
+  /** The top of a bounded scale, when known: comparisons clip intervals to it. */
+  readonly max?: number;
 }
 
 /** The baseline's text from a collected run. */
@@ -26,7 +28,12 @@ export function baselineText(config: string, scorers: readonly BaselineScorer[],
     '"scorers":[',
     ...scorers.map(
       (s, i) =>
-        `${JSON.stringify({ name: s.name, key: s.key, lowerIsBetter: s.lowerIsBetter })}${i < scorers.length - 1 ? ',' : ''}`,
+        `${JSON.stringify({
+          name: s.name,
+          key: s.key,
+          lowerIsBetter: s.lowerIsBetter,
+          ...(s.max === undefined ? {} : { scale: { kind: 'bounded', max: s.max } }),
+        })}${i < scorers.length - 1 ? ',' : ''}`,
     ),
     '],',
     '"cases":[',
@@ -39,7 +46,13 @@ export function baselineText(config: string, scorers: readonly BaselineScorer[],
       const { sum, count } = run.scores(slot, i);
       scores[s.name] = { passed: run.passedScorer(slot, i) ?? null, score: count === 0 ? null : sum / count };
     });
-    return JSON.stringify({ id, passed: run.casePassed(slot) === true, scorers: scores });
+    const fingerprint = run.fingerprint(slot);
+    return JSON.stringify({
+      id,
+      ...(fingerprint === undefined ? {} : { fingerprint }),
+      passed: run.casePassed(slot) === true,
+      scorers: scores,
+    });
   });
   return `${[...lines, caseLines.join(',\n')].filter((l) => l !== '').join('\n')}\n]\n}\n`;
 }

@@ -4,6 +4,8 @@ import type { CaseStatus } from '../runner/events';
 export interface CompareCase {
   readonly id: string;
   readonly status: CaseStatus;
+  /** Its input and expected value hashed (fingerprint.ts); absent in reports made before fingerprints. */
+  readonly fingerprint?: string;
 }
 
 /** The few fields of a result the comparison reads (a report's results, never its summary fields). */
@@ -45,6 +47,8 @@ export class CollectedRun {
   private counts = new Uint32Array(0);
   private decided = new Uint32Array(0);
   private passes = new Uint32Array(0);
+  /** Fingerprints by slot (16 hex digits), for the cases whose report gave one. */
+  private readonly fingerprints = new Map<number, string>();
   /** Whether some result of each scorer has a pass decision (then it is compared as pass/fail). */
   readonly hasPassDecision: boolean[];
 
@@ -89,6 +93,12 @@ export class CollectedRun {
   addCase(c: CompareCase): void {
     const slot = this.slotOf(c.id);
     this.status[slot] = c.status === 'passed' ? 1 : 0;
+    if (typeof c.fingerprint === 'string') this.fingerprints.set(slot, c.fingerprint);
+  }
+
+  /** The case's fingerprint, when its report gave one. */
+  fingerprint(slot: number): string | undefined {
+    return this.fingerprints.get(slot);
   }
 
   /** Adds a result; a result of a scorer the run's head does not list is ignored (and counted by the caller). */
@@ -128,6 +138,34 @@ export class CollectedRun {
     const at = slot * this.scorers.length + scorer;
     const decided = this.decided[at] ?? 0;
     return decided === 0 ? undefined : (this.passes[at] ?? 0) === decided;
+  }
+
+  /**
+   * The run restricted to the cases `keep` accepts (a run of some cases, `--case`/`--filter`, compared
+   * with a baseline of all: the cases not run are not `removed`).
+   */
+  subset(keep: (id: string) => boolean): CollectedRun {
+    const copy = new CollectedRun(this.scorers);
+    const width = this.scorers.length;
+    for (const [id, slot] of this.caseSlot) {
+      if (!keep(id)) continue;
+      const to = copy.slotOf(id);
+      copy.status[to] = this.status[slot] ?? -1;
+      const fingerprint = this.fingerprints.get(slot);
+      if (fingerprint !== undefined) copy.fingerprints.set(to, fingerprint);
+      for (let s = 0; s < width; s++) {
+        const from = slot * width + s;
+        const at = to * width + s;
+        copy.sums[at] = this.sums[from] ?? 0;
+        copy.counts[at] = this.counts[from] ?? 0;
+        copy.decided[at] = this.decided[from] ?? 0;
+        copy.passes[at] = this.passes[from] ?? 0;
+      }
+    }
+    this.hasPassDecision.forEach((has, s) => {
+      copy.hasPassDecision[s] = has;
+    });
+    return copy;
   }
 
   /** The last case looked up: a case's results come together, so most lookups are this one. */

@@ -1,4 +1,5 @@
 import {
+  clipToRange,
   compareScorers,
   McNemarAccumulator,
   MeanAccumulator,
@@ -56,6 +57,8 @@ export interface ScorerComparisonRow {
 export interface ScorerSide {
   readonly name: string;
   readonly lowerIsBetter: boolean;
+  /** The top of a bounded scale (scores 0 to max), when the report says; intervals are clipped to it. */
+  readonly max?: number;
 }
 
 export interface RunComparison {
@@ -64,13 +67,23 @@ export interface RunComparison {
   readonly onlyInBaseline: readonly string[];
   readonly onlyInCandidate: readonly string[];
   readonly counts: Readonly<Record<CaseTransition, number>>;
+  /** Shared cases whose fingerprint differs (input or expected changed): flagged, left out of the statistics. */
+  readonly changed: number;
   /** Every case and how it moved: baseline's cases in their order, then the added ones. */
-  cases(): Iterable<{ readonly id: string; readonly transition: CaseTransition }>;
+  cases(): Iterable<CaseMove>;
 }
 
-function side(summary: MeanSummary): SideSummary {
+export interface CaseMove {
+  readonly id: string;
+  readonly transition: CaseTransition;
+  /** Present (true) when a shared case's input or expected value changed: not compared. */
+  readonly changed?: true;
+}
+
+/** One side's mean with its interval clipped to [0, max] when the scale is known (docs/statistics.md). */
+function side(summary: MeanSummary, max: number | undefined): SideSummary {
   const { mean, stderr, ci_low, ci_high, n } = summary;
-  return { mean, stderr, ci_low, ci_high, n };
+  return { mean, stderr, ...(max === undefined ? { ci_low, ci_high } : clipToRange(ci_low, ci_high, 0, max)), n };
 }
 
 /**
@@ -88,11 +101,21 @@ export function compareRuns(
   const candidateNames = new Set(candidateScorers.map((s) => s.name));
   const baselineNames = new Set(baselineScorers.map((s) => s.name));
   const shared = baselineScorers.filter((s) => candidateNames.has(s.name));
-  // Each baseline case's slot in the candidate (−1: removed), looked up once for all scorers.
+  // Each baseline case's slot in the candidate (−1: removed), looked up once for all scorers. A shared
+  // case whose fingerprint differs asked something else: its slot is −2, flagged and not paired.
   const partner = new Int32Array(baseline.caseCount).fill(-1);
-  for (const [id, slot] of baseline.caseSlot) partner[slot] = candidate.caseSlot.get(id) ?? -1;
+  let changed = 0;
+  for (const [id, slot] of baseline.caseSlot) {
+    const other = candidate.caseSlot.get(id) ?? -1;
+    const before = other === -1 ? undefined : baseline.fingerprint(slot);
+    const after = before === undefined ? undefined : candidate.fingerprint(other);
+    if (before !== undefined && after !== undefined && before !== after) {
+      partner[slot] = -2;
+      changed++;
+    } else partner[slot] = other;
+  }
   const inputs: ScorerPairedInput[] = [];
-  const sides: { baseline: SideSummary; candidate: SideSummary; measure: 'pass_rate' | 'score' }[] = [];
+  const sides: { baseline: SideSummary; candidate: SideSummary; measure: 'pass_rate' | 'score'; max?: number }[] = [];
   for (const scorer of shared) {
     const b = baseline.scorers.indexOf(scorer.name);
     const c = candidate.scorers.indexOf(scorer.name);
@@ -105,7 +128,7 @@ export function compareRuns(
         const before = baseline.passedScorer(slot, b);
         if (before !== undefined) baseMean.addCase([before ? 1 : 0]);
         const other = partner[slot] ?? -1;
-        const after = other === -1 ? undefined : candidate.passedScorer(other, c);
+        const after = other < 0 ? undefined : candidate.passedScorer(other, c);
         if (before !== undefined && after !== undefined) mcnemar.addCase(before, after);
       }
       for (const slot of candidate.caseSlot.values()) {
@@ -120,14 +143,18 @@ export function compareRuns(
         paired: mcnemar.result(),
         discordant: pairs,
       });
-      sides.push({ baseline: side(baseMean.summary(1)), candidate: side(candMean.summary(1)), measure: 'pass_rate' });
+      sides.push({
+        baseline: side(baseMean.summary(1), 1),
+        candidate: side(candMean.summary(1), 1),
+        measure: 'pass_rate',
+      });
     } else {
       const paired = new PairedDifferenceAccumulator();
       for (let slot = 0; slot < partner.length; slot++) {
         const before = baseline.scores(slot, b);
         if (before.count > 0) baseMean.addCase(trialsOf(before));
         const other = partner[slot] ?? -1;
-        if (other === -1 || before.count === 0) continue;
+        if (other < 0 || before.count === 0) continue;
         const after = candidate.scores(other, c);
         if (after.count > 0) paired.addDifference(after.sum / after.count - before.sum / before.count);
       }
@@ -141,13 +168,22 @@ export function compareRuns(
         test: 'paired_t',
         paired: paired.result(),
       });
-      sides.push({ baseline: side(baseMean.summary()), candidate: side(candMean.summary()), measure: 'score' });
+      const max = scorer.max ?? candidateScorers.find((s) => s.name === scorer.name)?.max;
+      sides.push({
+        baseline: side(baseMean.summary(max), max),
+        candidate: side(candMean.summary(max), max),
+        measure: 'score',
+        ...(max === undefined ? {} : { max }),
+      });
     }
   }
   const compared = compareScorers(inputs);
   const scorers = compared.map((row, i): ScorerComparisonRow => {
     const s = sides[i] as (typeof sides)[number];
     const { mean, ci_low, ci_high, stderr, mde, n } = row.delta;
+    // A difference of two scores on [0, max] lies within ±max (±1 for a pass rate).
+    const range = s.measure === 'pass_rate' ? 1 : s.max;
+    const interval = range === undefined ? { ci_low, ci_high } : clipToRange(ci_low, ci_high, -range, range);
     return {
       name: row.name,
       lower_is_better: row.lower_is_better,
@@ -155,7 +191,7 @@ export function compareRuns(
       measure: s.measure,
       baseline: s.baseline,
       candidate: s.candidate,
-      delta: { mean, ci_low, ci_high, stderr, mde, n },
+      delta: { mean, ...interval, stderr, mde, n },
       p_value: row.p_value,
       p_value_raw: row.p_value_raw,
       verdict: row.verdict,
@@ -171,9 +207,15 @@ export function compareRuns(
     added: 0,
     removed: 0,
   };
-  const cases = function* (): Iterable<{ id: string; transition: CaseTransition }> {
+  const cases = function* (): Iterable<CaseMove> {
     for (const [id, slot] of baseline.caseSlot) {
       const other = partner[slot] ?? -1;
+      if (other === -2) {
+        // Its transition still says how its status moved; `changed` says not to read it as a regression of the same question.
+        const now = candidate.caseSlot.get(id) ?? 0;
+        yield { id, transition: transitionOf(baseline.casePassed(slot), candidate.casePassed(now)), changed: true };
+        continue;
+      }
       yield {
         id,
         transition: other === -1 ? 'removed' : transitionOf(baseline.casePassed(slot), candidate.casePassed(other)),
@@ -187,6 +229,7 @@ export function compareRuns(
     onlyInBaseline: baselineScorers.filter((s) => !candidateNames.has(s.name)).map((s) => s.name),
     onlyInCandidate: candidateScorers.filter((s) => !baselineNames.has(s.name)).map((s) => s.name),
     counts,
+    changed,
     cases,
   };
 }

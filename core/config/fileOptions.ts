@@ -50,6 +50,8 @@ export const CONFIG_PATH_KEYS: readonly ConfigPathKey[] = [
   { path: ['simulated_user_model_config'], kind: 'file' },
   { path: ['vuser_model_config'], kind: 'file' },
   { path: ['setup_directory'], kind: 'folder' },
+  // A baseline file, a report.json or a run folder (docs/compare.md).
+  { path: ['baseline'], kind: 'file' },
 ];
 
 /** The path key at a value's path (indexes as numbers), if that value is a path. */

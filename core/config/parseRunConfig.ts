@@ -27,6 +27,7 @@ import type { ScorerEntryCache } from './entryCache';
 import { createEngineContext, type EngineContext } from '../engineContext';
 import { duplicateInlineIds } from './inlineCaseIds';
 import { readScorers } from './scorerEntries';
+import { readBaselineKey } from './baselineKey';
 import { passCriteriaProblems } from './thresholdScale';
 import { readTarget, targetKnownKeys } from '../target/readTarget';
 import { YamlSource } from './yamlSource';
@@ -241,6 +242,8 @@ function parseWithSource(
   problems.push(...duplicateInlineIds(source, inlineCases));
   const target = readTarget(source, data['target'], { dir, env, timeoutMs });
   problems.push(...target.problems);
+  const baseline = readBaselineKey(source, data, dir, options.fileExists);
+  problems.push(...baseline.problems);
   if (data['dataset'] === undefined && data['dataset_config'] === undefined && data['cases'] === undefined) {
     if (isEvalbench) {
       // EvalBench orchestrators such as mcp_readability read their own inputs, not a dataset: the
@@ -309,6 +312,7 @@ function parseWithSource(
     ...evalbench.settings,
     ...(target.config === undefined ? {} : { target: target.config }),
     ...evalhubOf(source, data, (p) => resolveConfigPath(p, compat)),
+    ...(baseline.ref === undefined ? {} : { baseline: baseline.ref }),
   };
   return { config, problems: kept, ...named };
 }

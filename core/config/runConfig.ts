@@ -5,6 +5,7 @@ import type { DatasetSource } from '../dataset/source';
 import type { SourceRange } from '../text/position';
 import type { TargetConfig } from '../target/targetConfig';
 import type { EvalhubSection } from '../evalhub/configSection';
+import type { BaselineRef } from './baselineKey';
 
 export type { DatasetSource } from '../dataset/source';
 
@@ -89,6 +90,8 @@ export interface RunConfig {
   readonly target?: TargetConfig;
   /** `evalhub:`: the collection, overrides and provider defaults benchmark results are judged by (core/evalhub). */
   readonly evalhub?: EvalhubSection;
+  /** `baseline:`: what every run is compared with (core/config/baselineKey.ts). */
+  readonly baseline?: BaselineRef;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

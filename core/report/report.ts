@@ -18,6 +18,8 @@ export interface ReportCase {
   readonly location: ReportLocation;
   /** Pass rate, pass@k and pass^k across the case's trials, when the run had more than one. */
   readonly trials?: TrialStats;
+  /** Its input and expected value hashed (docs/compare.md): a comparison flags a case whose fingerprint changed. */
+  readonly fingerprint?: string;
 }
 
 /** EvalHub's benchmark test, per scorer: the scorer's mean score against its threshold. */

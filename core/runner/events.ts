@@ -63,6 +63,8 @@ export interface CaseEndEvent {
   readonly results: readonly ScorerResult[];
   /** How the case did across its trials; present when the run has more than one trial. */
   readonly trials?: TrialStats;
+  /** The case's input and expected value hashed (core/compare/fingerprint.ts); absent when the case could not be read. */
+  readonly fingerprint?: string;
 }
 
 export interface RunEndEvent {

@@ -15,6 +15,7 @@ import { ScorerStatistics } from './scorerStatistics';
 import { trialStats, type TrialStats } from './trials';
 import { SpendMeter, type BudgetLimits, type Spend } from '../judge/budget';
 import { hasJudges } from '../judge/judgeCallPlan';
+import { caseFingerprint } from '../compare/fingerprint';
 
 export interface RunOptions {
   readonly runId: string;
@@ -154,7 +155,18 @@ export async function runEval(
       counts[status]++;
       const durationMs = Math.round((now() - started) * 1000) / 1000;
       const stats = caseTrials === undefined ? {} : { trials: caseTrials };
-      options.onEvent({ type: 'case/end', caseId: id, index, range, status, durationMs, results: masked, ...stats });
+      const fingerprint = record.ok ? { fingerprint: caseFingerprint(record.value.case) } : {};
+      options.onEvent({
+        type: 'case/end',
+        caseId: id,
+        index,
+        range,
+        status,
+        durationMs,
+        results: masked,
+        ...stats,
+        ...fingerprint,
+      });
     }
   };
 

@@ -2,6 +2,7 @@ import type { ScorerResult } from '../result';
 import type { ScorerAggregate } from '../report/report';
 import { MeanAccumulator } from '../stats/meanAccumulator';
 import { passRateSummary } from '../stats/passRate';
+import { clipToRange } from '../stats/clip';
 
 /**
  * The error bars of every scorer summary (issue 16; formulas in docs/statistics.md): per scorer, the
@@ -41,17 +42,20 @@ export class ScorerStatistics {
     return aggregates.map((a) => {
       const accumulator = a.meanScore === undefined ? undefined : this.means.get(a.name);
       // The width rule judges an interval against the scale's range when it has one (0–1, 0–100).
-      const m = accumulator?.summary(a.scale.kind === 'bounded' ? a.scale.max : undefined);
+      const range = a.scale.kind === 'bounded' ? a.scale.max : undefined;
+      const m = accumulator?.summary(range);
+      // Reported ends clipped to the scale (0 to its max) when it is known; `too_wide` keeps the unclipped judgement.
+      const ci = m === undefined || range === undefined ? m : { ...m, ...clipToRange(m.ci_low, m.ci_high, 0, range) };
       const decided = a.counts.pass + a.counts.fail;
       const rate = decided > 0 ? passRateSummary(a.counts.pass, decided) : undefined;
       return {
         ...a,
-        ...(m === undefined
+        ...(m === undefined || ci === undefined
           ? {}
           : {
               stderr: m.stderr,
-              ci_low: m.ci_low,
-              ci_high: m.ci_high,
+              ci_low: ci.ci_low,
+              ci_high: ci.ci_high,
               mde: m.mde,
               cases: m.n,
               clustered: m.clustered,

@@ -10,6 +10,7 @@ export type {
   Verdict,
 } from './types';
 export { ALPHA, POWER, MIN_CASES, MAX_HALF_WIDTH_SHARE, isTooWide } from './rules';
+export { clipToRange } from './clip';
 export { MeanAccumulator } from './meanAccumulator';
 export { passRateSummary, caseTrialsSummary } from './passRate';
 export { wilsonInterval } from './wilson';

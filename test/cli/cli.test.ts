@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import reportSchema from '../../schemas/report.schema.json';
+import compareSchema from '../../schemas/compare-report.schema.json';
 import { ensureBuilt, finished, ROOT, runCli, startCli } from '../support/cli';
 import { waitFor } from '../support/waitFor';
 
@@ -129,6 +130,7 @@ describe('evallens CLI', () => {
     };
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
     addFormats(ajv);
+    ajv.addSchema(compareSchema); // report.json's `comparison` refers to it
     const validate = ajv.compile(reportSchema);
     assert.ok(validate(report), JSON.stringify(validate.errors));
     assert.equal(report.results.length, 12);

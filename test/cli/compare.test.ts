@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +138,7 @@ describe('evallens compare on two real runs', () => {
       unchanged_fail: 0,
       added: 1,
       removed: 1,
+      changed: 0,
     });
     assert.equal(value.failed, true);
   });
@@ -254,9 +256,11 @@ describe('evallens baseline save', () => {
       '"version":1,',
       '"config":"refunds.eval.yaml",',
     ]);
+    // The fingerprint by hand: SHA-256 of the canonical JSON of the case's input (it has no expected), first 16 hex.
+    const fingerprint = createHash('sha256').update('{"input":"Question 0 about refunds?"}').digest('hex').slice(0, 16);
     assert.equal(
       lines.find((l) => l.startsWith('{"id":"case-00"')),
-      '{"id":"case-00","passed":true,"scorers":{"contains":{"passed":true,"score":1},"secret_scan":{"passed":true,"score":1}}},',
+      `{"id":"case-00","fingerprint":"${fingerprint}","passed":true,"scorers":{"contains":{"passed":true,"score":1},"secret_scan":{"passed":true,"score":1}}},`,
     );
     const ids = lines
       .filter((l) => l.startsWith('{"id":'))
@@ -288,6 +292,7 @@ describe('evallens baseline save', () => {
       unchanged_fail: 0,
       added: 1,
       removed: 1,
+      changed: 0,
     });
 
     writeFileSync(join(work, 'old.baseline.json'), text.replace('"version":1,', '"version":0,'));

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import reportSchema from '../../schemas/report.schema.json';
+import compareSchema from '../../schemas/compare-report.schema.json';
 import { ensureBuilt, ROOT, runCli } from '../support/cli';
 
 let work = '';
@@ -30,6 +31,7 @@ function validReport(file: string): { verdict?: string; summary: { skipped: numb
   };
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   addFormats(ajv);
+  ajv.addSchema(compareSchema); // report.json's `comparison` refers to it
   assert.ok(ajv.validate(reportSchema, report), ajv.errorsText(ajv.errors));
   return report;
 }

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import reportSchema from '../../schemas/report.schema.json';
+import compareSchema from '../../schemas/compare-report.schema.json';
 import { ensureBuilt, ROOT, runCli } from '../support/cli';
 
 const JOB_ID = '5d0c7a8e-3b1f-4c2a-9e6d-7f8a1b2c3d4e';
@@ -22,6 +23,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 function validReport(file: string): Record<string, unknown> {
   const ajv = new Ajv2020({ strict: false });
   addFormats(ajv);
+  ajv.addSchema(compareSchema); // report.json's `comparison` refers to it
   const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   assert.equal(ajv.validate(reportSchema, value), true, JSON.stringify(ajv.errors));
   return value;
@@ -44,7 +46,8 @@ describe('evallens report on EvalBench results', () => {
     // t(0.975, 2) · √1344 = 157.738; Wilson of 3 of 5 is [23.1%, 88.2%]. Fewer than 10 cases: too wide.
     assert.match(
       run.stdout,
-      /^exact_match +60% \[23\.1%, 88\.2%\] +60 \[-97\.738, 217\.738\] +interval too wide to mean anything \(3 cases, fewer than 10\)$/m,
+      // The t interval, 60 ± 157.738 over 3 cases, is clipped to the 0–100 scale (docs/statistics.md).
+      /^exact_match +60% \[23\.1%, 88\.2%\] +60 \[0, 100\] +interval too wide to mean anything \(3 cases, fewer than 10\)$/m,
     );
     assert.match(run.stdout, /^FAILED$/m);
     assert.match(

@@ -57,7 +57,7 @@ describe('completion', () => {
     await withServer(async (server) => {
       const { items } = await itemsAt(server, 'dataset: data/cases.jsonl\n|\nscorers:\n  exact_match: {}\n');
       const offered = labels(items);
-      for (const key of ['description', 'cases', 'num_trials', 'pass_criteria', 'dataset_config'])
+      for (const key of ['description', 'cases', 'num_trials', 'pass_criteria', 'dataset_config', 'baseline'])
         assert.ok(offered.includes(key), `missing ${key}: ${offered.join(', ')}`);
       assert.ok(
         !offered.includes('dataset') && !offered.includes('scorers'),

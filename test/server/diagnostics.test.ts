@@ -155,6 +155,15 @@ describe('diagnostics of a run config', () => {
       message: /database config .* does not exist/,
     },
     {
+      name: 'missing baseline (a warning: run --save-baseline writes it)',
+      text: `${head}baseline: old.baseline.json\nscorers:\n  exact_match: {}\n`,
+      code: 'missing-baseline',
+      covers: 'old.baseline.json',
+      line: 1,
+      message: /the baseline .*old\.baseline\.json does not exist .*--save-baseline/,
+      severity: DiagnosticSeverity.Warning,
+    },
+    {
       name: 'missing model config',
       text: 'dataset_config: cases.jsonl\nmodel_config: models/none.yaml\nscorers:\n  set_match: {}\n',
       code: 'missing-file',

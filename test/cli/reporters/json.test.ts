@@ -10,11 +10,13 @@ import { writeReportJson } from '../../../cli/reporters/json';
 import type { ReportCase, ReportSource } from '../../../core/report/report';
 import type { ScorerResult } from '../../../core/result';
 import reportSchema from '../../../schemas/report.schema.json';
+import compareSchema from '../../../schemas/compare-report.schema.json';
 import { SAMPLE_HEAD, sampleSource } from '../../support/sampleRun';
 import { assertGolden, runReporter } from './harness';
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 addFormats(ajv);
+ajv.addSchema(compareSchema); // report.json's `comparison` refers to it
 const validate = ajv.compile(reportSchema);
 
 function assertValid(report: unknown): void {

@@ -5,11 +5,13 @@ import addFormats from 'ajv-formats';
 import type { ReportSource } from '../../../core/report/report';
 import type { CaseEndEvent, RunEvent } from '../../../core/runner/events';
 import reportSchema from '../../../schemas/report.schema.json';
+import compareSchema from '../../../schemas/compare-report.schema.json';
 import { SAMPLE_HEAD, sampleEvents, sourceFrom } from '../../support/sampleRun';
 import { runReporter } from './harness';
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 addFormats(ajv);
+ajv.addSchema(compareSchema); // report.json's `comparison` refers to it
 const validate = ajv.compile(reportSchema);
 
 /** The sample run with issue 16's statistics: exact_match over 40 cases, keywords over 3 (too few). */

@@ -10,6 +10,7 @@ import { maskSecrets } from '../../../core/report/evalbenchMask';
 import { pythonStrings } from '../../../core/report/evalbenchRows';
 import type { Report } from '../../../core/report/report';
 import reportSchema from '../../../schemas/report.schema.json';
+import compareSchema from '../../../schemas/compare-report.schema.json';
 import { ROOT } from '../../support/cli';
 
 const RESULTS = join(ROOT, 'test', 'fixtures', 'evalbench', 'results');
@@ -241,6 +242,7 @@ describe('EvalBench results (reporting: csv) as a report', () => {
     const { report } = await readEvalBenchResults(RESULTS, OPTIONS);
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
+    ajv.addSchema(compareSchema); // report.json's `comparison` refers to it
     const validate = ajv.compile(reportSchema);
     assert.equal(validate(JSON.parse(JSON.stringify(report))), true, JSON.stringify(validate.errors));
   });

@@ -79,14 +79,15 @@ describe('report statistics over a hand-worked dataset', () => {
     // Residual sums per case: a 0.433333 + 0.233333 = 0.666667; b 0.133333 − 0.266667 = −0.133333;
     //   c −0.166667 − 0.366667 = −0.533333; squares 0.444444 + 0.017778 + 0.284444 = 0.746667.
     // Clustered SE² = G/(G−1) · 0.746667 / N² = 1.5 · 0.746667 / 36 = 0.0311111, SE = 0.176383.
-    // t(0.975, G−1 = 2) = 4.302653: CI = 0.466667 ± 0.758917 = [−0.292250, 1.225583].
+    // t(0.975, G−1 = 2) = 4.302653: CI = 0.466667 ± 0.758917 = [−0.292250, 1.225583], reported clipped
+    //   to the 0–1 scale: [0, 1] (docs/statistics.md, "Bounded scales"), and still too wide.
     // MDE = (t(0.975, 4) + t(0.8, 4)) · √2 · SE = (2.776445 + 0.940965) · 0.249444 = 0.927285.
     // Pass rate 3 of 6 decided (0.9, 0.7, 0.6 pass): Wilson with z = 1.959964, z²/n = 0.640243:
     //   centre 0.5, half-width z/(1 + z²/n) · √(0.25/6 + z²/144) = 0.312384: [0.187616, 0.812384].
     assertClose(s.meanScore, 0.466667, 1e-6, 'mean');
     assertClose(s.stderr, 0.176383, 1e-6, 'stderr');
-    assertClose(s.ci_low, -0.29225, 1e-6, 'ci_low');
-    assertClose(s.ci_high, 1.225583, 1e-6, 'ci_high');
+    assert.equal(s.ci_low, 0);
+    assert.equal(s.ci_high, 1);
     assertClose(s.mde, 0.927285, 1e-6, 'mde');
     assert.equal(s.cases, 3);
     assert.equal(s.clustered, true);
