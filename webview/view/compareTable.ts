@@ -35,22 +35,22 @@ export class CompareTable {
   constructor(private readonly handlers: CompareTableHandlers) {
     const header = el(
       'div',
-      { className: 'row header', attrs: { role: 'row', 'aria-rowindex': '1' } },
+      { className: 'crow crow-header', attrs: { role: 'row', 'aria-rowindex': '1' } },
       ...COLUMNS.map((c) => el('div', { className: `cell col-${c.id}`, attrs: { role: 'columnheader' } }, c.label)),
     );
-    this.body = el('div', { className: 'rows', attrs: { role: 'rowgroup' } });
+    this.body = el('div', { className: 'compare-rows', attrs: { role: 'rowgroup' } });
     this.spacer = el('div', { className: 'spacer' }, this.body);
     this.viewport = el('div', { className: 'viewport' }, header, this.spacer);
     this.element = el(
       'div',
-      { className: 'table compare-table', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Compared cases' } },
+      { className: 'compare-table', attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Compared cases' } },
       this.viewport,
     );
     this.element.style.setProperty('--columns', COLUMNS.map((c) => c.track).join(' '));
     this.element.style.setProperty('--columns-min-width', '40em');
     this.viewport.addEventListener('scroll', () => this.renderWindow());
     this.body.addEventListener('click', (event) => {
-      const row = event.target instanceof Element ? event.target.closest('.row') : null;
+      const row = event.target instanceof Element ? event.target.closest('.crow') : null;
       const id = row === null ? undefined : this.ids.get(row);
       if (id !== undefined) this.handlers.select(id);
       this.element.focus();
@@ -111,7 +111,7 @@ export class CompareTable {
     const row = el(
       'div',
       {
-        className: `row transition-${c.transition}${selected ? ' selected' : ''}`,
+        className: `crow transition-${c.transition}${selected ? ' selected' : ''}`,
         attrs: {
           role: 'row',
           id: `compare-row-${index}`,

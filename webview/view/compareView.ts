@@ -23,6 +23,8 @@ export class CompareView {
   private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
   private readonly table: CompareTable;
   private last: CompareState | undefined;
+  /** A key moved the selection: bring it into view at the next render, once the table has it. */
+  private scrollPending = false;
 
   constructor(
     private readonly dispatch: (action: CompareAction) => void,
@@ -62,7 +64,7 @@ export class CompareView {
     );
     const toolbar = el(
       'div',
-      { className: 'toolbar' },
+      { className: 'compare-toolbar' },
       this.searchBox,
       el('label', { className: 'toggle' }, this.regressionsOnly, ' Regressions only'),
       this.count,
@@ -77,7 +79,7 @@ export class CompareView {
       this.status,
       this.summary,
       toolbar,
-      el('div', { className: 'main' }, this.table.element),
+      el('div', { className: 'compare-main' }, this.table.element),
     );
   }
 
@@ -101,8 +103,8 @@ export class CompareView {
     const by = moves[event.key];
     if (by === undefined) return;
     event.preventDefault();
+    this.scrollPending = true;
     this.dispatch({ type: 'compareUi/move', by });
-    this.table.scrollToSelected();
   }
 
   render(state: CompareState): void {
@@ -142,6 +144,10 @@ export class CompareView {
         ? `${total} cases`
         : `${rows.length.toLocaleString('en-US')} of ${total} cases`;
     this.table.update(state.cases, rows, state.selected);
+    if (this.scrollPending) {
+      this.scrollPending = false;
+      this.table.scrollToSelected();
+    }
   }
 
   private renderSummary(state: CompareState): void {
@@ -153,7 +159,7 @@ export class CompareView {
     const title = el(
       'div',
       { className: 'run-head' },
-      el('span', { className: 'run-title' }, head.candidate.config),
+      el('span', { className: 'compare-config' }, head.candidate.config),
       el(
         'span',
         { className: 'muted', attrs: { title: `${head.baseline.file} → ${head.candidate.file}` } },

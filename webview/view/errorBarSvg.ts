@@ -1,10 +1,13 @@
 /**
  * Draws an error bar (webview/model/errorBars.ts) as a small inline SVG: the axis, the 95% interval
  * as a line with end caps, the mean as a dot, zero as a reference tick for a delta. An interval too
- * wide to mean anything is dashed and faded, and its tooltip (an SVG <title>) says why. Built with
- * createElementNS and attributes only (no markup parsed, no style attribute; colours from CSS).
+ * wide to mean anything is dashed and faded, and its tooltip says why. The tooltip is the `title` of
+ * a span around the SVG, not an SVG <title>, so the figure's text (a copy, a screen reader's cell text)
+ * is not doubled; the SVG's accessible name is the same text. Built with createElementNS and
+ * attributes only (no markup parsed, no style attribute; colours from CSS).
  */
 import { along, type IntervalBar } from '../model/errorBars';
+import { el } from './dom';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const BAR_WIDTH = 120;
@@ -23,7 +26,7 @@ function x(bar: IntervalBar, value: number): number {
   return PAD + along(bar, value) * (BAR_WIDTH - 2 * PAD);
 }
 
-export function errorBarSvg(bar: IntervalBar, className = ''): SVGElement {
+export function errorBarSvg(bar: IntervalBar, className = ''): HTMLElement {
   const svg = svgEl('svg', {
     class: `error-bar${bar.tooWide ? ' too-wide' : ''}${className === '' ? '' : ` ${className}`}`,
     width: BAR_WIDTH,
@@ -32,9 +35,6 @@ export function errorBarSvg(bar: IntervalBar, className = ''): SVGElement {
     role: 'img',
     'aria-label': bar.label,
   });
-  const title = svgEl('title', {});
-  title.textContent = bar.label;
-  svg.append(title);
   svg.append(svgEl('line', { class: 'axis', x1: PAD, y1: MID, x2: BAR_WIDTH - PAD, y2: MID }));
   if (bar.zero !== undefined) {
     const zx = x(bar, bar.zero);
@@ -47,5 +47,5 @@ export function errorBarSvg(bar: IntervalBar, className = ''): SVGElement {
   for (const cap of [lowX, highX])
     svg.append(svgEl('line', { class: 'interval cap', x1: cap, y1: MID - 4, x2: cap, y2: MID + 4 }));
   svg.append(svgEl('circle', { class: 'mean', cx: x(bar, bar.mean), cy: MID, r: 3 }));
-  return svg;
+  return el('span', { className: 'error-bar-wrap', attrs: { title: bar.label } }, svg);
 }

@@ -80,3 +80,51 @@ export async function makeComparedRuns(): Promise<ComparedRuns> {
     cleanup: () => rmSync(work, { recursive: true, force: true }),
   };
 }
+
+/**
+ * A report.json of `cases` cases × one pass/fail scorer in the CLI's own layout (one case or result
+ * per line), for a comparison too large to run here case by case: 10% of cases fail in both runs, and
+ * with `regress` every 50th more (2%) fails. The comparison of two of them is the CLI's, as for real runs.
+ */
+export function writeLargeReport(file: string, cases: number, regress: boolean): void {
+  const failing = (i: number): boolean => i % 10 === 0 || (regress && i % 50 === 1);
+  const head = {
+    version: 1,
+    tool: { name: 'evallens', version: '0.1.0' },
+    runId: regress ? 'large-candidate' : 'large-baseline',
+    configFile: '/work/evals/large.eval.yaml',
+    startedAt: '2026-12-01T00:00:00.000Z',
+    finishedAt: '2026-12-01T00:10:00.000Z',
+    durationMs: 600000,
+    cancelled: false,
+    numTrials: 1,
+    summary: { passed: 0, failed: 0, errored: 0, skipped: 0, total: cases },
+    job: {},
+  };
+  const counts = { pass: 0, fail: 0, error: 0, inconclusive: 0, unsupported: 0, timeout: 0, skipped: 0, measured: 0 };
+  const scorer = { name: 'contains', key: 'contains', origin: 'EvalBook', scale: { kind: 'bounded', max: 1 } };
+  const lines = ['{'];
+  for (const [key, value] of Object.entries(head)) lines.push(`${JSON.stringify(key)}:${JSON.stringify(value)},`);
+  lines.push(`"scorers":[\n${JSON.stringify({ ...scorer, weight: 1, lowerIsBetter: false, counts })}\n],`, '"cases":[');
+  const id = (i: number): string => `case-${String(i).padStart(6, '0')}`;
+  for (let i = 0; i < cases; i++)
+    lines.push(
+      `${JSON.stringify({ id: id(i), index: i, status: failing(i) ? 'failed' : 'passed' })}${i === cases - 1 ? '' : ','}`,
+    );
+  lines.push('],', '"results":[');
+  for (let i = 0; i < cases; i++) {
+    const passed = !failing(i);
+    const result = {
+      caseId: id(i),
+      scorer: 'contains',
+      trial: 1,
+      status: passed ? 'pass' : 'fail',
+      score: passed ? 1 : 0,
+      passed,
+      reason: passed ? 'the output contains the value' : 'the value is missing from the output',
+    };
+    lines.push(`${JSON.stringify(result)}${i === cases - 1 ? '' : ','}`);
+  }
+  lines.push(']', '}', '');
+  writeFileSync(file, lines.join('\n'));
+}
