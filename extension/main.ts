@@ -20,7 +20,7 @@ import { CaseResultDecorations } from './editor/caseResultDecorations';
 import { offerFailures, showFirstFailure, SHOW_FAILURES_COMMAND } from './editor/showFailures';
 import { createLanguageClient, restartLanguageClient } from './languageClient';
 import { registerResultsPanelSerializer } from './results/panelSerializer';
-import { OPEN_REPORT_FILE_COMMAND, ResultsViewBridge } from './resultsCommands';
+import { COMPARE_RUNS_COMMAND, OPEN_REPORT_FILE_COMMAND, ResultsViewBridge } from './resultsCommands';
 import { readSettings, SETTINGS_SECTION, type EvalLensSettings } from './settings';
 import { RunBatch } from './results/runBatch';
 import { LastRunStatus } from './statusBar';
@@ -159,6 +159,9 @@ export function activate(context: vscode.ExtensionContext): EvalLensTestApi | un
         },
         target,
       ),
+    ),
+    vscode.commands.registerCommand(COMPARE_RUNS_COMMAND, (configFile: unknown) =>
+      results.compareRuns(typeof configFile === 'string' ? configFile : activeConfigFile()),
     ),
     vscode.commands.registerCommand(SHOW_FAILURES_COMMAND, (configFiles: unknown) =>
       showFirstFailure(

@@ -15,12 +15,14 @@ import type { Report } from '../core/report/report';
 import { fromDisplay, type RevealTarget } from '../protocol/webview';
 import type { ResultsPanel } from './results/resultsPanel';
 import type { ConfigOutcome } from './results/runBatch';
+import { baselineFileOf, defaultPair, isFile, listRuns, runChoice } from './results/compareSource';
 import { importReport } from './runner/reportImport';
 import type { EvalLensSettings } from './settings';
 import type { CaseIndex } from './testing/caseIndex';
 import { maskedText } from './runner/maskedText';
 
 export const OPEN_REPORT_FILE_COMMAND = 'evallens.openReportFile';
+export const COMPARE_RUNS_COMMAND = 'evallens.compareRuns';
 /** ResultsPanel's view type (kept here so the panel's module, with the engine it imports, loads only when used). */
 const RESULTS_VIEW_TYPE = 'evallens.results';
 
@@ -142,6 +144,34 @@ export class ResultsViewBridge implements vscode.Disposable {
     if (file === undefined) return;
     if (file.fsPath.toLowerCase().endsWith('.csv')) await this.importResults(file.fsPath);
     else await this.showReportFile(file.fsPath, true);
+  }
+
+  /**
+   * "EvalLens: Compare Runs…": the results view in compare mode, the runs of the runs folder (and the
+   * config's baseline file) to pick from; the config's newest run against its baseline file, else
+   * against its run before, compared at once. The CLI compares (extension/results/compareSource.ts).
+   */
+  async compareRuns(configFile?: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const runs = (
+      await Promise.all(
+        (vscode.workspace.workspaceFolders ?? []).map((f) =>
+          listRuns(resolve(f.uri.fsPath, this.settings().runsDirectory)),
+        ),
+      )
+    ).flat();
+    const config = configFile ?? this.live?.configFile;
+    const baselineFile = config === undefined ? undefined : baselineFileOf(config);
+    const hasBaseline = baselineFile !== undefined && (await isFile(baselineFile));
+    const label = (file: string): string => vscode.workspace.asRelativePath(file);
+    const choices = [
+      ...(hasBaseline
+        ? [{ path: baselineFile, label: `${label(baselineFile)} (baseline file)`, detail: 'committed baseline' }]
+        : []),
+      ...runs.map((run) => runChoice(run, label)),
+    ];
+    const pair = defaultPair(runs, config, hasBaseline ? baselineFile : undefined);
+    (await this.panel()).showCompare(choices, pair, folder ?? tmpdir());
   }
 
   /** EvalBench's results, read by the CLI (never parsed here) into a report the view shows. */

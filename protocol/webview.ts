@@ -14,6 +14,13 @@ import type { JobTest, Report, ReportCase, ReportLocation, ScorerAggregate } fro
 import type { RunEvent } from '../core/runner/events';
 import type { TraceStep } from '../core/trace/trace';
 import { isObject } from '../shared/isObject';
+import {
+  COMPARE_TO_WEBVIEW_TYPES,
+  type CompareToHost,
+  type CompareToWebview,
+  isCompareToHost,
+  isCompareToWebview,
+} from './compareView';
 
 // The view imports only types from core; the few pure helpers it shares with the engine come through
 // here (from shared/): the object guard, and the one conversion between core's 0-based positions and the 1-based
@@ -71,14 +78,17 @@ export type HostToWebview =
   /** Forget what is shown (e.g. the config was closed); `notice` says why in the emptied view (e.g. a restored run that cannot be shown). */
   | { readonly type: 'view/clear'; readonly notice?: string }
   /** How the person names a config (workspace-relative), for the view's header; sent before its run. */
-  | { readonly type: 'config/label'; readonly configFile: string; readonly label: string };
+  | { readonly type: 'config/label'; readonly configFile: string; readonly label: string }
+  /** Compare mode (protocol/compareView.ts). */
+  | CompareToWebview;
 
 export type WebviewToHost =
   | { readonly type: 'webview/ready'; readonly version: number }
   /** Open the case's line in its dataset (or config, for inline cases). */
   | { readonly type: 'case/reveal'; readonly target: RevealTarget }
   /** Send the case's data (answered by `case/data` or `case/unavailable`). */
-  | { readonly type: 'case/request'; readonly configFile: string; readonly caseId: string };
+  | { readonly type: 'case/request'; readonly configFile: string; readonly caseId: string }
+  | CompareToHost;
 
 const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = [
   'report/show',
@@ -88,6 +98,7 @@ const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = [
   'case/unavailable',
   'view/clear',
   'config/label',
+  ...COMPARE_TO_WEBVIEW_TYPES,
 ];
 
 type Fields = { readonly [key: string]: unknown };
@@ -129,6 +140,8 @@ export function isHostToWebview(message: unknown): message is HostToWebview {
       return m['notice'] === undefined || isString(m['notice']);
     case 'config/label':
       return isString(m['configFile']) && isString(m['label']);
+    default:
+      return isCompareToWebview(m);
   }
 }
 
@@ -159,6 +172,6 @@ export function isWebviewToHost(message: unknown): message is WebviewToHost {
     case 'case/request':
       return isString(m['configFile']) && isString(m['caseId']);
     default:
-      return false;
+      return isCompareToHost(m);
   }
 }

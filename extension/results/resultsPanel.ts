@@ -16,6 +16,7 @@
  *   panel.onDidDispose(() => …);                    // the panel's tab closed
  *   panel.showNotice(text);                         // nothing to show, and why (e.g. a restored run that is gone)
  *   ResultsPanel.restore(webviewPanel, extensionUri, reveal);  // a panel VS Code revived after a reload (panelSerializer.ts)
+ *   panel.showCompare(runs, pair, cwd);             // compare mode: the runs to pick from; compares `pair` at once when both are set
  *   // After run/end, showing the run folder's report.json (same runId) keeps the person's selection.
  *
  * Events are batched (one flush per 50 ms, at most EVENTS_PER_MESSAGE events a message), and a report
@@ -37,7 +38,9 @@ import {
   type RevealTarget,
   type WebviewToHost,
 } from '../../protocol/webview';
+import type { RunChoice } from '../../protocol/compareView';
 import { CaseDataSource } from './caseDataSource';
+import { type CompareAnswer, compareMessages, runCompare } from './compareSource';
 import { importedCaseData } from './importedCaseData';
 import { LiveRun } from './liveRun';
 import { panelHtml } from './panelHtml';
@@ -54,7 +57,17 @@ type Shown =
   | { readonly kind: 'none' }
   | { readonly kind: 'notice'; readonly text: string }
   | { readonly kind: 'report'; readonly report: Report }
-  | { readonly kind: 'live'; readonly run: LiveRun };
+  | { readonly kind: 'live'; readonly run: LiveRun }
+  | {
+      readonly kind: 'compare';
+      readonly runs: readonly RunChoice[];
+      /** The CLI's working folder (the workspace's). */
+      readonly cwd: string;
+      pair?: { readonly baseline: string; readonly candidate: string };
+      answer?: CompareAnswer;
+      /** What was shown before, shown again when the person leaves compare mode. */
+      readonly previous: Exclude<Shown, { readonly kind: 'compare' }>;
+    };
 
 export class ResultsPanel implements vscode.Disposable {
   private static current: ResultsPanel | undefined;
@@ -72,6 +85,7 @@ export class ResultsPanel implements vscode.Disposable {
   private shown: Shown = { kind: 'none' };
   private ready = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly cliPath: string;
 
   static createOrShow(extensionUri: vscode.Uri, reveal: (target: RevealTarget) => void): ResultsPanel {
     const existing = ResultsPanel.current;
@@ -117,8 +131,9 @@ export class ResultsPanel implements vscode.Disposable {
     dist: vscode.Uri,
     private reveal: (target: RevealTarget) => void,
   ) {
+    this.cliPath = vscode.Uri.joinPath(dist, 'cli.js').fsPath;
     // The CLI reads the case; in Restricted Mode as an untrusted run does (no ${VAR} of the config is read).
-    this.cases = new CaseDataSource(vscode.Uri.joinPath(dist, 'cli.js').fsPath, () => vscode.workspace.isTrusted);
+    this.cases = new CaseDataSource(this.cliPath, () => vscode.workspace.isTrusted);
     const webview = panel.webview;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
@@ -139,6 +154,23 @@ export class ResultsPanel implements vscode.Disposable {
     this.stopFlushing();
     this.shown = { kind: 'report', report };
     if (this.ready) this.postAll([labelOf(report.configFile), ...reportMessages(report)]);
+  }
+
+  /**
+   * Compare mode: `runs` to pick from (run folders and baseline files); with both of `pair` set, the CLI
+   * compares them at once. The CLI only reads the two reports and starts nothing a workspace chose, so
+   * this works in Restricted Mode too (as opening a report does).
+   */
+  showCompare(
+    runs: readonly RunChoice[],
+    pair: { readonly baseline?: string; readonly candidate?: string },
+    cwd: string,
+  ): void {
+    this.stopFlushing();
+    const previous = this.shown.kind === 'compare' ? this.shown.previous : this.shown;
+    this.shown = { kind: 'compare', runs, cwd, previous };
+    if (this.ready) this.post({ type: 'compare/choices', runs, ...pair });
+    if (pair.baseline !== undefined && pair.candidate !== undefined) void this.compare(pair.baseline, pair.candidate);
   }
 
   /** Whether a report, a run or a notice is shown (not a fresh, empty panel). */
@@ -214,6 +246,16 @@ export class ResultsPanel implements vscode.Disposable {
       case 'case/reveal':
         this.reveal(message.target);
         return;
+      case 'compare/request':
+        await this.compare(message.baseline, message.candidate);
+        return;
+      case 'compare/close':
+        if (this.shown.kind === 'compare') {
+          this.shown = this.shown.previous;
+          this.replay();
+          if (this.shown.kind === 'none') this.post({ type: 'view/clear' });
+        }
+        return;
       case 'case/request': {
         // A report read from EvalBench's results carries its cases' fields in the results' details.
         const imported = this.shown.kind === 'report' ? importedCaseData(this.shown.report, message.caseId) : undefined;
@@ -237,6 +279,20 @@ export class ResultsPanel implements vscode.Disposable {
     }
   }
 
+  /** Compares two runs with the CLI and shows the comparison (or why there is none); a newer request wins. */
+  private async compare(baseline: string, candidate: string): Promise<void> {
+    const shown = this.shown;
+    if (shown.kind !== 'compare') return;
+    const pair = { baseline, candidate };
+    shown.pair = pair;
+    delete shown.answer;
+    if (this.ready) this.post({ type: 'compare/loading', ...pair });
+    const answer = await runCompare(this.cliPath, baseline, candidate, shown.cwd);
+    if (this.shown !== shown || shown.pair !== pair) return;
+    shown.answer = answer;
+    if (this.ready) this.postAll(compareAnswerMessages(answer));
+  }
+
   private replay(): void {
     this.stopFlushing();
     switch (this.shown.kind) {
@@ -251,6 +307,13 @@ export class ResultsPanel implements vscode.Disposable {
       case 'live':
         this.postAll([{ type: 'view/clear' }, labelOf(this.shown.run.configFile), ...this.shown.run.replay()]);
         return;
+      case 'compare': {
+        const { runs, pair, answer } = this.shown;
+        this.post({ type: 'compare/choices', runs, ...(pair ?? {}) });
+        if (pair !== undefined) this.post({ type: 'compare/loading', ...pair });
+        if (answer !== undefined) this.postAll(compareAnswerMessages(answer));
+        return;
+      }
     }
   }
 
@@ -261,6 +324,10 @@ export class ResultsPanel implements vscode.Disposable {
   private post(message: HostToWebview): void {
     void this.panel.webview.postMessage(message);
   }
+}
+
+function compareAnswerMessages(answer: CompareAnswer): HostToWebview[] {
+  return answer.ok ? compareMessages(answer.head, answer.cases) : [{ type: 'compare/failed', reason: answer.reason }];
 }
 
 function webviewOptions(dist: vscode.Uri): vscode.WebviewOptions {

@@ -42,6 +42,13 @@ function step(state: ViewState, action: Action): ViewState {
       const fresh = freshView(state);
       return action.notice === undefined ? fresh : { ...fresh, notice: action.notice };
     }
+    case 'compare/choices':
+    case 'compare/loading':
+    case 'compare/show':
+    case 'compare/append':
+    case 'compare/failed':
+      // Compare mode has its own state (model/compare.ts); the run shown stays as it is.
+      return state;
     default:
       return ui(state, action);
   }

@@ -5,6 +5,7 @@
 import type { ScorerResult } from '../../core/result';
 import type { ScorerAggregate } from '../../core/report/report';
 import type { ScorerInfo } from '../../core/runner/events';
+import { type IntervalBar, meanBar, passRateBar } from './errorBars';
 import type { RunInfo } from './viewState';
 
 export interface JobLine {
@@ -48,6 +49,10 @@ export interface ScorerLine {
   readonly test: string;
   readonly verdict: 'pass' | 'fail' | 'none';
   readonly counts: string;
+  /** The mean with its 95% interval, drawn; absent when the report carries no interval (a live run). */
+  readonly meanBar?: IntervalBar;
+  /** The pass rate with its Wilson interval, drawn. */
+  readonly passRateBar?: IntervalBar;
 }
 
 export function scorerLines(aggregates: readonly ScorerAggregate[]): ScorerLine[] {
@@ -60,6 +65,8 @@ export function scorerLines(aggregates: readonly ScorerAggregate[]): ScorerLine[
       a.test === undefined
         ? ''
         : `${a.test.lower_is_better ? '≤' : '≥'} ${formatScore(a.test.threshold)} → ${a.test.pass ? 'pass' : 'fail'}`;
+    const mean = meanBar(a);
+    const rate = passRateBar(a);
     return {
       name: a.name,
       passRate: formatRate(a.passRate),
@@ -67,6 +74,8 @@ export function scorerLines(aggregates: readonly ScorerAggregate[]): ScorerLine[
       test,
       verdict: a.test === undefined ? 'none' : a.test.pass ? 'pass' : 'fail',
       counts,
+      ...(mean === undefined ? {} : { meanBar: mean }),
+      ...(rate === undefined ? {} : { passRateBar: rate }),
     };
   });
 }

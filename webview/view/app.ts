@@ -4,12 +4,14 @@
  */
 import type { WebviewToHost } from '../../protocol/webview';
 import type { Action, PersistedView } from '../model/actions';
+import { type CompareAction, type CompareState, initialCompare, reduceCompare } from '../model/compare';
 import { census, resultsOfCase } from '../model/derived';
 import { visibleRows } from '../model/query';
 import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../model/reducer';
 import { caseCountsLine, jobLine, runTitle, scorerDistributions, scorerLines } from '../model/summary';
 import { groupedRows, rowOfKey } from '../model/groups';
 import { type ViewState, caseOfRowKey, caseRowKey, initialState, selectedResult } from '../model/viewState';
+import { CompareView } from './compareView';
 import { renderDetail } from './detailPane';
 import { el } from './dom';
 import { renderSummary } from './summaryBand';
@@ -33,6 +35,11 @@ export class ResultsApp {
     attrs: { 'aria-label': 'Result detail', tabindex: '-1' },
   });
   private readonly empty = el('p', { className: 'empty muted', attrs: { role: 'status' } });
+  /** The run view's parts, hidden in compare mode. */
+  private readonly runView: HTMLElement;
+  private readonly compareView: CompareView;
+  private compare: CompareState = initialCompare();
+  private mode: 'run' | 'compare' = 'run';
 
   constructor(
     root: HTMLElement,
@@ -55,7 +62,13 @@ export class ResultsApp {
       sort: (column) => this.dispatch({ type: 'ui/sort', column }),
     });
     const main = el('div', { className: 'main' }, this.table.element, this.detail);
-    root.replaceChildren(this.summary, this.toolbar.element, this.empty, main);
+    this.runView = el('div', { className: 'run-view' }, this.summary, this.toolbar.element, this.empty, main);
+    this.compareView = new CompareView(
+      (action) => this.dispatch(action),
+      (message) => host.post(message),
+    );
+    this.compareView.element.hidden = true;
+    root.replaceChildren(this.runView, this.compareView.element);
     this.table.element.addEventListener('keydown', (event) => this.onTableKey(event));
     this.detail.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') this.closeDetail();
@@ -64,7 +77,14 @@ export class ResultsApp {
     this.render();
   }
 
-  dispatch(action: Action): void {
+  dispatch(action: Action | CompareAction): void {
+    if (isCompareAction(action)) {
+      this.dispatchCompare(action);
+      return;
+    }
+    // A run to show (a report, a live run, or nothing) leaves compare mode.
+    if (action.type === 'report/show' || action.type === 'run/events' || action.type === 'view/clear')
+      this.setMode('run');
     const before = this.state;
     const after = reduce(before, action);
     if (after === before) return;
@@ -73,6 +93,29 @@ export class ResultsApp {
     if (request !== undefined) this.host.post({ type: 'case/request', ...request });
     // A restore saves nothing: what it restored is saved already, with the run the host is about to send again.
     if (action.type !== 'ui/restore' && persistedViewChanged(before, after)) this.host.persist(persistedView(after));
+    this.frame ??= requestAnimationFrame(() => {
+      this.frame = undefined;
+      this.render();
+    });
+  }
+
+  private dispatchCompare(action: CompareAction): void {
+    const after = reduceCompare(this.compare, action);
+    // Any message of the host's about a comparison means compare mode.
+    if (!action.type.startsWith('compareUi/')) this.setMode('compare');
+    if (after === this.compare) return;
+    this.compare = after;
+    this.frame ??= requestAnimationFrame(() => {
+      this.frame = undefined;
+      this.render();
+    });
+  }
+
+  private setMode(mode: 'run' | 'compare'): void {
+    if (this.mode === mode) return;
+    this.mode = mode;
+    this.runView.hidden = mode !== 'run';
+    this.compareView.element.hidden = mode !== 'compare';
     this.frame ??= requestAnimationFrame(() => {
       this.frame = undefined;
       this.render();
@@ -97,10 +140,11 @@ export class ResultsApp {
   private onDocumentKey(event: KeyboardEvent): void {
     const target = event.target;
     const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+    const searchBox = this.mode === 'compare' ? this.compareView.searchBox : this.toolbar.searchBox;
     if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
-      this.toolbar.searchBox.focus();
-      this.toolbar.searchBox.select();
+      searchBox.focus();
+      searchBox.select();
     } else if (event.key === 'Escape' && target === this.toolbar.searchBox) {
       this.table.element.focus();
     }
@@ -151,6 +195,10 @@ export class ResultsApp {
   }
 
   private render(): void {
+    if (this.mode === 'compare') {
+      this.compareView.render(this.compare);
+      return;
+    }
     const state = this.state;
     const before = this.rendered;
     this.rendered = state;
@@ -226,4 +274,8 @@ export class ResultsApp {
       { reveal: (caseId) => this.reveal(caseId), close: () => this.closeDetail() },
     );
   }
+}
+
+function isCompareAction(action: Action | CompareAction): action is CompareAction {
+  return action.type.startsWith('compare/') || action.type.startsWith('compareUi/');
 }

@@ -4,6 +4,7 @@
  */
 import { type JobLine, type RunTitle, type ScorerDistribution, type ScorerLine, formatScore } from '../model/summary';
 import { el } from './dom';
+import { errorBarSvg } from './errorBarSvg';
 
 export interface SummaryModel {
   readonly title: RunTitle;
@@ -40,7 +41,7 @@ function scorerTable(lines: readonly ScorerLine[], distributions: readonly Score
   const header = el(
     'tr',
     {},
-    ...['Scorer', 'Pass rate', 'Mean', 'Test', 'Scores', 'Results'].map((h) =>
+    ...['Scorer', 'Pass rate · 95%', 'Mean · 95%', 'Test', 'Scores', 'Results'].map((h) =>
       el('th', { attrs: { scope: 'col' } }, h),
     ),
   );
@@ -50,14 +51,24 @@ function scorerTable(lines: readonly ScorerLine[], distributions: readonly Score
       'tr',
       {},
       el('td', {}, line.name),
-      el('td', {}, line.passRate),
-      el('td', {}, line.meanScore),
+      el('td', { className: 'figure-cell' }, figure(line.passRate, line.passRateBar)),
+      el('td', { className: 'figure-cell' }, figure(line.meanScore, line.meanBar)),
       el('td', { className: `verdict-${line.verdict}` }, line.test),
       el('td', { className: 'distribution-cell' }, distribution === undefined ? '' : distributionChart(distribution)),
       el('td', { className: 'muted' }, line.counts),
     );
   });
   return el('table', { className: 'scorers' }, el('thead', {}, header), el('tbody', {}, ...rows));
+}
+
+/** A figure, and under it its 95% interval drawn when the report has one. */
+function figure(text: string, bar: ScorerLine['meanBar']): HTMLElement {
+  return el(
+    'div',
+    { className: 'figure' },
+    el('span', { className: 'figure-value' }, text),
+    bar === undefined ? undefined : errorBarSvg(bar),
+  );
 }
 
 /** One scorer's scores: ten bars on its own scale, the scale's ends written under them, each bar's range and count in its tooltip. */
