@@ -6,6 +6,9 @@ import type { CompareCommand } from './compare';
 import { CompareUsageError, parseCompareArgs } from './compareArgs';
 import { parseBaselineArgs, type BaselineCommand } from './baseline';
 import { CompareInputError } from './compareInput';
+import type { Shard } from '../core/runner/shard';
+import { shardFromFlags } from './shardArgs';
+import type { MergeCommand } from './merge';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -64,7 +67,11 @@ export type Command =
       readonly color?: boolean;
       /** Run as in an untrusted workspace: no workspace code, no network (those scorers are skipped). */
       readonly untrusted: boolean;
+      /** `--shard i/n` or `--shard-index k --shard-count n`: only the cases of that shard (cli/shardArgs.ts). */
+      readonly shard?: Shard;
     }
+  /** Shards' run folders merged into one report (cli/merge.ts). */
+  | MergeCommand
   /** Two runs compared (cli/compare.ts). */
   | CompareCommand
   /** A run saved as a baseline file (cli/baseline.ts). */
@@ -88,12 +95,16 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'color',
     'no-color',
     'untrusted',
+    'shard',
+    'shard-index',
+    'shard-count',
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
   compare: ['help', 'reporter', 'out', 'fail-on'],
   baseline: ['help', 'runs-dir'],
+  merge: ['help', 'reporter', 'out', 'runs-dir', 'color', 'no-color'],
 };
 
 /** What each option's value is, for "needs a value" messages. */
@@ -107,6 +118,9 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'runs-dir': 'a folder',
   'report-file': 'a file path',
   'case-data': 'a case id',
+  shard: 'i/n, one-based (e.g. 2/3)',
+  'shard-index': 'a zero-based shard index',
+  'shard-count': 'a number of shards',
 };
 
 const OPTIONS = {
@@ -126,6 +140,9 @@ const OPTIONS = {
   cases: { type: 'boolean' },
   'report-file': { type: 'string' },
   'case-data': { type: 'string' },
+  shard: { type: 'string' },
+  'shard-index': { type: 'string' },
+  'shard-count': { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -207,12 +224,12 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === undefined) {
     if (values.help === true) return { kind: 'help' };
     throw new UsageError(
-      'no command given (expected run, validate, plan, report, compare or baseline); see `evallens --help`',
+      'no command given (expected run, validate, plan, report, compare, baseline or merge); see `evallens --help`',
     );
   }
   if (!isCommandName(verb))
     throw new UsageError(
-      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare or baseline); see \`evallens --help\``,
+      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare, baseline or merge); see \`evallens --help\``,
     );
   if (values.help === true) return { kind: 'help', command: verb };
   if (verb === 'report') {
@@ -231,6 +248,10 @@ export function parseCommand(argv: readonly string[]): Command {
       );
     }
   }
+  if (verb === 'merge' && config === undefined)
+    throw new UsageError(
+      '`evallens merge` needs the run folders (or their report.json) of the shards of one run; see `evallens merge --help`',
+    );
   if (verb === 'report' && config === undefined)
     throw new UsageError(
       "`evallens report` needs the path of a results folder (EvalBench's <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json; see `evallens report --help`",
@@ -240,7 +261,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const untrusted = values.untrusted === true ? { untrusted: true } : {};
   if (verb === 'validate' && values.cases === true)
     return { kind: 'validate', config, listCases: true, moreConfigs: rest, ...untrusted };
-  if (rest.length > 0)
+  if (rest.length > 0 && verb !== 'merge')
     throw new UsageError(
       `unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``,
     );
@@ -293,6 +314,17 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(color === undefined ? {} : { color }),
     };
   }
+  if (verb === 'merge') {
+    return {
+      kind: 'merge',
+      inputs: [config, ...rest],
+      reporters,
+      ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
+      ...(color === undefined ? {} : { color }),
+    };
+  }
+  const shard = shardFromFlags(values);
+  if (typeof shard === 'string') throw new UsageError(`${printable(shard)}; see \`evallens run --help\``);
   const concurrency = positiveInteger(values.concurrency, '--concurrency', MAX_CONCURRENCY);
   const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
   return {
@@ -306,6 +338,7 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
     ...(color === undefined ? {} : { color }),
     untrusted: values.untrusted === true,
+    ...(shard === undefined ? {} : { shard }),
   };
 }
 

@@ -19,6 +19,8 @@ import { byPosition, formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
 import { RunStore } from './runStore';
+import { describeRun, shardRecords } from './shard';
+import { mergeCommand } from './merge';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
@@ -86,6 +88,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return compareCommand(command, process.stdout, process.stderr);
     case 'baseline':
       return baselineCommand(command, process.stdout, process.stderr);
+    case 'merge':
+      return mergeCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const env = environmentOf(command);
       const config = loadConfig(command.config, env);
@@ -210,7 +214,13 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   if (database.problems.some((p) => p.severity === 'error')) return EXIT.usage;
   const preparer = database.preparer;
 
-  const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
+  // Only this shard's cases, each keeping its dataset index (cli/shard.ts); run.json records what ran.
+  const records = () =>
+    command.shard === undefined ? caseRecords(config) : shardRecords(caseRecords(config), command.shard);
+  const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId, {
+    description: await describeRun(config, command),
+    onFailure: () => controller.abort(),
+  });
   // Ctrl-C / SIGTERM cancel, a second one exits now; nothing the run started outlives it (exitCleanup.ts).
   const signals = watchRunSignals(
     () => controller.abort(),
@@ -225,13 +235,13 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     if (!command.untrusted && hasJudges(config)) {
       // Said before any call is made; the extension asks for confirmation from `evallens plan --json`.
       const selection = { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) };
-      const plan = await planJudgeCalls(config, caseRecords(config), {
+      const plan = await planJudgeCalls(config, records(), {
         selection,
         ...(command.trials === undefined ? {} : { trials: command.trials }),
       });
       say(`evallens: ${describePlan(plan)}`);
     }
-    const outcome = await runEval(config, caseRecords(config), {
+    const outcome = await runEval(config, records(), {
       runId,
       signal: controller.signal,
       selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
@@ -242,6 +252,11 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       trusted: !command.untrusted,
     });
     store.close();
+    if (store.failure !== undefined) {
+      // What finished before the failure stays in the run folder; nothing after it was written.
+      say(`evallens: ${store.failure.message}; the run stopped; the cases that finished before are in ${store.dir}`);
+      return EXIT.usage;
+    }
     const head: Omit<Report, 'cases' | 'results'> = {
       version: 1,
       tool: { name: 'evallens', version: packageJson.version },

@@ -61,7 +61,7 @@ describe('help', () => {
     assert.equal(none.code, 2);
     assert.equal(
       none.stderr,
-      'evallens: no command given (expected run, validate, plan, report, compare or baseline); see `evallens --help`\n',
+      'evallens: no command given (expected run, validate, plan, report, compare, baseline or merge); see `evallens --help`\n',
     );
   });
 
@@ -101,7 +101,7 @@ describe('usage errors', () => {
     ],
     [
       ['rnu', 'all-pass.eval.yaml'],
-      'unknown command "rnu" (expected run, validate, plan, report, compare or baseline); see `evallens --help`',
+      'unknown command "rnu" (expected run, validate, plan, report, compare, baseline or merge); see `evallens --help`',
     ],
     [
       ['run', 'all-pass.eval.yaml', '--bad\u001b[31m'],
