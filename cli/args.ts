@@ -69,6 +69,10 @@ export type Command =
       readonly untrusted: boolean;
       /** `--shard i/n` or `--shard-index k --shard-count n`: only the cases of that shard (cli/shardArgs.ts). */
       readonly shard?: Shard;
+      /** `--resume <run-id|latest>`: finish that run in its folder (cli/resume.ts). */
+      readonly resume?: string;
+      /** `--rerun failed|errored [--from <run-id|latest>]`: a new run re-running those cases of that run. */
+      readonly rerun?: { readonly which: 'failed' | 'errored'; readonly from: string };
     }
   /** Shards' run folders merged into one report (cli/merge.ts). */
   | MergeCommand
@@ -98,6 +102,9 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'shard',
     'shard-index',
     'shard-count',
+    'resume',
+    'rerun',
+    'from',
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
@@ -121,6 +128,9 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   shard: 'i/n, one-based (e.g. 2/3)',
   'shard-index': 'a zero-based shard index',
   'shard-count': 'a number of shards',
+  resume: 'a run id or latest',
+  rerun: 'failed or errored',
+  from: 'a run id or latest',
 };
 
 const OPTIONS = {
@@ -143,6 +153,9 @@ const OPTIONS = {
   shard: { type: 'string' },
   'shard-index': { type: 'string' },
   'shard-count': { type: 'string' },
+  resume: { type: 'string' },
+  rerun: { type: 'string' },
+  from: { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -325,6 +338,7 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const shard = shardFromFlags(values);
   if (typeof shard === 'string') throw new UsageError(`${printable(shard)}; see \`evallens run --help\``);
+  const again = continuation(values);
   const concurrency = positiveInteger(values.concurrency, '--concurrency', MAX_CONCURRENCY);
   const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
   return {
@@ -339,7 +353,34 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(color === undefined ? {} : { color }),
     untrusted: values.untrusted === true,
     ...(shard === undefined ? {} : { shard }),
+    ...again,
   };
+}
+
+/** `--resume`, or `--rerun` with `--from` (default latest); checked here, the run found in cli/resume.ts. */
+function continuation(values: { resume?: string; rerun?: string; from?: string }) {
+  const { resume, rerun, from } = values;
+  if (resume !== undefined && (rerun !== undefined || from !== undefined))
+    throw new UsageError(
+      '--resume finishes a run in its folder; --rerun (with --from) re-runs some cases of a run in a new one: give one of them',
+    );
+  if (from !== undefined && rerun === undefined)
+    throw new UsageError('--from names the run whose cases --rerun failed|errored re-runs; give --rerun too');
+  if (resume !== undefined) return { resume: runRef(resume, '--resume') };
+  if (rerun === undefined) return {};
+  if (rerun !== 'failed' && rerun !== 'errored')
+    throw new UsageError(
+      `--rerun takes failed (the cases that failed or errored) or errored (only those that errored); got "${printable(rerun)}"`,
+    );
+  return { rerun: { which: rerun, from: runRef(from ?? 'latest', '--from') } } as const;
+}
+
+/** A run id as the runs folder names it (no path), or `latest`. */
+function runRef(value: string, flag: string): string {
+  if (value === 'latest' || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) return value;
+  throw new UsageError(
+    `${flag} takes a run id (a folder name in the runs folder, e.g. 2026-12-01T20-48-09-553Z-bb8260) or latest; got "${printable(value)}"`,
+  );
 }
 
 function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {

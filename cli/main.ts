@@ -20,6 +20,7 @@ import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
 import { RunStore } from './runStore';
 import { describeRun, shardRecords } from './shard';
+import { continuationOf, foldFolder, remaining, reorderFolder, replayFolder } from './resume';
 import { mergeCommand } from './merge';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
@@ -158,7 +159,8 @@ function loadConfig(path: string, env: Env): RunConfig | undefined {
   return parsed.config;
 }
 
-async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> {
+async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
+  let command = given;
   const env = environmentOf(command);
   const config = loadConfig(command.config, env);
   // Every pattern is checked once the config has loaded; the checker's memory is not needed for the run.
@@ -179,7 +181,16 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   }
   const cwd = process.cwd();
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
-  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  const runsDir = resolve(command.runsDir ?? '.evallens/runs');
+  const freshRunId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  // --resume / --rerun: the run continued, as it was (its shard, trials, selection; cli/resume.ts).
+  const again = await continuationOf(config, command, runsDir, freshRunId);
+  if (typeof again === 'string') {
+    say(`evallens: ${again}`);
+    return EXIT.usage;
+  }
+  if (again !== undefined) command = again.command;
+  const runId = again?.resumable.runId ?? freshRunId;
   const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
   // The console reporter stays on beside file reporters, but not when another reporter owns stdout.
   const stdoutTaken = requested.some((r) => r.name !== 'console' && r.out === undefined);
@@ -215,10 +226,11 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const preparer = database.preparer;
 
   // Only this shard's cases, each keeping its dataset index (cli/shard.ts); run.json records what ran.
-  const records = () =>
-    command.shard === undefined ? caseRecords(config) : shardRecords(caseRecords(config), command.shard);
-  const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId, {
-    description: await describeRun(config, command),
+  const shard = command.shard;
+  const dataset = () => (shard === undefined ? caseRecords(config) : shardRecords(caseRecords(config), shard));
+  const records = () => (again === undefined ? dataset() : remaining(dataset(), again.resumable.done));
+  const store = new RunStore(runsDir, runId, {
+    description: again?.description ?? (await describeRun(config, command)),
     onFailure: () => controller.abort(),
   });
   // Ctrl-C / SIGTERM cancel, a second one exits now; nothing the run started outlives it (exitCleanup.ts).
@@ -226,12 +238,31 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     () => controller.abort(),
     (text) => process.stderr.write(text),
   );
+  const toReporters = (event: RunEvent) => {
+    for (const reporter of reporters) reporter.onEvent(event);
+  };
   const onEvent = (event: RunEvent) => {
     store.onEvent(event);
-    for (const reporter of reporters) reporter.onEvent(event);
+    // A continued run's reporters were told of its start and its earlier cases already (below).
+    if (again === undefined || event.type !== 'run/start') toReporters(event);
   };
 
   try {
+    if (again !== undefined) {
+      const { info } = again.resumable;
+      const { scorers, numTrials, jobThreshold } = info;
+      const threshold = jobThreshold === undefined ? {} : { jobThreshold };
+      toReporters({
+        type: 'run/start',
+        runId,
+        configFile: config.file,
+        startedAt: info.startedAt,
+        scorers,
+        numTrials,
+        ...threshold,
+      });
+      await replayFolder(again.resumable.dir, toReporters);
+    }
     if (!command.untrusted && hasJudges(config)) {
       // Said before any call is made; the extension asks for confirmation from `evallens plan --json`.
       const selection = { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) };
@@ -257,6 +288,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       say(`evallens: ${store.failure.message}; the run stopped; the cases that finished before are in ${store.dir}`);
       return EXIT.usage;
     }
+    // A continued run's figures are those of its whole folder, the cases from before and the new ones.
+    if (again !== undefined && command.rerun !== undefined) await reorderFolder(store.dir);
+    const fold = again === undefined ? undefined : await foldFolder(store.dir, again.resumable.info);
+    const figures = fold === undefined ? undefined : { summary: fold.summary(), ...fold.scorers() };
     const head: Omit<Report, 'cases' | 'results'> = {
       version: 1,
       tool: { name: 'evallens', version: packageJson.version },
@@ -267,9 +302,9 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       durationMs: outcome.durationMs,
       cancelled: outcome.cancelled,
       numTrials: outcome.numTrials,
-      summary: outcome.summary,
-      job: outcome.jobTest === undefined ? {} : { test: outcome.jobTest },
-      scorers: outcome.scorers,
+      summary: figures?.summary ?? outcome.summary,
+      job: jobOf(figures ?? outcome),
+      scorers: figures?.scorers ?? outcome.scorers,
     };
     const source = await store.writeReport(head);
     for (const reporter of reporters) {
@@ -298,6 +333,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     await preparer?.close();
     signals.end();
   }
+}
+
+function jobOf(figures: { readonly jobTest?: Report['job']['test'] }): Report['job'] {
+  return figures.jobTest === undefined ? {} : { test: figures.jobTest };
 }
 
 /** A line to stderr with whatever it quotes from the workspace or the command line made inert (shared/text/printable.ts). */

@@ -11,9 +11,9 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Report, ReportCase } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
-import type { CaseStatus, RunEvent } from '../core/runner/events';
-import { ScorerStatistics } from '../core/runner/scorerStatistics';
-import { Aggregator } from '../shared/aggregate/aggregator';
+import type { RunEvent } from '../core/runner/events';
+import { DEFAULT_JOB_THRESHOLD } from '../core/config/runConfig';
+import { RunFold } from './runFold';
 import { fromDisplay } from '../shared/text/displayPosition';
 import { printable } from '../shared/text/printable';
 import packageJson from '../package.json';
@@ -37,8 +37,6 @@ export interface MergeCommand {
 }
 
 const EXIT = { passed: 0, failed: 1, usage: 2, nothingScored: 3 } as const;
-/** Distinct missing-credential reasons a summary keeps, as a run keeps them (core/runner/run.ts). */
-const MAX_MISSING_REASONS = 5;
 
 export async function mergeCommand(
   command: MergeCommand,
@@ -125,26 +123,16 @@ async function mergeInto(
     numTrials: info.numTrials,
     ...(info.jobThreshold === undefined ? {} : { jobThreshold: info.jobThreshold }),
   });
-  const aggregator = new Aggregator(info.scorers, info.jobThreshold ?? 0.5);
-  const statistics = new ScorerStatistics();
-  const counts: Record<CaseStatus, number> = { passed: 0, failed: 0, errored: 0, skipped: 0 };
-  const missing = { results: 0, reasons: new Set<string>() };
+  const fold = new RunFold(info.scorers, info.jobThreshold ?? DEFAULT_JOB_THRESHOLD);
   const cases = new LineFile(join(dir, 'cases.jsonl'));
   const results = new LineFile(join(dir, 'results.jsonl'));
   try {
     for await (const { item } of mergeByIndex(shards.map((s) => inDatasetOrder(s.dir)))) {
-      for (const result of item.results) {
-        if (result.status === 'skipped' && result.details?.['missing_credentials'] === true) {
-          missing.results++;
-          if (missing.reasons.size < MAX_MISSING_REASONS) missing.reasons.add(result.reason);
-        }
-        aggregator.add(result);
-      }
-      statistics.addCase(item.results);
-      counts[item.case.status]++;
+      const parsed = item.results();
+      fold.addCase(item.case.status, parsed);
       for (const line of item.resultLines) results.write(line);
       cases.write(item.caseLine);
-      for (const event of caseEvents(item.case, item.results)) onEvent(event);
+      for (const event of caseEvents(item.case, parsed)) onEvent(event);
     }
   } finally {
     cases.close();
@@ -156,16 +144,9 @@ async function mergeInto(
       .sort()
       .reverse()[0] ?? startedAt;
   const durationMs = Math.max(0, ...shards.map((s) => s.info.finished?.durationMs ?? 0));
-  const summary = {
-    ...counts,
-    total: counts.passed + counts.failed + counts.errored + counts.skipped,
-    ...(missing.results === 0
-      ? {}
-      : { missingCredentials: { results: missing.results, reasons: [...missing.reasons] } }),
-  };
+  const summary = fold.summary();
   onEvent({ type: 'run/end', runId, finishedAt, durationMs, cancelled: false, summary });
-  const scorers = statistics.withStatistics(aggregator.scorerAggregates());
-  const jobTest = aggregator.jobTest(scorers);
+  const { scorers, jobTest } = fold.scorers();
   const head: Omit<Report, 'cases' | 'results'> = {
     version: 1,
     tool: { name: 'evallens', version: packageJson.version },

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { folderCases, numberedLines, parseCaseLine, type FolderCase } from './runFolderCases';
 
 /** Cases held back per shard to put it in order. */
-export const WINDOW = 20_000;
+export const WINDOW = 2048;
 
 /** A binary min-heap on a numeric key. */
 export class MinHeap<T> {

@@ -12,12 +12,16 @@ import type { ScorerResult } from '../core/result';
 
 export class RunFolderError extends Error {}
 
-/** A case of a run folder: its line as written and parsed, and its results likewise. */
+/**
+ * A case of a run folder: its line as written and parsed, and its results' lines, parsed when asked
+ * (`results()`): a merge holds cases back to order them, and text held is far cheaper to keep than
+ * parsed objects.
+ */
 export interface FolderCase {
   readonly case: ReportCase;
   readonly caseLine: string;
-  readonly results: readonly ScorerResult[];
   readonly resultLines: readonly string[];
+  results(): ScorerResult[];
 }
 
 export interface NumberedLine {
@@ -54,6 +58,21 @@ export function parseCaseLine(path: string, at: NumberedLine): ReportCase {
   return value as ReportCase;
 }
 
+/** A result line's caseId, read from the front of the line as RunStore writes it (JSON.stringify puts it first). */
+const CASE_ID_FIRST = /^\{"caseId":("(?:[^"\\]|\\.)*")/;
+
+function caseIdOf(path: string, at: NumberedLine): string {
+  const quoted = CASE_ID_FIRST.exec(at.text)?.[1];
+  if (quoted !== undefined) {
+    try {
+      return JSON.parse(quoted) as string;
+    } catch {
+      // read whole below
+    }
+  }
+  return parseResultLine(path, at).caseId;
+}
+
 function parseResultLine(path: string, at: NumberedLine): ScorerResult {
   const value = parseLine(path, at) as Partial<ScorerResult>;
   if (typeof value.caseId !== 'string' || typeof value.scorer !== 'string' || typeof value.status !== 'string')
@@ -75,30 +94,87 @@ function parseLine(path: string, at: NumberedLine): unknown {
   );
 }
 
+/**
+ * A file's lines read in large chunks and handed out one at a time without a promise per line (a
+ * merge reads millions): `current` is the next line, or undefined when the chunk read so far is used
+ * up, and then `fill()` reads on (false at the end of the file).
+ */
+class LineCursor {
+  private lines: NumberedLine[] = [];
+  private at = 0;
+  private carry = '';
+  private number = 0;
+  private ended = false;
+  private readonly chunks: AsyncIterator<string>;
+
+  constructor(readonly path: string) {
+    const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    this.chunks = (input as AsyncIterable<string>)[Symbol.asyncIterator]();
+  }
+
+  get current(): NumberedLine | undefined {
+    return this.lines[this.at];
+  }
+
+  advance(): void {
+    this.at++;
+  }
+
+  /** Reads until a line is ready; false at the end of the file. */
+  async fill(): Promise<boolean> {
+    while (this.at >= this.lines.length) {
+      if (this.ended) return false;
+      let next: IteratorResult<string>;
+      try {
+        next = await this.chunks.next();
+      } catch (e) {
+        throw new RunFolderError(
+          `${this.path}:1:1: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+        );
+      }
+      const parts = next.done === true ? [this.carry] : (this.carry + next.value).split('\n');
+      if (next.done === true) this.ended = true;
+      this.carry = next.done === true ? '' : (parts.pop() ?? '');
+      this.lines = [];
+      this.at = 0;
+      for (const part of parts) {
+        this.number++;
+        const text = part.endsWith('\r') ? part.slice(0, -1) : part;
+        if (text !== '') this.lines.push({ text, line: this.number });
+      }
+    }
+    return true;
+  }
+}
+
 /** The cases of a finished run folder in the order they were written, each with its results. */
 export async function* folderCases(dir: string): AsyncIterable<FolderCase> {
   const casesPath = join(dir, 'cases.jsonl');
   const resultsPath = join(dir, 'results.jsonl');
-  const results = numberedLines(resultsPath)[Symbol.asyncIterator]();
-  let pending: { at: NumberedLine; result: ScorerResult } | undefined;
-  const nextResult = async () => {
-    const next = await results.next();
-    pending = next.done === true ? undefined : { at: next.value, result: parseResultLine(resultsPath, next.value) };
-  };
-  await nextResult();
-  for await (const at of numberedLines(casesPath)) {
+  const cases = new LineCursor(casesPath);
+  const results = new LineCursor(resultsPath);
+  let resultsLeft = await results.fill();
+  let pendingId = resultsLeft ? caseIdOf(resultsPath, results.current as NumberedLine) : undefined;
+  while (cases.current !== undefined || (await cases.fill())) {
+    const at = cases.current as NumberedLine;
+    cases.advance();
     const reportCase = parseCaseLine(casesPath, at);
-    const caseResults: ScorerResult[] = [];
-    const resultLines: string[] = [];
-    while (pending !== undefined && pending.result.caseId === reportCase.id) {
-      caseResults.push(pending.result);
-      resultLines.push(pending.at.text);
-      await nextResult();
+    const lines: NumberedLine[] = [];
+    while (pendingId === reportCase.id) {
+      lines.push(results.current as NumberedLine);
+      results.advance();
+      resultsLeft = results.current !== undefined || (await results.fill());
+      pendingId = resultsLeft ? caseIdOf(resultsPath, results.current as NumberedLine) : undefined;
     }
-    yield { case: reportCase, caseLine: at.text, results: caseResults, resultLines };
+    yield {
+      case: reportCase,
+      caseLine: at.text,
+      resultLines: lines.map((l) => l.text),
+      results: () => lines.map((l) => parseResultLine(resultsPath, l)),
+    };
   }
-  if (pending !== undefined)
+  if (pendingId !== undefined)
     throw new RunFolderError(
-      `${resultsPath}:${pending.at.line}:1: expected the results of the cases cases.jsonl lists, in its order, but this result is of case "${pending.result.caseId}", which is not there (a damaged run folder)`,
+      `${resultsPath}:${(results.current as NumberedLine).line}:1: expected the results of the cases cases.jsonl lists, in its order, but this result is of case "${pendingId}", which is not there (a damaged run folder)`,
     );
 }

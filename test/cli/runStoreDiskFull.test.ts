@@ -16,7 +16,7 @@ const work = mkdtempSync(join(tmpdir(), 'evallens-diskfull-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function caseEnd(id: string, index: number): RunEvent {
-  const at = { line: index, character: 0, offset: 0 };
+  const at = { line: index, column: 0, offset: 0 };
   const results: ScorerResult[] = [
     { caseId: id, scorer: 'contains', trial: 1, status: 'pass', score: 1, passed: true, reason: 'ok', durationMs: 1 },
   ];
