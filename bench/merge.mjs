@@ -7,7 +7,7 @@
 // each), so memory that grew with the run would show. Checks the merged report's counts against
 // generate.mjs's expected-counts.json.
 //
-//   npm run build && node bench/merge.mjs [--cases N] [--rounds K] [--cli PATH] [--out DIR]
+//   npm run build && node bench/merge.mjs [--cases N] [--rounds K] [--one-size] [--cli PATH] [--out DIR]
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     cli: { type: 'string' },
     out: { type: 'string' },
+    // Only --cases, not also 3 × --cases (the shards of the larger size take long to make).
+    'one-size': { type: 'boolean', default: false },
   },
 });
 const die = failure('merge.mjs');
@@ -61,7 +63,7 @@ async function shardsOf(cases) {
 }
 
 mkdirSync(OUT, { recursive: true });
-for (const cases of [CASES, 3 * CASES]) {
+for (const cases of args['one-size'] ? [CASES] : [CASES, 3 * CASES]) {
   const { folders, expected } = await shardsOf(cases);
   const perShard = folders.map((f) => readFileSync(join(f, 'cases.jsonl'), 'utf8').split('\n').length - 1);
   const runs = [];
