@@ -97,7 +97,7 @@ describe('usage errors', () => {
     ],
     [
       ['help', 'nope'],
-      'no command "nope" (expected run, validate, plan, report, compare, baseline); see `evallens --help`',
+      'no command "nope" (expected run, validate, plan, report, compare, baseline, merge); see `evallens --help`',
     ],
     [
       ['rnu', 'all-pass.eval.yaml'],
