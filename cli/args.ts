@@ -10,6 +10,9 @@ import { BudgetUsageError, parseBudget } from './budgetArgs';
 import type { BudgetLimits } from '../core/judge/budget';
 import { CacheUsageError, parseCacheArgs, type CacheCommand } from './cacheCommand';
 import { RUN_BASELINE_OPTIONS, runBaselineFlags, type RunBaselineFlags } from './runBaselineArgs';
+import type { Shard } from '../core/runner/shard';
+import { shardFromFlags } from './shardArgs';
+import type { MergeCommand } from './merge';
 
 export interface ReporterRequest {
   readonly name: ReporterName;
@@ -73,7 +76,15 @@ export type Command =
       /** The result cache (docs/cache.md): `--no-cache` neither reads nor writes it; `--cache-dir` moves it. */
       readonly noCache?: boolean;
       readonly cacheDir?: string;
+      /** `--shard i/n` or `--shard-index k --shard-count n`: only the cases of that shard (cli/shardArgs.ts). */
+      readonly shard?: Shard;
+      /** `--resume <run-id|latest>`: finish that run in its folder (cli/resume.ts). */
+      readonly resume?: string;
+      /** `--rerun failed|errored [--from <run-id|latest>]`: a new run re-running those cases of that run. */
+      readonly rerun?: { readonly which: 'failed' | 'errored'; readonly from: string };
     } & RunBaselineFlags)
+  /** Shards' run folders merged into one report (cli/merge.ts). */
+  | MergeCommand
   /** Two runs compared (cli/compare.ts). */
   | CompareCommand
   /** A run saved as a baseline file (cli/baseline.ts). */
@@ -104,6 +115,12 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'no-cache',
     'cache-dir',
     ...RUN_BASELINE_OPTIONS,
+    'shard',
+    'shard-index',
+    'shard-count',
+    'resume',
+    'rerun',
+    'from',
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
@@ -111,6 +128,7 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
   compare: ['help', 'reporter', 'out', 'fail-on'],
   baseline: ['help', 'runs-dir'],
   cache: ['help', 'cache-dir', 'runs-dir', 'json'],
+  merge: ['help', 'reporter', 'out', 'runs-dir', 'color', 'no-color'],
 };
 
 /** What each option's value is, for "needs a value" messages. */
@@ -129,6 +147,12 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'cache-dir': 'a folder',
   baseline: 'a baseline file, report.json or run folder',
   'fail-on': 'regression, any-change or never',
+  shard: 'i/n, one-based (e.g. 2/3)',
+  'shard-index': 'a zero-based shard index',
+  'shard-count': 'a number of shards',
+  resume: 'a run id or latest',
+  rerun: 'failed or errored',
+  from: 'a run id or latest',
 };
 
 const OPTIONS = {
@@ -155,6 +179,12 @@ const OPTIONS = {
   baseline: { type: 'string' },
   'save-baseline': { type: 'boolean' },
   'fail-on': { type: 'string' },
+  shard: { type: 'string' },
+  'shard-index': { type: 'string' },
+  'shard-count': { type: 'string' },
+  resume: { type: 'string' },
+  rerun: { type: 'string' },
+  from: { type: 'string' },
 } as const;
 
 /** Text from the command line as it can be printed: control characters (terminal escapes) written as \\uXXXX. */
@@ -245,12 +275,12 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === undefined) {
     if (values.help === true) return { kind: 'help' };
     throw new UsageError(
-      'no command given (expected run, validate, plan, report, compare, baseline or cache); see `evallens --help`',
+      'no command given (expected run, validate, plan, report, compare, baseline, cache or merge); see `evallens --help`',
     );
   }
   if (!isCommandName(verb))
     throw new UsageError(
-      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare, baseline or cache); see \`evallens --help\``,
+      `unknown command "${printable(verb)}" (expected run, validate, plan, report, compare, baseline, cache or merge); see \`evallens --help\``,
     );
   if (values.help === true) return { kind: 'help', command: verb };
   if (verb === 'report') {
@@ -269,6 +299,10 @@ export function parseCommand(argv: readonly string[]): Command {
       );
     }
   }
+  if (verb === 'merge' && config === undefined)
+    throw new UsageError(
+      '`evallens merge` needs the run folders (or their report.json) of the shards of one run; see `evallens merge --help`',
+    );
   if (verb === 'report' && config === undefined)
     throw new UsageError(
       "`evallens report` needs the path of a results folder (EvalBench's <job_id>/ folder, a folder of them, an EvalLens run folder) or a report.json; see `evallens report --help`",
@@ -278,7 +312,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const untrusted = values.untrusted === true ? { untrusted: true } : {};
   if (verb === 'validate' && values.cases === true)
     return { kind: 'validate', config, listCases: true, moreConfigs: rest, ...untrusted };
-  if (rest.length > 0)
+  if (rest.length > 0 && verb !== 'merge')
     throw new UsageError(
       `unexpected argument "${printable(rest[0] ?? '')}": \`evallens ${verb}\` takes one ${verb === 'report' ? 'results folder or report.json' : 'config'}; see \`evallens ${verb} --help\``,
     );
@@ -331,6 +365,26 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(color === undefined ? {} : { color }),
     };
   }
+  if (verb === 'merge') {
+    return {
+      kind: 'merge',
+      inputs: [config, ...rest],
+      reporters,
+      ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
+      ...(color === undefined ? {} : { color }),
+    };
+  }
+  const shard = shardFromFlags(values);
+  if (typeof shard === 'string') throw new UsageError(`${printable(shard)}; see \`evallens run --help\``);
+  const again = continuation(values);
+  // A baseline is the whole run: saved from a shard or a re-run of some cases, every other case would look removed.
+  if (
+    values['save-baseline'] === true &&
+    (shard !== undefined || again.rerun !== undefined || again.resume !== undefined)
+  )
+    throw new UsageError(
+      '--save-baseline saves a whole run as the baseline: not a shard, a resumed or a re-run one (save the merged or finished run with `evallens baseline save`); see `evallens run --help`',
+    );
   const concurrency = positiveInteger(values.concurrency, '--concurrency', MAX_CONCURRENCY);
   const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
   const budget = budgetOf(values['max-cost'], values['max-judge-calls']);
@@ -349,6 +403,8 @@ export function parseCommand(argv: readonly string[]): Command {
     ...(values['no-cache'] === true ? { noCache: true } : {}),
     ...(values['cache-dir'] === undefined ? {} : { cacheDir: values['cache-dir'] }),
     ...runBaselineFlags(values, (message) => new UsageError(message)),
+    ...(shard === undefined ? {} : { shard }),
+    ...again,
   };
 }
 
@@ -359,6 +415,32 @@ function budgetOf(maxCost: string | undefined, maxJudgeCalls: string | undefined
     if (e instanceof BudgetUsageError) throw new UsageError(`${e.message}; see \`evallens run --help\``);
     throw e;
   }
+}
+
+/** `--resume`, or `--rerun` with `--from` (default latest); checked here, the run found in cli/resume.ts. */
+function continuation(values: { resume?: string; rerun?: string; from?: string }) {
+  const { resume, rerun, from } = values;
+  if (resume !== undefined && (rerun !== undefined || from !== undefined))
+    throw new UsageError(
+      '--resume finishes a run in its folder; --rerun (with --from) re-runs some cases of a run in a new one: give one of them',
+    );
+  if (from !== undefined && rerun === undefined)
+    throw new UsageError('--from names the run whose cases --rerun failed|errored re-runs; give --rerun too');
+  if (resume !== undefined) return { resume: runRef(resume, '--resume') };
+  if (rerun === undefined) return {};
+  if (rerun !== 'failed' && rerun !== 'errored')
+    throw new UsageError(
+      `--rerun takes failed (the cases that failed or errored) or errored (only those that errored); got "${printable(rerun)}"`,
+    );
+  return { rerun: { which: rerun, from: runRef(from ?? 'latest', '--from') } } as const;
+}
+
+/** A run id as the runs folder names it (no path), or `latest`. */
+function runRef(value: string, flag: string): string {
+  if (value === 'latest' || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) return value;
+  throw new UsageError(
+    `${flag} takes a run id (a folder name in the runs folder, e.g. 2026-12-01T20-48-09-553Z-bb8260) or latest; got "${printable(value)}"`,
+  );
 }
 
 function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {

@@ -3,7 +3,7 @@
  * codes here, in cli/main.ts (EXIT) and in the README's CLI section say the same thing.
  */
 
-export type CommandName = 'run' | 'validate' | 'plan' | 'report' | 'compare' | 'baseline' | 'cache';
+export type CommandName = 'run' | 'validate' | 'plan' | 'report' | 'compare' | 'baseline' | 'cache' | 'merge';
 export const COMMAND_NAMES: readonly CommandName[] = [
   'run',
   'validate',
@@ -12,6 +12,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'compare',
   'baseline',
   'cache',
+  'merge',
 ];
 
 export function isCommandName(name: string): name is CommandName {
@@ -43,6 +44,8 @@ Commands:
                                 write the config's latest run as <name>.baseline.json beside it
                                 (sorted, no timings), to commit and compare against
   cache stats|clear             the result cache's entries and size, or empty it
+  merge <run folder>…           merge the run folders of a sharded run (--shard) into one report,
+                                the same as the unsharded run's
   help [command]                this text, or a command's options
   version                       the version of EvalLens (also --version)
 
@@ -87,6 +90,10 @@ Options:
   --max-cost <amount>  start no judge call once the judges' cost (tokens the providers report, at
                        the model configs' price_per_million_* prices) reaches amount; calls under
                        way finish (see docs/spend.md)
+  --shard <i/n>        run only shard i of n (one-based: 1/3, 2/3, 3/3); a case's shard is a
+                       stable hash of its id, the same on every machine; see docs/ci.md
+  --shard-index <k>    the same, zero-based, with --shard-count <n> (k from 0 to n-1), for
+  --shard-count <n>    Kubernetes' JOB_COMPLETION_INDEX: --shard-index 1 --shard-count 3 is --shard 2/3
   -h, --help           this text
 
 Progress: with the console reporter on standard output, a progress line (cases done/total, rate,
@@ -196,6 +203,23 @@ Options:
 
 Exit codes: 0 done, 2 the cache cannot be opened or a usage error.`;
 
+const MERGE_HELP = `Usage: evallens merge <run folder | report.json>… [options]
+
+Merges the run folders of the shards of one run (evallens run --shard i/n) into one report: the same
+results, cases in dataset order, summaries, statistics and job score as the unsharded run, timings and
+run id aside. It is written as a run folder of its own (report.json) and through the reporters.
+Refuses shards of different configs, datasets, trials or selections, a shard given twice, a shard
+missing or one that did not finish. See docs/ci.md.
+
+Options:
+  --reporter <name>    console (default), json, jsonl, junit, csv; repeatable
+  --out <path>         write the reporter just before it to this file (else standard output)
+  --runs-dir <dir>     where the merged run folder goes (default: .evallens/runs)
+  --no-color           plain console output
+  -h, --help           this text
+
+Exit codes: 0 all passed, 1 some failed, 2 the shards cannot be merged (named), 3 nothing scored.`;
+
 export function commandHelp(command: CommandName): string {
   switch (command) {
     case 'run':
@@ -212,5 +236,7 @@ export function commandHelp(command: CommandName): string {
       return BASELINE_HELP;
     case 'cache':
       return CACHE_HELP;
+    case 'merge':
+      return MERGE_HELP;
   }
 }

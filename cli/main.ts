@@ -19,6 +19,9 @@ import { byPosition, formatProblem } from './problems';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
 import { RunStore } from './runStore';
+import { describeRun, shardRecords } from './shard';
+import { continuationOf, foldFolder, remaining, reorderFolder, replayFolder } from './resume';
+import { mergeCommand } from './merge';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
@@ -93,6 +96,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return baselineCommand(command, process.stdout, process.stderr);
     case 'cache':
       return cacheCommand(command, process.stdout, process.stderr);
+    case 'merge':
+      return mergeCommand(command, process.stdout, process.stderr);
     case 'plan': {
       const env = environmentOf(command);
       const config = loadConfig(command.config, env);
@@ -161,7 +166,8 @@ function loadConfig(path: string, env: Env): RunConfig | undefined {
   return parsed.config;
 }
 
-async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> {
+async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
+  let command = given;
   const env = environmentOf(command);
   const config = loadConfig(command.config, env);
   // Every pattern is checked once the config has loaded; the checker's memory is not needed for the run.
@@ -190,7 +196,16 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   const baseline = await openRunBaseline(command, config, cwd);
   if (baseline === 'refused') return EXIT.usage;
   const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
-  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  const runsDir = resolve(command.runsDir ?? '.evallens/runs');
+  const freshRunId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  // --resume / --rerun: the run continued, as it was (its shard, trials, selection; cli/resume.ts).
+  const again = await continuationOf(config, command, runsDir, freshRunId);
+  if (typeof again === 'string') {
+    say(`evallens: ${again}`);
+    return EXIT.usage;
+  }
+  if (again !== undefined) command = again.command;
+  const runId = again?.resumable.runId ?? freshRunId;
   const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
   // The console reporter stays on beside file reporters, but not when another reporter owns stdout.
   const stdoutTaken = requested.some((r) => r.name !== 'console' && r.out === undefined);
@@ -247,29 +262,56 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
   }
   const preparer = database.preparer;
 
-  const store = new RunStore(resolve(command.runsDir ?? '.evallens/runs'), runId);
+  // Only this shard's cases, each keeping its dataset index (cli/shard.ts); run.json records what ran.
+  const shard = command.shard;
+  const dataset = () => (shard === undefined ? caseRecords(config) : shardRecords(caseRecords(config), shard));
+  const records = () => (again === undefined ? dataset() : remaining(dataset(), again.resumable.done));
+  const store = new RunStore(runsDir, runId, {
+    description: again?.description ?? (await describeRun(config, command)),
+    onFailure: () => controller.abort(),
+  });
   // Ctrl-C / SIGTERM cancel, a second one exits now; nothing the run started outlives it (exitCleanup.ts).
   const signals = watchRunSignals(
     () => controller.abort(),
     (text) => process.stderr.write(text),
   );
-  const onEvent = (event: RunEvent) => {
-    store.onEvent(event);
+  const toReporters = (event: RunEvent) => {
+    // The baseline comparison collects every case the report will hold, a continued run's earlier ones too.
     baseline?.onEvent(event);
     for (const reporter of reporters) reporter.onEvent(event);
   };
+  const onEvent = (event: RunEvent) => {
+    store.onEvent(event);
+    // A continued run's reporters were told of its start and its earlier cases already (below).
+    if (again === undefined || event.type !== 'run/start') toReporters(event);
+  };
 
   try {
+    if (again !== undefined) {
+      const { info } = again.resumable;
+      const { scorers, numTrials, jobThreshold } = info;
+      const threshold = jobThreshold === undefined ? {} : { jobThreshold };
+      toReporters({
+        type: 'run/start',
+        runId,
+        configFile: config.file,
+        startedAt: info.startedAt,
+        scorers,
+        numTrials,
+        ...threshold,
+      });
+      await replayFolder(again.resumable.dir, toReporters);
+    }
     if (!command.untrusted && hasJudges(config)) {
       // Said before any call is made; the extension asks for confirmation from `evallens plan --json`.
       const selection = { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) };
-      const plan = await planJudgeCalls(config, caseRecords(config), {
+      const plan = await planJudgeCalls(config, records(), {
         selection,
         ...(command.trials === undefined ? {} : { trials: command.trials }),
       });
       say(`evallens: ${describePlan(plan)}`);
     }
-    const outcome = await runEval(config, caseRecords(config), {
+    const outcome = await runEval(config, records(), {
       runId,
       signal: controller.signal,
       selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
@@ -283,6 +325,15 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     });
     store.close();
     await resultCache.close();
+    if (store.failure !== undefined) {
+      // What finished before the failure stays in the run folder; nothing after it was written.
+      say(`evallens: ${store.failure.message}; the run stopped; the cases that finished before are in ${store.dir}`);
+      return EXIT.usage;
+    }
+    // A continued run's figures are those of its whole folder, the cases from before and the new ones.
+    if (again !== undefined && command.rerun !== undefined) await reorderFolder(store.dir);
+    const fold = again === undefined ? undefined : await foldFolder(store.dir, again.resumable.info);
+    const figures = fold === undefined ? undefined : { summary: fold.summary(), ...fold.scorers() };
     const head: Omit<Report, 'cases' | 'results'> = {
       version: 1,
       tool: { name: 'evallens', version: packageJson.version },
@@ -293,9 +344,9 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
       durationMs: outcome.durationMs,
       cancelled: outcome.cancelled,
       numTrials: outcome.numTrials,
-      summary: outcome.summary,
-      job: outcome.jobTest === undefined ? {} : { test: outcome.jobTest },
-      scorers: outcome.scorers,
+      summary: figures?.summary ?? outcome.summary,
+      job: jobOf(figures ?? outcome),
+      scorers: figures?.scorers ?? outcome.scorers,
       ...(outcome.spend === undefined ? {} : { spend: outcome.spend }),
     };
     const compared = endRunBaseline(baseline, outcome.cancelled, runId, relative(cwd, store.reportPath));
@@ -335,6 +386,10 @@ async function run(command: Extract<Command, { kind: 'run' }>): Promise<number> 
     await preparer?.close();
     signals.end();
   }
+}
+
+function jobOf(figures: { readonly jobTest?: Report['job']['test'] }): Report['job'] {
+  return figures.jobTest === undefined ? {} : { test: figures.jobTest };
 }
 
 /** A line to stderr with whatever it quotes from the workspace or the command line made inert (shared/text/printable.ts). */

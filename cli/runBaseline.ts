@@ -21,6 +21,7 @@ import { checkSameConfig, checkSharedCases, exitCode, writeCompareJson, type Fai
 import { formatComparison } from './compareConsole';
 import { CompareInputError, readCompareSide, type CompareSide } from './compareInput';
 import type { RunBaselineFlags } from './runBaselineArgs';
+import { inShard, type Shard } from '../core/runner/shard';
 import { configBaselinePath, saveBaseline } from './baseline';
 
 /** What a run compared with a baseline gives at its end. */
@@ -57,6 +58,7 @@ export class RunBaseline {
     config: RunConfig,
     cwd: string,
     selection?: CaseSelection,
+    shard?: Shard,
   ): Promise<RunBaseline | undefined> {
     const fromConfig = flags.baseline === undefined ? config.baseline : undefined;
     const path = flags.baseline ?? config.baseline?.path;
@@ -99,8 +101,12 @@ export class RunBaseline {
       if (e instanceof CompareInputError) throw new CompareInputError(`${where}${e.message}`);
       throw e;
     }
-    // A run of some cases (--case, --filter) is compared with those cases of the baseline only.
-    const run = selection === undefined ? side.run : side.run.subset(caseSelector(selection));
+    // A run of some cases (--case, --filter, --shard) is compared with those cases of the baseline only.
+    const selected = selection === undefined ? undefined : caseSelector(selection);
+    const run =
+      selected === undefined && shard === undefined
+        ? side.run
+        : side.run.subset((id) => (selected?.(id) ?? true) && (shard === undefined || inShard(id, shard)));
     return new RunBaseline({ ...side, file: shown, run }, candidate, flags.failOn ?? 'regression');
   }
 
@@ -201,6 +207,7 @@ export async function openRunBaseline(
     readonly untrusted?: boolean;
     readonly caseIds?: readonly string[];
     readonly filter?: string;
+    readonly shard?: Shard;
   },
   config: RunConfig,
   cwd: string,
@@ -222,7 +229,7 @@ export async function openRunBaseline(
     const selection = selected
       ? { ids: flags.caseIds ?? [], ...(flags.filter === undefined ? {} : { filter: flags.filter }) }
       : undefined;
-    return await RunBaseline.open(flags, config, cwd, selection);
+    return await RunBaseline.open(flags, config, cwd, selection, flags.shard);
   } catch (e) {
     if (!(e instanceof CompareInputError)) throw e;
     process.stderr.write(`evallens: ${e.message}; nothing ran\n`);

@@ -8,6 +8,31 @@ import type { RunEvent } from '../core/runner/events';
 import { toDisplay } from '../shared/text/displayPosition';
 import { writeReportJson } from './reporters/json';
 import { TickBatch } from './tickBatch';
+import { writeRunInfo, type RunDescription, type RunInfo } from './runInfo';
+
+export interface RunStoreOptions {
+  /** What the CLI knows of the run before it starts (fingerprints, shard): with it, run.json is written. */
+  readonly description?: RunDescription;
+  /** The write of finished cases; a seam so tests can make the disk full. */
+  readonly write?: (fd: number, text: string) => void;
+  /**
+   * Called once when a finished case cannot be written (the disk is full): the caller stops the run.
+   * Nothing is written after it, so the files hold whole cases up to the failure (their last line
+   * may be cut; readers of a run folder ignore a cut last line).
+   */
+  readonly onFailure?: (error: RunFolderWriteError) => void;
+}
+
+/** A run folder file that could not be written, by name, with the system's reason. */
+export class RunFolderWriteError extends Error {
+  constructor(
+    readonly file: string,
+    readonly code: string,
+  ) {
+    super(`cannot write ${file}: ${code}${code === 'ENOSPC' ? ' (no space left on the device)' : ''}`);
+    this.name = 'RunFolderWriteError';
+  }
+}
 
 /**
  * The run's folder, `.evallens/runs/<run-id>/`: each finished case's results are appended to
@@ -23,17 +48,33 @@ export class RunStore {
   /** Results and their cases are flushed together, results first: cases.jsonl never lists a case whose results are not written. */
   private readonly batch: TickBatch;
   private pendingCases = '';
+  private info: RunInfo | undefined;
+  /** The first write that failed; nothing is written after it. */
+  failure: RunFolderWriteError | undefined;
 
-  constructor(runsDir: string, runId: string) {
+  constructor(
+    runsDir: string,
+    runId: string,
+    private readonly options: RunStoreOptions = {},
+  ) {
     this.dir = join(runsDir, runId);
     mkdirSync(this.dir, { recursive: true });
     this.resultsFd = openSync(this.resultsPath, 'a');
     this.casesFd = openSync(this.casesPath, 'a');
+    const write = options.write ?? ((fd: number, text: string) => void writeSync(fd, text));
     this.batch = new TickBatch((results) => {
-      writeSync(this.resultsFd, results);
       const cases = this.pendingCases;
       this.pendingCases = '';
-      if (cases !== '') writeSync(this.casesFd, cases);
+      if (this.failure !== undefined) return;
+      let file = this.resultsPath;
+      try {
+        write(this.resultsFd, results);
+        file = this.casesPath;
+        if (cases !== '') write(this.casesFd, cases);
+      } catch (e) {
+        this.failure = new RunFolderWriteError(file, (e as NodeJS.ErrnoException).code ?? String(e));
+        this.options.onFailure?.(this.failure);
+      }
     });
   }
 
@@ -50,6 +91,19 @@ export class RunStore {
   }
 
   onEvent(event: RunEvent): void {
+    if (event.type === 'run/start' && this.options.description !== undefined) {
+      this.info = {
+        version: 1,
+        runId: event.runId,
+        configFile: event.configFile,
+        startedAt: event.startedAt,
+        ...this.options.description,
+        numTrials: event.numTrials,
+        ...(event.jobThreshold === undefined ? {} : { jobThreshold: event.jobThreshold }),
+        scorers: event.scorers,
+      };
+      writeRunInfo(this.dir, this.info);
+    }
     if (event.type !== 'case/end') return;
     let lines = '';
     for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
@@ -78,14 +132,7 @@ export class RunStore {
    * and `report.json` once `writeReport` has written it.
    */
   source(head: Omit<Report, 'cases' | 'results'>, written = false): ReportSource {
-    const lines = { cases: () => readLines(this.casesPath), results: () => readLines(this.resultsPath) };
-    return {
-      head,
-      cases: () => parsed<ReportCase>(lines.cases()),
-      results: () => parsed<ScorerResult>(lines.results()),
-      lines,
-      ...(written ? { file: this.reportPath } : {}),
-    };
+    return folderSource(this.dir, head, written);
   }
 
   /** Writes `report.json` from the stored lines; returns the source that knows the file. */
@@ -93,12 +140,40 @@ export class RunStore {
     head: Omit<Report, 'cases' | 'results'>,
     comparison?: (stream: NodeJS.WritableStream) => Promise<void>,
   ): Promise<ReportSource> {
-    const file = createWriteStream(this.reportPath);
-    await writeReportJson(this.source(head), file, comparison);
-    file.end();
-    await once(file, 'finish');
+    await writeFolderReport(this.dir, head, comparison);
+    if (this.info !== undefined) {
+      const finished = { finishedAt: head.finishedAt, durationMs: head.durationMs, cancelled: head.cancelled };
+      writeRunInfo(this.dir, { ...this.info, finished });
+    }
     return this.source(head, true);
   }
+}
+
+/** A run folder's report as reporters read it: the head given, cases and results streamed from its files. */
+export function folderSource(dir: string, head: Omit<Report, 'cases' | 'results'>, written = false): ReportSource {
+  const lines = {
+    cases: () => readLines(join(dir, 'cases.jsonl')),
+    results: () => readLines(join(dir, 'results.jsonl')),
+  };
+  return {
+    head,
+    cases: () => parsed<ReportCase>(lines.cases()),
+    results: () => parsed<ScorerResult>(lines.results()),
+    lines,
+    ...(written ? { file: join(dir, 'report.json') } : {}),
+  };
+}
+
+/** Writes a run folder's `report.json` from its cases.jsonl and results.jsonl (and a baseline comparison after them). */
+export async function writeFolderReport(
+  dir: string,
+  head: Omit<Report, 'cases' | 'results'>,
+  comparison?: (stream: NodeJS.WritableStream) => Promise<void>,
+): Promise<void> {
+  const file = createWriteStream(join(dir, 'report.json'));
+  await writeReportJson(folderSource(dir, head), file, comparison);
+  file.end();
+  await once(file, 'finish');
 }
 
 async function* readLines(path: string): AsyncIterable<string> {

@@ -23,6 +23,8 @@ export interface CompareResult {
 export interface CollectedRunData {
   readonly scorers: readonly string[];
   readonly ids: readonly string[];
+  /** Each case's fingerprint by slot, where its report gave one. */
+  readonly fingerprints: ReadonlyMap<number, string>;
   readonly hasPassDecision: readonly boolean[];
   readonly status: Int8Array<ArrayBuffer>;
   readonly sums: Float64Array<ArrayBuffer>;
@@ -65,6 +67,7 @@ export class CollectedRun {
     return {
       scorers,
       ids: [...this.caseSlot.keys()],
+      fingerprints: this.fingerprints,
       hasPassDecision: [...this.hasPassDecision],
       status,
       sums,
@@ -77,6 +80,7 @@ export class CollectedRun {
   static fromData(data: CollectedRunData): CollectedRun {
     const run = new CollectedRun(data.scorers);
     data.ids.forEach((id, slot) => run.caseSlot.set(id, slot));
+    for (const [slot, fingerprint] of data.fingerprints) run.fingerprints.set(slot, fingerprint);
     data.hasPassDecision.forEach((has, i) => (run.hasPassDecision[i] = has));
     run.status = data.status;
     run.sums = data.sums;

@@ -62,7 +62,7 @@ describe('help', () => {
     assert.equal(none.code, 2);
     assert.equal(
       none.stderr,
-      'evallens: no command given (expected run, validate, plan, report, compare, baseline or cache); see `evallens --help`\n',
+      'evallens: no command given (expected run, validate, plan, report, compare, baseline, cache or merge); see `evallens --help`\n',
     );
   });
 
@@ -98,11 +98,11 @@ describe('usage errors', () => {
     ],
     [
       ['help', 'nope'],
-      'no command "nope" (expected run, validate, plan, report, compare, baseline, cache); see `evallens --help`',
+      'no command "nope" (expected run, validate, plan, report, compare, baseline, cache, merge); see `evallens --help`',
     ],
     [
       ['rnu', 'all-pass.eval.yaml'],
-      'unknown command "rnu" (expected run, validate, plan, report, compare, baseline or cache); see `evallens --help`',
+      'unknown command "rnu" (expected run, validate, plan, report, compare, baseline, cache or merge); see `evallens --help`',
     ],
     [
       ['run', 'all-pass.eval.yaml', '--bad\u001b[31m'],

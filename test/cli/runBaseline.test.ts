@@ -276,6 +276,29 @@ describe('evallens run --baseline: what fails the run', () => {
     assert.match(one.stdout, /^ {2}contains \(pass rate\): NOT ENOUGH DATA$/m);
   });
 
+  it('compares a shard with the cases of that shard in the baseline only; a shard is never saved as the baseline', async () => {
+    const shard = await run(
+      'noise',
+      '--baseline',
+      'refunds.baseline.json',
+      '--shard',
+      '2/3',
+      '--fail-on',
+      'any-change',
+    );
+    assert.equal(shard.code, 0, shard.stderr);
+    const counts = /^Cases: 0 regressed, 0 fixed, (\d+) unchanged pass, 0 unchanged fail, 0 added, 0 removed$/m.exec(
+      shard.stdout,
+    );
+    assert.ok(counts !== null, shard.stdout);
+    const ran = /(\d+) passed/.exec(shard.stdout);
+    assert.equal(counts[1], ran?.[1], 'every case of the shard compared, none of the others');
+    assert.ok(Number(counts[1]) > 0 && Number(counts[1]) < 30);
+    const saved = await run('noise', '--save-baseline', '--shard', '2/3');
+    assert.equal(saved.code, 2);
+    assert.match(saved.stderr, /--save-baseline saves a whole run as the baseline: not a shard/);
+  });
+
   it('takes `baseline:` from the config; --baseline wins over it', async () => {
     writeFileSync(join(work, 'turns', 'refunds.eval.yaml'), configText('refunds.baseline.json'));
     const fromConfig = await run('turns');

@@ -97,7 +97,7 @@ describe('compareRuns', () => {
     // compare reads the candidate on a worker thread (cli/compareSideWorker.ts), which sends its run as data.
     const baseline = scoreRun(Array.from({ length: 12 }, (_, i) => [0.5, i % 3 === 0 ? 0.3 : 0.5]));
     const candidate = scoreRun(Array.from({ length: 12 }, (_, i) => [i % 2 === 0 ? 0.7 : 0.6]));
-    candidate.addCase({ id: 'only-here', status: 'failed' });
+    candidate.addCase({ id: 'only-here', status: 'failed', fingerprint: '0123456789abcdef' });
     const moved = CollectedRun.fromData(structuredClone(candidate.toData()));
     const side = [{ name: 'quality', lowerIsBetter: false }];
     const direct = compareRuns(baseline, candidate, side, side);
@@ -106,5 +106,6 @@ describe('compareRuns', () => {
     assert.deepEqual(viaData.counts, direct.counts);
     assert.deepEqual([...viaData.cases()], [...direct.cases()]);
     assert.equal(moved.casePassed(moved.caseSlot.get('only-here') ?? -1), false);
+    assert.equal(moved.fingerprint(moved.caseSlot.get('only-here') ?? -1), '0123456789abcdef');
   });
 });

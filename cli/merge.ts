@@ -1,0 +1,236 @@
+/**
+ * `evallens merge <run folders or reports…>`: the shards of one run (`evallens run --shard i/n`) as one
+ * report, the same as the unsharded run's — results, cases in dataset order, summary, per-scorer
+ * aggregates with their statistics, job score — apart from timings and the run id. The merge is a
+ * stream: each shard's run folder is read in dataset order (cli/mergeOrder.ts) and merged by dataset
+ * index into a new run folder, whose report.json is written from it as a run's is; the figures are
+ * folded in dataset order by the same Aggregator and ScorerStatistics a run uses.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Report, ReportCase } from '../core/report/report';
+import type { ScorerResult } from '../core/result';
+import type { RunEvent } from '../core/runner/events';
+import { DEFAULT_JOB_THRESHOLD } from '../core/config/runConfig';
+import { RunFold } from './runFold';
+import { fromDisplay } from '../shared/text/displayPosition';
+import { printable } from '../shared/text/printable';
+import packageJson from '../package.json';
+import type { ReporterRequest } from './args';
+import { checkShards, MergeInputError, type ShardRun } from './mergeInputs';
+import { inDatasetOrder, mergeByIndex, MergeOverlapError } from './mergeOrder';
+import { createReporter, runVerdict, type Reporter } from './reporters/index';
+import { RunFolderError } from './runFolderCases';
+import { writeRunInfo, type RunInfo } from './runInfo';
+import { folderSource, RunFolderWriteError, writeFolderReport } from './runStore';
+import { shardLabel } from '../core/runner/shard';
+
+export interface MergeCommand {
+  readonly kind: 'merge';
+  /** Run folders or their report.json, one per shard. */
+  readonly inputs: readonly string[];
+  readonly reporters: readonly ReporterRequest[];
+  /** Where the merged run folder goes (default .evallens/runs). */
+  readonly runsDir?: string;
+  readonly color?: boolean;
+}
+
+const EXIT = { passed: 0, failed: 1, usage: 2, nothingScored: 3 } as const;
+
+export async function mergeCommand(
+  command: MergeCommand,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<number> {
+  const say = (line: string) => stderr.write(`${printable(`evallens: ${line}`)}\n`);
+  let shards: ShardRun[];
+  try {
+    shards = checkShards(command.inputs);
+  } catch (e) {
+    if (e instanceof MergeInputError) {
+      say(e.message);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  const dir = join(resolve(command.runsDir ?? '.evallens/runs'), runId);
+  const cwd = process.cwd();
+  const color = command.color ?? (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined);
+  const requested = command.reporters.length > 0 ? command.reporters : [{ name: 'console' as const }];
+  const stdoutTaken = requested.some((r) => r.name !== 'console' && r.out === undefined);
+  const asked =
+    requested.some((r) => r.name === 'console') || stdoutTaken
+      ? requested
+      : [{ name: 'console' as const }, ...requested];
+  const reporters: Reporter[] = asked.map((r) =>
+    createReporter(r.name, { ...(r.out === undefined ? {} : { out: resolve(r.out) }), stdout, cwd, color }),
+  );
+
+  let head: Omit<Report, 'cases' | 'results'>;
+  try {
+    mkdirSync(dir, { recursive: true });
+    head = await mergeInto(dir, runId, shards, (event) => {
+      for (const reporter of reporters) reporter.onEvent(event);
+    });
+  } catch (e) {
+    // Nothing half-merged is left behind: the folder is this command's own.
+    rmSync(dir, { recursive: true, force: true });
+    if (e instanceof RunFolderError || e instanceof RunFolderWriteError) {
+      say(e.message);
+      return EXIT.usage;
+    }
+    if (e instanceof MergeOverlapError) {
+      const a = shards[e.first] as ShardRun;
+      const b = shards[e.second] as ShardRun;
+      say(
+        `${a.given} (shard ${shardLabel(a.shard)}) and ${b.given} (shard ${shardLabel(b.shard)}) both hold the case at dataset index ${e.index}: they are not shards of one split`,
+      );
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  const source = folderSource(dir, head, true);
+  for (const reporter of reporters) {
+    try {
+      await reporter.finish(source);
+    } catch (e) {
+      say(`${e instanceof Error ? e.message : String(e)} (the merged report is in ${dir})`);
+      return EXIT.usage;
+    }
+  }
+  return { PASSED: EXIT.passed, FAILED: EXIT.failed, CANCELLED: EXIT.failed, 'NOTHING SCORED': EXIT.nothingScored }[
+    runVerdict(head)
+  ];
+}
+
+/** Streams the shards into run folder `dir` (cases.jsonl, results.jsonl, report.json, run.json); returns the report's head. */
+async function mergeInto(
+  dir: string,
+  runId: string,
+  shards: readonly ShardRun[],
+  onEvent: (event: RunEvent) => void,
+): Promise<Omit<Report, 'cases' | 'results'>> {
+  const info = (shards[0] as ShardRun).info;
+  const startedAt = shards.map((s) => s.info.startedAt).sort()[0] ?? info.startedAt;
+  onEvent({
+    type: 'run/start',
+    runId,
+    configFile: info.configFile,
+    startedAt,
+    scorers: info.scorers,
+    numTrials: info.numTrials,
+    ...(info.jobThreshold === undefined ? {} : { jobThreshold: info.jobThreshold }),
+  });
+  const fold = new RunFold(info.scorers, info.jobThreshold ?? DEFAULT_JOB_THRESHOLD);
+  const cases = new LineFile(join(dir, 'cases.jsonl'));
+  const results = new LineFile(join(dir, 'results.jsonl'));
+  try {
+    for await (const { item } of mergeByIndex(shards.map((s) => inDatasetOrder(s.dir)))) {
+      const parsed = item.results();
+      fold.addCase(item.case.status, parsed);
+      for (const line of item.resultLines) results.write(line);
+      cases.write(item.caseLine);
+      for (const event of caseEvents(item.case, parsed)) onEvent(event);
+    }
+  } finally {
+    cases.close();
+    results.close();
+  }
+  const finishedAt =
+    shards
+      .map((s) => s.info.finished?.finishedAt ?? '')
+      .sort()
+      .reverse()[0] ?? startedAt;
+  const durationMs = Math.max(0, ...shards.map((s) => s.info.finished?.durationMs ?? 0));
+  const summary = fold.summary();
+  onEvent({ type: 'run/end', runId, finishedAt, durationMs, cancelled: false, summary });
+  const { scorers, jobTest } = fold.scorers();
+  const head: Omit<Report, 'cases' | 'results'> = {
+    version: 1,
+    tool: { name: 'evallens', version: packageJson.version },
+    runId,
+    configFile: info.configFile,
+    startedAt,
+    finishedAt,
+    durationMs,
+    cancelled: false,
+    numTrials: info.numTrials,
+    summary,
+    job: jobTest === undefined ? {} : { test: jobTest },
+    scorers,
+  };
+  await writeFolderReport(dir, head);
+  const merged: RunInfo & { readonly mergedFrom: readonly string[] } = {
+    version: 1,
+    runId,
+    configFile: info.configFile,
+    startedAt,
+    fingerprint: info.fingerprint,
+    selection: info.selection,
+    numTrials: info.numTrials,
+    ...(info.jobThreshold === undefined ? {} : { jobThreshold: info.jobThreshold }),
+    scorers: info.scorers,
+    finished: { finishedAt, durationMs, cancelled: false },
+    mergedFrom: shards.map((s) => s.info.runId),
+  };
+  writeRunInfo(dir, merged);
+  return head;
+}
+
+/** A case's start and end, as a run emits them, for the reporters (console lines, JUnit, CSV). */
+function caseEvents(c: ReportCase, results: readonly ScorerResult[]): [RunEvent, RunEvent] {
+  const at = { offset: 0, ...fromDisplay(c.location) };
+  const range = { file: c.location.file, start: at, end: at };
+  return [
+    { type: 'case/start', caseId: c.id, index: c.index, range },
+    {
+      type: 'case/end',
+      caseId: c.id,
+      index: c.index,
+      range,
+      status: c.status,
+      durationMs: c.durationMs,
+      results,
+      ...(c.trials === undefined ? {} : { trials: c.trials }),
+    },
+  ];
+}
+
+/** Lines appended to a file in large synchronous writes; a failed write names the file. */
+class LineFile {
+  private readonly fd: number;
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  write(line: string): void {
+    this.parts.push(line, '\n');
+    this.size += line.length + 1;
+    if (this.size >= 256 * 1024) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    const text = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    try {
+      writeSync(this.fd, text);
+    } catch (e) {
+      throw new RunFolderWriteError(this.path, (e as NodeJS.ErrnoException).code ?? String(e));
+    }
+  }
+
+  close(): void {
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+}
