@@ -4,7 +4,8 @@
  * reads it to check that shards belong together; it never holds a case's data or an environment value.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { openRegularFileStream, readBoundedTextSync } from '../core/text/boundedRead';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunConfig } from '../core/config/runConfig';
 import type { ScorerInfo } from '../core/runner/events';
@@ -44,14 +45,25 @@ export interface RunInfo extends RunDescription {
   readonly finished?: { readonly finishedAt: string; readonly durationMs: number; readonly cancelled: boolean };
 }
 
-/** The sha256 of the config file and of the dataset the run reads (the editor's text when it gives one). */
+/**
+ * The sha256 of the config file and of the dataset the run reads (the editor's text when it gives one).
+ * Read as the run reads them: only regular files (a dataset linked to /dev/zero would never end), the
+ * config within its cap. A file that cannot be read so has no fingerprint; the run then says why.
+ */
 export async function fingerprintOf(config: RunConfig): Promise<RunFingerprint> {
-  const configHash = createHash('sha256').update(readFileSync(config.file)).digest('hex');
+  const configText = readBoundedTextSync(config.file, 'config');
+  const configHash = createHash('sha256')
+    .update(configText.ok ? configText.text : '')
+    .digest('hex');
   const source = config.dataset;
   if (source === undefined) return { config: configHash };
   const hash = createHash('sha256');
   if (source.text !== undefined) hash.update(source.text);
-  else for await (const chunk of createReadStream(source.path)) hash.update(chunk as Buffer);
+  else {
+    const opened = openRegularFileStream(source.path);
+    if (!opened.ok) return { config: configHash };
+    for await (const chunk of opened.stream) hash.update(chunk as Buffer);
+  }
   return { config: configHash, dataset: hash.digest('hex') };
 }
 
@@ -67,15 +79,13 @@ export class RunInfoError extends Error {}
 /** A run folder's run.json, checked for the fields merge needs; an error names the file. */
 export function readRunInfo(dir: string): RunInfo {
   const path = join(dir, RUN_INFO_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+  // Bounded as any file a user hands over: a run folder from elsewhere (a CI artifact) may hold anything.
+  const read = readBoundedTextSync(path, 'config');
+  if (!read.ok)
     throw new RunInfoError(
-      `${path}:1:1: expected the run.json of a run folder, but ${code === 'ENOENT' ? 'it does not exist (a run folder of an older EvalLens, or not a run folder)' : `it cannot be read (${code ?? 'unknown error'})`}`,
+      `${path}:1:1: expected the run.json of a run folder, but ${read.code === 'ENOENT' ? 'it does not exist (a run folder of an older EvalLens, or not a run folder)' : `it cannot be read (${read.reason})`}`,
     );
-  }
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
+import { readBoundedTextSync } from '../text/boundedRead';
 import type { Json } from '../case';
 import { canonicalJson } from '../scorers/support/canonicalJson';
 import { sha256 } from './cacheKey';
@@ -31,12 +32,10 @@ export function pathDigest(absolute: string): string {
  * variable gives the same verdicts and keeps the key; a new model, prompt prefix or temperature does not.
  */
 export function modelConfigDigest(absolute: string): string {
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch {
-    return 'missing';
-  }
+  // Read as the run reads a model config: a regular file within the config cap.
+  const read = readBoundedTextSync(absolute, 'config');
+  if (!read.ok) return 'missing';
+  const text = read.text;
   try {
     return sha256(canonicalJson(withoutSecrets(parse(text) as Json)));
   } catch {

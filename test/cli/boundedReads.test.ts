@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -72,4 +72,20 @@ describe('files that are not regular files, through the built CLI', () => {
       });
     }
   }
+});
+
+describe('run folders handed to merge, through the built CLI', () => {
+  it('a run.json linked to /dev/zero is refused naming it, exit 2 (a shard folder from a CI artifact may hold anything)', async () => {
+    const folder = join(work, 'shard-folder');
+    mkdirSync(folder);
+    symlinkSync('/dev/zero', join(folder, 'run.json'));
+    const merged = await runCli(['merge', 'shard-folder', '--runs-dir', 'merged'], { cwd: work, limitMs: 30_000 });
+    assert.equal(merged.signal, null, merged.stderr);
+    assert.equal(merged.code, 2, merged.stdout + merged.stderr);
+    assert.match(
+      merged.stderr,
+      /run\.json:1:1: .*it cannot be read \(expected a regular file, but it is a character device/,
+    );
+    assert.doesNotMatch(merged.stderr, /\n\s+at /);
+  });
 });

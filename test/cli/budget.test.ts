@@ -65,6 +65,8 @@ async function runWith(args: string[]): Promise<{ code: number | null; report: R
       'json',
       '--out',
       'report.json',
+      // Every run here asks the judge double: a verdict kept by an earlier run would spend nothing.
+      '--no-cache',
       ...args,
     ],
     { cwd: work, env },

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import compareSchema from '../../schemas/compare-report.schema.json';
 import reportSchema from '../../schemas/report.schema.json';
 import resultsSchema from '../../schemas/evalhub-results.schema.json';
 import { ensureBuilt, ROOT, runCli } from '../support/cli';
@@ -82,6 +83,7 @@ describe('the EvalHub example (examples/evalhub)', () => {
       results: { caseId: string; metrics?: object }[];
     };
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+    ajv.addSchema(compareSchema); // report.json refers to it for a run compared with a baseline
     addFormats(ajv);
     const validate = ajv.compile(reportSchema);
     assert.ok(validate(report), JSON.stringify(validate.errors));
