@@ -75,13 +75,17 @@ function readJson(path: string): Record<string, unknown> {
 }
 
 const run = (args: readonly string[]) =>
-  runCli(['run', 'eval.yaml', '--no-color', ...args], { cwd: work, limitMs: 120_000 });
+  // Without the result cache: each run here must score (an uninterrupted run would else be served the
+  // subprocess verdicts an earlier run kept, `cached: true`, and differ from a resumed one by that).
+  runCli(['run', 'eval.yaml', '--no-color', '--no-cache', ...args], { cwd: work, limitMs: 120_000 });
 
 /** A run killed (SIGKILL) once 8 cases are in its folder, the 9th held by the gate. */
 async function killedRun(runsDir: string): Promise<string> {
   rmSync(join(work, 'open.gate'), { force: true });
   writeFileSync(join(work, 'calls.log'), '');
-  const child = startCli(['run', 'eval.yaml', '--concurrency', '1', '--runs-dir', runsDir], { cwd: work });
+  const child = startCli(['run', 'eval.yaml', '--concurrency', '1', '--no-cache', '--runs-dir', runsDir], {
+    cwd: work,
+  });
   await waitFor(() => calls().includes('n=8'), 'the 9th case held at the gate', 60_000);
   await waitFor(() => lineCount(join(runFolder(runsDir), 'cases.jsonl')) >= 8, '8 finished cases in the run folder');
   child.kill('SIGKILL');
