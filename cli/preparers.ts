@@ -9,6 +9,7 @@ import { openEngine } from '../core/sql/openEngine';
 import { sqlJsAssets } from '../core/sql/sqliteWorker';
 import { targetPreparer } from '../core/target/targetPreparer';
 import { cachingTarget, type TargetOutputStore } from '../core/cache/targetCache';
+import { secretSet } from '../shared/text/secretMask';
 import { readBoundedTextSync } from '../core/text/boundedRead';
 import { isUntrustedEnv, untrustedEnv } from '../core/config/untrustedEnv';
 
@@ -46,7 +47,11 @@ export async function openPreparers(
   const target =
     made === undefined || config.target === undefined
       ? []
-      : [cache === undefined ? made : cachingTarget(made, config.target, cache.store, cache.version)];
+      : [
+          cache === undefined
+            ? made
+            : cachingTarget(made, config.target, cache.store, cache.version, secretSet(config.secretValues ?? [])),
+        ];
   const preparer = chainPreparers([...target, ...(database.preparer === undefined ? [] : [database.preparer])]);
   return { ...(preparer === undefined ? {} : { preparer }), problems: database.problems };
 }

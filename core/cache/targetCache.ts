@@ -2,6 +2,7 @@ import type { EvalCase, Json } from '../case';
 import type { CasePreparer } from '../runner/casePreparer';
 import type { TargetConfig } from '../target/targetConfig';
 import { canonicalJson } from '../scorers/support/canonicalJson';
+import { maskJson } from '../../shared/text/secretMask';
 import { sha256 } from './cacheKey';
 import { filesNamedBy } from './scorerFingerprint';
 
@@ -31,6 +32,7 @@ export function cachingTarget(
   target: TargetConfig,
   store: TargetOutputStore,
   version: string,
+  secrets: readonly string[] = [],
 ): CasePreparer {
   const settings = targetSettings(target);
   return {
@@ -44,11 +46,15 @@ export function cachingTarget(
       if (kept !== undefined)
         return { ...evalCase, output: kept.output, ...(kept.trace === undefined ? {} : { trace: kept.trace }) };
       const prepared = await preparer.prepare(evalCase, signal, trial);
-      if (prepared.output !== undefined)
-        store.setOutput(key, {
-          output: prepared.output,
-          ...(prepared.trace === undefined ? {} : { trace: prepared.trace }),
-        });
+      if (prepared.output === undefined) return prepared;
+      const answer: TargetOutput = {
+        output: prepared.output,
+        ...(prepared.trace === undefined ? {} : { trace: prepared.trace }),
+      };
+      // The cache holds no secret: an answer that shows one (a key, a credential, a flagged token) is
+      // not kept. Masking it instead would score the masked text on the next run: a wrong result.
+      const text = canonicalJson(answer as unknown as Json);
+      if (canonicalJson(maskJson(answer as unknown as Json, secrets)) === text) store.setOutput(key, answer);
       return prepared;
     },
   };
