@@ -100,7 +100,7 @@ describe('Save as Baseline (the CLI forked as the command does)', () => {
     assert.equal(file, join(baselineDir, 'r.baseline.json'));
     const baseline = readFileSync(file, 'utf8');
     assert.match(baseline, /"format":"evallens-baseline"/);
-    assert.match(baseline, /\{"id":"c2","passed":true/);
+    assert.match(baseline, /\{"id":"c2","fingerprint":"[0-9a-f]{16}","passed":true/);
   });
 
   it('says why when the config has no finished run, and writes nothing', async () => {
