@@ -243,7 +243,7 @@ async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
 
   const controller = new AbortController();
   // The result cache (cli/runCache.ts): never for --untrusted or --no-cache.
-  const resultCache = openRunCache(command, process.stderr);
+  const resultCache = openRunCache(command, config, process.stderr);
   let database: Awaited<ReturnType<typeof openPreparers>>;
   try {
     database = await openPreparers(config, env, controller.signal, {

@@ -9,6 +9,7 @@
  */
 import { relative } from 'node:path';
 import type { RunCache } from '../core/cache/scoringCache';
+import type { RunConfig } from '../core/config/runConfig';
 import packageJson from '../package.json';
 import { printable } from '../shared/text/printable';
 import { cacheDirOf } from './cacheCommand';
@@ -31,8 +32,22 @@ export interface OpenedRunCache {
   close(): Promise<void>;
 }
 
-export function openRunCache(options: RunCacheOptions, stderr: NodeJS.WritableStream): OpenedRunCache {
-  if (options.noCache === true || options.untrusted) return { close: () => Promise.resolve() };
+/**
+ * Whether a run of `config` has anything the cache keeps: a target, or a scorer that runs workspace
+ * code or calls a service (the microsecond scorers are never looked up). A run without one neither
+ * opens the store (its native module costs start-up time) nor makes a cache folder.
+ */
+export function cachesAnything(config: RunConfig): boolean {
+  return config.target !== undefined || config.scorers.some((s) => s.definition.reaches !== undefined);
+}
+
+export function openRunCache(
+  options: RunCacheOptions,
+  config: RunConfig,
+  stderr: NodeJS.WritableStream,
+): OpenedRunCache {
+  if (options.noCache === true || options.untrusted || !cachesAnything(config))
+    return { close: () => Promise.resolve() };
   const say = (message: string) => stderr.write(`evallens: warning: ${printable(message)}\n`);
   const store = openCacheStore(cacheDirOf(options), say);
   if (store === undefined) return { close: () => Promise.resolve() };

@@ -197,6 +197,16 @@ describe('evallens run with the result cache', () => {
     assert.equal(calls(), 8, 'a changed script is a new key');
   });
 
+  it('is not opened by a run with nothing to keep (no target, no judge, subprocess or Python scorer)', async () => {
+    const work = join(root, 'deterministic');
+    mkdirSync(work);
+    writeFileSync(join(work, 'plain.eval.yaml'), 'scorers:\n  contains: {value: x}\ncases: [{id: a, output: x}]\n');
+    const plain = await runCli(['run', 'plain.eval.yaml', '--no-color'], { cwd: work, env });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.ok(existsSync(join(work, '.evallens', 'runs')), 'the run wrote its folder');
+    assert.ok(!existsSync(join(work, '.evallens', 'cache')), 'no cache folder for a run that keeps nothing');
+  });
+
   it('--untrusted neither reads nor writes the cache', async () => {
     const work = workspace('untrusted', 2);
     const fresh = await runCli(['run', 'judged.eval.yaml', '--untrusted', '--no-color'], { cwd: work, env });
