@@ -74,8 +74,8 @@ export async function run(): Promise<void> {
         assert.equal(written, workspaceFile(BASELINE));
         assert.ok(existsSync(workspaceFile(BASELINE)));
         const baseline = readFileSync(workspaceFile(BASELINE), 'utf8');
-        assert.match(baseline, /\{"id":"broken","passed":true/);
-        assert.match(baseline, /\{"id":"mended","passed":false/);
+        assert.match(baseline, /\{"id":"broken","fingerprint":"[0-9a-f]{16}","passed":true/);
+        assert.match(baseline, /\{"id":"mended","fingerprint":"[0-9a-f]{16}","passed":false/);
       },
     },
     {
@@ -136,7 +136,10 @@ export async function run(): Promise<void> {
           workspaceFile(CONFIG),
         );
         assert.equal(written, workspaceFile(BASELINE));
-        assert.match(readFileSync(workspaceFile(BASELINE), 'utf8'), /\{"id":"broken","passed":false/);
+        assert.match(
+          readFileSync(workspaceFile(BASELINE), 'utf8'),
+          /\{"id":"broken","fingerprint":"[0-9a-f]{16}","passed":false/,
+        );
         assert.equal(evalLens().regressionStatus(), undefined);
         const editor = await openAt(workspaceFile(DATASET));
         await waitFor(
