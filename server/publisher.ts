@@ -26,7 +26,13 @@ export class DiagnosticsPublisher {
   /** What was last published for each config, and for which version (kept for later sessions at close). */
   private readonly lastSent = new Map<
     string,
-    { readonly version: number; readonly json: string; readonly diagnostics: Diagnostic[] }
+    {
+      readonly version: number;
+      readonly json: string;
+      readonly diagnostics: Diagnostic[];
+      /** Whether these are an earlier session's kept diagnostics, not yet confirmed by an analysis. */
+      readonly kept: boolean;
+    }
   >();
 
   constructor(
@@ -105,9 +111,11 @@ export class DiagnosticsPublisher {
         if (sent === undefined || sent.version !== document.version || sent.json !== json) {
           this.send(document, diagnostics);
         }
-        this.lastSent.set(uri, { version: document.version, json, diagnostics });
-        // A config just opened and not kept before (or kept with other diagnostics) is kept now.
-        if (first || sent?.json !== json) this.cache.keep(document, diagnostics);
+        this.lastSent.set(uri, { version: document.version, json, diagnostics, kept: false });
+        // A config just opened and not kept before, or kept with other diagnostics, is kept now (after
+        // an edit it is kept only when closed: an entry per keystroke would be a write per check).
+        const staleKept = sent?.kept === true && sent.version === document.version && sent.json !== json;
+        if (first || staleKept) this.cache.keep(document, diagnostics);
         this.prepareForEdits();
         // The dataset it names may be open: check it with this config's way of reading it.
         const dataset = analysis.datasetSource;
@@ -143,7 +151,12 @@ export class DiagnosticsPublisher {
     if (stored === undefined) return false;
     const diagnostics = stored.map(masked);
     this.send(document, diagnostics);
-    this.lastSent.set(document.uri, { version: document.version, json: JSON.stringify(diagnostics), diagnostics });
+    this.lastSent.set(document.uri, {
+      version: document.version,
+      json: JSON.stringify(diagnostics),
+      diagnostics,
+      kept: true,
+    });
     this.schedule(document.uri);
     return true;
   }

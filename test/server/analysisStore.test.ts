@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { type Diagnostic, DiagnosticSeverity, HoverRequest } from 'vscode-languageserver/node';
+import {
+  type Diagnostic,
+  DiagnosticSeverity,
+  DidCloseTextDocumentNotification,
+  HoverRequest,
+} from 'vscode-languageserver/node';
 import {
   ANALYSES_FOLDER,
   AnalysisStore,
@@ -173,6 +178,33 @@ describe('language server: diagnostics of the previous session', () => {
     const publishes = await openInNewServer(uri, text);
     assert.equal(publishes.length, 1, JSON.stringify(publishes));
     assert.ok(!publishes[0]?.some((d) => d.code === 'missing-file'), JSON.stringify(publishes));
+  });
+
+  it('keeps the text as opened and, at close, as closed: not every edit', async () => {
+    home = mkdtempSync(join(dir, 'home-'));
+    const uri = uriOf('edits.eval.yaml');
+    const folder = join(home, ANALYSES_FOLDER);
+    await withServer(
+      async (server) => {
+        await server.openAndWait(uri, TEXT);
+        assert.equal(readdirSync(folder).length, 1);
+        for (const key of ['scorerx', 'scorery', 'scorerw'])
+          await server.changeAndWait(uri, TEXT.replace('scorerz', key));
+        assert.equal(readdirSync(folder).length, 1, 'edits keep nothing');
+        const closed = server.nextDiagnostics(uri);
+        await server.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+        await closed;
+        assert.equal(readdirSync(folder).length, 2, 'the text as closed is kept');
+      },
+      {},
+      env(),
+    );
+    const publishes = await openInNewServer(uri, TEXT.replace('scorerz', 'scorerw'));
+    assert.equal(publishes.length, 1);
+    assert.ok(
+      publishes[0]?.some((d) => /"scorerw"/.test(typeof d.message === 'string' ? d.message : '')),
+      JSON.stringify(publishes),
+    );
   });
 
   it('ignores a corrupt kept entry', async () => {
