@@ -28,13 +28,21 @@ export function memoryOf(pid) {
   return { rssMB: kb('VmRSS') / 1024, hwmMB: kb('VmHWM') / 1024 };
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (all its threads). */
+export function cpuTimeOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime (fields 14 and 15 of stat; 11 and 12 after the command name), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /**
  * Starts `node <args>` as a language server over stdio. `settings` answers the server's
- * workspace/configuration requests by section (a missing section answers null).
+ * workspace/configuration requests by section (a missing section answers null); `env` (optional)
+ * replaces the process's environment.
  * `waitMs` bounds every wait.
  */
-export async function startLanguageServer({ name, args, cwd, settings = {}, languageId, waitMs = 60_000 }) {
-  const child = spawn(process.execPath, args, { cwd, stdio: 'pipe' });
+export async function startLanguageServer({ name, args, cwd, env, settings = {}, languageId, waitMs = 60_000 }) {
+  const child = spawn(process.execPath, args, { cwd, stdio: 'pipe', ...(env === undefined ? {} : { env }) });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const exited = new Promise((done) => child.once('exit', (code) => done(code)));
@@ -47,8 +55,10 @@ export async function startLanguageServer({ name, args, cwd, settings = {}, lang
   const logErrors = [];
   let configurationAnswered;
   const configured = new Promise((done) => (configurationAnswered = done));
+  const publishes = new Map();
   connection.onNotification(rpc.PublishDiagnosticsNotification.type, (params) => {
     const at = performance.now();
+    publishes.set(params.uri, (publishes.get(params.uri) ?? 0) + 1);
     const pending = waiters.get(params.uri) ?? [];
     waiters.delete(params.uri);
     for (const resolveWaiter of pending) resolveWaiter({ params, at });
@@ -97,6 +107,8 @@ export async function startLanguageServer({ name, args, cwd, settings = {}, lang
       return stderr;
     },
     logErrors,
+    /** How many publishDiagnostics for `uri` have arrived so far. */
+    publishedCount: (uri) => publishes.get(uri) ?? 0,
     /** Resolves once the server has asked for its settings (await it only for a server that asks). */
     whenConfigured: () => within(configured, `${name}: a workspace/configuration request`, waitMs),
     /** The next publishDiagnostics for `uri`, with the time it arrived (register before sending what triggers it). */

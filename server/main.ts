@@ -7,8 +7,11 @@ import './earlyStart';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { untrustedEnv } from '../core/config/untrustedEnv';
 import { startServer } from './startServer';
+import { userAnalysisStore } from './analysis/analysisStore';
 
 // The extension starts the server with EVALLENS_UNTRUSTED=1 in Restricted Mode: diagnostics then read no
 // `${VAR}` a workspace file names (each is said to be unread, at its position).
 const env = process.env['EVALLENS_UNTRUSTED'] === '1' ? untrustedEnv() : process.env;
-startServer(createConnection(ProposedFeatures.all), { env });
+// Diagnostics of earlier sessions, kept for this build of the server (this bundle's content names it).
+const analysisStore = userAnalysisStore(process.env, __filename);
+startServer(createConnection(ProposedFeatures.all), { env, ...(analysisStore === undefined ? {} : { analysisStore }) });

@@ -21,6 +21,19 @@ export class DiagnosticsPublisher {
   private preparing: NodeJS.Immediate | undefined;
   /** Documents that have diagnostics on the client, to clear when they stop being ours. */
   private readonly published = new Set<string>();
+  /** Configs checked since they were opened: only a config's first check may show an earlier session's diagnostics. */
+  private readonly checked = new Set<string>();
+  /** What was last published for each config, and for which version (kept for later sessions at close). */
+  private readonly lastSent = new Map<
+    string,
+    {
+      readonly version: number;
+      readonly json: string;
+      readonly diagnostics: Diagnostic[];
+      /** Whether these are an earlier session's kept diagnostics, not yet confirmed by an analysis. */
+      readonly kept: boolean;
+    }
+  >();
 
   constructor(
     private readonly connection: Connection,
@@ -39,7 +52,18 @@ export class DiagnosticsPublisher {
     );
   }
 
+  /**
+   * Keeps, for later sessions, what was published for a config's current version (the document is
+   * being closed, or the server shut down).
+   */
+  keep(document: TextDocument): void {
+    const sent = this.lastSent.get(document.uri);
+    if (sent !== undefined && sent.version === document.version) this.cache.keep(document, sent.diagnostics);
+  }
+
   clear(uri: string): void {
+    this.checked.delete(uri);
+    this.lastSent.delete(uri);
     const timer = this.pending.get(uri);
     if (timer !== undefined) clearImmediate(timer);
     this.pending.delete(uri);
@@ -76,8 +100,22 @@ export class DiagnosticsPublisher {
         this.cache.forget(uri);
         this.send(document, [tooLargeDiagnostic(kind, document.getText().length, limit)]);
       } else if (kind === 'config') {
+        const first = !this.checked.has(uri);
+        this.checked.add(uri);
+        if (first && this.showStored(document)) return;
         const analysis = this.cache.analysis(document);
-        this.send(document, configDiagnostics(analysis));
+        const diagnostics = configDiagnostics(analysis).map(masked);
+        const json = JSON.stringify(diagnostics);
+        const sent = this.lastSent.get(uri);
+        // The stored diagnostics shown for this version are what the analysis found: nothing to send.
+        if (sent === undefined || sent.version !== document.version || sent.json !== json) {
+          this.send(document, diagnostics);
+        }
+        this.lastSent.set(uri, { version: document.version, json, diagnostics, kept: false });
+        // A config just opened and not kept before, or kept with other diagnostics, is kept now (after
+        // an edit it is kept only when closed: an entry per keystroke would be a write per check).
+        const staleKept = sent?.kept === true && sent.version === document.version && sent.json !== json;
+        if (first || staleKept) this.cache.keep(document, diagnostics);
         this.prepareForEdits();
         // The dataset it names may be open: check it with this config's way of reading it.
         const dataset = analysis.datasetSource;
@@ -101,6 +139,26 @@ export class DiagnosticsPublisher {
       );
       this.send(document, []);
     }
+  }
+
+  /**
+   * On a config's first check since it was opened: publishes at once the diagnostics an earlier session
+   * published for this same text (when what they depended on is unchanged), and schedules the full
+   * analysis, whose diagnostics replace them if they differ. False when nothing was kept.
+   */
+  private showStored(document: TextDocument): boolean {
+    const stored = this.cache.storedDiagnostics(document);
+    if (stored === undefined) return false;
+    const diagnostics = stored.map(masked);
+    this.send(document, diagnostics);
+    this.lastSent.set(document.uri, {
+      version: document.version,
+      json: JSON.stringify(diagnostics),
+      diagnostics,
+      kept: true,
+    });
+    this.schedule(document.uri);
+    return true;
   }
 
   private send(document: TextDocument, diagnostics: Diagnostic[]): void {

@@ -15,6 +15,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisCache } from './analysis/analysisCache';
+import type { AnalysisStore } from './analysis/analysisStore';
 import type { Environment, FileExists } from './analysis/configAnalysis';
 import { documentFile } from './convert';
 import { DiagnosticsPublisher } from './publisher';
@@ -25,6 +26,8 @@ import { rememberCredentialEnvironment } from '../shared/text/secretMask';
 export interface ServerOptions {
   /** The environment `${VAR}` and `!ENV` references resolve against, read once at the process boundary. */
   readonly env: Environment;
+  /** Where the diagnostics of earlier sessions are kept (absent: none are kept or shown). */
+  readonly analysisStore?: AnalysisStore;
 }
 
 export function startServer(connection: Connection, options: ServerOptions = { env: process.env }): void {
@@ -35,7 +38,7 @@ export function startServer(connection: Connection, options: ServerOptions = { e
   rememberCredentialEnvironment(options.env);
   // The files the open configs name are watched (and nothing else), so that their diagnostics follow the disk.
   let watch: NamedFileWatch | undefined;
-  const cache = new AnalysisCache(options.env, fileExists, () => watch?.schedule());
+  const cache = new AnalysisCache(options.env, fileExists, () => watch?.schedule(), options.analysisStore);
   const publisher = new DiagnosticsPublisher(connection, documents, cache);
   let watchDynamically = false;
   let relativePatterns = false;
@@ -81,6 +84,7 @@ export function startServer(connection: Connection, options: ServerOptions = { e
     if (event.document.uri.startsWith('file:')) recheckReferencing([documentFile(event.document.uri)]);
   });
   documents.onDidClose((event) => {
+    publisher.keep(event.document);
     cache.forget(event.document.uri);
     publisher.clear(event.document.uri);
     if (event.document.uri.startsWith('file:')) recheckReferencing([documentFile(event.document.uri)]);
@@ -88,6 +92,8 @@ export function startServer(connection: Connection, options: ServerOptions = { e
 
   registerRequests(connection, documents, cache, fileExists);
   connection.onShutdown(() => {
+    // What the open configs show now is what a later session opening them will show first.
+    for (const document of documents.all()) publisher.keep(document);
     publisher.dispose();
     watch?.dispose();
   });

@@ -4,6 +4,7 @@
  * A change on disk drops the analyses of the configs that name the changed file, since whether a file
  * exists is part of an analysis.
  */
+import type { Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { documentFile } from '../convert';
 import { YamlChunkCache } from '../../core/config/chunkedParse';
@@ -18,13 +19,17 @@ import {
   type FileExists,
   type ParseCaches,
 } from './configAnalysis';
+import { type AnalysisStore, envDigest } from './analysisStore';
 import { documentKind, type DocumentKind } from './documentKind';
+import { isUntrustedEnv } from '../../core/config/untrustedEnv';
 import { MAX_ANALYSED_CHARS, overSizeLimit } from './documentSize';
 import type { DatasetSource } from '../../core/dataset/source';
 
 interface Cached {
   readonly version: number;
   readonly analysis: ConfigAnalysis;
+  /** The files the analysis asked about and their answers (noted only when analyses are kept). */
+  readonly files: ReadonlyMap<string, boolean>;
 }
 
 export class AnalysisCache {
@@ -35,6 +40,8 @@ export class AnalysisCache {
    */
   private readonly named = new Map<string, ReadonlySet<string>>();
   /** Parsed pieces, scorer-entry outcomes and the engine context shared by every config of this server (bounded). */
+  /** Notes the environment variables analyses read, when analyses are kept. */
+  private readonly recorder: EnvRecorder | undefined;
   private readonly parseCaches: ParseCaches = {
     chunks: new YamlChunkCache(),
     entries: new ScorerEntryCache(),
@@ -46,7 +53,11 @@ export class AnalysisCache {
     private readonly fileExists: FileExists,
     /** Called when the files some config names may have changed (see namedFiles). */
     private readonly onNamedFilesChanged: () => void = () => undefined,
-  ) {}
+    /** Diagnostics of earlier sessions' analyses (absent: none are kept). */
+    private readonly store?: AnalysisStore,
+  ) {
+    this.recorder = store === undefined ? undefined : new EnvRecorder(env);
+  }
 
   /**
    * Starts what the first check will need and can get ready in other threads: the ReDoS checker's
@@ -78,17 +89,61 @@ export class AnalysisCache {
     // thread while this one parses the config.
     startPatternChecker();
     const onDisk = document.uri.startsWith('file:');
+    // When analyses are kept, note the files this one asks about and what they answered.
+    const files = new Map<string, boolean>();
+    const fileExists: FileExists =
+      this.recorder === undefined
+        ? this.fileExists
+        : (path) => {
+            const exists = this.fileExists(path);
+            files.set(path, exists);
+            return exists;
+          };
     const analysis = analyzeConfig(
       document.getText(),
       documentFile(document.uri),
-      this.env,
-      onDisk ? this.fileExists : undefined,
+      this.recorder?.env ?? this.env,
+      onDisk ? fileExists : undefined,
       this.parseCaches,
     );
-    this.configs.set(document.uri, { version: document.version, analysis });
+    this.configs.set(document.uri, { version: document.version, analysis, files });
     this.named.set(document.uri, namedBy(analysis));
     this.onNamedFilesChanged();
     return analysis;
+  }
+
+  /**
+   * The diagnostics an earlier session published for this very text of this document, when the
+   * environment variables and files they depended on are unchanged; undefined otherwise (or when
+   * nothing is kept). The caller still analyses the document afterwards.
+   */
+  storedDiagnostics(document: TextDocument): readonly Diagnostic[] | undefined {
+    const onDisk = document.uri.startsWith('file:');
+    return this.store?.get(this.storeName(document), document.getText(), {
+      env: this.env,
+      fileExists: onDisk ? this.fileExists : undefined,
+    });
+  }
+
+  /** Keeps, for later sessions, the diagnostics published for the analysis of this document's current version. */
+  keep(document: TextDocument, diagnostics: readonly Diagnostic[]): void {
+    const cached = this.configs.get(document.uri);
+    const recorder = this.recorder;
+    if (this.store === undefined || recorder === undefined || recorder.enumerated) return;
+    if (cached?.version !== document.version) return;
+    const envNames = [...recorder.names].sort();
+    this.store.put(this.storeName(document), document.getText(), {
+      diagnostics,
+      envNames,
+      envDigest: envDigest(envNames, this.env),
+      files: Object.fromEntries(cached.files),
+    });
+  }
+
+  /** The name an analysis is kept under: the file, and whether the workspace was trusted (messages differ). */
+  private storeName(document: TextDocument): string {
+    const file = documentFile(document.uri);
+    return isUntrustedEnv(this.env) ? `untrusted:${file}` : file;
   }
 
   /**
@@ -145,6 +200,38 @@ function namedBy(analysis: ConfigAnalysis): ReadonlySet<string> {
   return dataset === undefined || analysis.referencedFiles.has(dataset)
     ? analysis.referencedFiles
     : new Set([...analysis.referencedFiles, dataset]);
+}
+
+/**
+ * The environment as analyses see it when their diagnostics may be kept: one object for the server's
+ * life (the entry cache keys its outcomes by the environment's identity), which notes every name any
+ * analysis looked up. The names are all this server's analyses ever read, a superset of what any one
+ * read (an entry cache hit reads nothing again). An untrusted environment reads nothing and is
+ * recognised by identity, so it is used as it is. Once the names are listed, what was read is unknown.
+ */
+class EnvRecorder {
+  readonly names = new Set<string>();
+  enumerated = false;
+  readonly env: Environment;
+
+  constructor(env: Environment) {
+    this.env = isUntrustedEnv(env)
+      ? env
+      : new Proxy(env, {
+          get: (target, name) => {
+            if (typeof name === 'string') this.names.add(name);
+            return Reflect.get(target, name) as unknown;
+          },
+          has: (target, name) => {
+            if (typeof name === 'string') this.names.add(name);
+            return Reflect.has(target, name);
+          },
+          ownKeys: (target) => {
+            this.enumerated = true;
+            return Reflect.ownKeys(target);
+          },
+        });
+  }
 }
 
 /** Regex verdicts on disk, shared with the CLI: the user's cache folder, from the process's environment (not a workspace's). */

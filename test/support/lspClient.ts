@@ -78,10 +78,13 @@ export interface ServerHandle {
 export async function withServer(
   body: (server: ServerHandle) => Promise<void>,
   capabilities: ClientCapabilities = {},
+  /** The server process's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv,
 ): Promise<void> {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SERVER, '--stdio'], {
     cwd: ROOT,
     stdio: 'pipe',
+    ...(env === undefined ? {} : { env }),
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
