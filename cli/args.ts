@@ -45,6 +45,8 @@ export type Command =
       readonly trials?: number;
       readonly json: boolean;
       readonly untrusted?: boolean;
+      /** `--shard i/n` (or `--shard-index k --shard-count n`): plan only that shard's cases, as `run --shard` runs them. */
+      readonly shard?: Shard;
     }
   /**
    * `listCases` (--cases): print the cases of `config` and of `moreConfigs`, one JSON line per config.
@@ -123,7 +125,7 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
     'from',
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
-  plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted'],
+  plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted', 'shard', 'shard-index', 'shard-count'],
   report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
   compare: ['help', 'reporter', 'out', 'fail-on'],
   baseline: ['help', 'runs-dir'],
@@ -325,12 +327,15 @@ export function parseCommand(argv: readonly string[]): Command {
     };
   if (verb === 'plan') {
     const trials = positiveInteger(values.trials, '--trials', MAX_TRIALS);
+    const planShard = shardFromFlags(values);
+    if (typeof planShard === 'string') throw new UsageError(`${printable(planShard)}; see \`evallens plan --help\``);
     return {
       kind: 'plan',
       config,
       caseIds: values.case ?? [],
       ...(values.filter === undefined ? {} : { filter: values.filter }),
       ...(trials === undefined ? {} : { trials }),
+      ...(planShard === undefined ? {} : { shard: planShard }),
       json: values.json === true,
       ...untrusted,
     };

@@ -128,6 +128,9 @@ Options:
   --case <id>          only this case, as for run; repeatable
   --filter <glob>      only cases whose id matches, as for run
   --trials <n>         each case n times, 1 to 100 (overrides num_trials)
+  --shard <i/n>        only the cases of shard i of n (one-based), as run --shard picks them
+  --shard-index <k>    the same, zero-based, with --shard-count <n> (k from 0 to n-1)
+  --shard-count <n>
   --json               print {cases, trials, judgeCalls, scorers, target, reaches, estimate} as JSON
   --untrusted          read the config as an untrusted run does: no environment variable is read
   -h, --help           this text

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Report, ReportCase } from '../core/report/report';
+import type { Report } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import type { RunEvent } from '../core/runner/events';
 import { DEFAULT_JOB_THRESHOLD } from '../core/config/runConfig';
@@ -21,7 +21,7 @@ import type { ReporterRequest } from './args';
 import { checkShards, MergeInputError, type ShardRun } from './mergeInputs';
 import { inDatasetOrder, mergeByIndex, MergeOverlapError } from './mergeOrder';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { RunFolderError } from './runFolderCases';
+import { RunFolderError, type FolderCase } from './runFolderCases';
 import { writeRunInfo, type RunInfo } from './runInfo';
 import { folderSource, RunFolderWriteError, writeFolderReport } from './runStore';
 import { shardLabel } from '../core/runner/shard';
@@ -128,11 +128,11 @@ async function mergeInto(
   const results = new LineFile(join(dir, 'results.jsonl'));
   try {
     for await (const { item } of mergeByIndex(shards.map((s) => inDatasetOrder(s.dir)))) {
-      const parsed = item.results();
-      fold.addCase(item.case.status, parsed);
-      for (const line of item.resultLines) results.write(line);
-      cases.write(item.caseLine);
-      for (const event of caseEvents(item.case, parsed)) onEvent(event);
+      // The figures read scorer, status and score from the front of each line; the lines pass as bytes.
+      fold.addCase(item.case.status, item.foldResults(fold.needsWhole));
+      for (const line of item.resultBytes) results.write(line);
+      cases.write(item.caseBytes);
+      for (const event of caseEvents(item)) onEvent(event);
     }
   } finally {
     cases.close();
@@ -179,8 +179,12 @@ async function mergeInto(
   return head;
 }
 
-/** A case's start and end, as a run emits them, for the reporters (console lines, JUnit, CSV). */
-function caseEvents(c: ReportCase, results: readonly ScorerResult[]): [RunEvent, RunEvent] {
+/**
+ * A case's start and end, as a run emits them, for the reporters (console lines, JUnit, CSV). Its
+ * results are parsed when a reporter reads them (most read only a failed case's).
+ */
+function caseEvents(item: FolderCase): [RunEvent, RunEvent] {
+  const c = item.case;
   const at = { offset: 0, ...fromDisplay(c.location) };
   const range = { file: c.location.file, start: at, end: at };
   return [
@@ -192,38 +196,41 @@ function caseEvents(c: ReportCase, results: readonly ScorerResult[]): [RunEvent,
       range,
       status: c.status,
       durationMs: c.durationMs,
-      results,
+      get results(): readonly ScorerResult[] {
+        return item.results();
+      },
       ...(c.trials === undefined ? {} : { trials: c.trials }),
     },
   ];
 }
 
-/** Lines appended to a file in large synchronous writes; a failed write names the file. */
+/** Lines appended to a file through a large buffer, written synchronously when full; a failed write names the file. */
 class LineFile {
   private readonly fd: number;
-  private parts: string[] = [];
-  private size = 0;
+  private readonly buffer = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'w');
   }
 
-  write(line: string): void {
-    this.parts.push(line, '\n');
-    this.size += line.length + 1;
-    if (this.size >= 256 * 1024) this.flush();
+  write(line: Buffer): void {
+    if (this.used + line.length + 1 > this.buffer.length) {
+      this.flush();
+      if (line.length + 1 > this.buffer.length) {
+        this.put(Buffer.concat([line, NEWLINE]));
+        return;
+      }
+    }
+    this.used += line.copy(this.buffer, this.used);
+    this.buffer[this.used++] = 10;
   }
 
   flush(): void {
-    if (this.parts.length === 0) return;
-    const text = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
-    try {
-      writeSync(this.fd, text);
-    } catch (e) {
-      throw new RunFolderWriteError(this.path, (e as NodeJS.ErrnoException).code ?? String(e));
-    }
+    if (this.used === 0) return;
+    const used = this.used;
+    this.used = 0;
+    this.put(this.buffer.subarray(0, used));
   }
 
   close(): void {
@@ -233,4 +240,15 @@ class LineFile {
       closeSync(this.fd);
     }
   }
+
+  private put(bytes: Buffer): void {
+    try {
+      let at = 0;
+      while (at < bytes.length) at += writeSync(this.fd, bytes, at);
+    } catch (e) {
+      throw new RunFolderWriteError(this.path, (e as NodeJS.ErrnoException).code ?? String(e));
+    }
+  }
 }
+
+const NEWLINE = Buffer.from('\n');

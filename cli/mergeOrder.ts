@@ -7,7 +7,7 @@
  * The shards, each in order, are then merged by dataset index.
  */
 import { join } from 'node:path';
-import { folderCases, numberedLines, parseCaseLine, type FolderCase } from './runFolderCases';
+import { caseIndexes, folderCases, type FolderCase } from './runFolderCases';
 
 /** Cases held back per shard to put it in order. */
 export const WINDOW = 2048;
@@ -58,15 +58,15 @@ export class MinHeap<T> {
 
 /**
  * Whether the folder's cases come out in index order through a window of `window` (a pass over
- * cases.jsonl, holding a window of indexes only). Also checks every case line.
+ * cases.jsonl, holding a window of indexes only; each line's index read from its front).
  */
 async function fitsWindow(dir: string, window: number): Promise<boolean> {
   const path = join(dir, 'cases.jsonl');
   const heap = new MinHeap<number>((n) => n);
   let last = -Infinity;
   let fits = true;
-  for await (const at of numberedLines(path)) {
-    heap.push(parseCaseLine(path, at).index);
+  for await (const index of caseIndexes(path)) {
+    heap.push(index);
     if (heap.size > window) {
       const out = heap.pop() ?? 0;
       if (out < last) fits = false;

@@ -6,6 +6,7 @@ import type { Command } from './args';
 import { databaseReaches } from './preparers';
 import { estimateSpend } from '../core/runner/spendEstimate';
 import { estimateLines } from './planEstimate';
+import { shardRecords } from './shard';
 
 /**
  * `evallens plan <config>`: what a run would do before it does it — the cases, the trials and how
@@ -24,8 +25,11 @@ export async function printPlan(
     selection: { ids: command.caseIds, ...(command.filter === undefined ? {} : { filter: command.filter }) },
     ...(command.trials === undefined ? {} : { trials: command.trials }),
   };
-  const plan = await planJudgeCalls(config, caseRecords(config), options);
-  const estimate = await estimateSpend(config, caseRecords(config), options);
+  // `--shard`: the shard's cases only, picked as `run --shard` picks them.
+  const { shard } = command;
+  const records = () => (shard === undefined ? caseRecords(config) : shardRecords(caseRecords(config), shard));
+  const plan = await planJudgeCalls(config, records(), options);
+  const estimate = await estimateSpend(config, records(), options);
   // A config with a `target:` (generation before scoring) calls the system under test as well.
   const target = (config as RunConfig & { readonly target?: unknown }).target !== undefined;
   const reaches = databaseReaches(config);

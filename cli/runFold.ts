@@ -10,6 +10,14 @@ import type { CaseStatus, RunSummary, ScorerInfo } from '../core/runner/events';
 import { ScorerStatistics } from '../core/runner/scorerStatistics';
 import { Aggregator } from '../shared/aggregate/aggregator';
 
+/**
+ * What the figures read of a result: its scorer, status and score; a skipped result's reason and
+ * details (a missing credential), and the details of a scorer weighted by case. A merge reads these
+ * from the front of a stored line instead of parsing it whole (cli/runFolderCases.ts).
+ */
+export type FoldResult = Pick<ScorerResult, 'scorer' | 'status' | 'score'> &
+  Partial<Pick<ScorerResult, 'reason' | 'details'>>;
+
 /** Distinct missing-credential reasons a summary keeps, as a run keeps them. */
 const MAX_MISSING_REASONS = 5;
 
@@ -18,20 +26,28 @@ export class RunFold {
   private readonly statistics = new ScorerStatistics();
   private readonly counts: Record<CaseStatus, number> = { passed: 0, failed: 0, errored: 0, skipped: 0 };
   private readonly missing = { results: 0, reasons: new Set<string>() };
+  /** Scorers whose results' details the job score reads (weighted by case). */
+  private readonly byCase: ReadonlySet<string>;
 
   constructor(scorers: readonly ScorerInfo[], jobThreshold: number) {
     this.aggregator = new Aggregator(scorers, jobThreshold);
+    this.byCase = new Set(scorers.filter((s) => s.jobScoreByCase === true).map((s) => s.name));
   }
 
-  addCase(status: CaseStatus, results: readonly ScorerResult[]): void {
+  /** Whether the fold needs a result of this scorer whole (its details), not only scorer, status and score. */
+  readonly needsWhole = (scorer: string): boolean => this.byCase.has(scorer);
+
+  /** A case's results; skipped ones whole, and those `needsWhole` names. */
+  addCase(status: CaseStatus, results: readonly FoldResult[]): void {
     for (const result of results) {
       if (result.status === 'skipped' && result.details?.['missing_credentials'] === true) {
         this.missing.results++;
-        if (this.missing.reasons.size < MAX_MISSING_REASONS) this.missing.reasons.add(result.reason);
+        if (this.missing.reasons.size < MAX_MISSING_REASONS) this.missing.reasons.add(result.reason ?? '');
       }
-      this.aggregator.add(result);
+      // The aggregator and the statistics read only the fields a FoldResult has (and details where whole).
+      this.aggregator.add(result as ScorerResult);
     }
-    this.statistics.addCase(results);
+    this.statistics.addCase(results as readonly ScorerResult[]);
     this.counts[status]++;
   }
 

@@ -3,25 +3,38 @@
  * `results.jsonl` that belong to it. RunStore writes a case's results and then the case in the same
  * write batch, in the same order in both files, so the two files are read side by side without
  * holding either. A line that is not what RunStore writes is an error naming the file and line.
+ *
+ * Lines stay bytes until something needs them as values: a merge passes most of them through as
+ * they are, and reads only the few fields the figures need from the front of a result line.
  */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { ReportCase } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
+import { displayLine } from '../shared/text/displayPosition';
+import type { FoldResult } from './runFold';
 
 export class RunFolderError extends Error {}
 
+/** The longest line read from a run folder (a case or a result RunStore writes is far shorter); a longer one is refused, not buffered. */
+export const MAX_LINE = 16 * 1024 * 1024; // bytes
+
 /**
- * A case of a run folder: its line as written and parsed, and its results' lines, parsed when asked
- * (`results()`): a merge holds cases back to order them, and text held is far cheaper to keep than
- * parsed objects.
+ * A case of a run folder: its line as written and parsed, and its results' lines as written, parsed
+ * only when asked (`results()`, or the few fields the figures need, `foldResults()`): a merge holds
+ * cases back to order them, and bytes held are far cheaper to keep than parsed objects.
  */
 export interface FolderCase {
   readonly case: ReportCase;
+  /** The case's line, as written (UTF-8, no line end). */
+  readonly caseBytes: Buffer;
   readonly caseLine: string;
+  /** Its results' lines, as written, in file order. */
+  readonly resultBytes: readonly Buffer[];
   readonly resultLines: readonly string[];
   results(): ScorerResult[];
+  /** What the figures read of each result (cli/runFold.ts); whole results where the front of a line does not say enough. */
+  foldResults(whole: (scorer: string) => boolean): FoldResult[];
 }
 
 export interface NumberedLine {
@@ -29,22 +42,18 @@ export interface NumberedLine {
   readonly line: number;
 }
 
+interface NumberedBytes {
+  readonly bytes: Buffer;
+  readonly line: number;
+}
+
 /** The lines of a file, numbered from 1, blank lines left out. */
 export async function* numberedLines(path: string): AsyncIterable<NumberedLine> {
-  const input = createReadStream(path, 'utf8');
-  const opened = new Promise<void>((resolveOpen, reject) => {
-    input.once('open', () => resolveOpen());
-    input.once('error', reject);
-  });
-  try {
-    await opened;
-  } catch (e) {
-    throw new RunFolderError(`${path}:1:1: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    line++;
-    if (text !== '') yield { text, line };
+  const lines = new LineCursor(path);
+  while (lines.current !== undefined || (await lines.fill())) {
+    const at = lines.current as NumberedBytes;
+    lines.advance();
+    yield { text: at.bytes.toString('utf8'), line: at.line };
   }
 }
 
@@ -56,6 +65,22 @@ export function parseCaseLine(path: string, at: NumberedLine): ReportCase {
       `${path}:${at.line}:1: expected a case with "id", "index" and "status", but this line lacks one`,
     );
   return value as ReportCase;
+}
+
+/** A case line's index, read from its front as RunStore writes it (JSON.stringify puts id, then index, first). */
+const INDEX_SECOND = /^\{"id":"(?:[^"\\]|\\.)*","index":(0|[1-9]\d{0,15}),/;
+
+/** The dataset index of each case line of a cases.jsonl, in file order (each line checked as parseCaseLine does where its front is not RunStore's). */
+export async function* caseIndexes(path: string): AsyncIterable<number> {
+  const lines = new LineCursor(path);
+  while (lines.current !== undefined || (await lines.fill())) {
+    const at = lines.current as NumberedBytes;
+    lines.advance();
+    const front = INDEX_SECOND.exec(at.bytes.toString('latin1', 0, Math.min(at.bytes.length, FRONT)))?.[1];
+    yield front !== undefined
+      ? Number(front)
+      : parseCaseLine(path, { text: at.bytes.toString('utf8'), line: at.line }).index;
+  }
 }
 
 /** A result line's caseId, read from the front of the line as RunStore writes it (JSON.stringify puts it first). */
@@ -95,24 +120,104 @@ function parseLine(path: string, at: NumberedLine): unknown {
 }
 
 /**
- * A file's lines read in large chunks and handed out one at a time without a promise per line (a
- * merge reads millions): `current` is the next line, or undefined when the chunk read so far is used
- * up, and then `fill()` reads on (false at the end of the file).
+ * The fields after the caseId, as JSON.stringify writes a result RunStore stores: scorer, trial,
+ * status, then the score when there is one. Only names of printable ASCII without escapes are read
+ * here; anything else is parsed whole.
  */
-class LineCursor {
-  private lines: NumberedLine[] = [];
-  private at = 0;
-  private carry = '';
-  private number = 0;
-  private ended = false;
-  private readonly chunks: AsyncIterator<string>;
+const FOLD_FIELDS =
+  /^"scorer":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","trial":-?\d+,"status":"([a-z]+)"(?:,"score":(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)[,}])?/;
+/** Statuses whose score the figures take (cli/runFold.ts): their line must say the score, or that there is none, up front. */
+const SCORED: ReadonlySet<string> = new Set(['pass', 'fail', 'measured']);
+/** How much of a line's front is read for FOLD_FIELDS. */
+const FRONT = 320;
 
-  constructor(readonly path: string) {
-    const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-    this.chunks = (input as AsyncIterable<string>)[Symbol.asyncIterator]();
+/**
+ * The fold's fields of a result line from its front, after the `{"caseId":…,` prefix of `skip`
+ * bytes; undefined when the front does not say them all (then the line is parsed whole).
+ */
+function foldFieldsOf(bytes: Buffer, skip: number): FoldResult | undefined {
+  const match = FOLD_FIELDS.exec(bytes.toString('latin1', skip, Math.min(bytes.length, skip + FRONT)));
+  if (match === null) return undefined;
+  const status = match[2] as FoldResult['status'];
+  // A skipped result's details say whether a credential was missing: read whole.
+  if (status === 'skipped') return undefined;
+  const score = match[3];
+  if (score !== undefined) return { scorer: match[1] as string, status, score: Number(score) };
+  // A scored status with no score right after it may have one further on: read whole.
+  if (SCORED.has(status)) return undefined;
+  return { scorer: match[1] as string, status };
+}
+
+class FolderCaseItem implements FolderCase {
+  private parsed: ScorerResult[] | undefined;
+  readonly case: ReportCase;
+
+  constructor(
+    reportCase: ReportCase,
+    private readonly caseAt: NumberedBytes,
+    private readonly resultsAt: readonly NumberedBytes[],
+    private readonly resultsPath: string,
+    /** Bytes at the front of each result line that are this case's `{"caseId":…,` (0 when a line was not checked so). */
+    private readonly prefix: number,
+  ) {
+    this.case = reportCase;
   }
 
-  get current(): NumberedLine | undefined {
+  get caseBytes(): Buffer {
+    return this.caseAt.bytes;
+  }
+
+  get caseLine(): string {
+    return this.caseAt.bytes.toString('utf8');
+  }
+
+  get resultBytes(): Buffer[] {
+    return this.resultsAt.map((at) => at.bytes);
+  }
+
+  get resultLines(): string[] {
+    return this.resultsAt.map((at) => at.bytes.toString('utf8'));
+  }
+
+  results(): ScorerResult[] {
+    this.parsed ??= this.resultsAt.map((at) =>
+      parseResultLine(this.resultsPath, { text: at.bytes.toString('utf8'), line: at.line }),
+    );
+    return this.parsed;
+  }
+
+  foldResults(whole: (scorer: string) => boolean): FoldResult[] {
+    if (this.parsed !== undefined || this.prefix === 0) return this.results();
+    const out: FoldResult[] = [];
+    for (const [i, at] of this.resultsAt.entries()) {
+      const fields = foldFieldsOf(at.bytes, this.prefix);
+      out.push(fields === undefined || whole(fields.scorer) ? (this.results()[i] as ScorerResult) : fields);
+    }
+    return out;
+  }
+}
+
+/**
+ * A file's lines as bytes, read in large chunks and handed out one at a time without a promise per
+ * line (a merge reads millions): `current` is the next line, or undefined when the chunk read so far
+ * is used up, and then `fill()` reads on (false at the end of the file). Lines end at \n (a \r before
+ * it is dropped); blank lines are left out; a line longer than MAX_LINE is an error.
+ */
+class LineCursor {
+  private lines: NumberedBytes[] = [];
+  private at = 0;
+  private carry: Buffer | undefined;
+  /** Lines read so far, blank ones included. */
+  private number = 0;
+  private ended = false;
+  private readonly chunks: AsyncIterator<Buffer>;
+
+  constructor(readonly path: string) {
+    const input = createReadStream(path, { highWaterMark: 1 << 20 });
+    this.chunks = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  }
+
+  get current(): NumberedBytes | undefined {
     return this.lines[this.at];
   }
 
@@ -124,7 +229,7 @@ class LineCursor {
   async fill(): Promise<boolean> {
     while (this.at >= this.lines.length) {
       if (this.ended) return false;
-      let next: IteratorResult<string>;
+      let next: IteratorResult<Buffer>;
       try {
         next = await this.chunks.next();
       } catch (e) {
@@ -132,18 +237,50 @@ class LineCursor {
           `${this.path}:1:1: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
         );
       }
-      const parts = next.done === true ? [this.carry] : (this.carry + next.value).split('\n');
-      if (next.done === true) this.ended = true;
-      this.carry = next.done === true ? '' : (parts.pop() ?? '');
       this.lines = [];
       this.at = 0;
-      for (const part of parts) {
-        this.number++;
-        const text = part.endsWith('\r') ? part.slice(0, -1) : part;
-        if (text !== '') this.lines.push({ text, line: this.number });
+      if (next.done === true) {
+        this.ended = true;
+        if (this.carry !== undefined) this.push(this.carry, this.carry.length);
+        this.carry = undefined;
+        continue;
       }
+      const bytes = next.value;
+      let start = 0;
+      let newline = bytes.indexOf(10);
+      if (this.carry !== undefined) {
+        // Only the line cut at the chunk's edge is copied together, not the chunk.
+        const end = newline === -1 ? bytes.length : newline;
+        const joined = Buffer.concat([this.carry, bytes.subarray(0, end)]);
+        if (newline === -1) this.carry = joined;
+        else {
+          this.carry = undefined;
+          this.push(joined, joined.length);
+          start = newline + 1;
+          newline = bytes.indexOf(10, start);
+        }
+      }
+      for (; newline !== -1; newline = bytes.indexOf(10, start)) {
+        this.push(bytes.subarray(start, newline), newline - start);
+        start = newline + 1;
+      }
+      if (this.carry === undefined && start < bytes.length) this.carry = bytes.subarray(start);
+      if (this.carry !== undefined && this.carry.length > MAX_LINE) this.tooLong();
     }
     return true;
+  }
+
+  private tooLong(): never {
+    throw new RunFolderError(
+      `${this.path}:${displayLine(this.number)}:1: expected one JSON object per line, but this line is longer than ${MAX_LINE} bytes (16 MiB; a damaged file)`,
+    );
+  }
+
+  private push(line: Buffer, length: number): void {
+    if (length > MAX_LINE) this.tooLong();
+    this.number++;
+    const end = length > 0 && line[length - 1] === 13 ? length - 1 : length;
+    if (end > 0) this.lines.push({ bytes: end === length ? line : line.subarray(0, end), line: this.number });
   }
 }
 
@@ -154,27 +291,36 @@ export async function* folderCases(dir: string): AsyncIterable<FolderCase> {
   const cases = new LineCursor(casesPath);
   const results = new LineCursor(resultsPath);
   let resultsLeft = await results.fill();
-  let pendingId = resultsLeft ? caseIdOf(resultsPath, results.current as NumberedLine) : undefined;
   while (cases.current !== undefined || (await cases.fill())) {
-    const at = cases.current as NumberedLine;
+    const at = cases.current as NumberedBytes;
     cases.advance();
-    const reportCase = parseCaseLine(casesPath, at);
-    const lines: NumberedLine[] = [];
-    while (pendingId === reportCase.id) {
-      lines.push(results.current as NumberedLine);
+    const reportCase = parseCaseLine(casesPath, { text: at.bytes.toString('utf8'), line: at.line });
+    // Each result line of this case begins with these bytes when RunStore wrote it.
+    const prefix = Buffer.from(`{"caseId":${JSON.stringify(reportCase.id)},`);
+    let checked = prefix.length;
+    const lines: NumberedBytes[] = [];
+    while (resultsLeft) {
+      const line = results.current as NumberedBytes;
+      const bytes = line.bytes;
+      if (bytes.length <= prefix.length || bytes.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0) {
+        // Written otherwise (another escape of the id), or another case's: read the id itself.
+        if (lineCaseId(resultsPath, line) !== reportCase.id) break;
+        checked = 0;
+      }
+      lines.push(line);
       results.advance();
       resultsLeft = results.current !== undefined || (await results.fill());
-      pendingId = resultsLeft ? caseIdOf(resultsPath, results.current as NumberedLine) : undefined;
     }
-    yield {
-      case: reportCase,
-      caseLine: at.text,
-      resultLines: lines.map((l) => l.text),
-      results: () => lines.map((l) => parseResultLine(resultsPath, l)),
-    };
+    yield new FolderCaseItem(reportCase, at, lines, resultsPath, checked);
   }
-  if (pendingId !== undefined)
+  if (resultsLeft) {
+    const line = results.current as NumberedBytes;
     throw new RunFolderError(
-      `${resultsPath}:${(results.current as NumberedLine).line}:1: expected the results of the cases cases.jsonl lists, in its order, but this result is of case "${pendingId}", which is not there (a damaged run folder)`,
+      `${resultsPath}:${line.line}:1: expected the results of the cases cases.jsonl lists, in its order, but this result is of case "${lineCaseId(resultsPath, line)}", which is not there (a damaged run folder)`,
     );
+  }
+}
+
+function lineCaseId(path: string, at: NumberedBytes): string {
+  return caseIdOf(path, { text: at.bytes.toString('utf8'), line: at.line });
 }

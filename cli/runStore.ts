@@ -1,12 +1,20 @@
+import { isAscii } from 'node:buffer';
 import { once } from 'node:events';
 import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Report, ReportCase, ReportSource } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import type { RunEvent } from '../core/runner/events';
 import { toDisplay } from '../shared/text/displayPosition';
-import { writeReportJson } from './reporters/json';
+import {
+  REPORT_JSON_BETWEEN,
+  REPORT_JSON_COMPARISON,
+  REPORT_JSON_END,
+  reportJsonAfterResults,
+  reportJsonHead,
+} from './reporters/json';
+import { jsonPrintable } from '../shared/text/printable';
+import { numberedLines } from './runFolderCases';
 import { TickBatch } from './tickBatch';
 import { writeRunInfo, type RunDescription, type RunInfo } from './runInfo';
 
@@ -164,21 +172,91 @@ export function folderSource(dir: string, head: Omit<Report, 'cases' | 'results'
   };
 }
 
-/** Writes a run folder's `report.json` from its cases.jsonl and results.jsonl (and a baseline comparison after them). */
+/**
+ * Writes a run folder's `report.json` from its cases.jsonl and results.jsonl (and a baseline
+ * comparison after them), as writeReportJson writes a report: the stored lines are copied as bytes in
+ * large chunks, a comma put between them; only a chunk with a byte outside printable ASCII is decoded
+ * to spell its C1, bidi and format characters as \u escapes (jsonPrintable), as writeReportJson does.
+ */
 export async function writeFolderReport(
   dir: string,
   head: Omit<Report, 'cases' | 'results'>,
   comparison?: (stream: NodeJS.WritableStream) => Promise<void>,
 ): Promise<void> {
   const file = createWriteStream(join(dir, 'report.json'));
-  await writeReportJson(folderSource(dir, head), file, comparison);
-  file.end();
-  await once(file, 'finish');
+  const failed = new Promise<never>((_resolve, reject) => file.once('error', reject));
+  // Keeps an early failure from being unhandled while the writes below have not yet awaited it.
+  failed.catch(() => undefined);
+  const put = async (chunk: Buffer | string): Promise<void> => {
+    if (!file.write(chunk)) await Promise.race([once(file, 'drain'), failed]);
+  };
+  await put(jsonPrintable(reportJsonHead(head)));
+  await copyItems(join(dir, 'cases.jsonl'), put);
+  await put(REPORT_JSON_BETWEEN);
+  await copyItems(join(dir, 'results.jsonl'), put);
+  await put(jsonPrintable(reportJsonAfterResults(head)));
+  if (comparison !== undefined) {
+    await put(REPORT_JSON_COMPARISON);
+    await Promise.race([comparison(file), failed]);
+  }
+  file.end(REPORT_JSON_END);
+  await Promise.race([once(file, 'finish'), failed]);
 }
 
+/** Chunks of a stored file read at once. */
+const COPY_CHUNK = 1 << 20;
+
+/** The lines of a JSON Lines file as the items of a report's array: each after `\n` (the first) or `,\n`. */
+async function copyItems(path: string, put: (chunk: Buffer | string) => Promise<void>): Promise<void> {
+  let first = true;
+  let carry: Buffer | undefined;
+  for await (const chunk of createReadStream(path, { highWaterMark: COPY_CHUNK }) as AsyncIterable<Buffer>) {
+    const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
+    const end = bytes.lastIndexOf(10) + 1;
+    carry = end < bytes.length ? bytes.subarray(end) : undefined;
+    if (end === 0) continue;
+    await put(asItems(bytes.subarray(0, end), first));
+    first = false;
+  }
+  if (carry !== undefined) await put(asItems(carry, first));
+}
+
+/**
+ * Whole lines (each ending with \n, but the file's last may not) as report items. Blank lines are
+ * left out; a \r before a \n is dropped.
+ */
+function asItems(lines: Buffer, first: boolean): Buffer {
+  if (!isAscii(lines) || lines.indexOf(0x7f) !== -1) {
+    const items = lines
+      .toString('utf8')
+      .split('\n')
+      .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
+      .filter((line) => line !== '');
+    if (items.length === 0) return Buffer.alloc(0);
+    return Buffer.from(jsonPrintable(`${first ? '\n' : ',\n'}${items.join(',\n')}`));
+  }
+  const out = Buffer.allocUnsafe(lines.length * 2 + 2);
+  let at = 0;
+  let start = 0;
+  let separator = first ? 1 : 2;
+  while (start < lines.length) {
+    let newline = lines.indexOf(10, start);
+    if (newline === -1) newline = lines.length;
+    const end = newline > start && lines[newline - 1] === 13 ? newline - 1 : newline;
+    if (end > start) {
+      if (separator === 2) out[at++] = 44; // ,
+      out[at++] = 10;
+      separator = 2;
+      at += lines.copy(out, at, start, end);
+    }
+    start = newline + 1;
+  }
+  return out.subarray(0, at);
+}
+
+/** A run folder file's lines, blank ones left out. */
 async function* readLines(path: string): AsyncIterable<string> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line !== '') yield line;
+  for await (const { text } of numberedLines(path)) yield text;
 }
 
 async function* parsed<T>(lines: AsyncIterable<string>): AsyncIterable<T> {

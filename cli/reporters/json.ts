@@ -43,7 +43,52 @@ export async function writeReportJson(
   stream: NodeJS.WritableStream,
   comparison?: (stream: NodeJS.WritableStream) => Promise<void>,
 ): Promise<void> {
-  const { head } = source;
+  let buffer = reportJsonHead(source.head);
+  const flush = async (): Promise<void> => {
+    // C1, bidi and format characters spelled as \u escapes: the same JSON, inert in a terminal.
+    await writeChunk(stream, jsonPrintable(buffer));
+    buffer = '';
+  };
+  const items = async (texts: AsyncIterable<string>): Promise<void> => {
+    let first = true;
+    for await (const text of texts) {
+      buffer += `${first ? '\n' : ',\n'}${text}`;
+      first = false;
+      if (buffer.length >= BATCH) await flush();
+    }
+  };
+  await items(source.lines?.cases() ?? serialized(source.cases(), caseJson));
+  buffer += REPORT_JSON_BETWEEN;
+  await items(source.lines?.results() ?? serialized(source.results(), resultJson));
+  buffer += reportJsonAfterResults(source.head);
+  if (comparison !== undefined) {
+    buffer += REPORT_JSON_COMPARISON;
+    await flush();
+    await comparison(stream);
+  }
+  buffer += REPORT_JSON_END;
+  await flush();
+}
+
+/** Between the cases and the results of a report written by writeReportJson. */
+export const REPORT_JSON_BETWEEN = '\n],\n"results":[';
+/** Before the comparison (`run --baseline`), after reportJsonAfterResults. */
+export const REPORT_JSON_COMPARISON = ',\n"comparison":';
+/** The end of a report written by writeReportJson. */
+export const REPORT_JSON_END = '\n}\n';
+
+/** What follows the results of a report written by writeReportJson, up to the comparison or the end. */
+export function reportJsonAfterResults(head: ReportSource['head']): string {
+  // A report read from EvalBench's results says where its numbers come from.
+  return head.imported === undefined ? '\n]' : `\n],\n"imported":${JSON.stringify(head.imported)}`;
+}
+
+/**
+ * A report's text up to its first case, as writeReportJson writes it (before jsonPrintable): each
+ * case, then REPORT_JSON_BETWEEN, each result, reportJsonAfterResults, [the comparison,] REPORT_JSON_END
+ * follow; each case and result on a line of its own, after `\n` (the first) or `,\n`.
+ */
+export function reportJsonHead(head: ReportSource['head']): string {
   const fields: [string, unknown][] = [
     ['version', head.version],
     ['tool', { name: head.tool.name, version: head.tool.version }],
@@ -76,31 +121,7 @@ export async function writeReportJson(
     buffer += `${i === 0 ? '\n' : ',\n'}${JSON.stringify(scorerJson(scorer))}`;
   });
   buffer += '\n],\n"cases":[';
-  const flush = async (): Promise<void> => {
-    // C1, bidi and format characters spelled as \u escapes: the same JSON, inert in a terminal.
-    await writeChunk(stream, jsonPrintable(buffer));
-    buffer = '';
-  };
-  const items = async (texts: AsyncIterable<string>): Promise<void> => {
-    let first = true;
-    for await (const text of texts) {
-      buffer += `${first ? '\n' : ',\n'}${text}`;
-      first = false;
-      if (buffer.length >= BATCH) await flush();
-    }
-  };
-  await items(source.lines?.cases() ?? serialized(source.cases(), caseJson));
-  buffer += '\n],\n"results":[';
-  await items(source.lines?.results() ?? serialized(source.results(), resultJson));
-  // A report read from EvalBench's results says where its numbers come from.
-  buffer += head.imported === undefined ? '\n]' : `\n],\n"imported":${JSON.stringify(head.imported)}`;
-  if (comparison !== undefined) {
-    buffer += ',\n"comparison":';
-    await flush();
-    await comparison(stream);
-  }
-  buffer += '\n}\n';
-  await flush();
+  return buffer;
 }
 
 async function copyReport(from: string, to: string): Promise<void> {

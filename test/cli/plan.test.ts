@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { shardOf } from '../../core/runner/shard';
 import { ensureBuilt, runCli } from '../support/cli';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/fakeOpenAiServer';
 
@@ -67,6 +68,38 @@ describe('evallens plan and the judge-call announcement', () => {
     assert.deepEqual([plan.cases, plan.judgeCalls], [2, 6]);
     const text = await runCli(['plan', 'judged.eval.yaml', '--case', 'b1'], { cwd: work, env });
     assert.match(text.stdout, /^This run will make 1 judge call at most \(1 case × 1 trial; goal_completion 1\)$/m);
+  });
+
+  it("plan --shard plans the shard's cases only, as run --shard picks them: the shards add up to the whole", async () => {
+    const shardCases = (id: string) => shardOf(id, 3);
+    const plans = await Promise.all(
+      [1, 2, 3].map(async (i) => {
+        const run = await runCli(['plan', 'judged.eval.yaml', '--json', '--shard', `${i}/3`], { cwd: work, env });
+        assert.equal(run.code, 0, run.stderr);
+        return JSON.parse(run.stdout) as { cases: number; judgeCalls: number };
+      }),
+    );
+    // goal_completion 1 call a case; binary_rubric_scorer 1 a rubric item (a1 has 3, a2 1, b1 none).
+    const calls: Record<string, number> = { a1: 4, a2: 2, b1: 1 };
+    for (const [i, plan] of plans.entries()) {
+      const ids = Object.keys(calls).filter((id) => shardCases(id) === i);
+      assert.deepEqual([plan.cases, plan.judgeCalls], [ids.length, ids.reduce((sum, id) => sum + (calls[id] ?? 0), 0)]);
+    }
+    assert.equal(
+      plans.reduce((sum, p) => sum + p.judgeCalls, 0),
+      7,
+    );
+    const zeroBased = await runCli(['plan', 'judged.eval.yaml', '--json', '--shard-index', '0', '--shard-count', '3'], {
+      cwd: work,
+      env,
+    });
+    assert.deepEqual(
+      JSON.parse(zeroBased.stdout),
+      JSON.parse((await runCli(['plan', 'judged.eval.yaml', '--json', '--shard', '1/3'], { cwd: work, env })).stdout),
+    );
+    const bad = await runCli(['plan', 'judged.eval.yaml', '--shard', '4/3'], { cwd: work, env });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /4\/3/);
   });
 
   it('run announces the judge calls on stderr before making them, and makes no more than announced', async () => {

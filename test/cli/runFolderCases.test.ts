@@ -1,0 +1,175 @@
+/**
+ * A run folder read back as bytes (cli/runFolderCases.ts) and its report.json written from it by
+ * copying lines (cli/runStore.ts): the same values and the same report text as parsing every line
+ * and writing it again, and a bounded line length.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, describe, it } from 'node:test';
+import type { Report, ReportCase } from '../../core/report/report';
+import type { ScorerResult } from '../../core/result';
+import { writeReportJson } from '../../cli/reporters/json';
+import { folderCases, MAX_LINE, RunFolderError, type FolderCase } from '../../cli/runFolderCases';
+import { writeFolderReport } from '../../cli/runStore';
+
+const work = mkdtempSync(join(tmpdir(), 'evallens-folder-cases-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function folder(name: string, cases: readonly ReportCase[], results: readonly ScorerResult[]): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'cases.jsonl'), cases.map((c) => `${JSON.stringify(c)}\n`).join(''));
+  writeFileSync(join(dir, 'results.jsonl'), results.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  return dir;
+}
+
+function reportCase(id: string, index: number): ReportCase {
+  return {
+    id,
+    index,
+    status: 'failed',
+    durationMs: 1.5,
+    location: { file: '/d/cases.jsonl', line: index + 1, column: 1 },
+  };
+}
+
+async function all(dir: string): Promise<FolderCase[]> {
+  const items: FolderCase[] = [];
+  for await (const item of folderCases(dir)) items.push(item);
+  return items;
+}
+
+const base = { trial: 1, reason: 'r', durationMs: 0.25 } as const;
+
+describe('a run folder read as bytes', () => {
+  it("reads scorer, status and score from a line's front as parsing it whole does, and parses whole what the front does not say", async () => {
+    const odd = 'ca"se\\ü\u202e';
+    const results: ScorerResult[] = [
+      { ...base, caseId: 'a', scorer: 'exact', status: 'pass', score: 1, passed: true },
+      { ...base, caseId: 'a', scorer: 'edit', status: 'fail', score: 1.2345678901234567e-7, passed: false },
+      { ...base, caseId: 'a', scorer: 'count', status: 'measured', score: -250.5 },
+      { ...base, caseId: 'a', scorer: 'judge', status: 'error' },
+      {
+        ...base,
+        caseId: 'a',
+        scorer: 'judge2',
+        status: 'skipped',
+        reason: 'no key',
+        details: { missing_credentials: true },
+      },
+      { ...base, caseId: odd, scorer: 'ünïcode', status: 'pass', score: 0.5, passed: true },
+      // A scored status whose score is not right after it: read whole.
+      { caseId: odd, status: 'fail', scorer: 'reordered', trial: 2, score: 0.25, reason: 'x', durationMs: 1 },
+    ];
+    const dir = folder('front', [reportCase('a', 0), reportCase(odd, 1)], results);
+    const items = await all(dir);
+    assert.deepEqual(
+      items.map((item) => item.case.id),
+      ['a', odd],
+    );
+    const whole = (r: ScorerResult) => ({ scorer: r.scorer, status: r.status, score: r.score });
+    for (const item of items) {
+      const folded = item.foldResults(() => false).map((r) => ({ scorer: r.scorer, status: r.status, score: r.score }));
+      assert.deepEqual(folded, item.results().map(whole));
+      assert.deepEqual(
+        item.results(),
+        results.filter((r) => r.caseId === item.case.id),
+      );
+    }
+    // The skipped result comes whole: the fold reads its details.
+    assert.deepEqual(items[0]?.foldResults(() => false)[4], results[4]);
+  });
+
+  it('refuses a line longer than 16 MiB, naming the file and line, without holding it', async () => {
+    const long: ScorerResult = {
+      ...base,
+      caseId: 'b',
+      scorer: 'exact',
+      status: 'fail',
+      score: 0,
+      reason: 'x'.repeat(MAX_LINE),
+    };
+    const dir = folder(
+      'long',
+      [reportCase('a', 0), reportCase('b', 1)],
+      [{ ...base, caseId: 'a', scorer: 'exact', status: 'pass', score: 1 }, long],
+    );
+    await assert.rejects(all(dir), (e: unknown) => {
+      assert.ok(e instanceof RunFolderError);
+      assert.match(
+        e.message,
+        /results\.jsonl:2:1: expected one JSON object per line, but this line is longer than 16777216 bytes/,
+      );
+      return true;
+    });
+  });
+});
+
+describe("a run folder's report.json written by copying its lines", () => {
+  it('is the text writeReportJson writes from the parsed lines: escapes, blank lines and CRLF alike', async () => {
+    const cases = [reportCase('a', 0), reportCase('b\u0085\u202e', 1), reportCase('c', 2)];
+    const results: ScorerResult[] = [
+      { ...base, caseId: 'a', scorer: 'exact', status: 'pass', score: 1, reason: 'plain' },
+      {
+        ...base,
+        caseId: 'b\u0085\u202e',
+        scorer: 'exact',
+        status: 'fail',
+        score: 0,
+        reason: 'bidi \u2066 and del \u007f',
+      },
+      { ...base, caseId: 'c', scorer: 'exact', status: 'pass', score: 1, reason: 'ü' },
+    ];
+    const dir = folder('report', cases, results);
+    // A blank line and a CRLF line end, as a hand-edited folder may have.
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n');
+    writeFileSync(join(dir, 'results.jsonl'), `${lines[0]}\n\n${lines[1]}\r\n${lines[2]}`);
+    const head: Omit<Report, 'cases' | 'results'> = {
+      version: 1,
+      tool: { name: 'evallens', version: '0.0.0' },
+      runId: 'run-\u202e',
+      configFile: '/c.yaml',
+      startedAt: 's',
+      finishedAt: 'f',
+      durationMs: 1,
+      cancelled: false,
+      numTrials: 1,
+      summary: { passed: 2, failed: 1, errored: 0, skipped: 0, total: 3 },
+      job: {},
+      scorers: [],
+    };
+    await writeFolderReport(dir, head, async (stream) => {
+      stream.write('{"compared":true}');
+    });
+    let expected = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        expected += chunk.toString('utf8');
+        done();
+      },
+    });
+    const text = (items: readonly object[]) =>
+      (async function* () {
+        for (const item of items) yield JSON.stringify(item);
+      })();
+    await writeReportJson(
+      {
+        head,
+        cases: () => text([]) as AsyncIterable<never>,
+        results: () => text([]) as AsyncIterable<never>,
+        lines: { cases: () => text(cases), results: () => text(results) },
+      },
+      sink,
+      async (stream) => {
+        stream.write('{"compared":true}');
+      },
+    );
+    const written = readFileSync(join(dir, 'report.json'), 'utf8');
+    assert.equal(written, expected);
+    assert.match(written, /\\u202e/);
+    assert.deepEqual((JSON.parse(written) as Report).results, results);
+  });
+});
