@@ -67,24 +67,34 @@ async function ownValidatorsModule() {
 }
 
 /**
- * Client libraries only the server database engines load (core/sql/openEngine.ts imports the engines on
- * first use): each is bundled into a file of its own beside the bundles (`dist/vendor-*.js`, shipped
- * with them), so a process that opens no such database never reads or parses them (mysql2 alone was
- * a third of dist/cli.js). They hold no state of ours, so two copies of nothing can drift apart.
+ * Libraries only a server database engine or a Vertex judge loads (core/sql/openEngine.ts imports the
+ * engines on first use; core/judge/googleCredentials.ts imports google-auth-library on first use):
+ * each is bundled into a file of its own beside the bundles (`dist/vendor-*.js`, shipped with them), so
+ * a process that needs none of them never reads or parses them (mysql2 alone was a third of
+ * dist/cli.js). They hold no state of ours, so there are no two copies of anything that could drift.
+ * google-auth-library is reached by `import()`: its file names its exports (an ES module re-export,
+ * which esbuild annotates for Node's CommonJS export detection).
  */
-const VENDOR = { pg: 'vendor-pg.js', 'mysql2/promise': 'vendor-mysql2.js' };
+const VENDOR = {
+  pg: { file: 'vendor-pg.js', contents: "module.exports = require('pg');" },
+  'mysql2/promise': { file: 'vendor-mysql2.js', contents: "module.exports = require('mysql2/promise');" },
+  'google-auth-library': {
+    file: 'vendor-google-auth.js',
+    contents: "export { GoogleAuth } from 'google-auth-library';",
+  },
+};
 const vendorChunks = {
   name: 'vendor-chunks',
   setup(build) {
-    build.onResolve({ filter: /^(pg|mysql2\/promise)$/ }, (args) => ({
-      path: `./${VENDOR[args.path]}`,
+    build.onResolve({ filter: /^(pg|mysql2\/promise|google-auth-library)$/ }, (args) => ({
+      path: `./${VENDOR[args.path].file}`,
       external: true,
     }));
   },
 };
-const vendorBuilds = Object.entries(VENDOR).map(([name, file]) => ({
+const vendorBuilds = Object.values(VENDOR).map(({ file, contents }) => ({
   ...node,
-  stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: ROOT, loader: 'js' },
+  stdin: { contents, resolveDir: ROOT, loader: 'js' },
   outfile: `dist/${file}`,
 }));
 
