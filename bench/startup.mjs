@@ -2,8 +2,9 @@
 // CLI start-up and regex checking (issue 18, items 1 and 2): `evallens validate` on each example, with
 // the ReDoS verdict cache cold (a fresh EVALLENS_CACHE_HOME each round) and warm (one kept across
 // rounds), beside `node -e 0` (what any Node program pays) and, with --old, another build of the CLI.
+// Wall time and CPU time (user + system) of each whole process, medians of the rounds.
 // Also a config whose one pattern crashes recheck's native checker (`^(a|\1a)+$`): its time, and that
-// stderr has nothing but our own message. Whole processes, medians of the rounds with (min–max).
+// stderr has nothing but our own message.
 //
 //   npm run build && node bench/startup.mjs [--rounds 10] [--cli dist/cli.js] [--old PATH] [--backend pure]
 //
@@ -46,6 +47,15 @@ const configs = [
   ['NL2SQL (1 regexp_matcher pattern)', 'examples/nl2sql/shop.eval.yaml'],
   ['agent (2 tool_call_match patterns)', 'examples/agent/support-agent.eval.yaml'],
   ['backreference `^(a|\\1a)+$`', join(patterns, 'backreference.eval.yaml')],
+  // Every other example: no pattern to check, so what any config costs.
+  ['NL2SQL on PostgreSQL', 'examples/nl2sql/shop-postgres.eval.yaml'],
+  ['EvalHub', 'examples/evalhub/benchmarks.eval.yaml'],
+  ['LLM judge', 'examples/judge/support-judged.eval.yaml'],
+  ['subprocess per case', 'examples/subprocess/per-case.eval.yaml'],
+  ['subprocess, persistent Node', 'examples/subprocess/persistent-node.eval.yaml'],
+  ['subprocess, persistent Python', 'examples/subprocess/persistent-python.eval.yaml'],
+  ['Python scorer', 'examples/subprocess/python-scorer.eval.yaml'],
+  ['target', 'examples/target/agent.eval.yaml'],
 ];
 const JAVA = /Exception in thread|StackOverflowError|\tat /;
 
@@ -95,21 +105,24 @@ const fmt = (runs) => {
   const ms = runs.map((x) => x.wallMs);
   return `${round(median(ms))} (${round(Math.min(...ms))}–${round(Math.max(...ms))})`;
 };
+// CPU time (user + system, the process and its children): far less inflated by a loaded machine than wall time.
+const cpu = (runs) => `${round(median(runs.map((x) => x.cpuS * 1000)))}`;
+const cells = (key) => (rows.has(key) ? `${fmt(rows.get(key))} | ${cpu(rows.get(key))}` : '– | –');
 const lines = [
   `#### Start-up and regex checking — ${new Date().toISOString().slice(0, 10)}`,
   '',
   `${cpus().length} cores, Node ${process.version}, recheck backend: ${values.backend ?? 'native where installed'}. ` +
     `Load average before ${loadBefore}, after ${loadAfter}. ${rounds} rounds (warm: ${rounds - 1}, the first fills the cache); ` +
-    'wall ms of the whole process, median (min–max).',
+    'whole processes: wall ms, median (min–max), and CPU ms (user + system), median.',
   '',
-  `| | cold verdict cache | warm verdict cache |`,
-  `|---|---:|---:|`,
-  `| \`node -e 0\` | ${fmt(rows.get('node -e 0'))} | |`,
+  `| | cold: wall ms | cold: CPU ms | warm: wall ms | warm: CPU ms |`,
+  `|---|---:|---:|---:|---:|`,
+  `| \`node -e 0\` | ${cells('node -e 0')} | | |`,
 ];
 for (const [who] of clis)
   for (const [name] of configs)
     lines.push(
-      `| ${who}: \`validate\` ${name} | ${fmt(rows.get(`${who}\t${name}\tcold`))} | ${rows.has(`${who}\t${name}\twarm`) ? fmt(rows.get(`${who}\t${name}\twarm`)) : '–'} |`,
+      `| ${who}: \`validate\` ${name} | ${cells(`${who}\t${name}\tcold`)} | ${cells(`${who}\t${name}\twarm`)} |`,
     );
 for (const [key, count] of traces)
   lines.push('', `${key.replace('\t', ', ')}: ${count} lines of Java trace on stderr.`);

@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { isMap, isSeq } from 'yaml';
 import runConfigSchema from '../../schemas/run-config.schema.json';
 import { hasErrors, type Problem } from '../problem';
-import { createAjv } from '../schema/ajv';
+import { ownValidator, runConfigTopLevelSpec } from '../schema/ownValidators';
 import type { ScorerRegistry } from '../scorers/registry';
 import { configFamily } from './configFamily';
 import {
@@ -65,23 +65,11 @@ export interface ParsedRunConfig {
 const TOP_LEVEL_KEYS = Object.keys(runConfigSchema.properties);
 
 /**
- * The published run-config schema with `scorers:` narrowed to its shape: each entry is then checked
- * against its own scorer's schema (readScorers), which words its mistakes precisely, so compiling
- * every scorer's definitions a second time here would only cost start-up time. Compiled on first use
- * and kept in the host's engine context.
+ * The run-config schema with `scorers:` narrowed to its shape (runConfigTopLevelSpec), made on first
+ * use and kept in the host's engine context.
  */
 function validateTopLevel(engine: EngineContext): ValidateFunction {
-  if (engine.validators.topLevel === undefined) {
-    // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
-    const { $defs, properties, allOf: _scorersOfFamily, ...rest } = runConfigSchema;
-    const topLevel = {
-      ...rest,
-      properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } },
-      $defs: { case: $defs.case, evalhub_collection: $defs.evalhub_collection },
-    };
-    engine.validators.topLevel = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(topLevel);
-  }
-  return engine.validators.topLevel;
+  return (engine.validators.topLevel ??= ownValidator(runConfigTopLevelSpec()));
 }
 
 /**

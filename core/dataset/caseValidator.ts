@@ -1,6 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import caseSchema from '../../schemas/case.schema.json';
-import { createAjv } from '../schema/ajv';
+import { caseSpec, ownValidator } from '../schema/ownValidators';
 import { describeKind, type Vocabulary } from './valueKinds';
 
 /**
@@ -9,8 +8,7 @@ import { describeKind, type Vocabulary } from './valueKinds';
  * test/core/schema/ownSchemas.test.ts), so ajv need not compile the meta-schema first.
  */
 let compiled: ValidateFunction | undefined;
-const validator = (): ValidateFunction =>
-  (compiled ??= createAjv({ useDefaults: false, ownSchemas: true }).compile(caseSchema));
+const validator = (): ValidateFunction => (compiled ??= ownValidator(caseSpec()));
 
 /**
  * Checks a parsed case object against `schemas/case.schema.json`. Returns one sentence per violation,

@@ -4,7 +4,7 @@ import type { DatasetSource } from '../config/runConfig';
 import { schemaProblems } from '../config/schemaMessages';
 import { YamlSource } from '../config/yamlSource';
 import type { Problem } from '../problem';
-import { createAjv } from '../schema/ajv';
+import { evalhubCollectionSpec, ownValidator } from '../schema/ownValidators';
 import { readBoundedTextSync } from '../text/boundedRead';
 import { collectionConfig } from './benchmarkConfigs';
 import type { EvalhubSection } from './configSection';
@@ -57,7 +57,7 @@ function readCollection(file: string): { collection?: CollectionConfig; problems
   if (syntax.some((p) => p.severity === 'error')) return { problems: syntax };
   const data = source.toData();
   if (data.problems.length > 0) return { problems: data.problems };
-  const validate = createAjv({ useDefaults: false, verbose: true, ownSchemas: true }).compile(collectionSchema);
+  const validate = ownValidator(evalhubCollectionSpec());
   if (!validate(data.value)) {
     const found = schemaProblems(validate.errors ?? [], source, { basePath: [], knownKeys: collectionKeys });
     return {

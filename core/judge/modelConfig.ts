@@ -7,7 +7,7 @@ import { maskProblems, readSecretEnv } from '../../shared/text/secretMask';
 import { displayLineColumn } from '../../shared/text/displayPosition';
 import { YamlSource } from '../config/yamlSource';
 import { hasErrors, type Problem } from '../problem';
-import { createAjv } from '../schema/ajv';
+import { modelConfigSpec, ownValidator } from '../schema/ownValidators';
 import { endpointProblem } from './endpointSafety';
 import { fromEvalBenchGenerator } from './evalbenchModelConfig';
 import { DEFAULT_BASE_URLS, EVALBENCH_PROJECT_ENV, EVALBENCH_REGION_ENV, vertexBaseUrl } from './modelDefaults';
@@ -81,7 +81,7 @@ export function parseModelConfig(
     source,
     file,
     env,
-    () => (validators.modelConfig ??= createAjv({ useDefaults: true, verbose: true }).compile(schema)),
+    () => (validators.modelConfig ??= ownValidator(modelConfigSpec())),
   );
   // No diagnostic quotes a value `${VAR}` brought in (a key, a project).
   return { ...loaded, problems: maskProblems([...loaded.problems], source.expandedValues) };

@@ -3,6 +3,13 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import userSchemaOptions from './userSchemaAjvOptions.json';
 
+/** How EvalLens's own schemas are compiled (core/schema/ownValidators.ts). */
+export interface OwnAjvOptions {
+  readonly useDefaults: boolean;
+  readonly verbose?: boolean;
+  readonly ownSchemas?: boolean;
+}
+
 /**
  * One ajv instance per purpose, made once. `useDefaults` fills option defaults in so scorers never
  * re-check what their schema says; `strict` refuses schema keywords ajv does not know; `verbose` keeps
@@ -13,8 +20,14 @@ import userSchemaOptions from './userSchemaAjvOptions.json';
  * check and ajv's code optimization pass at compile time: together they were three quarters of the
  * cost of compiling the run-config schema, paid on the language server's first diagnostics.
  */
-export function createAjv(options: { useDefaults: boolean; verbose?: boolean; ownSchemas?: boolean }): Ajv2020 {
-  const own = options.ownSchemas === true ? { validateSchema: false, code: { optimize: false } } : {};
+export function createAjv(options: OwnAjvOptions & { readonly source?: boolean }): Ajv2020 {
+  const own = options.ownSchemas === true ? { validateSchema: false } : {};
+  // `source`: keep the generated code, for standalone validators made at build time
+  // (scripts/ownValidatorsCode.ts), where the optimization pass is paid once and makes the code smaller.
+  const code = {
+    ...(options.ownSchemas === true && options.source !== true ? { optimize: false } : {}),
+    ...(options.source === true ? { source: true } : {}),
+  };
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
@@ -22,6 +35,7 @@ export function createAjv(options: { useDefaults: boolean; verbose?: boolean; ow
     allowUnionTypes: true,
     verbose: options.verbose ?? false,
     ...own,
+    ...(Object.keys(code).length > 0 ? { code } : {}),
   });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });

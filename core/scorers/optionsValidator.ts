@@ -1,19 +1,19 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import commonSchema from '../../schemas/scorer-common.schema.json';
+import type Ajv2020 from 'ajv/dist/2020';
 import { createAjv } from '../schema/ajv';
+import { precompiledValidators } from '../schema/precompiledValidators';
+import { scorerOptionsSpec, type OwnSchemaSpec } from '../schema/ownValidators';
 import type { ScorerDefinition } from './scorer';
 
 /**
- * Compiles, once per scorer definition, the validator of its options: the common options plus its
- * own, nothing else (`unevaluatedProperties: false`). Validation fills in schema defaults.
+ * Makes, once per scorer definition, the validator of its options (scorerOptionsSpec: the common
+ * options plus its own, nothing else). Validation fills in schema defaults. The bundles carry every
+ * built-in scorer's compiled; a scorer they do not (a `not-` negation, or any scorer when run from the
+ * sources) is compiled here, with one ajv that holds the common options' schema for all of them.
  */
 export class OptionsValidators {
-  private readonly ajv = createAjv({ useDefaults: true, verbose: true, ownSchemas: true });
+  private ajv: Ajv2020 | undefined;
   private readonly compiled = new Map<string, ValidateFunction>();
-
-  constructor() {
-    this.ajv.addSchema(commonSchema);
-  }
 
   /** Validates (and fills defaults into) `options`; returns ajv's errors, empty when valid. */
   validate(definition: ScorerDefinition, options: { [key: string]: unknown }): ErrorObject[] {
@@ -24,15 +24,19 @@ export class OptionsValidators {
   private validatorFor(definition: ScorerDefinition): ValidateFunction {
     let validate = this.compiled.get(definition.key);
     if (validate === undefined) {
-      const { $id: _id, $schema: _schema, ...own } = definition.schema;
-      validate = this.ajv.compile({
-        type: 'object',
-        allOf: [{ $ref: String(commonSchema.$id) }, own],
-        properties: { type: { const: definition.key } },
-        unevaluatedProperties: false,
-      });
+      const spec = scorerOptionsSpec(definition);
+      validate = precompiledValidators?.[spec.name]?.() ?? this.compiler(spec).compile(spec.schema);
       this.compiled.set(definition.key, validate);
     }
     return validate;
+  }
+
+  /** The ajv of every scorer's options (their specs share options and references). */
+  private compiler(spec: OwnSchemaSpec): Ajv2020 {
+    if (this.ajv === undefined) {
+      this.ajv = createAjv(spec.options);
+      for (const reference of spec.references ?? []) this.ajv.addSchema(reference);
+    }
+    return this.ajv;
   }
 }

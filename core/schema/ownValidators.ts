@@ -1,0 +1,96 @@
+import type { ValidateFunction } from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020';
+import caseSchema from '../../schemas/case.schema.json';
+import collectionSchema from '../../schemas/evalhub-collection.schema.json';
+import modelConfigSchema from '../../schemas/model-config.schema.json';
+import runConfigSchema from '../../schemas/run-config.schema.json';
+import commonSchema from '../../schemas/scorer-common.schema.json';
+import type { ScorerDefinition } from '../scorers/scorer';
+import { createAjv, type OwnAjvOptions } from './ajv';
+import { precompiledValidators } from './precompiledValidators';
+
+/**
+ * The validators of EvalLens's own schemas (schemas/): what each one checks and with which ajv options,
+ * in one place, so that the bundles can carry them compiled (scripts/ownValidatorsCode.ts writes ajv's
+ * standalone code for every spec here at build time; esbuild.mjs puts it in place of
+ * precompiledValidators.ts) and a process starts without compiling a schema. Run from the sources (the
+ * tests, tsx) they compile at first use, as before; test/core/schema/precompiledValidators.test.ts
+ * checks that both answer alike, errors included.
+ */
+export interface OwnSchemaSpec {
+  /** Unique among the specs: the precompiled validator's name. */
+  readonly name: string;
+  readonly options: OwnAjvOptions;
+  readonly schema: object;
+  /** Schemas `schema` refers to by `$id`, added to the ajv instance first. */
+  readonly references?: readonly object[];
+}
+
+/**
+ * The published run-config schema with `scorers:` narrowed to its shape: each entry is then checked
+ * against its own scorer's schema (readScorers), which words its mistakes precisely, so compiling
+ * every scorer's definitions a second time here would only cost start-up time.
+ */
+export function runConfigTopLevelSpec(): OwnSchemaSpec {
+  // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
+  const { $defs, properties, allOf: _scorersOfFamily, ...rest } = runConfigSchema;
+  return {
+    name: 'run-config-top-level',
+    options: { useDefaults: false, verbose: true, ownSchemas: true },
+    schema: {
+      ...rest,
+      properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } },
+      $defs: { case: $defs.case, evalhub_collection: $defs.evalhub_collection },
+    },
+  };
+}
+
+export function caseSpec(): OwnSchemaSpec {
+  return { name: 'case', options: { useDefaults: false, ownSchemas: true }, schema: caseSchema };
+}
+
+export function modelConfigSpec(): OwnSchemaSpec {
+  return { name: 'model-config', options: { useDefaults: true, verbose: true }, schema: modelConfigSchema };
+}
+
+export function evalhubCollectionSpec(): OwnSchemaSpec {
+  return {
+    name: 'evalhub-collection',
+    options: { useDefaults: false, verbose: true, ownSchemas: true },
+    schema: collectionSchema,
+  };
+}
+
+/** The options of one scorer: the common options plus its own, nothing else; defaults are filled in. */
+export function scorerOptionsSpec(definition: Pick<ScorerDefinition, 'key' | 'schema'>): OwnSchemaSpec {
+  const { $id, $schema: _schema, ...own } = definition.schema;
+  return {
+    // Key and schema: EvalBench's `exact_match` has a schema of its own.
+    name: `scorer-options ${definition.key} ${String($id)}`,
+    options: { useDefaults: true, verbose: true, ownSchemas: true },
+    schema: {
+      type: 'object',
+      allOf: [{ $ref: String(commonSchema.$id) }, own],
+      properties: { type: { const: definition.key } },
+      unevaluatedProperties: false,
+    },
+    references: [commonSchema],
+  };
+}
+
+/** The validator of a spec: precompiled in the bundles, else compiled now (each call: a validator of its own). */
+export function ownValidator(spec: OwnSchemaSpec): ValidateFunction {
+  return precompiledValidators?.[spec.name]?.() ?? compileOwn(spec);
+}
+
+/** Compiles a spec with ajv now (what the bundles were spared). */
+export function compileOwn(spec: OwnSchemaSpec): ValidateFunction {
+  return ajvFor(spec).compile(spec.schema);
+}
+
+/** The ajv instance a spec compiles with; `source` keeps the code, for standalone validators. */
+export function ajvFor(spec: OwnSchemaSpec, extra: { readonly source?: boolean } = {}): Ajv2020 {
+  const ajv = createAjv({ ...spec.options, ...(extra.source === true ? { source: true } : {}) });
+  for (const reference of spec.references ?? []) ajv.addSchema(reference);
+  return ajv;
+}
