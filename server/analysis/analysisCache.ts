@@ -130,6 +130,8 @@ export class AnalysisCache {
     const cached = this.configs.get(document.uri);
     const recorder = this.recorder;
     if (this.store === undefined || recorder === undefined || recorder.enumerated) return;
+    // A regex verdict given under load (recheck out of time) may differ next time: so may these diagnostics.
+    if (this.parseCaches.engine.regexVerdicts.loadDependent > 0) return;
     if (cached?.version !== document.version) return;
     const envNames = [...recorder.names].sort();
     this.store.put(this.storeName(document), document.getText(), {

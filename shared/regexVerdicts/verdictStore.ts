@@ -10,9 +10,9 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { PatternSafety, VerdictCache } from '../../core/scorers/support/boundedRegex';
+import type { Durability, PatternSafety, VerdictCache } from '../../core/scorers/support/boundedRegex';
 
 /**
  * The ReDoS checker's verdicts kept on disk, so that a config's patterns are checked once per machine
@@ -78,7 +78,8 @@ export class VerdictStore implements VerdictCache {
     return this.load()?.get(hashOf(key));
   }
 
-  set(key: string, value: PatternSafety): void {
+  set(key: string, value: PatternSafety, durable: Durability = true): void {
+    if (durable === false || (durable === 'if-idle' && !this.machineIdle())) return;
     const entries = this.load();
     if (entries === undefined) return;
     const hash = hashOf(key);
@@ -92,6 +93,19 @@ export class VerdictStore implements VerdictCache {
       this.off = true;
     }
   }
+
+  /**
+   * Whether the machine had cores to spare over the last minute (load average under half the cores), so a
+   * checker that ran out of time did so on the pattern, not for want of a core. Where the system gives no
+   * load average (Windows: always 0), a timeout is kept as before.
+   */
+  private machineIdle(): boolean {
+    const [lastMinute = 0] = this.loadAverage();
+    return lastMinute < availableParallelism() / 2;
+  }
+
+  /** The system's load averages; a test may replace it. */
+  loadAverage: () => readonly number[] = loadavg;
 
   /** The verdicts on disk, read once per process (the newest line of a key wins); undefined when off. */
   private load(): Map<string, PatternSafety> | undefined {

@@ -52,11 +52,18 @@ export interface PatternForm {
   readonly verdicts?: VerdictCache;
 }
 
+/** How long a verdict may be kept (see VerdictCache.set). */
+export type Durability = boolean | 'if-idle';
+
 /** A host's kept verdicts (core/engineContext.ts: a BoundedCache, so bounded). */
 export interface VerdictCache {
   get(key: string): PatternSafety | undefined;
-  /** `durable: false`: for this process only (an answer that says more about the machine's load than the pattern). */
-  set(key: string, value: PatternSafety, durable?: boolean): void;
+  /**
+   * `durable: false`: for this process only (an answer that says more about the machine's load than the
+   * pattern). `'if-idle'`: the checker ran out of its time limit, which on a busy machine may say only that
+   * the machine was busy; a store that outlives the process keeps it only when it can tell the machine was not.
+   */
+  set(key: string, value: PatternSafety, durable?: Durability): void;
 }
 
 /** The flags a pattern runs with: the given ones (of `imsu`) plus `u`, sorted, without duplicates. */
@@ -117,8 +124,12 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
   const safety = interpret(answer, source, run.offset);
   // A checker that could not start says nothing about the pattern: ask again next time. One that gave
   // no answer by the deadline, or stopped, may just be slow on a loaded machine: kept for this process only.
+  // recheck's own "timeout" is the same doubt: a pattern it decides in 0.3 s idle may run out of 0.8 s under load.
   const cause = answer.status === 'failed' ? answer.cause : undefined;
-  if (cause !== 'start') form.verdicts?.set(key, safety, cause !== 'deadline' && cause !== 'stopped');
+  const outOfTime = answer.status === 'unknown' && answer.error.kind === 'timeout';
+  if (cause !== 'start') {
+    form.verdicts?.set(key, safety, cause === 'deadline' || cause === 'stopped' ? false : outOfTime ? 'if-idle' : true);
+  }
   return safety;
 }
 

@@ -1,5 +1,5 @@
 import { BoundedCache } from '../../boundedCache';
-import type { PatternSafety, VerdictCache } from './boundedRegex';
+import type { Durability, PatternSafety, VerdictCache } from './boundedRegex';
 
 /**
  * A host's regex verdicts: the most recent in memory (bounded), in front of a store the host may give
@@ -34,8 +34,19 @@ export class KeptVerdicts implements VerdictCache {
     return stored;
   }
 
-  set(key: string, value: PatternSafety, durable = true): void {
+  /**
+   * How many verdicts of this process may say more about the machine's load than the pattern (not
+   * durable, or kept only if the machine was idle): whatever was derived from them must not outlive the process.
+   */
+  get loadDependent(): number {
+    return this.loadDependentCount;
+  }
+
+  private loadDependentCount = 0;
+
+  set(key: string, value: PatternSafety, durable: Durability = true): void {
+    if (durable !== true) this.loadDependentCount++;
     this.memory.set(key, value);
-    if (durable) this.backing?.set(key, value);
+    if (durable !== false) this.backing?.set(key, value, durable);
   }
 }

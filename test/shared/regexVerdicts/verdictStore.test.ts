@@ -155,4 +155,24 @@ describe('KeptVerdicts', () => {
     assert.equal(kept.get(key('^slow$'))?.status, 'unknown');
     assert.equal(new VerdictStore(folder).get(key('^slow$')), undefined);
   });
+
+  it("keeps recheck's out-of-time answer only when the machine was idle, and counts it as load-dependent", () => {
+    const folder = freshFolder();
+    const OUT_OF_TIME: PatternSafety = { status: 'unknown', message: 'recheck could not decide (timeout)' };
+    const busy = new VerdictStore(folder);
+    busy.loadAverage = () => [64, 64, 64];
+    const keptBusy = new KeptVerdicts(10, busy);
+    keptBusy.set(key('^(\\w+\\s?)*$'), OUT_OF_TIME, 'if-idle');
+    assert.equal(keptBusy.get(key('^(\\w+\\s?)*$'))?.status, 'unknown', 'this process still uses it');
+    assert.equal(new VerdictStore(folder).get(key('^(\\w+\\s?)*$')), undefined, 'a busy machine keeps nothing');
+    assert.equal(keptBusy.loadDependent, 1);
+
+    const idle = new VerdictStore(folder);
+    idle.loadAverage = () => [0, 0, 0];
+    const keptIdle = new KeptVerdicts(10, idle);
+    keptIdle.set(key('^(\\w+\\s?)*$'), OUT_OF_TIME, 'if-idle');
+    assert.deepEqual(new VerdictStore(folder).get(key('^(\\w+\\s?)*$')), OUT_OF_TIME);
+    keptIdle.set(key('^ok$'), SAFE);
+    assert.equal(keptIdle.loadDependent, 1, 'a definite verdict is not load-dependent');
+  });
 });

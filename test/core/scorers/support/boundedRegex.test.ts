@@ -66,6 +66,21 @@ describe('checkPatternSafety', () => {
     assert.equal(checkPatternSafety('^after-unknown\\d$', '').status, 'safe');
   });
 
+  it("marks recheck's own timeout as kept only if the machine was idle, never as a durable verdict", () => {
+    // A pattern recheck cannot decide in 1 ms: the answer says how long it had, not what the pattern is.
+    const kept: unknown[] = [];
+    const verdicts = {
+      get: () => undefined,
+      set: (_key: string, _value: unknown, durable?: unknown) => kept.push(durable),
+    };
+    const safety = checkPatternSafety('^([a-z0-9]+([-.][a-z0-9]+)*)+@x$', '', { checkTimeoutMs: 1, verdicts });
+    assert.equal(safety.status, 'unknown');
+    assert.deepEqual(kept, ['if-idle']);
+    kept.length = 0;
+    checkPatternSafety('^decided-\\d$', '', { verdicts });
+    assert.deepEqual(kept, [true]);
+  });
+
   it("keeps verdicts in the host's cache, by pattern and flags", () => {
     const verdicts = createEngineContext().regexVerdicts;
     const first = checkPatternSafety('^cache-me\\d$', 'i', { verdicts });
