@@ -13,6 +13,9 @@
 //                  the first N items, written to DIR/scale-N.json with a run config of its own
 //   --rounds K     measured rounds per count (default 5), after --warmup W (default 1)
 //   --cli PATH     this build (default dist/cli.js); --old PATH: the build to compare with (optional)
+//   --unique       make every plan's text distinct (a comment naming the case and the part after the
+//                  golden and the generated SQL: same results, same verdicts), so that no run is answered
+//                  from the cache
 //
 // Each round runs, as whole processes in an order that rotates: EvalLens (each build) on the SQLite
 // run config (`run … --reporter json --out … --runs-dir …`), and the database alone
@@ -44,6 +47,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     cli: { type: 'string' },
     old: { type: 'string' },
+    unique: { type: 'boolean', default: false },
   },
 });
 const die = failure('nl2sql-scale.mjs');
@@ -57,7 +61,24 @@ for (const f of ['nl2sql.json', 'truth.json', 'db-sqlite.yaml', 'sqlite.eval.yam
   if (!existsSync(join(FROM, f)))
     die(`${join(FROM, f)} is missing: run node bench/nl2sql.mjs --cases 20000 --generate-only --out ${FROM}`);
 
-const items = JSON.parse(readFileSync(join(FROM, 'nl2sql.json'), 'utf8'));
+const UNIQUE = args.unique;
+const items = JSON.parse(readFileSync(join(FROM, 'nl2sql.json'), 'utf8')).map((item) =>
+  UNIQUE ? distinct(item) : item,
+);
+
+/** The item with a comment naming it after its SQLite golden and generated SQL. */
+function distinct(item) {
+  const tag = (sql, which) => `${sql}\n/* ${which} SQL of case ${item.id} */`;
+  const golden = {
+    ...item.golden_sql,
+    sqlite: item.golden_sql.sqlite.map((sql, i) => (i === 0 ? tag(sql, 'golden') : sql)),
+  };
+  const generated =
+    typeof item.generated_sql === 'string'
+      ? tag(item.generated_sql, 'generated')
+      : { ...item.generated_sql, sqlite: tag(item.generated_sql.sqlite, 'generated') };
+  return { ...item, golden_sql: golden, generated_sql: generated };
+}
 const truth = JSON.parse(readFileSync(join(FROM, 'truth.json'), 'utf8')).cases;
 const COUNTS = args.cases.split(',').map((c) => int(c.trim(), 'cases', 1));
 for (const n of COUNTS) if (n > items.length) die(`--cases ${n}: ${FROM} holds ${items.length} items`);
@@ -69,13 +90,13 @@ const builds = [
 
 /** Writes the first n items and a run config reading them; counts the distinct plans. */
 function prepare(n) {
-  const dataset = join(FROM, `scale-${n}.json`);
+  const dataset = join(FROM, `scale-${n}${UNIQUE ? '-unique' : ''}.json`);
   writeFileSync(dataset, `${JSON.stringify(items.slice(0, n))}\n`);
   const config = readFileSync(join(FROM, 'sqlite.eval.yaml'), 'utf8').replace(
     /^dataset_config: .*$/m,
-    `dataset_config: scale-${n}.json`,
+    `dataset_config: scale-${n}${UNIQUE ? '-unique' : ''}.json`,
   );
-  const runConfig = join(FROM, `scale-${n}.eval.yaml`);
+  const runConfig = join(FROM, `scale-${n}${UNIQUE ? '-unique' : ''}.eval.yaml`);
   writeFileSync(runConfig, config);
   const plans = new Set();
   for (const item of items.slice(0, n)) {
@@ -194,7 +215,10 @@ const lines = [
   `#### NL2SQL at scale, SQLite — ${new Date().toISOString().slice(0, 10)}`,
   '',
   `Machine: ${os.cpus().length} cores, Node ${process.version}; load average at start ${loadAtStart.join(' / ')}, at end ${loadAtEnd.join(' / ')}. ` +
-    `${ROUNDS} measured rounds after ${WARMUP} warm-up per count, processes rotating; medians (min–max).`,
+    `${ROUNDS} measured rounds after ${WARMUP} warm-up per count, processes rotating; medians (min–max). ` +
+    (UNIQUE
+      ? 'Data: every plan made distinct (`--unique`: a comment naming the case after its SQL), so no run is answered from the result cache.'
+      : 'Data: as nl2sql.mjs generates it (27 templates over a small database: golden queries repeat across cases).'),
   '',
   `| cases | distinct plans of 2 × N | process | wall s | cases/s whole process | run s | cases/s run | CPU s (user+sys) | peak RSS MB | database's share of the run |`,
   '|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -224,9 +248,10 @@ lines.push(
     : "Checks: every EvalLens report had N × 7 results, each equal to the ground truth; every replay's verdicts equalled it too.",
 );
 const markdown = `${lines.join('\n')}\n`;
-writeFileSync(join(FROM, 'scale-results.md'), markdown);
+const stem = `scale-results${UNIQUE ? '-unique' : ''}-${COUNTS.join('-')}`;
+writeFileSync(join(FROM, `${stem}.md`), markdown);
 writeFileSync(
-  join(FROM, 'scale-results.json'),
+  join(FROM, `${stem}.json`),
   `${JSON.stringify({ loadAtStart, loadAtEnd, cli: relative(ROOT, CLI), old: OLD, results }, null, 1)}\n`,
 );
 console.log(`\n${markdown}`);
