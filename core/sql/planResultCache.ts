@@ -11,9 +11,11 @@ import type { QueryOutcome, QueryPlan, QueryRun } from './sqlResult';
  *
  * Only runs that ended by themselves are kept (not one a time limit, a crash or an abort stopped:
  * another try might end otherwise), and the time limit is part of the key. The cache is bounded:
- * at most `maxBytes` of results in all (an estimate of the values' size: strings as UTF-16, other
- * values 8 bytes, plus the key's text), a run over `maxEntryBytes` is never kept, and the least
- * recently used runs go first. One cache serves every SQLite engine of the process, so many
+ * at most `maxBytes` in all, estimated as the JavaScript heap holds it (strings as UTF-16, each object,
+ * row and value with its header, the key's text), a run over `maxEntryBytes` is never kept, and the
+ * least recently used runs go first. The bound is small on purpose: a run's peak memory matters more
+ * than the last hits (with every plan distinct, a 16 MiB bound raised a 10,000-case run's peak RSS by
+ * ~50 MB, as the estimate then missed the objects' headers). One cache serves every SQLite engine of the process, so many
  * databases share one bound; an engine's runs are dropped when it closes.
  */
 export class PlanResultCache {
@@ -50,7 +52,7 @@ export class PlanResultCache {
   }
 
   set(key: string, run: QueryRun): void {
-    const bytes = key.length * 2 + runBytes(run);
+    const bytes = ENTRY_OVERHEAD + STRING_OVERHEAD + key.length * 2 + runBytes(run);
     if (bytes > this.maxEntryBytes || bytes > this.maxBytes) return;
     this.delete(key);
     this.entries.set(key, { run, bytes });
@@ -74,8 +76,15 @@ export class PlanResultCache {
   }
 }
 
-const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
-const DEFAULT_MAX_ENTRY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_ENTRY_BYTES = 256 * 1024;
+
+/** Heap bytes of a kept run's objects besides its values: the entry, the run, its outcomes, the map slot. */
+const ENTRY_OVERHEAD = 256;
+const OUTCOME_OVERHEAD = 96;
+const ROW_OVERHEAD = 32;
+const VALUE_BYTES = 16;
+const STRING_OVERHEAD = 24;
 
 /** The cache every SQLite engine of this process shares unless told otherwise. */
 export const sharedPlanResultCache = new PlanResultCache();
@@ -104,17 +113,18 @@ const VARIES: readonly RegExp[] = [
 function runBytes(run: QueryRun): number {
   let total = outcomeBytes(run.query);
   for (const outcome of run.evalQueries ?? []) total += outcomeBytes(outcome);
-  for (const error of run.setupErrors ?? []) total += error.length * 2;
+  for (const error of run.setupErrors ?? []) total += STRING_OVERHEAD + error.length * 2;
   return total;
 }
 
 function outcomeBytes(outcome: QueryOutcome): number {
-  if (!outcome.ok) return outcome.error.length * 2;
-  let total = 0;
-  for (const column of outcome.result.columns) total += column.length * 2 + 8;
+  if (!outcome.ok) return OUTCOME_OVERHEAD + STRING_OVERHEAD + outcome.error.length * 2;
+  let total = OUTCOME_OVERHEAD;
+  for (const column of outcome.result.columns) total += VALUE_BYTES + STRING_OVERHEAD + column.length * 2;
   for (const row of outcome.result.rows) {
-    total += 16;
-    for (const value of row) total += typeof value === 'string' ? value.length * 2 + 8 : 8;
+    total += ROW_OVERHEAD;
+    for (const value of row)
+      total += VALUE_BYTES + (typeof value === 'string' ? STRING_OVERHEAD + value.length * 2 : 0);
   }
   return total;
 }
