@@ -13,7 +13,10 @@ import type { QueryOutcome, QueryPlan, QueryRun } from './sqlResult';
  * another try might end otherwise), and the time limit is part of the key. The cache is bounded:
  * at most `maxBytes` in all, estimated as the JavaScript heap holds it (strings as UTF-16, each object,
  * row and value with its header, the key's text), a run over `maxEntryBytes` is never kept, and the
- * least recently used runs go first. The bound is small on purpose: a run's peak memory matters more
+ * least recently used runs go first. A run is kept only when its plan is seen the second time (a
+ * 32-bit hash of each key seen once is remembered, at most `MAX_SEEN` of them): a run of all-distinct
+ * plans would otherwise fill the cache and keep evicting, and every evicted run is garbage the heap
+ * grows for (+35–50 MB of peak RSS at 10,000 cases). The bound is small on purpose: a run's peak memory matters more
  * than the last hits (with every plan distinct, a 16 MiB bound raised a 10,000-case run's peak RSS by
  * ~50 MB, as the estimate then missed the objects' headers). One cache serves every SQLite engine of the process, so many
  * databases share one bound; an engine's runs are dropped when it closes.
@@ -21,6 +24,8 @@ import type { QueryOutcome, QueryPlan, QueryRun } from './sqlResult';
 export class PlanResultCache {
   private readonly entries = new Map<string, { readonly run: QueryRun; readonly bytes: number }>();
   private bytes = 0;
+  /** Hashes of the keys seen once (the second sighting keeps the run). */
+  private readonly seen = new Set<number>();
   /** Answers given from the cache and runs looked up but not found, for benchmarks and tests. */
   hits = 0;
   misses = 0;
@@ -52,6 +57,12 @@ export class PlanResultCache {
   }
 
   set(key: string, run: QueryRun): void {
+    const hash = hashOf(key);
+    if (!this.seen.has(hash)) {
+      if (this.seen.size >= MAX_SEEN) this.seen.clear();
+      this.seen.add(hash);
+      return;
+    }
     const bytes = ENTRY_OVERHEAD + STRING_OVERHEAD + key.length * 2 + runBytes(run);
     if (bytes > this.maxEntryBytes || bytes > this.maxBytes) return;
     this.delete(key);
@@ -78,6 +89,15 @@ export class PlanResultCache {
 
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_ENTRY_BYTES = 256 * 1024;
+
+const MAX_SEEN = 100_000;
+
+/** FNV-1a over the key's UTF-16 code units: a collision only keeps a run one sighting early. */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
 
 /** Heap bytes of a kept run's objects besides its values: the entry, the run, its outcomes, the map slot. */
 const ENTRY_OVERHEAD = 256;
