@@ -60,10 +60,14 @@ async function open() {
   // EvalLens's engine, from its TypeScript sources (needs `node --import tsx`).
   const { loadDatabaseConfig } = await import('../core/sql/databaseConfig.ts');
   const { openEngine } = await import('../core/sql/openEngine.ts');
+  const { locationOf } = await import('../core/sql/databaseConfig.ts');
   const loaded = loadDatabaseConfig(args['db-config'] ?? die('--db-config is required'), process.env);
   if (loaded.config === undefined)
     die(`the database config has problems: ${loaded.problems.map((p) => p.message).join('; ')}`);
-  const engine = await openEngine(loaded.config, process.env);
+  // The database the run config's items name: "shop" on SQLite; on PostgreSQL the config's own
+  // database (the run config maps "shop" to it with db_name_overrides).
+  const database = args.dialect === 'sqlite' ? 'shop' : loaded.config.name;
+  const engine = await openEngine(locationOf(loaded.config, database), process.env);
   const outcome = (o) =>
     o.ok ? { ok: true, columns: o.result.columns, rows: o.result.rows } : { ok: false, error: o.error };
   return {

@@ -14,6 +14,8 @@
 //                  on the server of scripts/postgres.sh, created when missing, so that the tests'
 //                  evallens_test is left alone)
 //   --cli PATH     the EvalLens CLI (default dist/cli.js)
+//   --generate-only  stop after step 3 (the data, the ground truth and the configs), as
+//                  bench/nl2sql-scale.mjs uses it
 //
 // What it does:
 // 1. Loads examples/nl2sql/schema.sql into the PostgreSQL database with the example's own loader
@@ -68,6 +70,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:54329/evallens_bench_shop' },
     cli: { type: 'string' },
+    'generate-only': { type: 'boolean', default: false },
   },
 });
 const die = failure('nl2sql.mjs');
@@ -833,6 +836,8 @@ function writeConfigs(items, truth) {
       'dialect: sqlite',
       'database_name: shop',
       'database_path: db',
+      // The items name the database "shop"; the copy keeps the example's .sqlite (EvalBench's default is .db).
+      'extension: .sqlite',
       '',
     ].join('\n'),
   );
@@ -863,6 +868,8 @@ function writeConfigs(items, truth) {
         'query_types:',
         '  - dql',
         '  - dml',
+        // The items name the database "shop": on PostgreSQL it is the benchmark's own database.
+        ...(dialect === 'postgres' ? ['db_name_overrides:', '  postgres:', `    shop: ${pgUrl.database}`] : []),
         'scorers:',
         '  exact_match: null',
         '  recall_match: null',
@@ -1056,6 +1063,7 @@ console.log(
   `generated ${N} cases in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s (${relative(ROOT, join(OUT, 'nl2sql.json'))}, ground truth in truth.json)`,
 );
 console.log(`  ground truth, passes per scorer: ${SCORERS.map((s) => `${s} ${truth.counts[s].pass}`).join(', ')}`);
+if (args['generate-only']) process.exit(0);
 
 const machine = {
   date: new Date().toISOString(),

@@ -11,6 +11,7 @@ import {
   type GuardedPlan,
 } from './planRules';
 import type { QueryOutcome, QueryPlan, QueryRun, SqlEngine, SqlValue } from './sqlResult';
+import { planCacheKey, sharedPlanResultCache, type PlanResultCache } from './planResultCache';
 import { buildFromSteps } from './setupBuild';
 import type { SetupStep } from './setupFolder';
 import { startsAnyStatement } from './sqlStatements';
@@ -66,6 +67,11 @@ export interface SqliteOptions {
   readonly heapLimitMb?: number;
   /** How long building from `setup` steps may take in all (default 5 minutes); past it the build stops with an error. */
   readonly setupTimeLimitMs?: number;
+  /**
+   * Where the runs of plans that give the same result every time are kept (planResultCache.ts): by
+   * default the cache all SQLite engines of the process share; `false` runs every plan.
+   */
+  readonly resultCache?: PlanResultCache | false;
 }
 
 const SETUP_TIME_LIMIT_MS = 5 * 60_000;
@@ -75,8 +81,9 @@ export async function openSqlite(source: SqliteSource, options: SqliteOptions = 
     throw new Error('openSqlite needs exactly one of `file`, `sqlText` and `setup`');
   const sqlJs = await sqlJsAssets();
   const heapLimitMb = options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB;
+  const cache = options.resultCache === false ? undefined : (options.resultCache ?? sharedPlanResultCache);
   if (source.file !== undefined)
-    return new SqliteEngine(sqlJs, shared(await readDatabaseFile(source.file)), heapLimitMb);
+    return new SqliteEngine(sqlJs, shared(await readDatabaseFile(source.file)), heapLimitMb, cache);
   if (source.setup !== undefined) {
     const built = await buildFromSteps(
       sqlJs,
@@ -84,10 +91,10 @@ export async function openSqlite(source: SqliteSource, options: SqliteOptions = 
       heapLimitMb,
       options.setupTimeLimitMs ?? SETUP_TIME_LIMIT_MS,
     );
-    return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, built.worker);
+    return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, cache, built.worker);
   }
   const built = await buildDatabase(sqlJs, source.sqlText ?? '', heapLimitMb);
-  return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, built.worker);
+  return new SqliteEngine(sqlJs, shared(built.bytes), heapLimitMb, cache, built.worker);
 }
 
 /** An SQLite value as EvalLens compares it (see the module comment). */
@@ -155,6 +162,10 @@ interface Job {
   readonly writesFiles: boolean;
   /** The second pass that runs the eval queries after the query was stopped. */
   retry: boolean;
+  /** Where the run is kept when it ends by itself (undefined: its result may vary, or no cache). */
+  readonly cacheKey: string | undefined;
+  /** A time limit or the worker's end stopped a statement: the run is not kept. */
+  stopped: boolean;
   setupError?: string;
   /** Setup statements that failed or were refused, rolled back while the plan went on. */
   readonly setupErrors: string[];
@@ -172,11 +183,14 @@ class SqliteEngine implements SqlEngine {
   private current: Job | undefined;
   private closed = false;
   private nextId = 0;
+  /** This engine's part of the shared result cache. */
+  private readonly cacheScope = `sqlite#${++engineCount}\u0000`;
 
   constructor(
     private readonly sqlJs: SqlJsAssets,
     private readonly bytes: Uint8Array,
     private readonly heapLimitMb: number,
+    private readonly cache: PlanResultCache | undefined,
     worker?: SqliteWorker,
   ) {
     if (worker !== undefined) this.adopt(worker);
@@ -186,11 +200,15 @@ class SqliteEngine implements SqlEngine {
     const { signal } = options;
     if (this.closed) return Promise.reject(new Error('the SQLite engine is closed'));
     if (signal?.aborted === true) return Promise.reject(abortError(signal));
+    const writesFiles = [...plan.setup, plan.query, ...plan.evalQueries, ...plan.cleanup].some((sql) =>
+      startsAnyStatement(sql, 'sqlite', FILE_WRITERS),
+    );
+    const cacheKey =
+      this.cache === undefined || writesFiles ? undefined : planCacheKey(this.cacheScope, plan, options.timeoutMs);
+    const kept = cacheKey === undefined ? undefined : this.cache?.get(cacheKey);
+    if (kept !== undefined) return Promise.resolve(kept);
     return new Promise<QueryRun>((resolve, reject) => {
       const guarded = guardPlan(plan, 'sqlite');
-      const writesFiles = [...plan.setup, plan.query, ...plan.evalQueries, ...plan.cleanup].some((sql) =>
-        startsAnyStatement(sql, 'sqlite', FILE_WRITERS),
-      );
       const job: Job = {
         id: ++this.nextId,
         plan: guarded,
@@ -200,6 +218,8 @@ class SqliteEngine implements SqlEngine {
         reject,
         writesFiles,
         retry: false,
+        cacheKey,
+        stopped: false,
         queryMs: 0,
         evals: guarded.evalQueries.map(refusal),
         setupErrors: [],
@@ -217,6 +237,7 @@ class SqliteEngine implements SqlEngine {
 
   close(): Promise<void> {
     this.closed = true;
+    this.cache?.dropScope(this.cacheScope);
     this.dropWorker();
     const pending = [...(this.current === undefined ? [] : [this.current]), ...this.queue.splice(0)];
     this.current = undefined;
@@ -302,6 +323,7 @@ class SqliteEngine implements SqlEngine {
    */
   private stopped(job: Job, running: RunningStatement, message: string, why: string, elapsedMs: number): void {
     this.dropWorker();
+    job.stopped = true;
     const error: QueryOutcome = { ok: false, error: message };
     if (running.part === 'setup') {
       if (job.retry) fillEvals(job, NOT_RUN_AFTER_SETUP);
@@ -375,6 +397,7 @@ class SqliteEngine implements SqlEngine {
       ...(setupErrors.length === 0 ? {} : { setupErrors }),
       durationMs,
     };
+    if (job.cacheKey !== undefined && !job.stopped && !this.closed) this.cache?.set(job.cacheKey, run);
     this.complete(job, () => job.resolve(run));
   }
 
@@ -402,6 +425,8 @@ class SqliteEngine implements SqlEngine {
     this.worker = undefined;
   }
 }
+
+let engineCount = 0;
 
 /** Statements that leave files in the worker's file system. */
 const FILE_WRITERS: ReadonlySet<string> = new Set(['ATTACH', 'VACUUM']);
