@@ -39,6 +39,8 @@ const builds = [
   { ...node, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', external, banner: { js: '#!/usr/bin/env node' } },
   // The thread that reads one side of `evallens compare` (cli/compareSideWorker.ts), kept small to start fast.
   { ...node, entryPoints: ['cli/compareSideWorker.ts'], outfile: 'dist/compareSideWorker.js', external },
+  // The threads that score a large run's cases (cli/runWorker.ts, started by cli/runParallel.ts).
+  { ...node, entryPoints: ['cli/runWorker.ts'], outfile: 'dist/runWorker.js', external },
   {
     platform: 'browser',
     format: 'iife',

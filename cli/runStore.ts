@@ -8,6 +8,7 @@ import type { RunEvent } from '../core/runner/events';
 import { toDisplay } from '../shared/text/displayPosition';
 import { writeReportJson } from './reporters/json';
 import { TickBatch } from './tickBatch';
+import { resultLines } from './runWorkers';
 import { writeRunInfo, type RunDescription, type RunInfo } from './runInfo';
 
 export interface RunStoreOptions {
@@ -105,8 +106,9 @@ export class RunStore {
       writeRunInfo(this.dir, this.info);
     }
     if (event.type !== 'case/end') return;
-    let lines = '';
-    for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
+    // Results scored on a worker thread come with their lines already written (cli/runWorkers.ts).
+    let lines = resultLines.get(event.results) ?? '';
+    if (lines === '') for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
     const reportCase: ReportCase = {
       id: event.caseId,
       index: event.index,
