@@ -134,6 +134,15 @@ const builds = [
     external,
     plugins: [vendorChunks],
   },
+  // The threads that score a large run's cases (cli/runWorker.ts, started by cli/runParallel.ts): they load
+  // the config and build its scorers as the CLI does, so with the same build-time validators.
+  {
+    ...node,
+    entryPoints: ['cli/runWorker.ts'],
+    outfile: 'dist/runWorker.js',
+    external,
+    plugins: [ownValidators, vendorChunks],
+  },
   ...vendorBuilds,
   {
     platform: 'browser',

@@ -9,13 +9,15 @@
 //                      then (c) EvalLens alone on all N cases
 //   --warmup W         unmeasured rounds before them (default 1)
 //   --cases N          cases for the EvalLens-alone run (default 100000)
-//   --peer-cases M     cases both tools score (default 2000)
+//   --peer-cases M     cases both tools score (default 20000: at 2,000 start-up dominates both tools' times)
 //   --concurrency C    pass --concurrency C to EvalLens (default: not passed, the CLI's default)
 //   --peer-jobs J      promptfoo -j (default 2: this machine's cores)
 //   --no-peer          skip promptfoo (EvalLens only)
 //   --skip-peer-no-write  skip the second promptfoo variant, with --no-write (no results database)
 //   --out DIR          where data, reports and results go (default bench/out)
 //   --cli PATH         the EvalLens CLI to run (default dist/cli.js), e.g. to compare two builds
+//   --old PATH         another EvalLens CLI (a copy of an older dist/) run on the N cases in every round
+//                      beside --cli, the two alternating which goes first
 //
 // promptfoo runs twice a round: as the brief's command (it stores the eval in its SQLite database,
 // as EvalLens stores its run folder) and with --no-write (no database): the ratio to both is reported.
@@ -41,7 +43,8 @@ const ROOT = resolve(HERE, '..');
 const PEER_DIR = join(HERE, '.peers', 'promptfoo');
 const PROMPTFOO_MAIN = join(PEER_DIR, 'node_modules', 'promptfoo', 'dist', 'src', 'main.js');
 
-const TARGET_EVALS_PER_SEC = 100_000;
+// Issue 18 item 4 (issue 12's was 100,000).
+const TARGET_EVALS_PER_SEC = 300_000;
 const TARGET_RSS_MB = 200;
 /** The five assertion kinds, in order, with each tool's name for them. */
 const KINDS = [
@@ -65,13 +68,14 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     cases: { type: 'string', default: '100000' },
-    'peer-cases': { type: 'string', default: '2000' },
+    'peer-cases': { type: 'string', default: '20000' },
     concurrency: { type: 'string' },
     'peer-jobs': { type: 'string', default: '2' },
     'no-peer': { type: 'boolean', default: false },
     'skip-peer-no-write': { type: 'boolean', default: false },
     out: { type: 'string' },
     cli: { type: 'string' },
+    old: { type: 'string' },
   },
 });
 const die = failure('run.mjs');
@@ -86,6 +90,8 @@ const WITH_PEER = !args['no-peer'];
 const WITH_NO_WRITE = WITH_PEER && !args['skip-peer-no-write'];
 const OUT = args.out ? resolve(args.out) : join(HERE, 'out');
 const CLI = args.cli ? resolve(args.cli) : join(ROOT, 'dist', 'cli.js');
+// Another build (e.g. a copy of dist/ from before a change) run on the N cases in every round, beside CLI.
+const OLD_CLI = args.old ? resolve(args.old) : undefined;
 
 // --- Preconditions ----------------------------------------------------------------------------------
 
@@ -142,14 +148,14 @@ const machine = {
 
 // --- EvalLens ---------------------------------------------------------------------------------------
 
-async function runEvalLens(config, cases, label) {
+async function runEvalLens(config, cases, label, cli = CLI) {
   const report = join(OUT, `report-${label}.json`);
   const runsDir = join(OUT, 'runs');
   rmSync(report, { force: true });
   rmSync(runsDir, { recursive: true, force: true });
   const argv = [
     process.execPath,
-    CLI,
+    cli,
     'run',
     join(OUT, config),
     '--reporter',
@@ -307,7 +313,12 @@ for (let round_ = 0; round_ < total; round_++) {
     if (tool === 'evallens') done.push(await runEvalLens('bench-peer.eval.yaml', M, 'peer'));
     else done.push(await runPromptfoo(M, tool === 'promptfoo-no-write'));
   }
-  done.push(await runEvalLens('bench.eval.yaml', N, 'full'));
+  // The two builds alternate which goes first.
+  const fullRuns = [
+    () => runEvalLens('bench.eval.yaml', N, 'full'),
+    ...(OLD_CLI ? [() => runEvalLens('bench.eval.yaml', N, 'full-old', OLD_CLI)] : []),
+  ];
+  for (const i of fullRuns.keys()) done.push(await fullRuns[(i + round_) % fullRuns.length]());
   for (const r of done) {
     r.round = warm ? null : round_ - WARMUP + 1;
     r.warmup = warm;
@@ -325,6 +336,7 @@ const elPeer = measured.filter((r) => r.tool === 'evallens' && r.label === 'peer
 const pf = measured.filter((r) => r.label === 'peer' && r.tool === 'promptfoo');
 const pfnw = measured.filter((r) => r.label === 'peer-no-write');
 const elFull = measured.filter((r) => r.tool === 'evallens' && r.label === 'full');
+const elOld = measured.filter((r) => r.tool === 'evallens' && r.label === 'full-old');
 
 const s = {
   evallensPeer: {
@@ -465,6 +477,26 @@ if (s.evallensFull.inProcessMs)
   );
 lines.push(`| CPU time (user+sys), s | ${spread(s.evallensFull.cpuS, (x) => x.toFixed(2))} | | |`);
 lines.push('');
+if (elOld.length > 0) {
+  const old = { wallMs: stat(elOld, 'wallMs'), peakRssMb: stat(elOld, 'peakRssMb'), cpuS: stat(elOld, 'cpuS') };
+  lines.push(
+    `Beside it in the same rounds, the build given with \`--old\` (${OLD_CLI}) on the same ${fmtInt(N)} cases:`,
+  );
+  lines.push('');
+  lines.push('| | this build | --old build | old ÷ this |');
+  lines.push('|---|---:|---:|---:|');
+  lines.push(
+    `| wall time, s | ${spread(s.evallensFull.wallMs, sec)} | ${spread(old.wallMs, sec)} | ${(old.wallMs.median / s.evallensFull.wallMs.median).toFixed(2)}× |`,
+  );
+  lines.push(
+    `| evaluations / s (whole process) | ${fmtInt(evalsPerSec)} | ${fmtInt((N * KINDS.length) / (old.wallMs.median / 1000))} | |`,
+  );
+  lines.push(
+    `| CPU time (user+sys), s | ${spread(s.evallensFull.cpuS, (x) => x.toFixed(2))} | ${spread(old.cpuS, (x) => x.toFixed(2))} | ${(old.cpuS.median / s.evallensFull.cpuS.median).toFixed(2)}× |`,
+  );
+  lines.push(`| peak RSS, MB | ${spread(s.evallensFull.peakRssMb, mb)} | ${spread(old.peakRssMb, mb)} | |`);
+  lines.push('');
+}
 lines.push("### Same work: passes per assertion kind (checked every run against the generator's ground truth)");
 lines.push('');
 lines.push(

@@ -38,6 +38,7 @@ import { printable } from '../shared/text/printable';
 import { watchRunSignals } from './exitCleanup';
 import { maskStderr } from './maskedStderr';
 import { rememberCredentialEnvironment } from '../shared/text/secretMask';
+import { startScoringPool } from './runParallel';
 import { configureReadLimits } from '../core/text/boundedRead';
 import { unpricedUnderMaxCost } from './budgetCheck';
 import { consoleProgress } from './progressSetup';
@@ -219,6 +220,8 @@ async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
     csvDirectory === undefined
       ? withConsole
       : [...withConsole, { name: 'csv' as const, out: join(csvDirectory, `${runId}.csv`) }];
+  // Scoring threads (cli/runParallel.ts) start now, so they load while the progress line counts the cases.
+  let scoringPool = startScoringPool(config, { trusted: !command.untrusted, workspace: cwd }, process.env);
   // The user's own environment (process.env), never the workspace's: EVALLENS_PROGRESS_SECONDS.
   const progress = await consoleProgress(
     config,
@@ -261,6 +264,11 @@ async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
     return EXIT.usage;
   }
   const preparer = database.preparer;
+  if (scoringPool !== undefined && (preparer !== undefined || resultCache.cache !== undefined)) {
+    // A database or the result cache is the main thread's: such a run scores there.
+    scoringPool.close();
+    scoringPool = undefined;
+  }
 
   // Only this shard's cases, each keeping its dataset index (cli/shard.ts); run.json records what ran.
   const shard = command.shard;
@@ -311,6 +319,17 @@ async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
       });
       say(`evallens: ${describePlan(plan)}`);
     }
+    // Threads that could not start (or loaded another config) leave the run to the main thread.
+    if (
+      scoringPool !== undefined &&
+      !(await scoringPool.ready.then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      scoringPool.close();
+      scoringPool = undefined;
+    }
     const outcome = await runEval(config, records(), {
       runId,
       signal: controller.signal,
@@ -322,7 +341,9 @@ async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
       trusted: !command.untrusted,
       ...(command.budget === undefined ? {} : { budget: command.budget }),
       ...(resultCache.cache === undefined ? {} : { cache: resultCache.cache }),
+      ...(scoringPool === undefined ? {} : { remote: scoringPool }),
     });
+    scoringPool?.close();
     store.close();
     await resultCache.close();
     if (store.failure !== undefined) {
@@ -382,6 +403,7 @@ async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
     if (e instanceof DatasetError) return printDatasetError(e, config);
     throw e;
   } finally {
+    scoringPool?.close();
     await resultCache.close();
     await preparer?.close();
     signals.end();

@@ -16,6 +16,7 @@ import {
 import { jsonPrintable } from '../shared/text/printable';
 import { numberedLines } from './runFolderCases';
 import { TickBatch } from './tickBatch';
+import { resultLines } from './runWorkers';
 import { writeRunInfo, type RunDescription, type RunInfo } from './runInfo';
 
 export interface RunStoreOptions {
@@ -113,8 +114,9 @@ export class RunStore {
       writeRunInfo(this.dir, this.info);
     }
     if (event.type !== 'case/end') return;
-    let lines = '';
-    for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
+    // Results scored on a worker thread come with their lines already written (cli/runWorkers.ts).
+    let lines = resultLines.get(event.results) ?? '';
+    if (lines === '') for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
     const reportCase: ReportCase = {
       id: event.caseId,
       index: event.index,

@@ -12,7 +12,7 @@
  * reads the whole text.
  */
 import type { Json } from '../case';
-import { maskSecretText } from '../../shared/text/secretMask';
+import { maskSecretText, rememberedSecrets } from '../../shared/text/secretMask';
 
 /** The characters kept of one string in `details`. */
 export const MAX_DETAIL_TEXT_CHARS = 64 * 1024;
@@ -36,8 +36,34 @@ export function capDetails(details: { readonly [key: string]: Json }): { readonl
   return capObject(details);
 }
 
+/**
+ * Short texts (details' keys and words such as `mode`, `matched`) come again in every result: each
+ * is masked once and the masked text reused, for as long as the process's remembered secret values
+ * stay the same (masking is a function of the text and those values). Bounded: cleared when full.
+ */
+const SHORT_TEXT_CHARS = 64;
+const SHORT_TEXTS_KEPT = 4096;
+let maskedShort = new Map<string, string>();
+let maskedFor: readonly string[] | undefined;
+
+function maskShortText(text: string): string {
+  const remembered = rememberedSecrets();
+  if (remembered !== maskedFor) {
+    maskedShort = new Map();
+    maskedFor = remembered;
+  }
+  let masked = maskedShort.get(text);
+  if (masked === undefined) {
+    masked = maskSecretText(text);
+    if (maskedShort.size >= SHORT_TEXTS_KEPT) maskedShort.clear();
+    maskedShort.set(text, masked);
+  }
+  return masked;
+}
+
 /** One text masked, then cut to MAX_DETAIL_TEXT_CHARS characters with the marker. */
 export function capText(text: string): string {
+  if (text.length <= SHORT_TEXT_CHARS) return maskShortText(text);
   if (text.length <= MAX_DETAIL_TEXT_CHARS) return maskSecretText(text);
   const masked = maskSecretText(text.slice(0, MAX_DETAIL_TEXT_CHARS + MASK_WINDOW_MARGIN));
   // The masked window may be longer or shorter than the original; what is kept is its first MAX characters.

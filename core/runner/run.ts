@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { DatasetRecord } from '../case';
+import type { DatasetRecord, EvalCase, Json } from '../case';
 import { MAX_CONCURRENCY, MAX_TRIALS, type RunConfig } from '../config/runConfig';
 import type { ScorerResult } from '../result';
 import { Aggregator } from '../../shared/aggregate/aggregator';
@@ -7,7 +7,7 @@ import type { JobTest, ScorerAggregate } from '../report/report';
 import { caseSelector, type CaseSelection } from '../dataset/caseSelection';
 import type { CaseStatus, RunEvent, RunSummary, ScorerInfo } from './events';
 import type { CasePreparer } from './casePreparer';
-import { maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
+import { CREDENTIAL_MASK, maskJson, maskSecretText, secretSet } from '../../shared/text/secretMask';
 import { prepareScorers } from './prepareScorers';
 import { ScoringCache, type RunCache } from '../cache/scoringCache';
 import { scoreCase } from './scoreCase';
@@ -42,6 +42,26 @@ export interface RunOptions {
   readonly clock?: () => Date;
   /** Limits on the run's judge calls (`--max-judge-calls`, `--max-cost`): past them, judge results are `skipped`. */
   readonly budget?: BudgetLimits;
+  /** Scoring done elsewhere (the CLI's worker threads, cli/runWorkers.ts); absent, cases are scored here. */
+  readonly remote?: RemoteScoring;
+}
+
+/**
+ * Where a host scores cases off this thread: `score` gives what scoreCase would give for the case
+ * (with the same config's scorers, trusted, no cache or preparer). Results must come back in the
+ * order the cases were given: the runner emits each case as its answer arrives.
+ */
+export interface RemoteScoring {
+  /** Cases in flight at once (in place of `concurrency`): enough to keep every thread busy. */
+  readonly inFlight: number;
+  /** `undefined` (a record that could not be read) is only kept in its place in the order: it answers no results. */
+  score(evalCase: EvalCase | undefined, trials: number): Promise<RemoteCase>;
+}
+
+/** A case scored elsewhere: its results and its fingerprint (caseFingerprint), both computed there. */
+export interface RemoteCase {
+  readonly results: ScorerResult[];
+  readonly fingerprint?: string;
 }
 
 export interface RunOutcome {
@@ -73,10 +93,9 @@ export async function runEval(
   const clock = options.clock ?? (() => new Date());
   // The loader and the CLI refuse values past the caps; a caller of the library is held to them too.
   const trials = Math.min(MAX_TRIALS, options.trials ?? config.numTrials);
-  const concurrency = Math.min(
-    MAX_CONCURRENCY,
-    Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism()),
-  );
+  const concurrency =
+    options.remote?.inFlight ??
+    Math.min(MAX_CONCURRENCY, Math.max(1, options.concurrency ?? config.concurrency ?? availableParallelism()));
   const selected = caseSelector(options.selection ?? {});
   // The config was checked when it loaded; its scorers are built now, for this run.
   const meter = new SpendMeter(options.budget);
@@ -128,14 +147,21 @@ export async function runEval(
       const range = record.ok ? record.value.range : record.error.range;
       const started = now();
       options.onEvent({ type: 'case/start', caseId: id, index, range });
+      // A record that could not be read waits its turn too, so every case ends in dataset order.
+      const remote =
+        options.remote === undefined
+          ? undefined
+          : await options.remote.score(record.ok ? record.value.case : undefined, trials);
       const results: ScorerResult[] = record.ok
-        ? await scoreCase(record.value.case, live, trials, {
-            now,
-            abort,
-            ...(options.preparer === undefined ? {} : { preparer: options.preparer }),
-            ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
-            ...(cache === undefined ? {} : { cache }),
-          })
+        ? remote !== undefined
+          ? remote.results
+          : await scoreCase(record.value.case, live, trials, {
+              now,
+              abort,
+              ...(options.preparer === undefined ? {} : { preparer: options.preparer }),
+              ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+              ...(cache === undefined ? {} : { cache }),
+            })
         : [
             {
               caseId: id,
@@ -147,7 +173,8 @@ export async function runEval(
             },
           ];
       // Masked once, for the result events and the case's end alike (both reach the run folder and reports).
-      const masked = maskKnownSecrets(results, secrets);
+      // A scored result was masked as it was made (scoreCase's finish) against everything but the config's values.
+      const masked = record.ok ? maskConfigSecrets(results, secrets) : maskKnownSecrets(results, secrets);
       emitResults(masked);
       statistics.addCase(masked);
       const caseTrials = trials > 1 && record.ok ? trialStats(results, trials, config.minPassRate) : undefined;
@@ -155,7 +182,7 @@ export async function runEval(
       counts[status]++;
       const durationMs = Math.round((now() - started) * 1000) / 1000;
       const stats = caseTrials === undefined ? {} : { trials: caseTrials };
-      const fingerprint = record.ok ? { fingerprint: caseFingerprint(record.value.case) } : {};
+      const fingerprint = record.ok ? { fingerprint: remote?.fingerprint ?? caseFingerprint(record.value.case) } : {};
       options.onEvent({
         type: 'case/end',
         caseId: id,
@@ -250,6 +277,38 @@ function scorerInfo(instance: RunConfig['scorers'][number]): ScorerInfo {
     ...(instance.definition.itemized === true ? { itemized: true as const } : {}),
     ...(instance.definition.jobScoreByCase === true ? { jobScoreByCase: true as const } : {}),
   };
+}
+
+/**
+ * Scored results with the config's own `${VAR}` values masked: the rest of the masking rule (the
+ * process's remembered values, URLs, detectors) ran when scoreCase made them, so it is not run twice.
+ * With no such values (most configs) the results are returned as they are.
+ */
+function maskConfigSecrets(results: ScorerResult[], secrets: readonly string[]): ScorerResult[] {
+  if (secrets.length === 0) return results;
+  return results.map((r) => ({
+    ...r,
+    reason: maskValues(r.reason, secrets),
+    ...(r.details === undefined ? {} : { details: maskJsonValues(r.details, secrets) }),
+    ...(r.metrics === undefined ? {} : { metrics: maskJsonValues(r.metrics, secrets) }),
+  }));
+}
+
+function maskValues(text: string, secrets: readonly string[]): string {
+  let masked = text;
+  for (const secret of secrets) if (masked.includes(secret)) masked = masked.split(secret).join(CREDENTIAL_MASK);
+  return masked;
+}
+
+function maskJsonValues<T extends Json>(value: T, secrets: readonly string[]): T {
+  const walk = (v: Json): Json => {
+    if (typeof v === 'string') return maskValues(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [maskValues(k, secrets), walk(inner)]));
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** Results with every known secret value masked in their reasons and details. */

@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
+import { rememberSecret } from '../../../shared/text/secretMask';
 import {
   capDetails,
+  capText,
   cutMarker,
   MAX_DETAIL_ITEMS,
   MAX_DETAIL_TEXT_CHARS,
@@ -44,6 +46,15 @@ describe('the details a result carries', () => {
     const actual = String(exact?.details?.['actual']);
     assert.ok(actual.endsWith(cutMarker(output.length)));
     assert.ok(!actual.includes('AKIAZ3MP'), 'not even the first half of the key is kept');
+  });
+
+  it('masks a short text again once the process remembers a new secret value (short texts are masked once and reused)', () => {
+    const text = 'cap-test Zq81vLm0 here';
+    assert.equal(capText(text), text);
+    assert.equal(capText(text), text);
+    rememberSecret('Zq81vLm0');
+    assert.equal(capText(text), 'cap-test <credential> here');
+    assert.deepEqual(capDetails({ note: text }), { note: 'cap-test <credential> here' });
   });
 
   it('keeps the first items of a long list and the first keys of a large object, saying how many were left out', () => {
