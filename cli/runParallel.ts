@@ -2,11 +2,9 @@
  * Whether a run scores its cases on worker threads (cli/runWorkers.ts), and starting them. The main
  * thread keeps reading the dataset, the event stream, the run folder and the reports; the threads
  * run the scorers. Only runs whose scoring is pure computation go there: no target, judge,
- * subprocess or Python scorer, no database, no result cache, a trusted run, and a dataset large
- * enough that starting a thread (it loads the config again: ~0.2 s of CPU) is paid back.
+ * subprocess or Python scorer, no database, no result cache, a trusted run; and only when the user
+ * asks for threads (see scoringThreadCount).
  */
-import { statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
@@ -19,31 +17,16 @@ import { ScoringPool } from './runWorkers';
 const WORKER_FILE = join(__dirname, 'runWorker.js');
 
 /**
- * Datasets smaller than this are scored on the main thread. At ~350 bytes a case it is ~6,000 cases,
- * which one thread scores in ~0.25 s: about what a thread costs to start, so below it nothing is won.
- */
-export const PARALLEL_MIN_DATASET_BYTES = 2 * 1024 * 1024;
-
-/**
  * How many scoring threads: EVALLENS_RUN_THREADS (the user's environment, never a workspace's) says
- * outright — 0 keeps the run on one thread, N starts N threads whatever the dataset's size; unset, one
- * thread fewer than the cores (at least one, none on a single core) for a large enough dataset.
+ * outright — N starts N threads, 0 or unset keeps the run on one thread. Off by default: on the
+ * 2-core machine it was built on, one scoring thread made a 100,000-case run slower and larger (25 s
+ * and 315 MB against 13 s and 175 MB at load 3, bench/README.md "Both cores"): handing cases to the
+ * thread and back cost more than the scoring it moved.
  */
-export function scoringThreadCount(
-  config: RunConfig,
-  env: Readonly<Record<string, string | undefined>>,
-  cores = availableParallelism(),
-): number {
+export function scoringThreadCount(env: Readonly<Record<string, string | undefined>>): number {
   const asked = env['EVALLENS_RUN_THREADS'];
   if (asked !== undefined && /^\d{1,2}$/.test(asked)) return Number(asked);
-  if (cores < 2 || config.dataset === undefined) return 0;
-  let size = 0;
-  try {
-    size = statSync(config.dataset.path).size;
-  } catch {
-    return 0;
-  }
-  return size >= PARALLEL_MIN_DATASET_BYTES ? Math.min(cores - 1, 4) : 0;
+  return 0;
 }
 
 /** Whether every case of this run can be scored by a thread that has only the config: pure scorers. */
@@ -63,7 +46,7 @@ export function startScoringPool(
   env: Readonly<Record<string, string | undefined>>,
 ): ScoringPool | undefined {
   if (!isMainThread || !existsSync(WORKER_FILE) || !scoringIsPure(config, options.trusted)) return undefined;
-  const count = scoringThreadCount(config, env);
+  const count = scoringThreadCount(env);
   if (count === 0) return undefined;
   const workerData: RunWorkerData = {
     kind: 'evallens-run-worker',
