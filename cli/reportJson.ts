@@ -112,8 +112,12 @@ export function schemaError(
 /** A report nested past the cap would overflow the stack in the schema check and the view: refused at the bracket. */
 export function depthError(body: string, path: string, shift: number): ReportFileError | undefined {
   const deep = tooDeepJson(body);
-  if (deep === undefined) return undefined;
-  const at = position(body, deep);
+  return deep === undefined ? undefined : depthErrorAt(body, path, shift, deep);
+}
+
+/** The refusal of a bracket nested too deep at `offset` of `body`. */
+export function depthErrorAt(body: string, path: string, shift: number, offset: number): ReportFileError {
+  const at = position(body, offset);
   return new ReportFileError(
     path,
     at.line,

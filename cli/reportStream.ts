@@ -16,10 +16,12 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { jsonPrintable } from '../shared/text/printable';
 import { readBoundedText } from '../core/text/boundedRead';
-import { depthError, ReportFileError, reportSchemaProblem, schemaError, syntaxError } from './reportJson';
+import { MAX_JSON_DEPTH, tooDeepJson } from '../core/text/jsonDepth';
+import { depthErrorAt, ReportFileError, reportSchemaProblem, schemaError, syntaxError } from './reportJson';
 
 /** At most this many cases and results a part, and about this much of their text (one larger element is a part alone). */
 export const STREAM_ITEMS_PER_PART = 5000;
+export const STREAM_FIRST_PART_ITEMS = 1000;
 export const STREAM_CHARS_PER_PART = 8 * 1024 * 1024;
 
 type Range = readonly [start: number, end: number];
@@ -57,13 +59,21 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
   const text = read.text;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const shift = text.length - body.length;
-  const deep = depthError(body, path, shift);
-  if (deep !== undefined) {
-    await write(errorFrame(deep));
+  const layout = scanReport(body);
+  // Nesting is checked value by value (a value inside the report's object and arrays sits one or two levels down).
+  const tooDeep = (ranges: Iterable<Range>, levels: number): ReportFileError | undefined => {
+    for (const [start, end] of ranges) {
+      const deep = tooDeepJson(body.slice(start, end), MAX_JSON_DEPTH - levels);
+      if (deep !== undefined) return depthErrorAt(body, path, shift, start + deep);
+    }
+    return undefined;
+  };
+  const head: Record<string, unknown> = {};
+  const headDeep = tooDeep(layout.fields.values(), 1);
+  if (headDeep !== undefined) {
+    await write(errorFrame(headDeep));
     return 2;
   }
-  const layout = scanReport(body);
-  const head: Record<string, unknown> = {};
   for (const [key, [start, end]] of layout.fields) {
     try {
       head[key] = JSON.parse(body.slice(start, end));
@@ -76,8 +86,15 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
   let caseAt = 0;
   let resultAt = 0;
   for (let part = 0; part === 0 || caseAt < cases.length || resultAt < results.length; part++) {
-    const caseEnd = partEnd(cases, caseAt);
-    const resultEnd = partEnd(results, resultAt);
+    // The first part small: the view paints the summary and first rows from it while the rest is checked.
+    const items = part === 0 ? STREAM_FIRST_PART_ITEMS : STREAM_ITEMS_PER_PART;
+    const caseEnd = partEnd(cases, caseAt, items);
+    const resultEnd = partEnd(results, resultAt, items);
+    const deep = tooDeep(cases.slice(caseAt, caseEnd), 2) ?? tooDeep(results.slice(resultAt, resultEnd), 2);
+    if (deep !== undefined) {
+      await write(errorFrame(deep));
+      return 2;
+    }
     const caseTexts = texts(body, cases, caseAt, caseEnd);
     const resultTexts = texts(body, results, resultAt, resultEnd);
     let caseValues: unknown[];
@@ -112,13 +129,13 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
       await write(errorFrame(schemaError(body, path, shift, pointer, problem.message, problem.count)));
       return 2;
     }
-    const items = `"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`;
+    const itemsText = `"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`;
     if (part === 0) {
       const headText = JSON.stringify(head);
-      const report = headText === '{}' ? `{${items}}` : `${headText.slice(0, -1)},${items}}`;
+      const report = headText === '{}' ? `{${itemsText}}` : `${headText.slice(0, -1)},${itemsText}}`;
       await write(`{"type":"head","report":${report}}`);
     } else {
-      await write(`{"type":"chunk",${items}}`);
+      await write(`{"type":"chunk",${itemsText}}`);
     }
     caseAt = caseEnd;
     resultAt = resultEnd;
@@ -135,11 +152,11 @@ function errorFrame(error: ReportFileError): string {
   return JSON.stringify({ type: 'error', message: error.message });
 }
 
-/** The end of the part that starts at `from`: at most STREAM_ITEMS_PER_PART elements and about STREAM_CHARS_PER_PART of text. */
-function partEnd(ranges: readonly Range[], from: number): number {
+/** The end of the part that starts at `from`: at most `items` elements and about STREAM_CHARS_PER_PART of text. */
+function partEnd(ranges: readonly Range[], from: number, items: number): number {
   let chars = 0;
   let at = from;
-  while (at < ranges.length && at - from < STREAM_ITEMS_PER_PART) {
+  while (at < ranges.length && at - from < items) {
     const [start, end] = ranges[at] ?? [0, 0];
     if (at > from && chars + (end - start) > STREAM_CHARS_PER_PART) break;
     chars += end - start;

@@ -94,7 +94,11 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
       i === 7500 ? line.replace('"score":1', '"score":"high"') : line,
     );
     const seen = await stream(path);
-    assert.equal(seen.results, 5000, 'the first part (5,000 results); the part holding the bad one is not handed on');
+    assert.equal(
+      seen.results,
+      6000,
+      'the first two parts (1,000 + 5,000 results); the part holding the bad one is not handed on',
+    );
     const lines = text.split('\n');
     const line = lines.findIndex((l) => l.includes('"score":"high"'));
     const column = (lines[line] ?? '').indexOf('"high"') + 1;
@@ -112,6 +116,7 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
       ['comma.json', text.replace('"cancelled":false,', '"cancelled":false')],
       ['schema.json', text.replace('"numTrials":1', '"numTrials":"one"')],
       ['notjson.json', 'hello'],
+      ['deep.json', text.replace('"durationMs":1}', `"durationMs":1,"details":${'['.repeat(300)}${']'.repeat(300)}}`)],
       ['empty.json', ''],
     ] as const) {
       const path = join(dir, name);
