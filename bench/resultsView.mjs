@@ -9,10 +9,12 @@
 // Data: bench/generate.mjs's cases (N cases, default 20,000 = 100,000 results of 5 scorers) run once by the
 // CLI (`evallens run`), so the run folder's report.json is the CLI's own; kept in --out and reused.
 //
-// Host side (Node, no VS Code): the extension's own code path from a report.json to the messages it posts
-// (extension/results/reportFile.ts reads it with the CLI in a child process, reportMessages.ts chunks it),
+// Host side (Node, no VS Code): the extension's own code path from a report.json to the messages it posts,
 // JSON-serialized as VS Code's postMessage does: time to the first message (what the summary waits for) and
-// to the last. The CLI's CPU for the same read is measured alone as a whole process (bench/lib/measure.mjs).
+// to the last, both ways: `stream` (extension/results/reportStream.ts: `evallens report --stream` prints
+// checked parts, each posted as it comes; streamCliRunningAtFirst = 1 when the CLI was still reading at the
+// first post) and `whole` (reportFile.ts: the whole checked report, then chunked by reportMessages.ts). The
+// CLI's CPU for the same read, both ways, alone as a whole process (bench/lib/measure.mjs).
 //
 // View side (Chromium): the messages are loaded into the page first (not timed); then, from t0 = "the host
 // starts posting", each message is delivered as its own task (JSON.parse + a `message` event, as a
@@ -73,6 +75,7 @@ register();
 const require = createRequire(import.meta.url);
 const { panelHtml } = require(join(ROOT, 'extension/results/panelHtml.ts'));
 const { readReportFile } = require(join(ROOT, 'extension/results/reportFile.ts'));
+const { streamReportFile } = require(join(ROOT, 'extension/results/reportStream.ts'));
 const { reportMessages } = require(join(ROOT, 'extension/results/reportMessages.ts'));
 const { chromium } = require('playwright-core');
 
@@ -114,25 +117,75 @@ const messages = reportMessages(report).map((m) => JSON.stringify(m));
 
 // --- Host side ------------------------------------------------------------------------------------------
 
+/** The host's path: `stream` as the extension opens a report.json now (the CLI's checked parts, each posted as it
+ * comes: extension/results/reportStream.ts), `whole` as before (the CLI's whole checked report, then chunked). */
 async function hostRound(build) {
+  const cli = join(build.dir, 'cli.js');
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const read = await readReportFile(join(build.dir, 'cli.js'), reportFile);
   let first;
+  let cliRunningAtFirst;
+  let child;
+  const post = (messages) => {
+    for (const message of messages) JSON.stringify(message);
+    first ??= performance.now() - started;
+  };
+  await streamReportFile(
+    cli,
+    reportFile,
+    {
+      head: (report) => {
+        post([{ type: 'config/label' }, ...reportMessages(report, undefined, false)]);
+        cliRunningAtFirst = child.exitCode === null && child.signalCode === null ? 1 : 0;
+      },
+      more: (cases, results) => post([{ type: 'report/append', cases, results, complete: false }]),
+    },
+    { started: (c) => (child = c) },
+  );
+  const streamed = {
+    streamFirstMessageMs: first,
+    streamLastMessageMs: performance.now() - started,
+    streamHostCpuS: cpuSeconds(process.cpuUsage(cpu)),
+    streamCliRunningAtFirst: cliRunningAtFirst,
+  };
+  const wholeStarted = performance.now();
+  const wholeCpu = process.cpuUsage();
+  const read = await readReportFile(cli, reportFile);
+  let wholeFirst;
   for (const message of reportMessages(read)) {
     JSON.stringify(message);
-    first ??= performance.now() - started;
+    wholeFirst ??= performance.now() - wholeStarted;
   }
-  const own = process.cpuUsage(cpu);
-  return { firstMessageMs: first, lastMessageMs: performance.now() - started, hostCpuS: (own.user + own.system) / 1e6 };
+  return {
+    ...streamed,
+    wholeFirstMessageMs: wholeFirst,
+    wholeLastMessageMs: performance.now() - wholeStarted,
+    wholeHostCpuS: cpuSeconds(process.cpuUsage(wholeCpu)),
+  };
 }
 
+const cpuSeconds = (used) => (used.user + used.system) / 1e6;
+
 async function cliRound(build) {
-  const run = await measure(
-    [process.execPath, join(build.dir, 'cli.js'), 'report', reportFile, '--reporter', 'json', '--no-color'],
-    { cwd: OUT, scratch: OUT, okCodes: [0, 1] },
-  );
-  return { cliWallMs: run.wallMs, cliCpuS: run.cpuS, cliPeakRssMb: run.peakRssMb };
+  const cli = join(build.dir, 'cli.js');
+  const whole = await measure([process.execPath, cli, 'report', reportFile, '--reporter', 'json', '--no-color'], {
+    cwd: OUT,
+    scratch: OUT,
+    okCodes: [0, 1],
+  });
+  const streamed = await measure([process.execPath, cli, 'report', reportFile, '--stream', '--no-color'], {
+    cwd: OUT,
+    scratch: OUT,
+    okCodes: [0],
+  });
+  return {
+    cliWholeWallMs: whole.wallMs,
+    cliWholeCpuS: whole.cpuS,
+    cliWholePeakRssMb: whole.peakRssMb,
+    cliStreamWallMs: streamed.wallMs,
+    cliStreamCpuS: streamed.cpuS,
+    cliStreamPeakRssMb: streamed.peakRssMb,
+  };
 }
 
 // --- View side ------------------------------------------------------------------------------------------
