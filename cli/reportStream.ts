@@ -15,7 +15,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { jsonPrintable } from '../shared/text/printable';
-import { readBoundedText } from '../core/text/boundedRead';
+import { readBoundedBytes } from '../core/text/boundedRead';
 import { MAX_JSON_DEPTH, tooDeepJson } from '../core/text/jsonDepth';
 import { depthErrorAt, ReportFileError, reportSchemaProblem, schemaError, syntaxError } from './reportJson';
 
@@ -50,21 +50,27 @@ export async function streamReportCommand(path: string, out: NodeJS.WritableStre
 /** Prints the report's parts to `out`; 0 when it was whole and fit the schema, 2 otherwise (the error line said why). */
 export async function streamReport(path: string, out: NodeJS.WritableStream): Promise<number> {
   const write = (frame: string): Promise<void> => writeLine(out, jsonPrintable(frame));
-  const read = await readBoundedText(path, 'report');
+  // Bytes, decoded value by value: JSON's structure is ASCII, and UTF-8 never puts an ASCII byte inside a character.
+  const read = await readBoundedBytes(path, 'report');
   if (!read.ok) {
     const why = read.code === 'ENOENT' ? 'it does not exist' : read.reason;
     await write(errorFrame(new ReportFileError(path, 1, 1, `cannot read the report file (${why})`)));
     return 2;
   }
-  const text = read.text;
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const shift = text.length - body.length;
-  const layout = scanReport(body);
+  const bom = read.bytes[0] === 0xef && read.bytes[1] === 0xbb && read.bytes[2] === 0xbf;
+  const bytes = bom ? read.bytes.subarray(3) : read.bytes;
+  const shift = bom ? 1 : 0;
+  // The whole text only to name where a problem is (as `--reporter json` names it).
+  let decoded: string | undefined;
+  const whole = (): string => (decoded ??= bytes.toString('utf8'));
+  const charOffset = (byteOffset: number): number => bytes.toString('utf8', 0, byteOffset).length;
+  const layout = scanReport(bytes);
   // Nesting is checked value by value (a value inside the report's object and arrays sits one or two levels down).
   const tooDeep = (ranges: Iterable<Range>, levels: number): ReportFileError | undefined => {
     for (const [start, end] of ranges) {
-      const deep = tooDeepJson(body.slice(start, end), MAX_JSON_DEPTH - levels);
-      if (deep !== undefined) return depthErrorAt(body, path, shift, start + deep);
+      const text = bytes.toString('utf8', start, end);
+      const deep = tooDeepJson(text, MAX_JSON_DEPTH - levels);
+      if (deep !== undefined) return depthErrorAt(whole(), path, shift, charOffset(start) + text.slice(0, deep).length);
     }
     return undefined;
   };
@@ -76,9 +82,9 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
   }
   for (const [key, [start, end]] of layout.fields) {
     try {
-      head[key] = JSON.parse(body.slice(start, end));
+      head[key] = JSON.parse(bytes.toString('utf8', start, end));
     } catch {
-      await write(errorFrame(syntaxError(body, path, shift)));
+      await write(errorFrame(syntaxError(whole(), path, shift)));
       return 2;
     }
   }
@@ -95,15 +101,15 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
       await write(errorFrame(deep));
       return 2;
     }
-    const caseTexts = texts(body, cases, caseAt, caseEnd);
-    const resultTexts = texts(body, results, resultAt, resultEnd);
+    const caseTexts = texts(bytes, cases, caseAt, caseEnd);
+    const resultTexts = texts(bytes, results, resultAt, resultEnd);
     let caseValues: unknown[];
     let resultValues: unknown[];
     try {
       caseValues = caseTexts.map((t) => JSON.parse(t) as unknown);
       resultValues = resultTexts.map((t) => JSON.parse(t) as unknown);
     } catch {
-      await write(errorFrame(syntaxError(body, path, shift)));
+      await write(errorFrame(syntaxError(whole(), path, shift)));
       return 2;
     }
     // Each part is checked as a report of the head and its own cases and results (the schema has no rule across elements).
@@ -120,13 +126,13 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
     if (problem !== undefined) {
       // Before any part is out, a missing field may be the file's break; a broken file says so first.
       if (layout.brokenAt !== undefined && part === 0 && !/^\/(cases|results)\//.test(problem.pointer)) {
-        await write(errorFrame(syntaxError(body, path, shift)));
+        await write(errorFrame(syntaxError(whole(), path, shift)));
         return 2;
       }
       const pointer = problem.pointer
         .replace(/^\/cases\/(\d+)/, (_, i: string) => `/cases/${caseAt + Number(i)}`)
         .replace(/^\/results\/(\d+)/, (_, i: string) => `/results/${resultAt + Number(i)}`);
-      await write(errorFrame(schemaError(body, path, shift, pointer, problem.message, problem.count)));
+      await write(errorFrame(schemaError(whole(), path, shift, pointer, problem.message, problem.count)));
       return 2;
     }
     const itemsText = `"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`;
@@ -141,7 +147,7 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
     resultAt = resultEnd;
   }
   if (layout.brokenAt !== undefined) {
-    await write(errorFrame(syntaxError(body, path, shift)));
+    await write(errorFrame(syntaxError(whole(), path, shift)));
     return 2;
   }
   await write('{"type":"end"}');
@@ -166,11 +172,11 @@ function partEnd(ranges: readonly Range[], from: number, items: number): number 
 }
 
 /** The elements' texts on one line: a line break outside a string is only whitespace in JSON (inside one it is escaped). */
-function texts(body: string, ranges: readonly Range[], from: number, to: number): string[] {
+function texts(bytes: Buffer, ranges: readonly Range[], from: number, to: number): string[] {
   const out: string[] = [];
   for (let i = from; i < to; i++) {
     const [start, end] = ranges[i] ?? [0, 0];
-    const t = body.slice(start, end);
+    const t = bytes.toString('utf8', start, end);
     out.push(/[\r\n]/.test(t) ? t.replace(/[\r\n]/g, ' ') : t);
   }
   return out;
@@ -194,42 +200,42 @@ const CLOSE_BRACE = 0x7d;
  * the structure breaks (a file cut off, a missing comma). Tokens inside a value are not checked here:
  * each value's JSON.parse does that.
  */
-export function scanReport(body: string): Layout {
+export function scanReport(body: Buffer): Layout {
   const fields = new Map<string, Range>();
   const cases: Range[] = [];
   const results: Range[] = [];
   const arrays = new Set<string>();
   const broken = (at: number): Layout => ({ fields, cases, results, arrays, brokenAt: at });
   let i = skipSpace(body, 0);
-  if (body.charCodeAt(i) !== OPEN_BRACE) return broken(i);
+  if (body[i] !== OPEN_BRACE) return broken(i);
   i = skipSpace(body, i + 1);
-  if (body.charCodeAt(i) === CLOSE_BRACE) return whole(body, i + 1, { fields, cases, results, arrays });
+  if (body[i] === CLOSE_BRACE) return whole(body, i + 1, { fields, cases, results, arrays });
   for (;;) {
-    if (body.charCodeAt(i) !== QUOTE) return broken(i);
+    if (body[i] !== QUOTE) return broken(i);
     const keyEnd = endOfString(body, i);
     if (keyEnd >= body.length) return broken(i);
     let key: string;
     try {
-      key = JSON.parse(body.slice(i, keyEnd + 1)) as string;
+      key = JSON.parse(body.toString('utf8', i, keyEnd + 1)) as string;
     } catch {
       return broken(i);
     }
     i = skipSpace(body, keyEnd + 1);
-    if (body.charCodeAt(i) !== COLON) return broken(i);
+    if (body[i] !== COLON) return broken(i);
     i = skipSpace(body, i + 1);
-    if ((key === 'cases' || key === 'results') && body.charCodeAt(i) === OPEN_BRACKET) {
+    if ((key === 'cases' || key === 'results') && body[i] === OPEN_BRACKET) {
       const list = key === 'cases' ? cases : results;
       list.length = 0;
       arrays.add(key);
       i = skipSpace(body, i + 1);
-      if (body.charCodeAt(i) === CLOSE_BRACKET) i++;
+      if (body[i] === CLOSE_BRACKET) i++;
       else
         for (;;) {
           const end = endOfValue(body, i);
           if (end === undefined) return broken(i);
           list.push([i, end]);
           i = skipSpace(body, end);
-          const c = body.charCodeAt(i);
+          const c = body[i];
           if (c === CLOSE_BRACKET) {
             i++;
             break;
@@ -245,30 +251,30 @@ export function scanReport(body: string): Layout {
       i = end;
     }
     i = skipSpace(body, i);
-    const c = body.charCodeAt(i);
+    const c = body[i];
     if (c === CLOSE_BRACE) return whole(body, i + 1, { fields, cases, results, arrays });
     if (c !== COMMA) return broken(i);
     i = skipSpace(body, i + 1);
   }
 }
 
-function whole(body: string, after: number, found: Omit<Layout, 'brokenAt'>): Layout {
+function whole(body: Uint8Array, after: number, found: Omit<Layout, 'brokenAt'>): Layout {
   const rest = skipSpace(body, after);
   return { ...found, brokenAt: rest < body.length ? rest : undefined };
 }
 
-function skipSpace(text: string, i: number): number {
+function skipSpace(text: Uint8Array, i: number): number {
   let at = i;
   for (; at < text.length; at++) {
-    const c = text.charCodeAt(at);
+    const c = text[at];
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
   }
   return at;
 }
 
 /** The offset just after the value starting at `start` (strings and brackets balanced), or undefined when the text ends first. */
-function endOfValue(text: string, start: number): number | undefined {
-  const first = text.charCodeAt(start);
+function endOfValue(text: Uint8Array, start: number): number | undefined {
+  const first = text[start];
   if (first === QUOTE) {
     const end = endOfString(text, start);
     return end < text.length ? end + 1 : undefined;
@@ -276,7 +282,7 @@ function endOfValue(text: string, start: number): number | undefined {
   if (first === OPEN_BRACE || first === OPEN_BRACKET) {
     let depth = 0;
     for (let i = start; i < text.length; i++) {
-      const c = text.charCodeAt(i);
+      const c = text[i];
       if (c === QUOTE) i = endOfString(text, i);
       else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
       else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
@@ -289,7 +295,7 @@ function endOfValue(text: string, start: number): number | undefined {
   // A number, true, false or null: up to the next delimiter (JSON.parse checks its spelling).
   let i = start;
   while (i < text.length) {
-    const c = text.charCodeAt(i);
+    const c = text[i];
     if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
       break;
     i++;
@@ -297,9 +303,9 @@ function endOfValue(text: string, start: number): number | undefined {
   return i > start ? i : undefined;
 }
 
-function endOfString(text: string, start: number): number {
+function endOfString(text: Uint8Array, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const c = text[i];
     if (c === BACKSLASH) i++;
     else if (c === QUOTE) return i;
   }

@@ -116,6 +116,17 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
       ['comma.json', text.replace('"cancelled":false,', '"cancelled":false')],
       ['schema.json', text.replace('"numTrials":1', '"numTrials":"one"')],
       ['notjson.json', 'hello'],
+      // Positions count characters as editors do (UTF-16 units), after a byte order mark and non-ASCII text.
+      [
+        'bom-schema.json',
+        `\ufeff${text.replace('texts are equal', 'tëxts 😀 are equal').replace('"numTrials":1', '"numTrials":"one"')}`,
+      ],
+      [
+        'bom-deep.json',
+        `\ufeff${text
+          .replace('texts are equal', 'tëxts 😀 are equal')
+          .replace('"durationMs":1}', `"durationMs":1,"details":${'['.repeat(300)}${']'.repeat(300)}}`)}`,
+      ],
       ['deep.json', text.replace('"durationMs":1}', `"durationMs":1,"details":${'['.repeat(300)}${']'.repeat(300)}}`)],
       ['empty.json', ''],
     ] as const) {
