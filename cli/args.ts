@@ -34,6 +34,8 @@ export type Command =
       readonly runsDir?: string;
       readonly reportFile?: string;
       readonly color?: boolean;
+      /** The report's parts one JSON line each as they are checked, for the results view (cli/reportStream.ts). */
+      readonly stream?: boolean;
     }
   | { readonly kind: 'version' }
   /** What a run would do: cases, trials and LLM judge calls (`--json` for the extension). */
@@ -126,7 +128,7 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted', 'shard', 'shard-index', 'shard-count'],
-  report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color'],
+  report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color', 'stream'],
   compare: ['help', 'reporter', 'out', 'fail-on'],
   baseline: ['help', 'runs-dir'],
   cache: ['help', 'cache-dir', 'runs-dir', 'json'],
@@ -173,6 +175,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   cases: { type: 'boolean' },
   'report-file': { type: 'string' },
+  stream: { type: 'boolean' },
   'case-data': { type: 'string' },
   'max-cost': { type: 'string' },
   'max-judge-calls': { type: 'string' },
@@ -368,6 +371,7 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(values['runs-dir'] === undefined ? {} : { runsDir: values['runs-dir'] }),
       ...(values['report-file'] === undefined ? {} : { reportFile: values['report-file'] }),
       ...(color === undefined ? {} : { color }),
+      ...(values.stream === true ? { stream: true } : {}),
     };
   }
   if (verb === 'merge') {

@@ -150,6 +150,8 @@ Options:
   --runs-dir <dir>     where the report.json of EvalBench results goes: <dir>/<run id>/
                        (default: .evallens/runs)
   --report-file <path> write that report.json here instead
+  --stream             a report.json or run folder as checked parts, one JSON line each, as they are
+                       read (for the results view: head, chunks, then end or error)
   --no-color           plain console output
   -h, --help           this text
 

@@ -26,6 +26,7 @@ import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
 import { printCaseLists } from './caseList';
 import { printCaseData } from './caseData';
+import { streamReportCommand } from './reportStream';
 import { reportCommand, runAsReport } from './report';
 import { compareCommand } from './compare';
 import { baselineCommand } from './baseline';
@@ -90,6 +91,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return results === undefined ? run(command) : reportCommand(results, process.stdout, process.stderr);
     }
     case 'report':
+      if (command.stream === true) return streamReportCommand(command.path, process.stdout);
       return reportCommand(command, process.stdout, process.stderr);
     case 'compare':
       return compareCommand(command, process.stdout, process.stderr);

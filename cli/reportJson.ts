@@ -58,17 +58,8 @@ export async function readReportFile(path: string): Promise<Report> {
 export function parseReport(text: string, path: string): Report {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const shift = text.length - body.length;
-  // A report nested past the cap would overflow the stack in the schema check and the view.
-  const deep = tooDeepJson(body);
-  if (deep !== undefined) {
-    const at = position(body, deep);
-    throw new ReportFileError(
-      path,
-      at.line,
-      at.column + (at.line === 1 ? shift : 0),
-      `expected an EvalLens report, but it has ${tooDeepMessage()}`,
-    );
-  }
+  const deep = depthError(body, path, shift);
+  if (deep !== undefined) throw deep;
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -78,25 +69,65 @@ export function parseReport(text: string, path: string): Report {
   const check = validate(value);
   const first = check.errors?.[0];
   if (first === undefined) return value as Report;
-  const segments = first.instancePath
+  throw schemaError(body, path, shift, first.instancePath, first.message, check.errors?.length ?? 1);
+}
+
+/** Checks a report's value against the schema; the first problem's JSON pointer, message and the count, or undefined. */
+export function reportSchemaProblem(
+  value: unknown,
+): { readonly pointer: string; readonly message: string | undefined; readonly count: number } | undefined {
+  const check = validate(value);
+  const first = check.errors?.[0];
+  return first === undefined
+    ? undefined
+    : { pointer: first.instancePath, message: first.message, count: check.errors?.length ?? 1 };
+}
+
+/** The schema's first problem, at `pointer` (a JSON pointer into `body`), as an error at its file:line:col. */
+export function schemaError(
+  body: string,
+  path: string,
+  shift: number,
+  pointer: string,
+  message: string | undefined,
+  count: number,
+): ReportFileError {
+  const segments = pointer
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   const node = findNodeAtLocation(parseTree(body) ?? { type: 'null', offset: 0, length: 0 }, segments);
   const at = position(body, node?.offset ?? 0);
-  const where = first.instancePath === '' ? 'the top level' : first.instancePath;
-  const more = (check.errors?.length ?? 1) > 1 ? ` (and ${(check.errors?.length ?? 1) - 1} more problems)` : '';
-  throw new ReportFileError(
+  const where = pointer === '' ? 'the top level' : pointer;
+  const more = count > 1 ? ` (and ${count - 1} more problems)` : '';
+  return new ReportFileError(
     path,
     at.line,
     at.column + (at.line === 1 ? shift : 0),
-    `expected an EvalLens report (schemas/report.schema.json), but at ${where} the value ${first.message ?? 'does not fit'}${more}`,
+    `expected an EvalLens report (schemas/report.schema.json), but at ${where} the value ${message ?? 'does not fit'}${more}`,
+  );
+}
+
+/** A report nested past the cap would overflow the stack in the schema check and the view: refused at the bracket. */
+export function depthError(body: string, path: string, shift: number): ReportFileError | undefined {
+  const deep = tooDeepJson(body);
+  return deep === undefined ? undefined : depthErrorAt(body, path, shift, deep);
+}
+
+/** The refusal of a bracket nested too deep at `offset` of `body`. */
+export function depthErrorAt(body: string, path: string, shift: number, offset: number): ReportFileError {
+  const at = position(body, offset);
+  return new ReportFileError(
+    path,
+    at.line,
+    at.column + (at.line === 1 ? shift : 0),
+    `expected an EvalLens report, but it has ${tooDeepMessage()}`,
   );
 }
 
 /** JSON.parse says little and quotes the text; jsonc-parser gives the first error's offset and kind. */
-function syntaxError(body: string, path: string, shift: number): ReportFileError {
+export function syntaxError(body: string, path: string, shift: number): ReportFileError {
   const errors: ParseError[] = [];
   parse(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];

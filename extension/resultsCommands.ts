@@ -199,14 +199,27 @@ export class ResultsViewBridge implements vscode.Disposable {
 
   /** `handedOver`: the text of `path` as the run that wrote it handed it over; read by the CLI otherwise. */
   private async showReportFile(path: string, complain: boolean, handedOver?: string): Promise<void> {
+    let shown: ResultsPanel | undefined;
     try {
-      const { readReportFile } = await loadPanelModule();
-      const report =
-        handedOver === undefined
-          ? await readReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path)
-          : (JSON.parse(handedOver) as Report);
-      (await this.panel()).showReport(report);
+      if (handedOver !== undefined) {
+        (await this.panel()).showReport(JSON.parse(handedOver) as Report);
+        return;
+      }
+      const { streamReportFile, ResultsPanel: Panel } = await loadPanelModule();
+      // The panel opens with the report's checked head (summary, first rows); the rest follows part by part.
+      let parts: ReturnType<ResultsPanel['reportParts']> | undefined;
+      await streamReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path, {
+        head: (report) => {
+          shown = this.current = Panel.createOrShow(this.extensionUri, (target) => void this.reveal(target));
+          parts = shown.reportParts();
+          parts.head(report);
+        },
+        more: (cases, results) => parts?.more(cases, results),
+      });
+      shown?.reportEnded();
     } catch (e) {
+      // Rows already shown stay (they were checked); the message names where the report broke.
+      shown?.reportEnded();
       const message = e instanceof Error ? e.message : String(e);
       this.output.error(`Cannot show the report: ${message}`);
       if (complain) void vscode.window.showErrorMessage(maskedText(`EvalLens: ${message}`));

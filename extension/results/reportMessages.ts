@@ -7,14 +7,18 @@ import type { HostToWebview } from '../../protocol/webview';
 
 export const RESULTS_PER_MESSAGE = 5000;
 
-export function reportMessages(report: Report, size = RESULTS_PER_MESSAGE): HostToWebview[] {
+/** `complete: false`: more of the report is still coming (its last message here says so). */
+export function reportMessages(report: Report, size = RESULTS_PER_MESSAGE, complete = true): HostToWebview[] {
   const chunks = Math.max(1, Math.ceil(report.results.length / size), Math.ceil(report.cases.length / size));
   const slice = (i: number) => ({
     cases: report.cases.slice(i * size, (i + 1) * size),
     results: report.results.slice(i * size, (i + 1) * size),
   });
   const first = slice(0);
-  const messages: HostToWebview[] = [{ type: 'report/show', report: { ...report, ...first }, complete: chunks === 1 }];
-  for (let i = 1; i < chunks; i++) messages.push({ type: 'report/append', ...slice(i), complete: i === chunks - 1 });
+  const messages: HostToWebview[] = [
+    { type: 'report/show', report: { ...report, ...first }, complete: complete && chunks === 1 },
+  ];
+  for (let i = 1; i < chunks; i++)
+    messages.push({ type: 'report/append', ...slice(i), complete: complete && i === chunks - 1 });
   return messages;
 }

@@ -9,6 +9,9 @@
  *     // `target` is { configFile, caseId, location?: { file, line, column } } (1-based), from
  *     // the report or the run's case/start; open `location` when present, else find the case.
  *   panel.showReport(await readReportFile(cliPath, path));   // a finished run, e.g. a report.json from CI (read by the CLI)
+ *   await streamReportFile(cliPath, path, panel.reportParts()); panel.reportEnded();
+ *                                                   // the same, shown part by part as the CLI checks it (reportStream.ts);
+ *                                                   // reportEnded() also when it failed part-way: the parts shown stay
  *   panel.startRun(configFile);                     // clears the view for a live run of this config
  *   panel.pushEvent(event);                         // each RunEvent of that run, as it comes
  *   panel.pushCases(configFile, cases);             // optional: case data already in memory
@@ -28,7 +31,8 @@
  * comes in the run's run/start event. The host loads no config itself.
  */
 import * as vscode from 'vscode';
-import type { Report } from '../../core/report/report';
+import type { Report, ReportCase } from '../../core/report/report';
+import type { ScorerResult } from '../../core/result';
 import type { RunEvent } from '../../core/runner/events';
 import {
   type CaseData,
@@ -48,6 +52,7 @@ import { RESULTS_VIEW_TYPE } from './panelSerializer';
 import { reportMessages } from './reportMessages';
 
 export { readReportFile } from './reportFile';
+export { streamReportFile } from './reportStream';
 export type { RevealTarget } from '../../protocol/webview';
 
 export { RESULTS_VIEW_TYPE };
@@ -56,7 +61,7 @@ const FLUSH_MS = 50;
 type Shown =
   | { readonly kind: 'none' }
   | { readonly kind: 'notice'; readonly text: string }
-  | { readonly kind: 'report'; readonly report: Report }
+  | { readonly kind: 'report'; readonly report: Report; arriving?: { cases: ReportCase[]; results: ScorerResult[] } }
   | { readonly kind: 'live'; readonly run: LiveRun }
   | {
       readonly kind: 'compare';
@@ -154,6 +159,36 @@ export class ResultsPanel implements vscode.Disposable {
     this.stopFlushing();
     this.shown = { kind: 'report', report };
     if (this.ready) this.postAll([labelOf(report.configFile), ...reportMessages(report)]);
+  }
+
+  /** Parts of a report as they come (streamReportFile): the head shows at once, each further part is appended. */
+  reportParts(): {
+    head(report: Report): void;
+    more(cases: readonly ReportCase[], results: readonly ScorerResult[]): void;
+  } {
+    let shown: Shown | undefined;
+    return {
+      head: (report) => {
+        this.stopFlushing();
+        const arriving = { cases: [...report.cases], results: [...report.results] };
+        this.shown = shown = { kind: 'report', report: { ...report, ...arriving }, arriving };
+        if (this.ready)
+          this.postAll([labelOf(report.configFile), ...reportMessages(this.shown.report, undefined, false)]);
+      },
+      more: (cases, results) => {
+        if (this.shown !== shown || shown?.kind !== 'report' || shown.arriving === undefined) return;
+        for (const c of cases) shown.arriving.cases.push(c);
+        for (const r of results) shown.arriving.results.push(r);
+        if (this.ready) this.post({ type: 'report/append', cases, results, complete: false });
+      },
+    };
+  }
+
+  /** The report arriving in parts is all there is (whole, or stopped by a problem the caller shows): the view stops waiting. */
+  reportEnded(): void {
+    if (this.shown.kind !== 'report' || this.shown.arriving === undefined) return;
+    delete this.shown.arriving;
+    if (this.ready) this.post({ type: 'report/append', cases: [], results: [], complete: true });
   }
 
   /**
@@ -302,7 +337,10 @@ export class ResultsPanel implements vscode.Disposable {
         this.post({ type: 'view/clear', notice: this.shown.text });
         return;
       case 'report':
-        this.postAll([labelOf(this.shown.report.configFile), ...reportMessages(this.shown.report)]);
+        this.postAll([
+          labelOf(this.shown.report.configFile),
+          ...reportMessages(this.shown.report, undefined, this.shown.arriving === undefined),
+        ]);
         return;
       case 'live':
         this.postAll([{ type: 'view/clear' }, labelOf(this.shown.run.configFile), ...this.shown.run.replay()]);

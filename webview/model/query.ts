@@ -67,7 +67,8 @@ function filterRows(results: readonly ScorerResult[], filters: Filters): number[
   return rows;
 }
 
-type Compare = (a: ScorerResult, b: ScorerResult) => number;
+/** Compares two results, given with their positions (for the case index looked up once per position). */
+type Compare = (a: ScorerResult, b: ScorerResult, pa: number, pb: number) => number;
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -78,20 +79,20 @@ function byNumber(a: number | undefined, b: number | undefined, sign: number): n
   return sign * (a - b);
 }
 
-function comparator(sort: Sort, cases: KeyedList<CaseEntry>): Compare {
+function comparator(sort: Sort, caseIndexAt: Float64Array): Compare {
   const sign = sort.direction === 'asc' ? 1 : -1;
-  const caseIndex = (r: ScorerResult): number => cases.get(r.caseId)?.index ?? Number.MAX_SAFE_INTEGER;
   switch (sort.column) {
     case 'case':
-      return (a, b) => sign * (caseIndex(a) - caseIndex(b) || byText(a.caseId, b.caseId));
+      return (a, b, pa, pb) => sign * ((caseIndexAt[pa] ?? 0) - (caseIndexAt[pb] ?? 0) || byText(a.caseId, b.caseId));
     case 'scorer':
       return (a, b) => sign * byText(a.scorer, b.scorer);
     case 'trial':
       return (a, b) => sign * (a.trial - b.trial);
     case 'status':
       // Ties in dataset order, whichever the direction: the failing cases read top to bottom as in the file.
-      return (a, b) =>
-        sign * ((STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0)) || caseIndex(a) - caseIndex(b);
+      return (a, b, pa, pb) =>
+        sign * ((STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0)) ||
+        (caseIndexAt[pa] ?? 0) - (caseIndexAt[pb] ?? 0);
     case 'score':
       return (a, b) => byNumber(a.score, b.score, sign);
     case 'reason':
@@ -103,11 +104,14 @@ function comparator(sort: Sort, cases: KeyedList<CaseEntry>): Compare {
 
 /** Ties keep arrival order, so a sort is stable and repeatable. */
 function sortRows(rows: number[], results: readonly ScorerResult[], cases: KeyedList<CaseEntry>, sort: Sort): number[] {
-  const compare = comparator(sort, cases);
+  // Each result's case index, looked up once rather than twice per comparison.
+  const caseIndexAt = new Float64Array(results.length);
+  for (const at of rows) caseIndexAt[at] = cases.get(results[at]?.caseId ?? '')?.index ?? Number.MAX_SAFE_INTEGER;
+  const compare = comparator(sort, caseIndexAt);
   return rows.sort((a, b) => {
     const ra = results[a];
     const rb = results[b];
     if (ra === undefined || rb === undefined) return a - b;
-    return compare(ra, rb) || a - b;
+    return compare(ra, rb, a, b) || a - b;
   });
 }

@@ -18,6 +18,9 @@ import { renderSummary } from './summaryBand';
 import { ResultsTable } from './table';
 import { Toolbar } from './toolbar';
 
+/** How often a report still arriving in chunks is redrawn. */
+const LOADING_REDRAW_MS = 400;
+
 export interface AppHost {
   post(message: WebviewToHost): void;
   persist(view: PersistedView): void;
@@ -27,6 +30,8 @@ export class ResultsApp {
   private state: ViewState = initialState();
   private rendered: ViewState | undefined;
   private frame: number | undefined;
+  private redrawTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRenderAt = 0;
   private readonly summary = el('section', { className: 'summary', attrs: { 'aria-label': 'Summary' } });
   private readonly toolbar: Toolbar;
   private readonly table: ResultsTable;
@@ -93,9 +98,31 @@ export class ResultsApp {
     if (request !== undefined) this.host.post({ type: 'case/request', ...request });
     // A restore saves nothing: what it restored is saved already, with the run the host is about to send again.
     if (action.type !== 'ui/restore' && persistedViewChanged(before, after)) this.host.persist(persistedView(after));
-    this.frame ??= requestAnimationFrame(() => {
+    this.scheduleRender(action.type === 'report/append' && !action.complete);
+  }
+
+  /**
+   * Renders at the next frame; a chunk of a report still arriving waits until LOADING_REDRAW_MS after
+   * the last render. Redrawing 100,000 results for each of twenty chunks cost more than the chunks
+   * themselves; the first chunk (the summary and first rows) and the last still show at once, and
+   * anything the person does is drawn at the next frame.
+   */
+  private scheduleRender(loading = false): void {
+    if (this.frame !== undefined) return;
+    const wait = loading ? this.lastRenderAt + LOADING_REDRAW_MS - performance.now() : 0;
+    if (wait > 0) {
+      this.redrawTimer ??= setTimeout(() => {
+        this.redrawTimer = undefined;
+        this.scheduleRender();
+      }, wait);
+      return;
+    }
+    if (this.redrawTimer !== undefined) clearTimeout(this.redrawTimer);
+    this.redrawTimer = undefined;
+    this.frame = requestAnimationFrame(() => {
       this.frame = undefined;
       this.render();
+      this.lastRenderAt = performance.now();
     });
   }
 
@@ -105,10 +132,7 @@ export class ResultsApp {
     if (!action.type.startsWith('compareUi/')) this.setMode('compare');
     if (after === this.compare) return;
     this.compare = after;
-    this.frame ??= requestAnimationFrame(() => {
-      this.frame = undefined;
-      this.render();
-    });
+    this.scheduleRender();
   }
 
   private setMode(mode: 'run' | 'compare'): void {
@@ -116,10 +140,7 @@ export class ResultsApp {
     this.mode = mode;
     this.runView.hidden = mode !== 'run';
     this.compareView.element.hidden = mode !== 'compare';
-    this.frame ??= requestAnimationFrame(() => {
-      this.frame = undefined;
-      this.render();
-    });
+    this.scheduleRender();
   }
 
   private reveal(caseId: string): void {
@@ -229,10 +250,7 @@ export class ResultsApp {
                 ? 'running…'
                 : 'loading…',
         job: jobLine(run),
-        counts: caseCountsLine(
-          run,
-          [...state.cases.values()].map((c) => c.status),
-        ),
+        counts: caseCountsLine(run, caseStatuses(state)),
         scorers: scorerLines(run?.aggregates ?? []),
         distributions: scorerDistributions(state.results.items, scorers),
       });
@@ -274,6 +292,11 @@ export class ResultsApp {
       { reveal: (caseId) => this.reveal(caseId), close: () => this.closeDetail() },
     );
   }
+}
+
+/** The cases' statuses, read only when the counts line needs them (a live run without its summary yet). */
+function* caseStatuses(state: ViewState): Iterable<string> {
+  for (const c of state.cases.values()) yield c.status;
 }
 
 function isCompareAction(action: Action | CompareAction): action is CompareAction {

@@ -192,11 +192,20 @@ export class ResultsTable {
     const elements: HTMLElement[] = [];
     const kept = new Map<string, HTMLElement>();
     let active: string | undefined;
+    // Elements of rows that left the window are reused for rows that came in (a fast scroll replaces
+    // every row each frame: filling cells in place costs far less than making and dropping elements).
+    const inWindow = new Set<string>();
+    for (let i = first; i < last; i++) {
+      const row = this.rows[i];
+      if (row !== undefined) inWindow.add(row.key);
+    }
+    const free: HTMLElement[] = [];
+    for (const [key, element] of this.rendered) if (!inWindow.has(key)) free.push(element);
     for (let i = first; i < last; i++) {
       const row = this.rows[i];
       if (row === undefined) continue;
       const selected = i === this.selectedRow;
-      const element = this.rowFor(row, state, i, selected);
+      const element = this.rowFor(row, state, i, selected, this.rendered.get(row.key) ?? free.pop());
       kept.set(row.key, element);
       if (selected) active = element.id;
       elements.push(element);
@@ -211,9 +220,15 @@ export class ResultsTable {
     else this.element.setAttribute('aria-activedescendant', active);
   }
 
-  /** The element of a row: the one already shown for its key, brought up to date, else a new one. */
-  private rowFor(row: GroupRow, state: ViewState, index: number, selected: boolean): HTMLElement {
-    const element = this.rendered.get(row.key) ?? el('div', { attrs: { role: 'row' } });
+  /** The element of a row: the one already shown for its key (or one free for reuse), brought up to date, else a new one. */
+  private rowFor(
+    row: GroupRow,
+    state: ViewState,
+    index: number,
+    selected: boolean,
+    reused: HTMLElement | undefined,
+  ): HTMLElement {
+    const element = reused ?? el('div', { attrs: { role: 'row' } });
     rowKeys.set(element, row);
     const status = row.kind === 'case' ? (state.cases.get(row.caseId)?.status ?? row.first.status) : row.shown.status;
     element.className = `row ${row.kind}-row status-${status}${selected ? ' selected' : ''}`;

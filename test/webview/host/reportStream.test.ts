@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Report, ReportCase } from '../../../core/report/report';
+import type { ScorerResult } from '../../../core/result';
+import { readReportFile } from '../../../extension/results/reportFile';
+import { streamReportFile, streamWholeReport } from '../../../extension/results/reportStream';
+import { CLI, ensureBuilt, ROOT } from '../../support/cli';
+
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'reports', 'three-cases.report.json');
+const dir = mkdtempSync(join(tmpdir(), 'evallens-stream-'));
+before(() => ensureBuilt());
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const RESULTS = 12_000;
+
+/** The fixture's report with RESULTS results (its own, repeated), written one result a line; `edit` changes result i's line. */
+function bigReport(name: string, edit?: (line: string, i: number) => string): { path: string; text: string } {
+  const base = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Report;
+  const { cases, results, ...head } = base;
+  const lines: string[] = [];
+  for (let i = 0; i < RESULTS; i++) {
+    const r = results[i % results.length] as ScorerResult;
+    const line = JSON.stringify({ ...r, reason: `${r.reason ?? ''} #${i}` });
+    lines.push(edit === undefined ? line : edit(line, i));
+  }
+  const text = `${JSON.stringify(head).slice(0, -1)},\n"cases":${JSON.stringify(cases)},\n"results":[\n${lines.join(',\n')}\n]}\n`;
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return { path, text };
+}
+
+/** What the host was handed, in order, beside the CLI's exit. */
+async function stream(path: string): Promise<{ events: string[]; results: number; error?: string }> {
+  const events: string[] = [];
+  let results = 0;
+  const parts = {
+    head: (report: Report) => {
+      events.push('head');
+      results += report.results.length;
+    },
+    more: (_cases: readonly ReportCase[], more: readonly ScorerResult[]) => {
+      events.push('more');
+      results += more.length;
+    },
+  };
+  try {
+    await streamReportFile(CLI, path, parts, { started: (child) => child.on('exit', () => events.push('cli exited')) });
+    return { events, results };
+  } catch (e) {
+    return { events, results, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+describe('streamReportFile (the CLI reads the report in parts, the host hands each on as it comes)', () => {
+  it('hands the head on while the CLI is still reading, then the rest; the whole equals the report', async () => {
+    const { path } = bigReport('big.json');
+    const seen = await stream(path);
+    assert.equal(seen.error, undefined);
+    assert.equal(seen.events[0], 'head');
+    assert.ok(seen.events.includes('more'), 'more than one part');
+    assert.ok(
+      seen.events.indexOf('head') < seen.events.indexOf('cli exited'),
+      `the head was handed on before the CLI finished: ${seen.events.join(', ')}`,
+    );
+    assert.equal(seen.results, RESULTS);
+    assert.deepEqual(await streamWholeReport(CLI, path), await readReportFile(CLI, path));
+  });
+
+  it('a report cut off half-way: the results before the cut are handed on, then the error at file:line:col', async () => {
+    const { text } = bigReport('whole.json');
+    const at = text.indexOf('#7500');
+    const cut = text.slice(0, at);
+    const path = join(dir, 'cut.json');
+    writeFileSync(path, cut);
+    const seen = await stream(path);
+    assert.equal(seen.results, 7500, 'every result before the cut');
+    // Named as --reporter json names it: the cut string's line, where the string starts.
+    const expected = await readReportFile(CLI, path).then(
+      () => 'read',
+      (e: Error) => e.message,
+    );
+    assert.equal(seen.error, expected);
+    assert.match(
+      expected,
+      new RegExp(`^${path}:${cut.split('\n').length}:\\d+: expected a JSON report, saw a JSON syntax error`),
+    );
+  });
+
+  it('a result half-way that does not fit the schema: the parts before it are handed on, then the error names its line and column', async () => {
+    const { path, text } = bigReport('bad.json', (line, i) =>
+      i === 7500 ? line.replace('"score":1', '"score":"high"') : line,
+    );
+    const seen = await stream(path);
+    assert.equal(
+      seen.results,
+      6000,
+      'the first two parts (1,000 + 5,000 results); the part holding the bad one is not handed on',
+    );
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('"score":"high"'));
+    const column = (lines[line] ?? '').indexOf('"high"') + 1;
+    assert.match(
+      seen.error ?? '',
+      new RegExp(
+        `^${path}:${line + 1}:${column}: expected an EvalLens report \\(schemas/report.schema.json\\), but at /results/7500/score the value must be number`,
+      ),
+    );
+  });
+
+  it('says what --reporter json says for a report broken before its results', async () => {
+    const text = readFileSync(FIXTURE, 'utf8');
+    for (const [name, broken] of [
+      ['comma.json', text.replace('"cancelled":false,', '"cancelled":false')],
+      ['schema.json', text.replace('"numTrials":1', '"numTrials":"one"')],
+      ['notjson.json', 'hello'],
+      // Positions count characters as editors do (UTF-16 units), after a byte order mark and non-ASCII text.
+      [
+        'bom-schema.json',
+        `\ufeff${text.replace('texts are equal', 'tëxts 😀 are equal').replace('"numTrials":1', '"numTrials":"one"')}`,
+      ],
+      [
+        'bom-deep.json',
+        `\ufeff${text
+          .replace('texts are equal', 'tëxts 😀 are equal')
+          .replace('"durationMs":1}', `"durationMs":1,"details":${'['.repeat(300)}${']'.repeat(300)}}`)}`,
+      ],
+      ['deep.json', text.replace('"durationMs":1}', `"durationMs":1,"details":${'['.repeat(300)}${']'.repeat(300)}}`)],
+      ['empty.json', ''],
+    ] as const) {
+      const path = join(dir, name);
+      writeFileSync(path, broken);
+      const seen = await stream(path);
+      assert.deepEqual(
+        seen.events.filter((e) => e !== 'cli exited'),
+        [],
+        `${name}: nothing handed on`,
+      );
+      const expected = await readReportFile(CLI, path).then(
+        () => 'read',
+        (e: Error) => e.message,
+      );
+      assert.equal(seen.error, expected, name);
+    }
+  });
+
+  it('stops a CLI whose line is longer than the cap', async () => {
+    const { path } = bigReport('capped.json');
+    await assert.rejects(
+      streamWholeReport(CLI, path, { maxLineChars: 1000 }),
+      /a part of the report is larger than 1000 bytes/,
+    );
+  });
+});
