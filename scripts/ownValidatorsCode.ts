@@ -10,6 +10,7 @@ import {
   caseSpec,
   evalhubCollectionSpec,
   modelConfigSpec,
+  reportSpec,
   runConfigTopLevelSpec,
   scorerOptionsSpec,
   type OwnSchemaSpec,
@@ -19,7 +20,7 @@ import { BUILTIN_SCORERS } from '../core/scorers/registry';
 /** Every spec the bundles carry compiled: the fixed schemas and each built-in scorer's options, both families. */
 export function ownValidatorSpecs(): OwnSchemaSpec[] {
   const specs = new Map<string, OwnSchemaSpec>();
-  for (const spec of [runConfigTopLevelSpec(), caseSpec(), modelConfigSpec(), evalhubCollectionSpec()])
+  for (const spec of [runConfigTopLevelSpec(), caseSpec(), modelConfigSpec(), evalhubCollectionSpec(), reportSpec()])
     specs.set(spec.name, spec);
   for (const definition of [...BUILTIN_SCORERS, ...evalbenchScorers()]) {
     const spec = scorerOptionsSpec(definition);

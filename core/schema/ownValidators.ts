@@ -2,7 +2,9 @@ import type { ValidateFunction } from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
 import caseSchema from '../../schemas/case.schema.json';
 import collectionSchema from '../../schemas/evalhub-collection.schema.json';
+import compareReportSchema from '../../schemas/compare-report.schema.json';
 import modelConfigSchema from '../../schemas/model-config.schema.json';
+import reportSchema from '../../schemas/report.schema.json';
 import runConfigSchema from '../../schemas/run-config.schema.json';
 import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { ScorerDefinition } from '../scorers/scorer';
@@ -58,6 +60,16 @@ export function evalhubCollectionSpec(): OwnSchemaSpec {
     name: 'evalhub-collection',
     options: { useDefaults: false, verbose: true, ownSchemas: true },
     schema: collectionSchema,
+  };
+}
+
+/** A report.json (`evallens report`, the results view's read): its `comparison` is a compare report. */
+export function reportSpec(): OwnSchemaSpec {
+  return {
+    name: 'report',
+    options: { useDefaults: false },
+    schema: reportSchema,
+    references: [compareReportSchema],
   };
 }
 
