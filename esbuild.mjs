@@ -2,6 +2,8 @@
 // browser. `--production` minifies and drops source maps; `--watch` rebuilds on change. Any build
 // error exits non-zero.
 import * as esbuild from 'esbuild';
+import { isAscii } from 'node:buffer';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +19,14 @@ const node = {
   bundle: true,
   sourcemap: !production,
   minify: production,
+  // Even in development builds: without comments the bundles are a third smaller and ASCII only, which
+  // Node reads as a one-byte string (a single non-ASCII character in a comment made reading dist/cli.js
+  // as UTF-8 take as long as compiling it). Names stay, so stack traces and profiles read as the source.
+  minifyWhitespace: true,
+  // `import()` becomes `require()`: the CLI and the server are compiled by shared/codeCache/runBundle.ts,
+  // where Node's loader for `import()` is still experimental (it warns), and everything they load is
+  // CommonJS anyway (the vendor files below too).
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 };
 // recheck picks a native checker next to its own package at run time, sql.js loads its .wasm
@@ -68,25 +78,30 @@ async function ownValidatorsModule() {
 
 /**
  * Libraries only a server database engine or a Vertex judge loads (core/sql/openEngine.ts imports the
- * engines on first use; core/judge/googleCredentials.ts imports google-auth-library on first use):
+ * engines on first use; core/judge/googleCredentials.ts imports google-auth-library and gcp-metadata on
+ * first use):
  * each is bundled into a file of its own beside the bundles (`dist/vendor-*.js`, shipped with them), so
  * a process that needs none of them never reads or parses them (mysql2 alone was a third of
  * dist/cli.js). They hold no state of ours, so there are no two copies of anything that could drift.
- * google-auth-library is reached by `import()`: its file names its exports (an ES module re-export,
- * which esbuild annotates for Node's CommonJS export detection).
+ * google-auth-library and gcp-metadata (with node-fetch and a streams polyfill, ~350 KB) are reached by
+ * `import()`, which the build turns into `require()` (see `supported` above).
  */
 const VENDOR = {
   pg: { file: 'vendor-pg.js', contents: "module.exports = require('pg');" },
   'mysql2/promise': { file: 'vendor-mysql2.js', contents: "module.exports = require('mysql2/promise');" },
   'google-auth-library': {
     file: 'vendor-google-auth.js',
-    contents: "export { GoogleAuth } from 'google-auth-library';",
+    contents: "module.exports = { GoogleAuth: require('google-auth-library').GoogleAuth };",
+  },
+  'gcp-metadata': {
+    file: 'vendor-gcp-metadata.js',
+    contents: "module.exports = { detectGCPResidency: require('gcp-metadata').detectGCPResidency };",
   },
 };
 const vendorChunks = {
   name: 'vendor-chunks',
   setup(build) {
-    build.onResolve({ filter: /^(pg|mysql2\/promise|google-auth-library)$/ }, (args) => ({
+    build.onResolve({ filter: /^(pg|mysql2\/promise|google-auth-library|gcp-metadata)$/ }, (args) => ({
       path: `./${VENDOR[args.path].file}`,
       external: true,
     }));
@@ -114,18 +129,21 @@ const builds = [
   {
     ...node,
     entryPoints: ['server/main.ts'],
-    outfile: 'dist/server.js',
+    outfile: 'dist/server-main.js',
     external,
     plugins: [ownValidators, vendorChunks],
   },
   {
     ...node,
     entryPoints: ['cli/main.ts'],
-    outfile: 'dist/cli.js',
+    outfile: 'dist/cli-main.js',
     external,
-    banner: { js: '#!/usr/bin/env node' },
     plugins: [ownValidators, vendorChunks],
   },
+  // The files editors and people start, dist/cli.js (the `evallens` bin) and dist/server.js: each runs its
+  // bundle above through V8's code cache (shared/codeCache/runBundle.ts), and is small to load itself.
+  { ...node, entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['server/launch.ts'], outfile: 'dist/server.js' },
   // The thread that reads one side of `evallens compare` (cli/compareSideWorker.ts), kept small to start fast.
   {
     ...node,
@@ -163,7 +181,29 @@ try {
       await (await esbuild.context({ ...options, plugins: [...(options.plugins ?? []), watchMarkers] })).watch();
   } else {
     await Promise.all(builds.map((options) => esbuild.build(options)));
+    notAscii(
+      builds
+        .filter((options) => options.platform === 'node' && !vendorBuilds.includes(options))
+        .map((options) => options.outfile),
+    );
   }
 } catch {
   process.exit(1);
+}
+
+/**
+ * Node bundles (but the vendor files, loaded only for a server database or a Vertex judge) must stay
+ * ASCII: Node decodes a file with one non-ASCII byte into a two-byte string, and
+ * reading dist/cli.js then took as long as compiling it. esbuild escapes strings; only a comment it keeps
+ * (a dependency's licence) can break this. Fails the build, naming the file and the text.
+ */
+function notAscii(files) {
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    if (isAscii(bytes)) continue;
+    const at = bytes.findIndex((byte) => byte > 0x7f);
+    const text = bytes.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
+    console.error(`${file}: byte ${at} is not ASCII (…${text}…); keep Node bundles ASCII (see esbuild.mjs)`);
+    throw new Error('non-ASCII bundle');
+  }
 }

@@ -1,6 +1,7 @@
 import { createEngineContext } from '../core/engineContext';
 import { preferPatternChecker } from '../core/scorers/support/boundedRegex';
-import { cacheHome, VerdictStore } from '../shared/regexVerdicts/verdictStore';
+import { cacheHome } from '../shared/cacheHome';
+import { VerdictStore } from '../shared/regexVerdicts/verdictStore';
 
 // EVALLENS_RECHECK_BACKEND=pure runs recheck's JavaScript checker even where its native one is
 // installed (the benchmarks compare the two; bench/startup.mjs). The user's environment, not a workspace's.

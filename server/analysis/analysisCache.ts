@@ -11,7 +11,8 @@ import { YamlChunkCache } from '../../core/config/chunkedParse';
 import { ScorerEntryCache } from '../../core/config/entryCache';
 import { createEngineContext } from '../../core/engineContext';
 import { startPatternChecker } from '../../core/scorers/support/boundedRegex';
-import { cacheHome, VerdictStore } from '../../shared/regexVerdicts/verdictStore';
+import { cacheHome } from '../../shared/cacheHome';
+import { VerdictStore } from '../../shared/regexVerdicts/verdictStore';
 import {
   analyzeConfig,
   type ConfigAnalysis,

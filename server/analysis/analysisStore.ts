@@ -23,7 +23,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver';
-import { cacheHome } from '../../shared/regexVerdicts/verdictStore';
+import { cacheHome } from '../../shared/cacheHome';
 
 /** The folder's name under the cache home: its format's version is part of it. */
 export const ANALYSES_FOLDER = 'analyses-v1';

@@ -10,7 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { availableParallelism, homedir, loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Durability, PatternSafety, VerdictCache } from '../../core/scorers/support/boundedRegex';
 
@@ -43,26 +43,6 @@ export const MAX_FILE_BYTES = 512 * 1024;
 const MAX_LINE_CHARS = 4096;
 /** The file's name: its format's version is part of it. */
 export const VERDICT_FILE = 'regex-verdicts-v1.txt';
-
-/**
- * EvalLens's cache folder: `EVALLENS_CACHE_HOME`, else `$XDG_CACHE_HOME/evallens`, else
- * `%LOCALAPPDATA%\evallens\cache` on Windows, else `~/.cache/evallens`. Read from the user's
- * environment (the process's), never a workspace's.
- */
-export function cacheHome(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const own = env['EVALLENS_CACHE_HOME'];
-  if (own !== undefined && own !== '') return own;
-  const xdg = env['XDG_CACHE_HOME'];
-  if (xdg !== undefined && xdg.startsWith('/')) return join(xdg, 'evallens');
-  const local = env['LOCALAPPDATA'];
-  if (process.platform === 'win32' && local !== undefined && local !== '') return join(local, 'evallens', 'cache');
-  try {
-    const home = homedir();
-    return home === '' ? undefined : join(home, '.cache', 'evallens');
-  } catch {
-    return undefined;
-  }
-}
 
 export class VerdictStore implements VerdictCache {
   private entries: Map<string, PatternSafety> | undefined;

@@ -7,7 +7,8 @@ import { after, describe, it } from 'node:test';
 import type { PatternSafety } from '../../../core/scorers/support/boundedRegex';
 import { verdictKey } from '../../../core/scorers/support/boundedRegex';
 import { KeptVerdicts } from '../../../core/scorers/support/keptVerdicts';
-import { cacheHome, MAX_FILE_BYTES, parseLines, VerdictStore } from '../../../shared/regexVerdicts/verdictStore';
+import { cacheHome } from '../../../shared/cacheHome';
+import { MAX_FILE_BYTES, parseLines, VerdictStore } from '../../../shared/regexVerdicts/verdictStore';
 
 const folders: string[] = [];
 function freshFolder(): string {
