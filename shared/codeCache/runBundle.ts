@@ -65,7 +65,14 @@ export function runBundle(bundle: string, env: Readonly<Record<string, string | 
     createRequire(bundle)(bundle);
     return;
   }
-  if (compiled.fresh) process.once('exit', () => compiled.keep());
+  if (compiled.fresh)
+    process.once('exit', () => {
+      try {
+        compiled.keep();
+      } catch {
+        // Never the reason a process fails: the next one compiles again.
+      }
+    });
   compiled.run();
 }
 
