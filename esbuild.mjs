@@ -86,17 +86,17 @@ async function ownValidatorsModule() {
  * google-auth-library and gcp-metadata (with node-fetch and a streams polyfill, ~350 KB) are reached by
  * `import()`, which the build turns into `require()` (see `supported` above).
  */
+const GOOGLE = {
+  file: 'vendor-google-auth.js',
+  contents:
+    "module.exports = { GoogleAuth: require('google-auth-library').GoogleAuth, detectGCPResidency: require('gcp-metadata').detectGCPResidency };",
+};
 const VENDOR = {
   pg: { file: 'vendor-pg.js', contents: "module.exports = require('pg');" },
   'mysql2/promise': { file: 'vendor-mysql2.js', contents: "module.exports = require('mysql2/promise');" },
-  'google-auth-library': {
-    file: 'vendor-google-auth.js',
-    contents: "module.exports = { GoogleAuth: require('google-auth-library').GoogleAuth };",
-  },
-  'gcp-metadata': {
-    file: 'vendor-gcp-metadata.js',
-    contents: "module.exports = { detectGCPResidency: require('gcp-metadata').detectGCPResidency };",
-  },
+  // One file for both: google-auth-library depends on gcp-metadata (and both on gaxios).
+  'google-auth-library': GOOGLE,
+  'gcp-metadata': GOOGLE,
 };
 const vendorChunks = {
   name: 'vendor-chunks',
@@ -107,7 +107,7 @@ const vendorChunks = {
     }));
   },
 };
-const vendorBuilds = Object.values(VENDOR).map(({ file, contents }) => ({
+const vendorBuilds = [...new Set(Object.values(VENDOR))].map(({ file, contents }) => ({
   ...node,
   stdin: { contents, resolveDir: ROOT, loader: 'js' },
   outfile: `dist/${file}`,
