@@ -26,6 +26,8 @@ export interface WorkerPlan {
   readonly query: string | null;
   readonly evalQueries: readonly (string | null)[];
   readonly cleanup: readonly string[];
+  /** The plan may run on the worker's shared read-only connection (sqliteReadOnly.ts). */
+  readonly sharedReader: boolean;
 }
 
 /** Values as sql.js gives them: integers as bigint (`useBigInt`), BLOBs as bytes. */
@@ -270,11 +272,46 @@ function guarded(db, sql) {
   }
 }
 
+// The connection that plans made only of SELECT statements share (sqliteEngine.ts says why that is as
+// safe as a fresh copy): opened on the same bytes, query_only, dropped if it ever reports a row change.
+let reader;
+let readerChanged = false;
+function openReader(SQL) {
+  if (reader === undefined) {
+    reader = new SQL.Database(bytes);
+    reader.exec('PRAGMA hard_heap_limit = ' + SQLITE_HEAP_LIMIT_BYTES);
+    reader.exec('PRAGMA query_only = ON');
+    readerChanged = false;
+    reader.updateHook(() => { readerChanged = true; });
+  }
+  return reader;
+}
+// Whether every statement of a plan the engine let through (sqliteReadOnly.ts: no word of any other
+// statement, so preparing it changes nothing) is a query as SQLite itself parses it (its normalized text).
+function selectsOnly(db, plan) {
+  for (const sql of [plan.query, ...plan.evalQueries]) {
+    if (sql === null) continue;
+    try {
+      for (const statement of db.iterateStatements(sql)) {
+        const normalized = statement.getNormalizedSQL();
+        if (typeof normalized !== 'string' || !/^(?:SELECT|VALUES|WITH)\\b/.test(normalized)) return false;
+      }
+    } catch (_) {
+      return false;
+    }
+  }
+  return true;
+}
+
 function run(SQL, id, plan) {
   let db;
   try {
-    db = new SQL.Database(bytes);
-    db.exec('PRAGMA hard_heap_limit = ' + SQLITE_HEAP_LIMIT_BYTES);
+    const shared = plan.sharedReader && bytes !== null && selectsOnly(openReader(SQL), plan);
+    if (shared) db = reader;
+    else {
+      db = new SQL.Database(bytes);
+      db.exec('PRAGMA hard_heap_limit = ' + SQLITE_HEAP_LIMIT_BYTES);
+    }
     // A failing setup statement is rolled back and reported; the plan goes on, as EvalBench's does.
     for (let i = 0; i < plan.setup.length; i++) {
       stage(1, i);
@@ -297,7 +334,8 @@ function run(SQL, id, plan) {
     }
   } finally {
     stage(0, 0);
-    if (db !== undefined) db.close();
+    if (db !== undefined && db !== reader) db.close();
+    else if (db === reader && readerChanged) { reader.close(); reader = undefined; }
     port.postMessage({ type: 'done', id });
   }
 }
