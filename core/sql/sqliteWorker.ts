@@ -276,6 +276,11 @@ function guarded(db, sql) {
 // safe as a fresh copy): opened on the same bytes, query_only, dropped if it ever reports a row change.
 let reader;
 let readerChanged = false;
+// New bytes (a build): the shared connection is on the old ones.
+function dropReader() {
+  if (reader !== undefined) reader.close();
+  reader = undefined;
+}
 function openReader(SQL) {
   if (reader === undefined) {
     reader = new SQL.Database(bytes);
@@ -335,7 +340,7 @@ function run(SQL, id, plan) {
   } finally {
     stage(0, 0);
     if (db !== undefined && db !== reader) db.close();
-    else if (db === reader && readerChanged) { reader.close(); reader = undefined; }
+    else if (db === reader && readerChanged) dropReader();
     port.postMessage({ type: 'done', id });
   }
 }
@@ -345,6 +350,7 @@ let building;
 function setup(SQL, step) {
   if (step.kind === 'begin') { building = new SQL.Database(); return {}; }
   if (step.kind === 'end') {
+    dropReader();
     bytes = building.export();
     building.close();
     building = undefined;
@@ -386,7 +392,7 @@ port.on('message', async (message) => {
   if (message.type === 'build') {
     try {
       const db = new SQL.Database();
-      try { db.exec(message.sql); bytes = db.export(); } finally { db.close(); }
+      try { db.exec(message.sql); dropReader(); bytes = db.export(); } finally { db.close(); }
       port.postMessage({ type: 'built', bytes });
     } catch (e) {
       port.postMessage({ type: 'build-failed', error: text(e) });
