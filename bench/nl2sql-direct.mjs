@@ -20,8 +20,13 @@ const require = createRequire(import.meta.url);
 
 const NOT_RUN = { ok: false, error: 'not run: setup_sql failed' };
 
-/** sql.js on the database file: `run(plan)` gives { query, evals } on a fresh copy. */
-export async function openDirectSqlite(file) {
+/**
+ * sql.js on the database file: `run(plan)` gives { query, evals } on a fresh copy. With `sharedReader`,
+ * a plan EvalLens would run on its shared read-only connection (core/sql/sqliteReadOnly.ts: no setup, no
+ * cleanup, no word of a statement other than a query) runs on one shared `query_only` connection instead,
+ * as EvalLens's worker does since 2026-12-02.
+ */
+export async function openDirectSqlite(file, { sharedReader = false } = {}) {
   const initSqlJs = require('sql.js');
   const dist = dirname(require.resolve('sql.js'));
   const SQL = await initSqlJs({ locateFile: (name) => join(dist, name) });
@@ -55,9 +60,17 @@ export async function openDirectSqlite(file) {
       return { ok: false, error: e.message };
     }
   };
+  let reader;
   return {
     dialect: 'sqlite',
     run(plan) {
+      if (sharedReader && readsOnly(plan)) {
+        if (reader === undefined) {
+          reader = new SQL.Database(bytes);
+          reader.exec('PRAGMA query_only = ON');
+        }
+        return { query: guarded(reader, plan.query), evals: plan.evalQueries.map((sql) => guarded(reader, sql)) };
+      }
       const db = new SQL.Database(bytes);
       try {
         for (const [i, sql] of plan.setup.entries()) {
@@ -86,6 +99,14 @@ export async function openDirectSqlite(file) {
     },
     close: async () => undefined,
   };
+}
+
+// The same test as core/sql/sqliteReadOnly.ts (kept in step by hand: benchmarks do not import the sources).
+const NOT_A_QUERY =
+  /\b(?:pragma|attach|detach|vacuum|create|drop|alter|insert|update|delete|reindex|analyze|begin|commit|rollback|savepoint|release|explain|query_only)\b|\breplace\b(?!\s*\()/i;
+function readsOnly(plan) {
+  if (plan.setup.length > 0 || plan.cleanup.length > 0) return false;
+  return [plan.query, ...plan.evalQueries].every((sql) => !NOT_A_QUERY.test(sql));
 }
 
 /** Numbers as EvalLens gives them (integers, floats; numeric when no digit is lost); everything else as the server's text. */

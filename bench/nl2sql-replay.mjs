@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     'db-config': { type: 'string' },
     truth: { type: 'string' },
     out: { type: 'string' },
+    // --via direct on SQLite: run the plans EvalLens runs on its shared read-only connection on one too.
+    'shared-reader': { type: 'boolean', default: false },
   },
 });
 const die = (m) => {
@@ -54,7 +56,10 @@ const statements = plans.reduce((n, p) => n + 2 * (1 + p.evalQueries.length + p.
 /** Opens the database; `run` answers { query, evals } in bench/nl2sql-verdicts.mjs's shape. */
 async function open() {
   if (args.via === 'direct') {
-    if (args.dialect === 'sqlite') return openDirectSqlite(args['sqlite-file'] ?? die('--sqlite-file is required'));
+    if (args.dialect === 'sqlite')
+      return openDirectSqlite(args['sqlite-file'] ?? die('--sqlite-file is required'), {
+        sharedReader: args['shared-reader'],
+      });
     return openDirectPostgres(args['pg-url'] ?? die('--pg-url is required'));
   }
   // EvalLens's engine, from its TypeScript sources (needs `node --import tsx`).

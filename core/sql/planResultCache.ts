@@ -1,4 +1,5 @@
 import type { QueryOutcome, QueryPlan, QueryRun } from './sqlResult';
+import { sqlVaries } from './sqlVaries';
 
 /**
  * What an SQLite plan gave, kept so that the same plan on the same database is not run again in the
@@ -109,26 +110,12 @@ const STRING_OVERHEAD = 24;
 /** The cache every SQLite engine of this process shares unless told otherwise. */
 export const sharedPlanResultCache = new PlanResultCache();
 
-/** The key of a plan for one engine (`scope`) under one time limit; undefined when its result may differ from run to run. */
+/** The key of a plan for one engine (`scope`) under one time limit; undefined when its result may differ from run to run (sqlVaries.ts). */
 export function planCacheKey(scope: string, plan: QueryPlan, timeoutMs: number): string | undefined {
   const sql = [...plan.setup, plan.query, ...plan.evalQueries, ...plan.cleanup];
-  if (sql.some((text) => VARIES.some((pattern) => pattern.test(text)))) return undefined;
+  if (sql.some((text) => sqlVaries(text))) return undefined;
   return `${scope}\u0000${timeoutMs}\u0000${JSON.stringify([plan.setup, plan.query, plan.evalQueries, plan.cleanup])}`;
 }
-
-/**
- * SQL whose result may change between two runs on the same bytes: random numbers, and SQLite's date
- * and time functions reading the clock ('now', CURRENT_DATE/TIME/TIMESTAMP, or a date function given
- * no time value: `date()`, `strftime('%s')`). Read loosely (a name in a string or comment counts too):
- * a plan wrongly thought to vary is only run again, as it would be without the cache.
- */
-const VARIES: readonly RegExp[] = [
-  /\brandom(?:blob)?\s*\(/i,
-  /'now'/i,
-  /\bcurrent_(?:date|time|timestamp)\b/i,
-  /\b(?:date|time|datetime|julianday|unixepoch|timediff)\s*\(\s*\)/i,
-  /\bstrftime\s*\(\s*'(?:[^']|'')*'\s*\)/i,
-];
 
 function runBytes(run: QueryRun): number {
   let total = outcomeBytes(run.query);

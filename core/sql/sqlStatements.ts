@@ -177,8 +177,18 @@ function opensBlock(sql: string, after: number, dialect: SqlDialect, trigger: bo
 
 /** Whether any statement of `sql` starts with one of `words` (upper case). */
 export function startsAnyStatement(sql: string, dialect: SqlDialect, words: ReadonlySet<string>): boolean {
+  // A keyword is written in one piece, so SQL that does not hold any of the words needs no splitting
+  // (the engines ask this of every plan they run, cached or not).
+  let anyWord = anyWordPatterns.get(words);
+  if (anyWord === undefined) {
+    anyWord = new RegExp([...words].map((word) => word.replace(/[^A-Za-z0-9_]/g, '\\$&')).join('|'), 'i');
+    anyWordPatterns.set(words, anyWord);
+  }
+  if (!anyWord.test(sql)) return false;
   return splitStatements(sql, dialect).some((statement) => words.has(statement.keywords[0] ?? ''));
 }
+
+const anyWordPatterns = new WeakMap<ReadonlySet<string>, RegExp>();
 
 /** Whether the `--` at `at` starts a MySQL comment: a space or control character (or the end) must follow. */
 function mysqlCommentAfterDashes(sql: string, at: number): boolean {

@@ -26,6 +26,8 @@ export interface WorkerPlan {
   readonly query: string | null;
   readonly evalQueries: readonly (string | null)[];
   readonly cleanup: readonly string[];
+  /** The plan may run on the worker's shared read-only connection (sqliteReadOnly.ts). */
+  readonly sharedReader: boolean;
 }
 
 /** Values as sql.js gives them: integers as bigint (`useBigInt`), BLOBs as bytes. */
@@ -270,11 +272,51 @@ function guarded(db, sql) {
   }
 }
 
+// The connection that plans made only of SELECT statements share (sqliteEngine.ts says why that is as
+// safe as a fresh copy): opened on the same bytes, query_only, dropped if it ever reports a row change.
+let reader;
+let readerChanged = false;
+// New bytes (a build): the shared connection is on the old ones.
+function dropReader() {
+  if (reader !== undefined) reader.close();
+  reader = undefined;
+}
+function openReader(SQL) {
+  if (reader === undefined) {
+    reader = new SQL.Database(bytes);
+    reader.exec('PRAGMA hard_heap_limit = ' + SQLITE_HEAP_LIMIT_BYTES);
+    reader.exec('PRAGMA query_only = ON');
+    readerChanged = false;
+    reader.updateHook(() => { readerChanged = true; });
+  }
+  return reader;
+}
+// Whether every statement of a plan the engine let through (sqliteReadOnly.ts: no word of any other
+// statement, so preparing it changes nothing) is a query as SQLite itself parses it (its normalized text).
+function selectsOnly(db, plan) {
+  for (const sql of [plan.query, ...plan.evalQueries]) {
+    if (sql === null) continue;
+    try {
+      for (const statement of db.iterateStatements(sql)) {
+        const normalized = statement.getNormalizedSQL();
+        if (typeof normalized !== 'string' || !/^(?:SELECT|VALUES|WITH)\\b/.test(normalized)) return false;
+      }
+    } catch (_) {
+      return false;
+    }
+  }
+  return true;
+}
+
 function run(SQL, id, plan) {
   let db;
   try {
-    db = new SQL.Database(bytes);
-    db.exec('PRAGMA hard_heap_limit = ' + SQLITE_HEAP_LIMIT_BYTES);
+    const shared = plan.sharedReader && bytes !== null && selectsOnly(openReader(SQL), plan);
+    if (shared) db = reader;
+    else {
+      db = new SQL.Database(bytes);
+      db.exec('PRAGMA hard_heap_limit = ' + SQLITE_HEAP_LIMIT_BYTES);
+    }
     // A failing setup statement is rolled back and reported; the plan goes on, as EvalBench's does.
     for (let i = 0; i < plan.setup.length; i++) {
       stage(1, i);
@@ -297,7 +339,8 @@ function run(SQL, id, plan) {
     }
   } finally {
     stage(0, 0);
-    if (db !== undefined) db.close();
+    if (db !== undefined && db !== reader) db.close();
+    else if (db === reader && readerChanged) dropReader();
     port.postMessage({ type: 'done', id });
   }
 }
@@ -307,6 +350,7 @@ let building;
 function setup(SQL, step) {
   if (step.kind === 'begin') { building = new SQL.Database(); return {}; }
   if (step.kind === 'end') {
+    dropReader();
     bytes = building.export();
     building.close();
     building = undefined;
@@ -348,7 +392,7 @@ port.on('message', async (message) => {
   if (message.type === 'build') {
     try {
       const db = new SQL.Database();
-      try { db.exec(message.sql); bytes = db.export(); } finally { db.close(); }
+      try { db.exec(message.sql); dropReader(); bytes = db.export(); } finally { db.close(); }
       port.postMessage({ type: 'built', bytes });
     } catch (e) {
       port.postMessage({ type: 'build-failed', error: text(e) });

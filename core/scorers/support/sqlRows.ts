@@ -215,7 +215,7 @@ export function compareRowLists(
   const g = golden[Math.max(at, 0)];
   const h = generated[Math.max(at, 0)];
   if (g !== undefined && h !== undefined && !sameNames(g, h))
-    parts.push('the column names differ (they count: rows compare as column→value maps)');
+    parts.push('the column names differ (they count: rows compare as maps from column name to value)');
   else if (golden.length === generated.length && sameMultiset(golden, generated))
     parts.push('the same rows in another order (row order counts)');
   return at < 0
