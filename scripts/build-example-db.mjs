@@ -1,14 +1,15 @@
 // Builds the database of the NL2SQL example (examples/nl2sql/) from its SQL text, so that no binary
 // database is committed:
 //
-//   node scripts/build-example-db.mjs                    examples/nl2sql/db/shop.sqlite from schema.sql
-//   node scripts/build-example-db.mjs --postgres <url>   the same, and loads schema.sql into that
+//   node scripts/build-example-db.mjs                    examples/nl2sql/db/shop.sqlite from setup.sql
+//   node scripts/build-example-db.mjs --postgres <url>   the same, and loads setup.sql into that
 //                                                        PostgreSQL database (its tables dropped first)
 //
 // Options: --out-dir <dir> (where shop.sqlite goes; default examples/nl2sql/db), --schema <file>
-// (default examples/nl2sql/schema.sql). Running it again gives the same database: the SQLite file is
+// (default examples/nl2sql/setup/shop/sqlite/setup.sql, which shop.eval.yaml's run also builds its
+// in-memory database from). Running it again gives the same database: the SQLite file is
 // rebuilt from scratch (written to a temporary file, then renamed over the old one), and on
-// PostgreSQL the tables schema.sql creates are dropped and created again in one transaction.
+// PostgreSQL the tables setup.sql creates are dropped and created again in one transaction.
 // SQLite runs on sql.js, PostgreSQL on pg: the project's own dependencies, nothing else.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,7 +24,7 @@ const USAGE =
 function parseArgs(argv) {
   const options = {
     outDir: join(ROOT, 'examples', 'nl2sql', 'db'),
-    schema: join(ROOT, 'examples', 'nl2sql', 'schema.sql'),
+    schema: join(ROOT, 'examples', 'nl2sql', 'setup', 'shop', 'sqlite', 'setup.sql'),
     postgres: undefined,
   };
   const names = { '--out-dir': 'outDir', '--schema': 'schema', '--postgres': 'postgres' };

@@ -23,10 +23,10 @@ import type { Durability, PatternSafety, VerdictCache } from '../../core/scorers
  *   written with one `write` in append mode, so two processes writing at once never interleave inside
  *   a line. A line whose checksum (SHA-256 of the rest) or shape is wrong is ignored: a torn or edited
  *   line is simply a miss, and the pattern is checked again.
- * - The key (core's verdictKey) names the checker and its version, its time limit, the flags and the
- *   whole source; only its SHA-256 is written, so the file holds no pattern text, and a line answers
- *   for exactly one (checker, time limit, flags, pattern). A new recheck version or backend makes new
- *   keys: its verdicts start afresh.
+ * - The key (core's verdictKey) names the checker (its version, backend and step parameters), its
+ *   time limit, the flags and the whole source; only its SHA-256 is written, so the file holds no
+ *   pattern text, and a line answers for exactly one (checker, time limit, flags, pattern). A new
+ *   recheck version, backend or parameter set makes new keys: its verdicts start afresh.
  * - Bounded: past MAX_FILE_BYTES the file is rewritten with its newest verdicts (a temporary file
  *   renamed over it, so readers see the old file or the new one). Only the last MAX_FILE_BYTES are
  *   ever read. A verdict written by another process while this one compacts may be lost; it is a cache.

@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { ensureBuilt, ROOT, runCli } from '../support/cli';
 
 /**
- * The NL2SQL example (examples/nl2sql): its database built from schema.sql by
+ * The NL2SQL example (examples/nl2sql): its database built from setup/shop/sqlite/setup.sql by
  * scripts/build-example-db.mjs into a copy of examples/, then the same dataset and scorers run on
  * SQLite and on PostgreSQL (when EVALLENS_PG_URL names a server), which must agree on every score.
  */
@@ -80,28 +80,28 @@ function buildExampleDb(extra: readonly string[]) {
     '--out-dir',
     join(work, EXAMPLE, 'db'),
     '--schema',
-    join(work, EXAMPLE, 'schema.sql'),
+    join(work, EXAMPLE, 'setup', 'shop', 'sqlite', 'setup.sql'),
     ...extra,
   ];
   return spawnSync(process.execPath, args, { cwd: work, encoding: 'utf8', timeout: 60_000 });
 }
 
 /** Runs an example config once with the console and JSON reporters; later calls share the run. */
-function runExample(config: string, name: string, env: NodeJS.ProcessEnv = {}): Promise<ExampleRun> {
+function runExample(config: string, name: string, env: NodeJS.ProcessEnv = {}, cwd = work): Promise<ExampleRun> {
   let run = runs.get(name);
   if (run === undefined) {
     run = (async () => {
       const out = `${name}.json`;
       const cli = await runCli(['run', config, '--runs-dir', `runs-${name}`, '--reporter', 'json', '--out', out], {
-        cwd: work,
+        cwd,
         env,
       });
-      assert.ok(existsSync(join(work, out)), `the ${name} run wrote no report:\n${cli.stdout}${cli.stderr}`);
+      assert.ok(existsSync(join(cwd, out)), `the ${name} run wrote no report:\n${cli.stdout}${cli.stderr}`);
       return {
         code: cli.code,
         stdout: cli.stdout,
         stderr: cli.stderr,
-        report: JSON.parse(readFileSync(join(work, out), 'utf8')) as Report,
+        report: JSON.parse(readFileSync(join(cwd, out), 'utf8')) as Report,
       };
     })();
     runs.set(name, run);
@@ -182,6 +182,27 @@ describe('the NL2SQL example (examples/nl2sql)', () => {
     assert.ok(readFileSync(file).equals(before), 'nothing under test changes the database file');
   });
 
+  it('on SQLite with nothing prepared (no db/ folder): validates without a warning and runs the same', async () => {
+    // A newcomer's checkout: the run config's setup_directory builds the database in memory for the run.
+    const bare = mkdtempSync(join(tmpdir(), 'evallens-nl2sql-bare-'));
+    try {
+      const builtDb = join(ROOT, EXAMPLE, 'db');
+      cpSync(join(ROOT, EXAMPLE), join(bare, EXAMPLE), {
+        recursive: true,
+        filter: (src) => src !== builtDb && !src.startsWith(builtDb + sep),
+      });
+      const env = { EVALLENS_CACHE_HOME: join(bare, 'cache') };
+      const validated = await runCli(['validate', SQLITE_CONFIG], { cwd: bare, env });
+      assert.equal(validated.code, 0, validated.stdout + validated.stderr);
+      assert.equal(validated.stdout, `${SQLITE_CONFIG}: valid (6 scorers)\n`);
+      assert.doesNotMatch(validated.stderr, /warning|error/, validated.stderr);
+      assertExampleOutcome(await runExample(SQLITE_CONFIG, 'sqlite-bare', env, bare));
+      assert.equal(existsSync(join(bare, EXAMPLE, 'db')), false, 'the run writes no database file');
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
   it('on PostgreSQL: the same dataset gives the same score for every case × scorer as on SQLite', async (t) => {
     if (PG_URL === undefined) {
       t.skip(PG_MISSING);
@@ -198,7 +219,7 @@ describe('the NL2SQL example (examples/nl2sql)', () => {
       target.pathname = `/${database}`;
       const loaded = buildExampleDb(['--postgres', target.href]);
       assert.equal(loaded.status, 0, loaded.stdout + loaded.stderr);
-      assert.match(loaded.stdout, /loaded .*schema\.sql into PostgreSQL/);
+      assert.match(loaded.stdout, /loaded .*setup\.sql into PostgreSQL/);
       if (admin.password !== '')
         assert.ok(
           !(loaded.stdout + loaded.stderr).includes(decodeURIComponent(admin.password)),

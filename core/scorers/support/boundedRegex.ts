@@ -16,8 +16,10 @@ import { RECHECK_TIMEOUT_MS, RecheckWorker, type CheckerBackend, type RecheckAns
  *
  * recheck itself runs in a worker thread with a hard deadline, silenced (see recheckWorker.ts), so a
  * pattern it chokes on makes the answer `unknown` (run isolated) instead of hanging the config load.
- * Its verdicts never change for one checker and time limit, so hosts keep them (`form.verdicts`; the
- * CLI and the language server on disk too, shared/regexVerdicts/verdictStore.ts).
+ * Its verdicts never change for one checker (version, backend, step parameters) and time limit: recheck
+ * decides by counted steps only (RECHECK_STEP_PARAMETERS), and its one time-dependent answer, `unknown`
+ * for running out of time, is kept only when the machine was idle. So hosts keep them (`form.verdicts`;
+ * the CLI and the language server on disk too, shared/regexVerdicts/verdictStore.ts).
  */
 
 /** Flags patterns may use (the `u` flag is always added). */
@@ -258,6 +260,9 @@ export class BoundedRegex {
 
   /** The first match in `input`, or `timeout` when it took (or would take) longer than `timeoutMs`. */
   exec(input: string, timeoutMs: number): BoundedMatch {
+    // The isolated context is made before the clock starts: creating it (a new V8 context, ~1 ms idle but
+    // over 100 ms on a loaded machine) is not the pattern's matching time.
+    if (this.guard === 'isolated') this.isolatedContext();
     const started = this.clock();
     let found: readonly [number, number] | null;
     try {

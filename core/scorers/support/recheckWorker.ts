@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { Diagnostics } from 'recheck';
+import type { Diagnostics, Parameters } from 'recheck';
 
 /**
  * The ReDoS checker (recheck), run so that it is bounded in time and silent.
@@ -44,6 +44,60 @@ export type RecheckAnswer =
  */
 export const RECHECK_TIMEOUT_MS: Readonly<Record<CheckerBackend, number>> = { native: 800, pure: 5000 };
 
+/**
+ * recheck's parameters besides its time limit, the same for both backends, so that its verdict for a
+ * pattern depends on counted steps only, never on how busy the machine is. recheck's fuzz checker (used
+ * for patterns with lookarounds, e.g. every translated Python `\b`) also has wall-clock criteria:
+ * a string whose match takes longer than `incubationTimeout` (250 ms) or `attackTimeout` (1 s) counts as
+ * an attack exactly as one that reaches its step limit does. On a CPU-starved machine a merely slow string
+ * then makes a linear pattern "vulnerable" (seen at load 7 on the NL2SQL example's `\bselect\s+\*`), and
+ * that verdict is kept on disk. So every wall-clock criterion is off (`null`: no limit; recall validation,
+ * timed only, stays skipped as by default) and the step limits alone decide; the overall `timeout` is
+ * the only time bound, and its answer (`unknown`, timeout) is already treated as load-dependent.
+ * `attackLimit` is 1/15 of recheck's default (1.5e9 characters read): without `attackTimeout` an attack
+ * string must reach it by steps, and at the default the JavaScript checker took longer than its time
+ * limit to confirm polynomial patterns it confirms today by `attackTimeout`. An attack string is sized
+ * from this limit (its length to the power of the degree tried is about the limit), so a pattern still
+ * has to read ~1e8 characters of a 1e4-character string (degree 2) to count: linear patterns never do.
+ * `randomSeed` is recheck's default, fixed (0), so the fuzzer tries the same strings every time.
+ */
+export const RECHECK_STEP_PARAMETERS = {
+  incubationTimeout: null,
+  attackTimeout: null,
+  seedingTimeout: null,
+  recallTimeout: -1,
+  attackLimit: 100_000_000,
+  randomSeed: 0,
+} as const satisfies Parameters;
+
+/** What recheck is asked with for one pattern: the step parameters and its overall time limit. */
+export function recheckParameters(timeoutMs: number): Parameters {
+  return { ...RECHECK_STEP_PARAMETERS, timeout: timeoutMs };
+}
+
+/**
+ * The name of a checker in the key of kept verdicts: recheck's version, the backend, and a digest of the
+ * step parameters, so a verdict reached with other parameters (or before they were fixed, when the
+ * machine's load could decide it) is never reused.
+ */
+export function checkerIdentity(
+  version: string,
+  backend: CheckerBackend,
+  stepParameters: Readonly<Record<string, unknown>> = RECHECK_STEP_PARAMETERS,
+): string {
+  return `recheck@${version}/${backend}/steps-${fnv1a(JSON.stringify(stepParameters))}`;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short name for a parameter set (not a security measure). */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
 /** How much longer than recheck's own time limit the caller waits for an answer once the checker has the pattern. */
 const DEADLINE_GRACE_MS = 500;
 /**
@@ -55,7 +109,10 @@ const START_LIMIT_MS = 10_000;
 
 interface CheckerSetup {
   readonly backend: CheckerBackend;
-  /** `recheck@<version>/<backend>`: verdicts are kept per checker (a version or backend may answer differently). */
+  /**
+   * `recheck@<version>/<backend>/steps-<digest>`: verdicts are kept per checker (a version, backend or
+   * parameter set may answer differently).
+   */
   readonly identity: string;
   readonly recheckMain: string;
   readonly nativeBinary?: string;
@@ -72,7 +129,7 @@ function findChecker(prefer: CheckerBackend | undefined): CheckerSetup {
   const backend: CheckerBackend = binary === undefined ? 'pure' : 'native';
   return {
     backend,
-    identity: `recheck@${version}/${backend}`,
+    identity: checkerIdentity(version, backend),
     recheckMain,
     ...(binary === undefined ? {} : { nativeBinary: binary }),
   };
@@ -98,6 +155,9 @@ export class RecheckWorker {
   private preferred: CheckerBackend | undefined;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private nextId = 0;
+
+  /** `parameters` builds what recheck is asked with (recheckParameters; a test may watch or change it). */
+  constructor(private readonly parameters: (timeoutMs: number) => Parameters = recheckParameters) {}
 
   /** Chooses the backend (`pure` forces the JavaScript checker); takes effect on the next start. */
   prefer(backend: CheckerBackend | undefined): void {
@@ -125,7 +185,7 @@ export class RecheckWorker {
       };
     }
     const id = ++this.nextId;
-    port.postMessage({ id, source, flags, timeout: timeoutMs });
+    port.postMessage({ id, source, flags, params: this.parameters(timeoutMs) });
     // Until the checker says it has the pattern (it may still be starting), the start limit counts too.
     let deadline = performance.now() + START_LIMIT_MS + timeoutMs + DEADLINE_GRACE_MS;
     for (;;) {
@@ -264,13 +324,13 @@ function request(state, method, params) {
   return answer;
 }
 
-async function checkNative(id, source, flags, timeout) {
+async function checkNative(id, source, flags, params) {
   agent ??= startAgent();
   const state = agent;
   const ready = await state.ready;
   if (ready.result === undefined) return ready;
   started(id);
-  return request(state, 'check', { source, flags, params: { timeout } });
+  return request(state, 'check', { source, flags, params });
 }
 
 // The checker has the pattern now: its time limit starts.
@@ -285,10 +345,10 @@ function loadPure() {
   pure ??= require(recheck).check;
   return pure;
 }
-function checkPure(id, source, flags, timeout) {
+function checkPure(id, source, flags, params) {
   const check = loadPure();
   started(id);
-  return check(source, flags, { timeout }).then(
+  return check(source, flags, params).then(
     (result) => ({ result }),
     (e) => ({ cause: 'error', error: String((e && e.message) || e) }),
   );
@@ -304,10 +364,11 @@ if (nativeBinary) {
   } catch {}
 }
 
-port.on('message', async ({ id, source, flags, timeout }) => {
+// Both backends get the host's parameters as they are (recheckParameters): nothing is added here.
+port.on('message', async ({ id, source, flags, params }) => {
   let answer;
   try {
-    answer = await (nativeBinary ? checkNative(id, source, flags, timeout) : checkPure(id, source, flags, timeout));
+    answer = await (nativeBinary ? checkNative(id, source, flags, params) : checkPure(id, source, flags, params));
   } catch (e) {
     answer = { cause: 'error', error: String((e && e.message) || e) };
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import vm from 'node:vm';
 import {
   BoundedRegex,
   checkPatternSafety,
@@ -157,6 +158,25 @@ describe('BoundedRegex', () => {
     const r = new BoundedRegex(/b/u, 'direct', { clock }).exec('abc', 100);
     assert.equal(r.status, 'timeout');
     assert.equal(r.interrupted, false);
+  });
+
+  it('does not count making the isolated context as matching time (slow on a loaded machine)', () => {
+    const events: string[] = [];
+    const createContext = vm.createContext;
+    vm.createContext = ((...args: Parameters<typeof vm.createContext>) => {
+      events.push('context made');
+      return createContext(...args);
+    }) as typeof vm.createContext;
+    try {
+      const clock = () => {
+        events.push('clock read');
+        return 0;
+      };
+      assert.equal(new BoundedRegex(/a+b/u, 'isolated', { clock }).exec('aab', 100).status, 'matched');
+    } finally {
+      vm.createContext = createContext;
+    }
+    assert.deepEqual(events, ['context made', 'clock read', 'clock read']);
   });
 
   it('drops the g and y flags so no match state carries over between calls', () => {

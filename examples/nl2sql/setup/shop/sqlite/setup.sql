@@ -1,10 +1,15 @@
 -- The shop of the NL2SQL example: four tables and 51 rows, in SQL that builds the same database on
--- SQLite and on PostgreSQL. scripts/build-example-db.mjs turns it into db/shop.sqlite, and with
--- --postgres <url> loads it into PostgreSQL (dropping these tables first).
+-- SQLite and on PostgreSQL. It sits where EvalBench's setup_directory layout wants it
+-- (<setup_directory>/<database>/<db_type>/setup.sql): shop.eval.yaml has `setup_directory: setup`,
+-- so a run builds the SQLite database from this file, in memory, with nothing to prepare.
+-- scripts/build-example-db.mjs turns it into db/shop.sqlite (a file to look at), and with
+-- --postgres <url> loads it into PostgreSQL (dropping these tables first), for shop-postgres.eval.yaml.
+--
+-- EvalBench cuts a setup file at every semicolon, comments included, so no comment here has one.
 --
 -- Portable on purpose: money is INTEGER cents (SQLite would store NUMERIC as a double and sum it
 -- with rounding errors that PostgreSQL's exact numeric does not have), dates are ISO text in a DATE
--- column (SQLite keeps them as text, PostgreSQL as dates; both give back '2024-03-05'), and there
+-- column (SQLite keeps them as text, PostgreSQL as dates, both give back '2024-03-05'), and there
 -- are no booleans (SQLite has none).
 
 CREATE TABLE customers (
@@ -38,7 +43,7 @@ CREATE TABLE order_items (
   PRIMARY KEY (order_id, product_id)
 );
 
--- Two customers have no city; Hedy has not ordered anything yet.
+-- Two customers have no city, and Hedy has not ordered anything yet.
 INSERT INTO customers (id, name, email, city, joined_on) VALUES
   (1, 'Ada Lovelace', 'ada@example.com', 'London', '2023-01-15'),
   (2, 'Grace Hopper', 'grace@example.com', 'New York', '2023-02-03'),
@@ -49,7 +54,7 @@ INSERT INTO customers (id, name, email, city, joined_on) VALUES
   (7, 'Edsger Dijkstra', 'edsger@example.com', NULL, '2024-02-28'),
   (8, 'Hedy Lamarr', 'hedy@example.com', 'London', '2024-04-02');
 
--- The Mountain Notebook is out of stock; nobody has bought the Brass Kettle.
+-- The Mountain Notebook is out of stock, and nobody has bought the Brass Kettle.
 INSERT INTO products (id, name, category, price_cents, stock) VALUES
   (1, 'Green Tea', 'tea', 1200, 40),
   (2, 'Earl Grey', 'tea', 1000, 25),
@@ -74,7 +79,7 @@ INSERT INTO orders (id, customer_id, ordered_on, status) VALUES
   (11, 3, '2024-04-04', 'shipped'),
   (12, 6, '2024-04-10', 'pending');
 
--- Unit prices are what the customer paid; prices have changed since some orders.
+-- Unit prices are what the customer paid: prices have changed since some orders.
 INSERT INTO order_items (order_id, product_id, quantity, unit_price_cents) VALUES
   (1, 1, 2, 1100),
   (1, 4, 1, 900),
