@@ -13,6 +13,7 @@ import type { ReportCase } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import { displayLine } from '../shared/text/displayPosition';
 import type { FoldResult } from './runFold';
+import type { ShownResult } from './reporters/shownResults';
 
 export class RunFolderError extends Error {}
 
@@ -35,6 +36,8 @@ export interface FolderCase {
   results(): ScorerResult[];
   /** What the figures read of each result (cli/runFold.ts); whole results where the front of a line does not say enough. */
   foldResults(whole: (scorer: string) => boolean): FoldResult[];
+  /** The results whose status is in `statuses`, with what the console and JUnit print of them, read from the lines' fronts where they can be. */
+  shownResults(statuses: ReadonlySet<string>): ShownResult[];
 }
 
 export interface NumberedLine {
@@ -148,6 +151,51 @@ function foldFieldsOf(bytes: Buffer, skip: number): FoldResult | undefined {
   return { scorer: match[1] as string, status };
 }
 
+/**
+ * The fields before a result's reason, as JSON.stringify writes a result RunStore stores: scorer,
+ * trial, status, the score and `passed` when there are, then the reason's opening quote.
+ */
+const SHOWN_FIELDS =
+  /^"scorer":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","trial":(-?\d+),"status":"([a-z]+)"(?:,"score":-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)?(?:,"passed":(?:true|false))?,"reason":"/;
+
+/** The closing quote of the JSON string whose text starts at `from` (after its opening quote); -1 when the line ends first. */
+function stringEnd(bytes: Buffer, from: number): number {
+  for (let at = from; ;) {
+    const quote = bytes.indexOf(0x22, at);
+    if (quote === -1) return -1;
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && bytes[quote - backslashes - 1] === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+/**
+ * A result line's printed fields from its front, after the `{"caseId":…,` prefix of `skip` bytes:
+ * undefined when the front is not as RunStore writes it (then the line is parsed whole). The reason
+ * is decoded only when the status is one asked for; only a reason with an escape in it is parsed as JSON.
+ */
+function shownFieldsOf(bytes: Buffer, skip: number, statuses: ReadonlySet<string>): ShownResult | null | undefined {
+  const match = SHOWN_FIELDS.exec(bytes.toString('latin1', skip, Math.min(bytes.length, skip + FRONT)));
+  if (match === null) return undefined;
+  const status = match[3] as ShownResult['status'];
+  if (!statuses.has(status)) return null;
+  const start = skip + match[0].length;
+  const end = stringEnd(bytes, start);
+  if (end === -1) return undefined;
+  let reason: string;
+  const backslash = bytes.indexOf(0x5c, start);
+  if (backslash === -1 || backslash > end) reason = bytes.toString('utf8', start, end);
+  else {
+    try {
+      reason = JSON.parse(bytes.toString('utf8', start - 1, end + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  return { scorer: match[1] as string, trial: Number(match[2]), status, reason };
+}
+
 class FolderCaseItem implements FolderCase {
   private parsed: ScorerResult[] | undefined;
   readonly case: ReportCase;
@@ -192,6 +240,19 @@ class FolderCaseItem implements FolderCase {
     for (const [i, at] of this.resultsAt.entries()) {
       const fields = foldFieldsOf(at.bytes, this.prefix);
       out.push(fields === undefined || whole(fields.scorer) ? (this.results()[i] as ScorerResult) : fields);
+    }
+    return out;
+  }
+
+  shownResults(statuses: ReadonlySet<string>): ShownResult[] {
+    if (this.parsed !== undefined || this.prefix === 0) return this.results().filter((r) => statuses.has(r.status));
+    const out: ShownResult[] = [];
+    for (const [i, at] of this.resultsAt.entries()) {
+      const fields = shownFieldsOf(at.bytes, this.prefix, statuses);
+      if (fields === undefined) {
+        const result = this.results()[i] as ScorerResult;
+        if (statuses.has(result.status)) out.push(result);
+      } else if (fields !== null) out.push(fields);
     }
     return out;
   }

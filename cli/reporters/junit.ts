@@ -3,7 +3,6 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportSource } from '../../core/report/report';
-import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { Output, writeChunk } from './output';
 import { toDisplay } from '../../shared/text/displayPosition';
@@ -12,6 +11,7 @@ import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';
 import { runVerdict, verdictField } from './verdict';
 import { xmlAttr, xmlText } from './xml';
+import { shownResults, type ShownResult } from './shownResults';
 
 const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
 
@@ -140,7 +140,7 @@ export class JunitReporter implements Reporter {
     const element = event.status === 'failed' ? 'failure' : 'error';
     if (element === 'failure') this.counts.failures++;
     else this.counts.errors++;
-    const lines = event.results.filter((r) => SHOWN.has(r.status)).map((r) => this.reason(r));
+    const lines = shownResults(event, SHOWN).map((r) => this.reason(r));
     const first = lines[0] ?? (element === 'failure' ? 'case failed' : 'case errored');
     const message = transition === 'regressed' ? `regressed: passed in the baseline; ${first}` : first;
     const body = [...lines, `at ${file}:${line}:${column}`].join('\n');
@@ -155,7 +155,7 @@ export class JunitReporter implements Reporter {
     return `    <testcase classname="${suite}" name="(run) nothing scored" time="0.000">\n      <error message="${xmlAttr(message)}" type="nothing-scored">${xmlText(lines.join('\n'))}</error>\n    </testcase>\n`;
   }
 
-  private reason(r: ScorerResult): string {
+  private reason(r: ShownResult): string {
     const trial = this.numTrials > 1 ? ` [trial ${r.trial}]` : '';
     return `${r.scorer}${trial}: ${r.reason}`;
   }
