@@ -19,7 +19,7 @@ import { printable } from '../shared/text/printable';
 import packageJson from '../package.json';
 import type { ReporterRequest } from './args';
 import { checkShards, MergeInputError, type ShardRun } from './mergeInputs';
-import { inDatasetOrder, mergeByIndex, MergeOverlapError } from './mergeOrder';
+import { inDatasetOrderBatches, mergeByIndex, MergeOverlapError } from './mergeOrder';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { RunFolderError, type FolderCase } from './runFolderCases';
 import { SHOWN_RESULTS, type WithShownResults } from './reporters/shownResults';
@@ -128,13 +128,14 @@ async function mergeInto(
   const cases = new LineFile(join(dir, 'cases.jsonl'));
   const results = new LineFile(join(dir, 'results.jsonl'));
   try {
-    for await (const { item } of mergeByIndex(shards.map((s) => inDatasetOrder(s.dir)))) {
-      // The figures read scorer, status and score from the front of each line; the lines pass as bytes.
-      fold.addCase(item.case.status, item.foldResults(fold.needsWhole));
-      for (const line of item.resultBytes) results.write(line);
-      cases.write(item.caseBytes);
-      for (const event of caseEvents(item)) onEvent(event);
-    }
+    for await (const batch of mergeByIndex(shards.map((s) => inDatasetOrderBatches(s.dir))))
+      for (const item of batch) {
+        // The figures read scorer, status and score from the front of each line; the lines pass as bytes.
+        fold.addCase(item.case.status, item.foldResults(fold.needsWhole));
+        for (const line of item.resultBytes) results.write(line);
+        cases.write(item.caseBytes);
+        for (const event of caseEvents(item)) onEvent(event);
+      }
   } finally {
     cases.close();
     results.close();

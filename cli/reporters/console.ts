@@ -101,7 +101,7 @@ export class ConsoleReporter implements Reporter {
   }
 
   private caseLines(event: CaseEndEvent): string[] {
-    const id = printable(event.caseId);
+    const id = plain(event.caseId) ? event.caseId : printable(event.caseId);
     const t = event.trials;
     const trials =
       t === undefined ? '' : ` [${t.passed}/${t.trials} trials passed${t.flaky === true ? ', flaky' : ''}]`;
@@ -128,7 +128,11 @@ export class ConsoleReporter implements Reporter {
       const name = shownTrialName(r.trial, this.numTrials);
       const trial = name === undefined ? '' : ` [${name}]`;
       // A reason of several lines keeps its later lines under the first.
-      return `${INDENT}${printable(r.scorer)}${trial}: ${printable(r.reason, { lines: true }).split('\n').join(`\n${INDENT}  `)}`;
+      const scorer = plain(r.scorer) ? r.scorer : printable(r.scorer);
+      const reason = plain(r.reason)
+        ? r.reason
+        : printable(r.reason, { lines: true }).split('\n').join(`\n${INDENT}  `);
+      return `${INDENT}${scorer}${trial}: ${reason}`;
     });
   }
 
@@ -171,6 +175,12 @@ export class ConsoleReporter implements Reporter {
     this.batch.add(`${lines.join('\n')}\n`);
   }
 }
+
+/** Printable ASCII on one line, which `printable` leaves as it is: one test instead of its replacements for each printed case. */
+function plain(text: string): boolean {
+  return PLAIN.test(text);
+}
+const PLAIN = /^[\x20-\x7e]*$/;
 
 /** The mean's 95% interval, ` [low, high]`, when the report has one. */
 function meanInterval(s: ScorerAggregate): string {
