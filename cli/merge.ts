@@ -11,7 +11,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Report } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
-import type { RunEvent } from '../core/runner/events';
+import type { CaseEndEvent, RunEvent } from '../core/runner/events';
 import { DEFAULT_JOB_THRESHOLD } from '../core/config/runConfig';
 import { RunFold } from './runFold';
 import { fromDisplay } from '../shared/text/displayPosition';
@@ -19,9 +19,10 @@ import { printable } from '../shared/text/printable';
 import packageJson from '../package.json';
 import type { ReporterRequest } from './args';
 import { checkShards, MergeInputError, type ShardRun } from './mergeInputs';
-import { inDatasetOrder, mergeByIndex, MergeOverlapError } from './mergeOrder';
+import { inDatasetOrderBatches, mergeByIndex, MergeOverlapError } from './mergeOrder';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { RunFolderError, type FolderCase } from './runFolderCases';
+import { SHOWN_RESULTS, type WithShownResults } from './reporters/shownResults';
 import { writeRunInfo, type RunInfo } from './runInfo';
 import { folderSource, RunFolderWriteError, writeFolderReport } from './runStore';
 import { shardLabel } from '../core/runner/shard';
@@ -127,13 +128,14 @@ async function mergeInto(
   const cases = new LineFile(join(dir, 'cases.jsonl'));
   const results = new LineFile(join(dir, 'results.jsonl'));
   try {
-    for await (const { item } of mergeByIndex(shards.map((s) => inDatasetOrder(s.dir)))) {
-      // The figures read scorer, status and score from the front of each line; the lines pass as bytes.
-      fold.addCase(item.case.status, item.foldResults(fold.needsWhole));
-      for (const line of item.resultBytes) results.write(line);
-      cases.write(item.caseBytes);
-      for (const event of caseEvents(item)) onEvent(event);
-    }
+    for await (const batch of mergeByIndex(shards.map((s) => inDatasetOrderBatches(s.dir))))
+      for (const item of batch) {
+        // The figures read scorer, status and score from the front of each line; the lines pass as bytes.
+        fold.addCase(item.case.status, item.foldResults(fold.needsWhole));
+        for (const line of item.resultBytes) results.write(line);
+        cases.write(item.caseBytes);
+        for (const event of caseEvents(item)) onEvent(event);
+      }
   } finally {
     cases.close();
     results.close();
@@ -187,21 +189,21 @@ function caseEvents(item: FolderCase): [RunEvent, RunEvent] {
   const c = item.case;
   const at = { offset: 0, ...fromDisplay(c.location) };
   const range = { file: c.location.file, start: at, end: at };
-  return [
-    { type: 'case/start', caseId: c.id, index: c.index, range },
-    {
-      type: 'case/end',
-      caseId: c.id,
-      index: c.index,
-      range,
-      status: c.status,
-      durationMs: c.durationMs,
-      get results(): readonly ScorerResult[] {
-        return item.results();
-      },
-      ...(c.trials === undefined ? {} : { trials: c.trials }),
+  const end: CaseEndEvent & WithShownResults = {
+    type: 'case/end',
+    caseId: c.id,
+    index: c.index,
+    range,
+    status: c.status,
+    durationMs: c.durationMs,
+    get results(): readonly ScorerResult[] {
+      return item.results();
     },
-  ];
+    ...(c.trials === undefined ? {} : { trials: c.trials }),
+    // The console and JUnit print a failed case's reasons: read from the lines, not parsed whole.
+    [SHOWN_RESULTS]: (statuses) => item.shownResults(statuses),
+  };
+  return [{ type: 'case/start', caseId: c.id, index: c.index, range }, end];
 }
 
 /** Lines appended to a file through a large buffer, written synchronously when full; a failed write names the file. */

@@ -7,7 +7,7 @@
  * The shards, each in order, are then merged by dataset index.
  */
 import { join } from 'node:path';
-import { caseIndexes, folderCases, type FolderCase } from './runFolderCases';
+import { caseIndexes, folderCaseBatches, type FolderCase } from './runFolderCases';
 
 /** Cases held back per shard to put it in order. */
 export const WINDOW = 2048;
@@ -65,48 +65,83 @@ async function fitsWindow(dir: string, window: number): Promise<boolean> {
   const heap = new MinHeap<number>((n) => n);
   let last = -Infinity;
   let fits = true;
-  for await (const index of caseIndexes(path)) {
-    heap.push(index);
-    if (heap.size > window) {
-      const out = heap.pop() ?? 0;
-      if (out < last) fits = false;
-      last = out;
+  for await (const indexes of caseIndexes(path))
+    for (const index of indexes) {
+      heap.push(index);
+      if (heap.size > window) {
+        const out = heap.pop() ?? 0;
+        if (out < last) fits = false;
+        last = out;
+      }
     }
-  }
   return fits;
 }
 
 /** A finished shard's cases in dataset order. */
 export async function* inDatasetOrder(dir: string, window = WINDOW): AsyncIterable<FolderCase> {
-  const held = new MinHeap<FolderCase>((c) => c.case.index);
-  const limit = (await fitsWindow(dir, window)) ? window : Infinity;
-  for await (const item of folderCases(dir)) {
-    held.push(item);
-    if (held.size > limit) yield held.pop() as FolderCase;
-  }
-  while (held.size > 0) yield held.pop() as FolderCase;
+  for await (const batch of inDatasetOrderBatches(dir, window)) yield* batch;
 }
 
-/** Several ordered streams merged into one, by dataset index; `origin` says which stream a case came from. */
-export async function* mergeByIndex(
-  streams: readonly AsyncIterable<FolderCase>[],
-): AsyncIterable<{ readonly item: FolderCase; readonly origin: number }> {
-  const iterators = streams.map((s) => s[Symbol.asyncIterator]());
-  const heads = new MinHeap<{ item: FolderCase; origin: number }>((h) => h.item.case.index);
-  const advance = async (origin: number) => {
-    const next = await (iterators[origin] as AsyncIterator<FolderCase>).next();
-    if (next.done !== true) heads.push({ item: next.value, origin });
-  };
-  for (let i = 0; i < iterators.length; i++) await advance(i);
-  let last: { index: number; origin: number } | undefined;
-  while (heads.size > 0) {
-    const head = heads.pop() as { item: FolderCase; origin: number };
-    if (last !== undefined && last.index === head.item.case.index)
-      throw new MergeOverlapError(head.item.case.index, last.origin, head.origin);
-    last = { index: head.item.case.index, origin: head.origin };
-    yield head;
-    await advance(head.origin);
+/** inDatasetOrder in batches (a promise per case cost more than the case). */
+export async function* inDatasetOrderBatches(dir: string, window = WINDOW): AsyncIterable<FolderCase[]> {
+  const held = new MinHeap<FolderCase>((c) => c.case.index);
+  const limit = (await fitsWindow(dir, window)) ? window : Infinity;
+  for await (const batch of folderCaseBatches(dir)) {
+    const out: FolderCase[] = [];
+    for (const item of batch) {
+      held.push(item);
+      if (held.size > limit) out.push(held.pop() as FolderCase);
+    }
+    if (out.length > 0) yield out;
   }
+  const rest: FolderCase[] = [];
+  while (held.size > 0) rest.push(held.pop() as FolderCase);
+  if (rest.length > 0) yield rest;
+}
+
+/** Merged cases handed on at once. */
+const MERGED_BATCH = 512;
+
+/**
+ * Several streams of batches, each in dataset order, merged into one by dataset index, in batches.
+ * Two streams holding the same index is a MergeOverlapError naming both (by their position in `streams`).
+ */
+export async function* mergeByIndex(streams: readonly AsyncIterable<FolderCase[]>[]): AsyncIterable<FolderCase[]> {
+  const iterators = streams.map((s) => s[Symbol.asyncIterator]());
+  const batches: FolderCase[][] = streams.map(() => []);
+  const at: number[] = streams.map(() => 0);
+  const headIndex = (origin: number) =>
+    ((batches[origin] as FolderCase[])[at[origin] as number] as FolderCase).case.index;
+  const heads = new MinHeap<number>(headIndex);
+  /** Loads the origin's next batch when its current one is used up; false when the stream has ended. */
+  const ready = async (origin: number): Promise<boolean> => {
+    while ((at[origin] as number) >= (batches[origin] as FolderCase[]).length) {
+      const next = await (iterators[origin] as AsyncIterator<FolderCase[]>).next();
+      if (next.done === true) return false;
+      batches[origin] = next.value;
+      at[origin] = 0;
+    }
+    return true;
+  };
+  for (let origin = 0; origin < iterators.length; origin++) if (await ready(origin)) heads.push(origin);
+  let last = -1;
+  let lastOrigin = -1;
+  let out: FolderCase[] = [];
+  while (heads.size > 0) {
+    const origin = heads.pop() as number;
+    const item = (batches[origin] as FolderCase[])[at[origin] as number] as FolderCase;
+    at[origin] = (at[origin] as number) + 1;
+    if (item.case.index === last) throw new MergeOverlapError(last, lastOrigin, origin);
+    last = item.case.index;
+    lastOrigin = origin;
+    out.push(item);
+    if (out.length >= MERGED_BATCH) {
+      yield out;
+      out = [];
+    }
+    if (await ready(origin)) heads.push(origin);
+  }
+  if (out.length > 0) yield out;
 }
 
 /** Two shards hold the same case: they are not shards of one split. */

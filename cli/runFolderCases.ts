@@ -13,6 +13,7 @@ import type { ReportCase } from '../core/report/report';
 import type { ScorerResult } from '../core/result';
 import { displayLine } from '../shared/text/displayPosition';
 import type { FoldResult } from './runFold';
+import type { ShownResult } from './reporters/shownResults';
 
 export class RunFolderError extends Error {}
 
@@ -35,6 +36,8 @@ export interface FolderCase {
   results(): ScorerResult[];
   /** What the figures read of each result (cli/runFold.ts); whole results where the front of a line does not say enough. */
   foldResults(whole: (scorer: string) => boolean): FoldResult[];
+  /** The results whose status is in `statuses`, with what the console and JUnit print of them, read from the lines' fronts where they can be. */
+  shownResults(statuses: ReadonlySet<string>): ShownResult[];
 }
 
 export interface NumberedLine {
@@ -70,16 +73,21 @@ export function parseCaseLine(path: string, at: NumberedLine): ReportCase {
 /** A case line's index, read from its front as RunStore writes it (JSON.stringify puts id, then index, first). */
 const INDEX_SECOND = /^\{"id":"(?:[^"\\]|\\.)*","index":(0|[1-9]\d{0,15}),/;
 
-/** The dataset index of each case line of a cases.jsonl, in file order (each line checked as parseCaseLine does where its front is not RunStore's). */
-export async function* caseIndexes(path: string): AsyncIterable<number> {
+/** The dataset index of each case line of a cases.jsonl, in file order, a chunk's at a time (each line checked as parseCaseLine does where its front is not RunStore's). */
+export async function* caseIndexes(path: string): AsyncIterable<number[]> {
   const lines = new LineCursor(path);
   while (lines.current !== undefined || (await lines.fill())) {
-    const at = lines.current as NumberedBytes;
-    lines.advance();
-    const front = INDEX_SECOND.exec(at.bytes.toString('latin1', 0, Math.min(at.bytes.length, FRONT)))?.[1];
-    yield front !== undefined
-      ? Number(front)
-      : parseCaseLine(path, { text: at.bytes.toString('utf8'), line: at.line }).index;
+    const indexes: number[] = [];
+    for (let at = lines.current; at !== undefined; at = lines.current) {
+      lines.advance();
+      const front = INDEX_SECOND.exec(at.bytes.toString('latin1', 0, Math.min(at.bytes.length, FRONT)))?.[1];
+      indexes.push(
+        front !== undefined
+          ? Number(front)
+          : parseCaseLine(path, { text: at.bytes.toString('utf8'), line: at.line }).index,
+      );
+    }
+    yield indexes;
   }
 }
 
@@ -121,35 +129,90 @@ function parseLine(path: string, at: NumberedLine): unknown {
 
 /**
  * The fields after the caseId, as JSON.stringify writes a result RunStore stores: scorer, trial,
- * status, then the score when there is one. Only names of printable ASCII without escapes are read
- * here; anything else is parsed whole.
+ * status, the score when there is one, `passed` when there is, then the reason's opening quote.
+ * Only names of printable ASCII without escapes are read here; anything else is parsed whole.
  */
-const FOLD_FIELDS =
-  /^"scorer":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","trial":-?\d+,"status":"([a-z]+)"(?:,"score":(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)[,}])?/;
+const FRONT_FIELDS =
+  /^"scorer":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","trial":(-?\d+),"status":"([a-z]+)"(?:,"score":(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=[,}]))?(?:,"passed":(?:true|false))?(,"reason":")?/;
 /** Statuses whose score the figures take (cli/runFold.ts): their line must say the score, or that there is none, up front. */
 const SCORED: ReadonlySet<string> = new Set(['pass', 'fail', 'measured']);
-/** How much of a line's front is read for FOLD_FIELDS. */
+/** How much of a line's front is read for FRONT_FIELDS. */
 const FRONT = 320;
 
+const REASON_KEY = Buffer.from(',"reason":"');
+
 /**
- * The fold's fields of a result line from its front, after the `{"caseId":…,` prefix of `skip`
- * bytes; undefined when the front does not say them all (then the line is parsed whole).
+ * FRONT_FIELDS matched on a result line's front, after the `{"caseId":…,` prefix of `skip` bytes:
+ * decoded up to the reason's opening quote when it is in the front (half a million lines make a
+ * merge: the less decoded, the less to collect).
  */
-function foldFieldsOf(bytes: Buffer, skip: number): FoldResult | undefined {
-  const match = FOLD_FIELDS.exec(bytes.toString('latin1', skip, Math.min(bytes.length, skip + FRONT)));
+function frontOf(bytes: Buffer, skip: number): RegExpExecArray | null {
+  const limit = Math.min(bytes.length, skip + FRONT);
+  const reason = bytes.indexOf(REASON_KEY, skip);
+  const end = reason !== -1 && reason + REASON_KEY.length <= limit ? reason + REASON_KEY.length : limit;
+  return FRONT_FIELDS.exec(bytes.toString('latin1', skip, end));
+}
+
+/** The fold's fields of a result line from its front; undefined when the front does not say them all (then the line is parsed whole). */
+function foldFieldsOf(match: RegExpExecArray | null): FoldResult | undefined {
   if (match === null) return undefined;
-  const status = match[2] as FoldResult['status'];
+  const status = match[3] as FoldResult['status'];
   // A skipped result's details say whether a credential was missing: read whole.
   if (status === 'skipped') return undefined;
-  const score = match[3];
+  const score = match[4];
   if (score !== undefined) return { scorer: match[1] as string, status, score: Number(score) };
   // A scored status with no score right after it may have one further on: read whole.
   if (SCORED.has(status)) return undefined;
   return { scorer: match[1] as string, status };
 }
 
+/** The closing quote of the JSON string whose text starts at `from` (after its opening quote); -1 when the line ends first. */
+function stringEnd(bytes: Buffer, from: number): number {
+  for (let at = from; ;) {
+    const quote = bytes.indexOf(0x22, at);
+    if (quote === -1) return -1;
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && bytes[quote - backslashes - 1] === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+/**
+ * A result line's printed fields from its front (`match`, after `skip` bytes): undefined when the
+ * front is not as RunStore writes it (then the line is parsed whole), null when its status is not one
+ * asked for. Only a reason with an escape in it is parsed as JSON.
+ */
+function shownFieldsOf(
+  bytes: Buffer,
+  skip: number,
+  match: RegExpExecArray | null,
+  statuses: ReadonlySet<string>,
+): ShownResult | null | undefined {
+  if (match === null) return undefined;
+  const status = match[3] as ShownResult['status'];
+  if (!statuses.has(status)) return null;
+  if (match[5] === undefined) return undefined;
+  const start = skip + match[0].length;
+  const end = stringEnd(bytes, start);
+  if (end === -1) return undefined;
+  let reason: string;
+  const backslash = bytes.indexOf(0x5c, start);
+  if (backslash === -1 || backslash > end) reason = bytes.toString('utf8', start, end);
+  else {
+    try {
+      reason = JSON.parse(bytes.toString('utf8', start - 1, end + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  return { scorer: match[1] as string, trial: Number(match[2]), status, reason };
+}
+
 class FolderCaseItem implements FolderCase {
   private parsed: ScorerResult[] | undefined;
+  /** Each result line's front fields, matched once for the figures and the printed reasons. */
+  private fronts: (RegExpExecArray | null)[] | undefined;
   readonly case: ReportCase;
 
   constructor(
@@ -186,12 +249,37 @@ class FolderCaseItem implements FolderCase {
     return this.parsed;
   }
 
+  private frontFields(): (RegExpExecArray | null)[] {
+    this.fronts ??= this.resultsAt.map((at) => frontOf(at.bytes, this.prefix));
+    return this.fronts;
+  }
+
   foldResults(whole: (scorer: string) => boolean): FoldResult[] {
     if (this.parsed !== undefined || this.prefix === 0) return this.results();
     const out: FoldResult[] = [];
-    for (const [i, at] of this.resultsAt.entries()) {
-      const fields = foldFieldsOf(at.bytes, this.prefix);
+    const fronts = this.frontFields();
+    for (let i = 0; i < fronts.length; i++) {
+      const fields = foldFieldsOf(fronts[i] ?? null);
       out.push(fields === undefined || whole(fields.scorer) ? (this.results()[i] as ScorerResult) : fields);
+    }
+    return out;
+  }
+
+  shownResults(statuses: ReadonlySet<string>): ShownResult[] {
+    if (this.parsed !== undefined || this.prefix === 0) return this.results().filter((r) => statuses.has(r.status));
+    const out: ShownResult[] = [];
+    const fronts = this.frontFields();
+    for (let i = 0; i < fronts.length; i++) {
+      const fields = shownFieldsOf(
+        (this.resultsAt[i] as NumberedBytes).bytes,
+        this.prefix,
+        fronts[i] ?? null,
+        statuses,
+      );
+      if (fields === undefined) {
+        const result = this.results()[i] as ScorerResult;
+        if (statuses.has(result.status)) out.push(result);
+      } else if (fields !== null) out.push(fields);
     }
     return out;
   }
@@ -286,11 +374,23 @@ class LineCursor {
 
 /** The cases of a finished run folder in the order they were written, each with its results. */
 export async function* folderCases(dir: string): AsyncIterable<FolderCase> {
+  for await (const batch of folderCaseBatches(dir)) yield* batch;
+}
+
+/** Cases handed on at once by folderCaseBatches. */
+const BATCH = 512;
+
+/**
+ * folderCases in batches: a merge reads hundreds of thousands of cases, and a promise per case (an
+ * async generator's step) cost more than reading the case.
+ */
+export async function* folderCaseBatches(dir: string): AsyncIterable<FolderCase[]> {
   const casesPath = join(dir, 'cases.jsonl');
   const resultsPath = join(dir, 'results.jsonl');
   const cases = new LineCursor(casesPath);
   const results = new LineCursor(resultsPath);
   let resultsLeft = await results.fill();
+  let batch: FolderCase[] = [];
   while (cases.current !== undefined || (await cases.fill())) {
     const at = cases.current as NumberedBytes;
     cases.advance();
@@ -304,14 +404,18 @@ export async function* folderCases(dir: string): AsyncIterable<FolderCase> {
       const bytes = line.bytes;
       if (bytes.length <= prefix.length || bytes.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0) {
         // Written otherwise (another escape of the id), or another case's: read the id itself.
-        if (lineCaseId(resultsPath, line) !== reportCase.id) break;
+        if ((plainCaseId(bytes) ?? lineCaseId(resultsPath, line)) !== reportCase.id) break;
         checked = 0;
       }
       lines.push(line);
       results.advance();
       resultsLeft = results.current !== undefined || (await results.fill());
     }
-    yield new FolderCaseItem(reportCase, at, lines, resultsPath, checked);
+    batch.push(new FolderCaseItem(reportCase, at, lines, resultsPath, checked));
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
   }
   if (resultsLeft) {
     const line = results.current as NumberedBytes;
@@ -319,6 +423,20 @@ export async function* folderCases(dir: string): AsyncIterable<FolderCase> {
       `${resultsPath}:${line.line}:1: expected the results of the cases cases.jsonl lists, in its order, but this result is of case "${lineCaseId(resultsPath, line)}", which is not there (a damaged run folder)`,
     );
   }
+  if (batch.length > 0) yield batch;
+}
+
+const CASE_ID_OPEN = Buffer.from('{"caseId":"');
+
+/** A result line's caseId when RunStore wrote it first and it has no escape in it (the next case's, at each case's end); undefined otherwise. */
+function plainCaseId(bytes: Buffer): string | undefined {
+  const open = CASE_ID_OPEN.length;
+  if (bytes.length <= open || bytes.compare(CASE_ID_OPEN, 0, open, 0, open) !== 0) return undefined;
+  const close = bytes.indexOf(0x22, open);
+  if (close === -1) return undefined;
+  const backslash = bytes.indexOf(0x5c, open);
+  if (backslash !== -1 && backslash < close) return undefined;
+  return bytes.toString('utf8', open, close);
 }
 
 function lineCaseId(path: string, at: NumberedBytes): string {

@@ -22,6 +22,13 @@ export class CaseOrder<T> {
   end(index: number, item: T): T[] {
     // A case never announced (a report shown again) or given up waiting for is printed as it comes.
     if (!this.waiting.has(index)) return [item];
+    // The case every other waits for, none held: printed at once (a merge's cases all come so).
+    if (this.ended.size === 0 && this.started[this.head] === index) {
+      this.waiting.delete(index);
+      this.head++;
+      this.compact();
+      return [item];
+    }
     this.ended.set(index, item);
     const ready: T[] = [];
     while (this.head < this.started.length) {
@@ -35,11 +42,16 @@ export class CaseOrder<T> {
       this.waiting.delete(next);
       this.head++;
     }
+    this.compact();
+    return ready;
+  }
+
+  /** Drops the printed cases' indexes once they are most of the list. */
+  private compact(): void {
     if (this.head > 1024 && this.head * 2 > this.started.length) {
       this.started.splice(0, this.head);
       this.head = 0;
     }
-    return ready;
   }
 
   /** At the end (a run stopped early), what is still held, in order. */

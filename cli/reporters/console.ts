@@ -1,5 +1,4 @@
 import type { ReportSource, ScorerAggregate } from '../../core/report/report';
-import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { printable } from '../../shared/text/printable';
 import { shownTrialName } from '../../shared/text/trialName';
@@ -13,6 +12,7 @@ import { SkipReasons } from './nothingScored';
 import { runVerdict } from './verdict';
 import { MIN_CASES } from '../../core/stats/rules';
 import { spendLines } from '../spendLines';
+import { shownResults } from './shownResults';
 
 const INDENT = '     ';
 /** Results shown under a failed or errored case. */
@@ -101,7 +101,7 @@ export class ConsoleReporter implements Reporter {
   }
 
   private caseLines(event: CaseEndEvent): string[] {
-    const id = printable(event.caseId);
+    const id = plain(event.caseId) ? event.caseId : printable(event.caseId);
     const t = event.trials;
     const trials =
       t === undefined ? '' : ` [${t.passed}/${t.trials} trials passed${t.flaky === true ? ', flaky' : ''}]`;
@@ -111,27 +111,29 @@ export class ConsoleReporter implements Reporter {
         return [`${this.paint('green', 'PASS')} ${id} ${took}`];
       case 'skipped':
         // An undecided result says why (EvalHub's omitted test: never a silent drop).
-        return [`${this.paint('yellow', 'SKIP')} ${id}`, ...this.reasons(event.results, UNDECIDED)];
+        return [`${this.paint('yellow', 'SKIP')} ${id}`, ...this.reasons(event, UNDECIDED)];
       case 'failed':
-        return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event.results)];
+        return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event)];
       case 'errored': {
         const { line, column } = toDisplay(event.range.start);
         const at = `${INDENT}at ${printable(displayPath(this.options.cwd, event.range.file))}:${line}:${column}`;
-        return [`${this.paint('red', 'ERROR')} ${id} ${took}`, ...this.reasons(event.results), at];
+        return [`${this.paint('red', 'ERROR')} ${id} ${took}`, ...this.reasons(event), at];
       }
     }
   }
 
-  private reasons(results: readonly ScorerResult[], shown: ReadonlySet<string> = SHOWN): string[] {
-    return results
-      .filter((r) => shown.has(r.status))
-      .map((r) => {
-        // Trial 0 is a scorer that compares the trials with each other: "across trials", as everywhere.
-        const name = shownTrialName(r.trial, this.numTrials);
-        const trial = name === undefined ? '' : ` [${name}]`;
-        // A reason of several lines keeps its later lines under the first.
-        return `${INDENT}${printable(r.scorer)}${trial}: ${printable(r.reason, { lines: true }).split('\n').join(`\n${INDENT}  `)}`;
-      });
+  private reasons(event: CaseEndEvent, shown: ReadonlySet<string> = SHOWN): string[] {
+    return shownResults(event, shown).map((r) => {
+      // Trial 0 is a scorer that compares the trials with each other: "across trials", as everywhere.
+      const name = shownTrialName(r.trial, this.numTrials);
+      const trial = name === undefined ? '' : ` [${name}]`;
+      // A reason of several lines keeps its later lines under the first.
+      const scorer = plain(r.scorer) ? r.scorer : printable(r.scorer);
+      const reason = plain(r.reason)
+        ? r.reason
+        : printable(r.reason, { lines: true }).split('\n').join(`\n${INDENT}  `);
+      return `${INDENT}${scorer}${trial}: ${reason}`;
+    });
   }
 
   private scorerTable(scorers: readonly ScorerAggregate[]): string[] {
@@ -173,6 +175,12 @@ export class ConsoleReporter implements Reporter {
     this.batch.add(`${lines.join('\n')}\n`);
   }
 }
+
+/** Printable ASCII on one line, which `printable` leaves as it is: one test instead of its replacements for each printed case. */
+function plain(text: string): boolean {
+  return PLAIN.test(text);
+}
+const PLAIN = /^[\x20-\x7e]*$/;
 
 /** The mean's 95% interval, ` [low, high]`, when the report has one. */
 function meanInterval(s: ScorerAggregate): string {

@@ -1,9 +1,7 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportSource } from '../../core/report/report';
-import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../core/runner/events';
 import { Output, writeChunk } from './output';
 import { toDisplay } from '../../shared/text/displayPosition';
@@ -12,8 +10,11 @@ import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';
 import { runVerdict, verdictField } from './verdict';
 import { xmlAttr, xmlText } from './xml';
+import { shownResults, type ShownResult } from './shownResults';
 
 const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+/** Bytes of test cases gathered before they are written to the temporary file. */
+const PENDING_BYTES = 1 << 20;
 
 /**
  * JUnit XML for CI: one `<testsuite>` named after the config file, one `<testcase>` per case. The
@@ -25,9 +26,19 @@ export class JunitReporter implements Reporter {
   private numTrials = 1;
   /** The config file as shown (classname of every test case); known from `run/start`. */
   private suite: string | undefined;
-  private temp: { readonly dir: string; readonly stream: WriteStream; failure?: Error } | undefined;
+  private temp: { readonly dir: string; fd: number | undefined; failure?: Error } | undefined;
   private readonly counts = { tests: 0, failures: 0, errors: 0, skipped: 0 };
   private readonly skipReasons = new SkipReasons();
+  /**
+   * Test cases not yet handed to the temporary file, as UTF-8: one write per case, or a string
+   * gathered and written whole, cost more than the cases' text (a JUnit file of 100,000 cases).
+   */
+  private pending = Buffer.allocUnsafe(PENDING_BYTES);
+  private pendingUsed = 0;
+  /** The last case file's path as shown and as an attribute (a dataset's cases share one file). */
+  private shownFile: { readonly file: string; readonly shown: string; readonly attribute: string } | undefined;
+  /** The suite's name as an attribute. */
+  private suiteAttribute: { readonly suite: string; readonly attribute: string } | undefined;
 
   constructor(private readonly options: ReporterOptions) {}
 
@@ -35,18 +46,30 @@ export class JunitReporter implements Reporter {
     if (event.type === 'run/start') {
       this.numTrials = event.numTrials;
       this.suite = displayPath(this.options.cwd, event.configFile);
-    } else if (event.type === 'case/end') this.tempStream().write(this.testcase(event));
+    } else if (event.type === 'case/end') {
+      const text = this.testcase(event);
+      // Up to 3 bytes a UTF-16 unit: flushed first when it may not fit.
+      if (this.pendingUsed + text.length * 3 > PENDING_BYTES) this.flushPending();
+      if (text.length * 3 > PENDING_BYTES) this.writeTemp(Buffer.from(text));
+      else this.pendingUsed += this.pending.write(text, this.pendingUsed);
+    }
     this.skipReasons.onEvent(event);
+  }
+
+  private flushPending(): void {
+    if (this.pendingUsed === 0) return;
+    const used = this.pendingUsed;
+    this.pendingUsed = 0;
+    this.writeTemp(this.pending.subarray(0, used));
   }
 
   async finish(report: ReportSource): Promise<void> {
     const { head } = report;
+    this.flushPending();
     const temp = this.temp;
     try {
       if (temp !== undefined) {
-        const closed = once(temp.stream, 'close');
-        temp.stream.end();
-        await closed;
+        this.closeTemp(temp);
         if (temp.failure !== undefined) throw new Error(`cannot write a temporary JUnit file: ${temp.failure.message}`);
       }
       const output = Output.open(this.options);
@@ -91,40 +114,68 @@ export class JunitReporter implements Reporter {
         text += '    </properties>\n';
         await writeChunk(output.stream, text);
         if (temp !== undefined) {
-          for await (const chunk of createReadStream(join(temp.dir, 'testcases.xml'), { encoding: 'utf8' }))
-            await writeChunk(output.stream, String(chunk));
+          const testcases = createReadStream(join(temp.dir, 'testcases.xml'), { highWaterMark: 1 << 20 });
+          for await (const chunk of testcases as AsyncIterable<Buffer>) await writeChunk(output.stream, chunk);
         }
         await writeChunk(output.stream, `${nothingScored}  </testsuite>\n</testsuites>\n`);
       } finally {
         await output.close();
       }
     } finally {
-      if (temp !== undefined) rmSync(temp.dir, { recursive: true, force: true });
+      if (temp !== undefined) {
+        this.closeTemp(temp);
+        rmSync(temp.dir, { recursive: true, force: true });
+      }
       this.temp = undefined;
     }
   }
 
-  private tempStream(): WriteStream {
+  /**
+   * Appends test cases to the temporary file, synchronously (as the run folder's files are
+   * written): what waits to be written stays one buffer, however fast cases come. The first failure
+   * is kept, said by finish, and nothing is written after it.
+   */
+  private writeTemp(bytes: Buffer): void {
     if (this.temp === undefined) {
       const dir = mkdtempSync(join(tmpdir(), 'evallens-junit-'));
-      const temp: { dir: string; stream: WriteStream; failure?: Error } = {
-        dir,
-        stream: createWriteStream(join(dir, 'testcases.xml')),
-      };
-      temp.stream.on('error', (error) => {
-        temp.failure ??= error;
-      });
-      this.temp = temp;
+      this.temp = { dir, fd: undefined };
+      try {
+        this.temp.fd = openSync(join(dir, 'testcases.xml'), 'w');
+      } catch (e) {
+        this.temp.failure = e as Error;
+      }
     }
-    return this.temp.stream;
+    const temp = this.temp;
+    if (temp.fd === undefined || temp.failure !== undefined) return;
+    try {
+      for (let at = 0; at < bytes.length;) at += writeSync(temp.fd, bytes, at);
+    } catch (e) {
+      temp.failure = e as Error;
+    }
+  }
+
+  private closeTemp(temp: { fd: number | undefined; failure?: Error }): void {
+    if (temp.fd === undefined) return;
+    const fd = temp.fd;
+    temp.fd = undefined;
+    try {
+      closeSync(fd);
+    } catch (e) {
+      temp.failure ??= e as Error;
+    }
   }
 
   private testcase(event: CaseEndEvent): string {
     this.counts.tests++;
-    const file = displayPath(this.options.cwd, event.range.file);
+    if (this.shownFile?.file !== event.range.file) {
+      const shown = displayPath(this.options.cwd, event.range.file);
+      this.shownFile = { file: event.range.file, shown, attribute: xmlAttr(shown) };
+    }
+    const file = this.shownFile.shown;
     const { line, column } = toDisplay(event.range.start);
     const suite = this.suite ?? file;
-    const open = `    <testcase classname="${xmlAttr(suite)}" name="${xmlAttr(event.caseId)}" time="${seconds(event.durationMs)}" file="${xmlAttr(file)}" line="${line}"`;
+    if (this.suiteAttribute?.suite !== suite) this.suiteAttribute = { suite, attribute: xmlAttr(suite) };
+    const open = `    <testcase classname="${this.suiteAttribute.attribute}" name="${xmlAttr(event.caseId)}" time="${seconds(event.durationMs)}" file="${this.shownFile.attribute}" line="${line}"`;
     // Against a baseline (run --baseline), a case that moved says so in a property CI tools show.
     const transition = this.options.transitionOf?.(event.caseId, event.status);
     const properties =
@@ -140,7 +191,7 @@ export class JunitReporter implements Reporter {
     const element = event.status === 'failed' ? 'failure' : 'error';
     if (element === 'failure') this.counts.failures++;
     else this.counts.errors++;
-    const lines = event.results.filter((r) => SHOWN.has(r.status)).map((r) => this.reason(r));
+    const lines = shownResults(event, SHOWN).map((r) => this.reason(r));
     const first = lines[0] ?? (element === 'failure' ? 'case failed' : 'case errored');
     const message = transition === 'regressed' ? `regressed: passed in the baseline; ${first}` : first;
     const body = [...lines, `at ${file}:${line}:${column}`].join('\n');
@@ -155,7 +206,7 @@ export class JunitReporter implements Reporter {
     return `    <testcase classname="${suite}" name="(run) nothing scored" time="0.000">\n      <error message="${xmlAttr(message)}" type="nothing-scored">${xmlText(lines.join('\n'))}</error>\n    </testcase>\n`;
   }
 
-  private reason(r: ScorerResult): string {
+  private reason(r: ShownResult): string {
     const trial = this.numTrials > 1 ? ` [trial ${r.trial}]` : '';
     return `${r.scorer}${trial}: ${r.reason}`;
   }

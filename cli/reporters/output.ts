@@ -7,7 +7,7 @@ import type { ReporterOptions } from './reporter';
  * Writes one chunk and, when the stream's buffer is full, waits for it to drain (backpressure).
  * Rejects when the stream errors or closes first, rather than waiting forever.
  */
-export async function writeChunk(stream: NodeJS.WritableStream, chunk: string): Promise<void> {
+export async function writeChunk(stream: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
   if (stream.write(chunk)) return;
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: Error): void => {

@@ -17,8 +17,14 @@ const ENTITIES: { readonly [ch: string]: string } = {
 /** In attributes line breaks and tabs are written as references, or parsers would turn them into spaces. */
 const ATTRIBUTE_ENTITIES: { readonly [ch: string]: string } = { ...ENTITIES, '\n': '&#10;', '\t': '&#9;' };
 
+/** Text that none of the replacements below changes: printable ASCII and, in element content, tab and line feed, less XML's special characters. */
+const PLAIN_TEXT = /^[\t\n\x20\x21\x23-\x25\x28-\x3b\x3d\x3f-\x7e]*$/;
+const PLAIN_ATTRIBUTE = /^[\x20\x21\x23-\x25\x28-\x3b\x3d\x3f-\x7e]*$/;
+
 /** Text for element content. */
 export function xmlText(value: string): string {
+  // Most reasons are plain: one test instead of three replacements (a JUnit file of 100,000 cases).
+  if (PLAIN_TEXT.test(value)) return value;
   return value
     .replace(ILLEGAL, '')
     .replace(/[&<>"'\r]/g, (ch) => ENTITIES[ch] ?? ch)
@@ -27,6 +33,7 @@ export function xmlText(value: string): string {
 
 /** Text for a double-quoted attribute value. */
 export function xmlAttr(value: string): string {
+  if (PLAIN_ATTRIBUTE.test(value)) return value;
   return value
     .replace(ILLEGAL, '')
     .replace(/[&<>"'\r\n\t]/g, (ch) => ATTRIBUTE_ENTITIES[ch] ?? ch)

@@ -83,6 +83,62 @@ describe('a run folder read as bytes', () => {
     assert.deepEqual(items[0]?.foldResults(() => false)[4], results[4]);
   });
 
+  it('reads the fields the console and JUnit print (scorer, trial, status, reason) from the lines as parsing them whole does', async () => {
+    const reasons = [
+      'plain',
+      'a "quoted" word and a back\\slash\\',
+      'ünïcode — 日本語 😀 and \u202e bidi',
+      'two\nlines\tand a tab',
+      'ends with a backslash \\',
+      '',
+    ];
+    const results: ScorerResult[] = [
+      ...reasons.map((reason, i): ScorerResult => ({
+        caseId: 'a',
+        scorer: `s${i}`,
+        trial: i + 1,
+        status: 'fail',
+        score: i / 7,
+        passed: false,
+        reason,
+        details: { reason: 'not this one', quote: '"' },
+        durationMs: 1,
+      })),
+      // The caseId first, as RunStore writes every result.
+      { caseId: 'a', scorer: 'ok', trial: 1, status: 'pass', score: 1, passed: true, reason: 'r', durationMs: 1 },
+      { caseId: 'a', scorer: 'judge', trial: 1, status: 'error', reason: 'judge "down"', durationMs: 1 },
+      { caseId: 'a', scorer: 'late', trial: 1, status: 'timeout', reason: 'took 30 s', durationMs: 1 },
+      { caseId: 'a', scorer: 'undecided', trial: 1, status: 'inconclusive', reason: 'no test: x', durationMs: 1 },
+      {
+        caseId: 'a',
+        scorer: 'nan',
+        trial: 1,
+        status: 'fail',
+        score: Number.NaN,
+        passed: false,
+        reason: 'NaN',
+        durationMs: 1,
+      },
+      // The other fields in another order than RunStore writes them: read whole.
+      { caseId: 'a', reason: 'reordered', status: 'fail', scorer: 'reordered', trial: 3, durationMs: 1 },
+    ];
+    const dir = folder('shown', [reportCase('a', 0)], results);
+    const printed = (r: Pick<ScorerResult, 'scorer' | 'trial' | 'status' | 'reason'>) => ({
+      scorer: r.scorer,
+      trial: r.trial,
+      status: r.status,
+      reason: r.reason,
+    });
+    for (const statuses of [new Set(['fail', 'error', 'timeout']), new Set(['inconclusive']), new Set<string>()]) {
+      const [item] = await all(dir);
+      assert.ok(item !== undefined);
+      assert.deepEqual(
+        item.shownResults(statuses).map(printed),
+        results.filter((r) => statuses.has(r.status)).map(printed),
+      );
+    }
+  });
+
   it('refuses a line longer than 16 MiB, naming the file and line, without holding it', async () => {
     const long: ScorerResult = {
       ...base,

@@ -19,4 +19,15 @@ describe('JUnit XML text', () => {
     assert.equal(xmlText(text), text);
     assert.equal(xmlAttr(text), text);
   });
+  it('writes every ASCII character as before its plain-text fast path: specials as entities, C0 dropped, DEL as a reference', () => {
+    const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+    for (let code = 0; code < 0x80; code++) {
+      const ch = String.fromCharCode(code);
+      const kept = code >= 0x20 && code < 0x7f ? (entities[ch] ?? ch) : code === 0x7f ? '&#x7f;' : '';
+      const text = ch === '\t' || ch === '\n' ? ch : ch === '\r' ? '&#13;' : kept;
+      const attribute = ch === '\t' ? '&#9;' : ch === '\n' ? '&#10;' : ch === '\r' ? '&#13;' : kept;
+      assert.equal(xmlText(`a${ch}b`), `a${text}b`, `xmlText of U+${code.toString(16)}`);
+      assert.equal(xmlAttr(`a${ch}b`), `a${attribute}b`, `xmlAttr of U+${code.toString(16)}`);
+    }
+  });
 });
