@@ -174,7 +174,7 @@ function matchesOf(text: string, detector: Detector): Match[] {
 function pemBlocks(text: string): Match[] {
   const headers = matchesOf(text, DETECTORS.pem_private_key);
   if (headers.length === 0) return [];
-  const footers = matchesOf(text, { pattern: PEM_FOOTER });
+  const footers = matchesOf(text, { pattern: PEM_FOOTER, anchors: ['-----END '] });
   const blocks: Match[] = [];
   let f = 0;
   for (let h = 0; h < headers.length; h++) {
