@@ -93,6 +93,8 @@ export function secretSet(values: Iterable<string | undefined>): readonly string
 
 /** `secrets` and the remembered values, longest first. */
 function withRemembered(secrets: Iterable<string | undefined>): readonly string[] {
+  // Most calls give none: no set to build and sort.
+  if (Array.isArray(secrets) && secrets.length === 0) return rememberedSorted;
   const given = secretSet(secrets);
   if (given.length === 0) return rememberedSorted;
   if (rememberedSorted.length === 0) return given;
