@@ -1,7 +1,7 @@
 import type { RunConfig } from '../core/config/runConfig';
 import { planJudgeCalls } from '../core/judge/judgeCallPlan';
 import type { CaseSelection } from '../core/dataset/caseSelection';
-import { caseRecords } from '../core/runner/records';
+import { caseRecords, recordCountWithoutReading } from '../core/runner/records';
 import { ProgressLine, progressIntervalMs } from './progress';
 import type { ReporterRequest } from './args';
 
@@ -9,7 +9,8 @@ import type { ReporterRequest } from './args';
  * The run's progress line, when the console reporter writes to standard output and
  * `EVALLENS_PROGRESS_SECONDS` is not `off`: never beside a reporter that owns standard output
  * (`--reporter json` alone), so a machine-read stream has no progress in it. The total is counted
- * by streaming the selected cases once before the run.
+ * before the run: a JSON Lines dataset's records by its lines, anything else by streaming the
+ * selected cases once.
  */
 export async function consoleProgress(
   config: RunConfig,
@@ -23,7 +24,10 @@ export async function consoleProgress(
   if (intervalMs === undefined) return undefined;
   let total: number | undefined;
   try {
-    total = (await planJudgeCalls(config, caseRecords(config), options)).cases;
+    // Counted from the lines where that is cheap (a JSON Lines dataset, no selection), else case by case.
+    total =
+      (await recordCountWithoutReading(config, options.selection)) ??
+      (await planJudgeCalls(config, caseRecords(config), options)).cases;
   } catch {
     // A dataset that cannot be read: the run says why; the line goes without a total.
     total = undefined;

@@ -211,31 +211,66 @@ const COPY_CHUNK = 1 << 20;
 /** The lines of a JSON Lines file as the items of a report's array: each after `\n` (the first) or `,\n`. */
 async function copyItems(path: string, put: (chunk: Buffer | string) => Promise<void>): Promise<void> {
   let first = true;
+  const putItems = async (lines: Buffer) => {
+    for (const items of asItems(lines, first)) {
+      if (items.length === 0) continue;
+      await put(items);
+      first = false;
+    }
+  };
+  // The unfinished line at a chunk's end; joined with the start of the next chunk only (not the whole chunk).
   let carry: Buffer | undefined;
   for await (const chunk of createReadStream(path, { highWaterMark: COPY_CHUNK }) as AsyncIterable<Buffer>) {
-    const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
-    const end = bytes.lastIndexOf(10) + 1;
-    carry = end < bytes.length ? bytes.subarray(end) : undefined;
-    if (end === 0) continue;
-    await put(asItems(bytes.subarray(0, end), first));
-    first = false;
+    let from = 0;
+    if (carry !== undefined) {
+      const newline = chunk.indexOf(10);
+      if (newline === -1) {
+        carry = Buffer.concat([carry, chunk]);
+        continue;
+      }
+      await putItems(Buffer.concat([carry, chunk.subarray(0, newline + 1)]));
+      carry = undefined;
+      from = newline + 1;
+    }
+    const end = Math.max(from, chunk.lastIndexOf(10) + 1);
+    if (end > from) await putItems(chunk.subarray(from, end));
+    if (end < chunk.length) carry = chunk.subarray(end);
   }
-  if (carry !== undefined) await put(asItems(carry, first));
+  if (carry !== undefined) await putItems(carry);
 }
+
+const BLANK_LINE = Buffer.from('\n\n');
+/** Bytes of the run folder turned into one string at a time (see asItems). */
+const PIECE = 48 * 1024;
 
 /**
  * Whole lines (each ending with \n, but the file's last may not) as report items. Blank lines are
  * left out; a \r before a \n is dropped.
  */
-function asItems(lines: Buffer, first: boolean): Buffer {
+function asItems(lines: Buffer, first: boolean): (Buffer | string)[] {
   if (!isAscii(lines) || lines.indexOf(0x7f) !== -1) {
     const items = lines
       .toString('utf8')
       .split('\n')
       .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
       .filter((line) => line !== '');
-    if (items.length === 0) return Buffer.alloc(0);
-    return Buffer.from(jsonPrintable(`${first ? '\n' : ',\n'}${items.join(',\n')}`));
+    if (items.length === 0) return [];
+    return [Buffer.from(jsonPrintable(`${first ? '\n' : ',\n'}${items.join(',\n')}`))];
+  }
+  // The usual chunk (no \r, no blank line): every line end but the last becomes `,\n` in one native
+  // pass, instead of a copy per line; in pieces of whole lines of about PIECE bytes, so each string
+  // is an ordinary young object (a string over ~128 KB lives until a full collection: +50 MB of peak RSS).
+  if (lines.length > 0 && lines[0] !== 10 && lines.indexOf(13) === -1 && lines.indexOf(BLANK_LINE) === -1) {
+    const pieces: string[] = [];
+    let start = 0;
+    while (start < lines.length) {
+      const cut = start + PIECE >= lines.length ? -1 : lines.indexOf(10, start + PIECE);
+      const end = cut === -1 ? lines.length : cut + 1;
+      const text = lines.toString('latin1', start, lines[end - 1] === 10 ? end - 1 : end);
+      pieces.push(`${first && start === 0 ? '\n' : ',\n'}${text.replaceAll('\n', ',\n')}`);
+      start = end;
+    }
+    return pieces;
   }
   const out = Buffer.allocUnsafe(lines.length * 2 + 2);
   let at = 0;
@@ -253,7 +288,7 @@ function asItems(lines: Buffer, first: boolean): Buffer {
     }
     start = newline + 1;
   }
-  return out.subarray(0, at);
+  return [out.subarray(0, at)];
 }
 
 /** A run folder file's lines, blank ones left out. */

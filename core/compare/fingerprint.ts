@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { EvalCase, Json } from '../case';
 
 /**
@@ -7,12 +7,24 @@ import type { EvalCase, Json } from '../case';
  * SHA-256 of the canonical JSON (keys sorted, no spaces) of `{"expected": …, "input": …}`, a field
  * the case lacks left out. Nothing else of the case counts: its recorded output is what a run
  * measures, and its context, trace and metadata do not change what is asked.
+ *
+ * Baselines kept in git hold these values: the text hashed and the hash must never change.
  */
 export function caseFingerprint(c: Pick<EvalCase, 'input' | 'expected'>): string {
-  const fields: Record<string, Json> = {};
-  if (c.expected !== undefined) fields['expected'] = c.expected;
-  if (c.input !== undefined) fields['input'] = c.input;
-  return createHash('sha256').update(canonicalJson(fields)).digest('hex').slice(0, 16);
+  // canonicalJson of the two-field object, written directly ("expected" sorts before "input").
+  let text = '{';
+  if (c.expected !== undefined) text += `"expected":${canonicalJson(c.expected)}`;
+  if (c.input !== undefined) text += `${c.expected === undefined ? '' : ','}"input":${canonicalJson(c.input)}`;
+  return sha256Hex(`${text}}`).slice(0, 16);
+}
+
+/** Node's one-shot hash (20.12 and later) where there is one: a third of createHash's cost on short texts. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+function sha256Hex(text: string): string {
+  return oneShotHash !== undefined
+    ? oneShotHash('sha256', text, 'hex')
+    : crypto.createHash('sha256').update(text).digest('hex');
 }
 
 /** JSON with object keys sorted at every depth, so the same value always gives the same text. */

@@ -13,14 +13,13 @@
  * match is false is below n²/2⁶⁵ for n ids (under one in a hundred thousand at ten million ids).
  */
 export class CaseIdTracker {
-  /** Slots of the open-addressing table: hash halves, 1-based line (0 = empty slot), arrival number. */
-  private hashHigh = new Uint32Array(INITIAL_SLOTS);
-  private hashLow = new Uint32Array(INITIAL_SLOTS);
-  private lines = new Uint32Array(INITIAL_SLOTS);
-  private arrivals = new Uint32Array(INITIAL_SLOTS);
+  /**
+   * The open-addressing table, four numbers a slot side by side (one cache line serves a probe):
+   * hash halves, 1-based line (0 = empty slot), arrival number.
+   */
+  private table = new Uint32Array(INITIAL_SLOTS * SLOT);
   private count = 0;
-  /** The most recent ids, whole (id → 0-based line), in arrival order. */
-  private readonly recent = new Map<string, number>();
+  /** The most recent ids, whole: the id of arrival `a` is at `a % recentIdsKept` while it is among them. */
   private readonly ring: (string | undefined)[] = [];
 
   /** `hash` is replaceable so tests can make different ids collide. */
@@ -42,9 +41,10 @@ export class CaseIdTracker {
    * (`byHash: true` when the earlier id is no longer kept and only its hash matched).
    */
   claimWithProof(id: string, line: number): { readonly line: number; readonly byHash: boolean } | undefined {
-    const taken = this.find(id);
+    const [high, low] = this.hash(id);
+    const taken = this.find(id, high, low);
     if (taken !== undefined) return taken;
-    this.insert(id, line);
+    this.insert(id, high, low, line);
     return undefined;
   }
 
@@ -63,68 +63,66 @@ export class CaseIdTracker {
 
   /** Whether `id` is taken. */
   has(id: string): boolean {
-    return this.find(id) !== undefined;
+    const [high, low] = this.hash(id);
+    return this.find(id, high, low) !== undefined;
   }
 
   /** Bytes held for the ids taken so far (the table and the recent ids' characters): bounded per id. */
   get storedBytes(): number {
     let recentChars = 0;
-    for (const id of this.recent.keys()) recentChars += id.length;
-    return this.hashHigh.byteLength * 4 + recentChars * 2;
+    for (const id of this.ring) recentChars += id?.length ?? 0;
+    return this.table.byteLength + recentChars * 2;
   }
 
-  /** The earlier holder of `id`, if any: confirmed by the id itself when it is still kept. */
-  private find(id: string): { line: number; byHash: boolean } | undefined {
-    const recentLine = this.recent.get(id);
-    if (recentLine !== undefined) return { line: recentLine, byHash: false };
-    const [high, low] = this.hash(id);
-    const mask = this.lines.length - 1;
-    const oldestKept = this.count - this.recent.size;
-    for (let slot = low & mask; this.lines[slot] !== 0; slot = (slot + 1) & mask) {
-      if (this.hashHigh[slot] !== high || this.hashLow[slot] !== low) continue;
-      // The earlier id is kept whole and is not `id` (the map said so): a hash collision, not a duplicate.
-      if ((this.arrivals[slot] ?? 0) >= oldestKept) continue;
-      return { line: (this.lines[slot] ?? 1) - 1, byHash: true };
+  /**
+   * The earlier holder of `id`, if any: confirmed by the id itself when it is still kept. A kept id
+   * equal to `id` wins over a match by hash alone, wherever each sits in the probe sequence.
+   */
+  private find(id: string, high: number, low: number): { line: number; byHash: boolean } | undefined {
+    const table = this.table;
+    const mask = table.length / SLOT - 1;
+    const kept = this.recentIdsKept;
+    const oldestKept = this.count - Math.min(this.count, kept);
+    let byHash: { line: number; byHash: boolean } | undefined;
+    for (let slot = low & mask; table[slot * SLOT + LINE] !== 0; slot = (slot + 1) & mask) {
+      const at = slot * SLOT;
+      if (table[at + HIGH] !== high || table[at + LOW] !== low) continue;
+      const arrival = table[at + ARRIVAL] ?? 0;
+      const line = (table[at + LINE] ?? 1) - 1;
+      if (arrival >= oldestKept) {
+        // The earlier id is kept whole: the same id is a duplicate; another is a hash collision, not one.
+        if (this.ring[arrival % kept] === id) return { line, byHash: false };
+      } else byHash ??= { line, byHash: true };
     }
-    return undefined;
+    return byHash;
   }
 
-  private insert(id: string, line: number): void {
-    if ((this.count + 1) * 2 > this.lines.length) this.grow();
-    const [high, low] = this.hash(id);
+  private insert(id: string, high: number, low: number, line: number): void {
+    if ((this.count + 1) * 2 > this.table.length / SLOT) this.grow();
     // eslint-disable-next-line no-restricted-syntax -- a slot marker, not a shown line: 0 marks an empty slot
     this.place(high, low, line + 1, this.count);
+    if (this.recentIdsKept > 0) this.ring[this.count % this.recentIdsKept] = id;
     this.count += 1;
-    if (this.recentIdsKept === 0) return;
-    // A ring of the recent ids says which one leaves the map (iterating a map that is deleted from at
-    // its front skips every deleted entry: slow).
-    const at = (this.count - 1) % this.recentIdsKept;
-    const leaving = this.ring[at];
-    if (leaving !== undefined) this.recent.delete(leaving);
-    this.ring[at] = id;
-    this.recent.set(id, line);
   }
 
   private place(high: number, low: number, oneBasedLine: number, arrival: number): void {
-    const mask = this.lines.length - 1;
+    const table = this.table;
+    const mask = table.length / SLOT - 1;
     let slot = low & mask;
-    while (this.lines[slot] !== 0) slot = (slot + 1) & mask;
-    this.hashHigh[slot] = high;
-    this.hashLow[slot] = low;
-    this.lines[slot] = Math.min(oneBasedLine, 0xffffffff);
-    this.arrivals[slot] = arrival;
+    while (table[slot * SLOT + LINE] !== 0) slot = (slot + 1) & mask;
+    const at = slot * SLOT;
+    table[at + HIGH] = high;
+    table[at + LOW] = low;
+    table[at + LINE] = Math.min(oneBasedLine, 0xffffffff);
+    table[at + ARRIVAL] = arrival;
   }
 
   private grow(): void {
-    const { hashHigh, hashLow, lines, arrivals } = this;
-    const size = lines.length * 2;
-    this.hashHigh = new Uint32Array(size);
-    this.hashLow = new Uint32Array(size);
-    this.lines = new Uint32Array(size);
-    this.arrivals = new Uint32Array(size);
-    for (let slot = 0; slot < lines.length; slot++) {
-      const line = lines[slot] ?? 0;
-      if (line !== 0) this.place(hashHigh[slot] ?? 0, hashLow[slot] ?? 0, line, arrivals[slot] ?? 0);
+    const old = this.table;
+    this.table = new Uint32Array(old.length * 2);
+    for (let at = 0; at < old.length; at += SLOT) {
+      const line = old[at + LINE] ?? 0;
+      if (line !== 0) this.place(old[at + HIGH] ?? 0, old[at + LOW] ?? 0, line, old[at + ARRIVAL] ?? 0);
     }
   }
 }
@@ -133,6 +131,12 @@ export class CaseIdTracker {
 export const RECENT_IDS_KEPT = 65_536;
 
 const INITIAL_SLOTS = 64;
+/** A slot's four numbers and where each sits in it. */
+const SLOT = 4;
+const HIGH = 0;
+const LOW = 1;
+const LINE = 2;
+const ARRIVAL = 3;
 
 /** A 64-bit hash of `id` as two 32-bit halves: two multiplicative hashes over its UTF-16 units, mixed at the end. */
 export function idHash(id: string): [number, number] {

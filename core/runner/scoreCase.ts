@@ -63,11 +63,13 @@ export async function scoreCase(
       }
       const run = () =>
         evaluate((signal) => instance.scorer.score(selected.input, signal), instance, started, now, controller());
-      // The result cache's seam (core/cache/scoringCache.ts): a kept verdict instead of the call.
-      const outcome =
-        context.cache === undefined
-          ? { verdict: await run(), cached: false }
-          : await context.cache.score(instance, trial, selected.input, run);
+      // The result cache's seam (core/cache/scoringCache.ts): a kept verdict instead of the call. A
+      // synchronous scorer's verdict is used as it comes: no promise and no turn of the queue per evaluation.
+      let outcome: { readonly verdict: ScorerVerdict; readonly cached: boolean };
+      if (context.cache === undefined) {
+        const verdict = run();
+        outcome = { verdict: isPromise(verdict) ? await verdict : verdict, cached: false };
+      } else outcome = await context.cache.score(instance, trial, selected.input, async () => run());
       results.push(...markCached(finishParts(outcome.verdict, evalCase.id, instance, trial, now() - started), outcome));
     }
   }
@@ -79,7 +81,7 @@ export async function scoreCase(
     const verdict = await acrossTrials(cases, instance, async (inputs) => {
       const run = () => evaluate((signal) => across.scoreTrials(inputs, signal), instance, started, now, controller());
       if (context.cache === undefined) return run();
-      const found = await context.cache.scoreTrials(instance, inputs, run);
+      const found = await context.cache.scoreTrials(instance, inputs, async () => run());
       outcome.cached = found.cached;
       return found.verdict;
     });
@@ -182,22 +184,37 @@ async function acrossTrials(
   return score(inputs);
 }
 
-async function evaluate(
+/**
+ * One evaluation under its time limit; a synchronous scorer's verdict comes back synchronously (a
+ * promise only for a scorer that answered with one).
+ */
+function evaluate(
   call: (signal: AbortSignal) => ScorerVerdict | Promise<ScorerVerdict>,
   instance: LiveScorer,
   started: number,
   now: () => number,
   controller: AbortController,
-): Promise<ScorerVerdict> {
+): ScorerVerdict | Promise<ScorerVerdict> {
+  let outcome: ScorerVerdict | Promise<ScorerVerdict>;
   try {
-    const outcome = call(controller.signal);
-    const verdict = isPromise(outcome) ? await withTimeout(outcome, instance.timeoutMs, controller) : outcome;
-    const elapsed = now() - started;
-    if (verdict.status !== 'timeout' && elapsed > instance.timeoutMs) return overTime(instance.timeoutMs, elapsed);
-    return verdict;
+    outcome = call(controller.signal);
+    if (!isPromise(outcome)) return withinLimit(outcome, instance, started, now);
   } catch (e) {
-    return { status: 'error', reason: `the scorer failed: ${e instanceof Error ? e.message : String(e)}` };
+    return scorerFailed(e);
   }
+  return withTimeout(outcome, instance.timeoutMs, controller)
+    .then((verdict) => withinLimit(verdict, instance, started, now))
+    .catch(scorerFailed);
+}
+
+/** The verdict, or a timeout when the evaluation took longer than the scorer's limit. */
+function withinLimit(verdict: ScorerVerdict, instance: LiveScorer, started: number, now: () => number): ScorerVerdict {
+  const elapsed = now() - started;
+  return verdict.status !== 'timeout' && elapsed > instance.timeoutMs ? overTime(instance.timeoutMs, elapsed) : verdict;
+}
+
+function scorerFailed(e: unknown): ScorerVerdict {
+  return { status: 'error', reason: `the scorer failed: ${e instanceof Error ? e.message : String(e)}` };
 }
 
 function overTime(limit: number, elapsed: number): ScorerVerdict {

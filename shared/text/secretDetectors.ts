@@ -50,6 +50,12 @@ interface Match {
 interface Detector {
   /** Global pattern; a match is a candidate finding. */
   readonly pattern: RegExp;
+  /**
+   * Literals every match of `pattern` contains (at least one of them): a text holding none cannot
+   * match, so masking skips the scan for it (`mayMatchAMaskRule` in secretMask.ts). Each is read off the pattern's
+   * literal prefix; test/shared/text/secretPrefilter.test.ts checks every detector against them.
+   */
+  readonly anchors: readonly string[];
   /** Extra check on a candidate (cheap, over the match only). */
   readonly accept?: (token: string) => boolean;
   /** Whether a candidate is a published documentation example. */
@@ -60,40 +66,55 @@ const DETECTORS: { readonly [name in SecretDetectorName]: Detector } = {
   // AKIA (long-term), ASIA (temporary), ABIA, ACCA, A3T? + 16: 20 upper-case letters and digits.
   aws_access_key_id: {
     pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    anchors: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'],
     documentationExample: (token) => token.endsWith('EXAMPLE'),
   },
   // Classic tokens: prefix + 36 base62 characters (GitHub may lengthen them, so the rest of the run
   // counts too); fine-grained: github_pat_ + 82 of [A-Za-z0-9_].
   github_token: {
     pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{82,})/g,
+    anchors: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
   },
   // The header; `scan` extends a finding to its footer (see extendPem).
   pem_private_key: {
     pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g,
+    // A finding is a header, extended to its footer: no header, no finding.
+    anchors: ['-----BEGIN '],
   },
   slack_token: {
     pattern: /(?<![A-Za-z0-9_-])(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/g,
+    anchors: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xapp-'],
   },
   // sk-…, sk-proj-…, sk-svcacct-…, sk-admin-…; never sk-ant-… (Anthropic). Random keys always
   // hold a digit, which keeps slugs such as "sk-this-is-not-a-real-key" out.
   openai_api_key: {
     pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)[A-Za-z0-9_-]{20,}/g,
+    anchors: ['sk-'],
     accept: (token) => /[0-9]/.test(token.slice(3)),
   },
   anthropic_api_key: {
     pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/g,
+    anchors: ['sk-ant-'],
   },
   google_api_key: {
     pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
+    anchors: ['AIza'],
   },
   stripe_secret_key: {
     pattern: /(?<![A-Za-z0-9_])[sr]k_(?:live|test)_[A-Za-z0-9]{10,}/g,
+    anchors: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'],
   },
   // header.payload.signature, header and payload JSON objects (base64url of `{"` is `eyJ`).
   jwt: {
     pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+/g,
+    anchors: ['eyJ'],
   },
 };
+
+/** Each detector's anchors: a text holding none of them has no finding, whichever detectors run. */
+export function detectorAnchors(name: SecretDetectorName): readonly string[] {
+  return DETECTORS[name].anchors;
+}
 
 const PEM_FOOTER = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 
@@ -153,7 +174,7 @@ function matchesOf(text: string, detector: Detector): Match[] {
 function pemBlocks(text: string): Match[] {
   const headers = matchesOf(text, DETECTORS.pem_private_key);
   if (headers.length === 0) return [];
-  const footers = matchesOf(text, { pattern: PEM_FOOTER });
+  const footers = matchesOf(text, { pattern: PEM_FOOTER, anchors: ['-----END '] });
   const blocks: Match[] = [];
   let f = 0;
   for (let h = 0; h < headers.length; h++) {

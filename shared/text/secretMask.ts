@@ -6,7 +6,7 @@
  */
 import type { Json } from '../../core/case';
 import type { Problem } from '../../core/problem';
-import { SECRET_DETECTORS, scanForSecrets } from './secretDetectors';
+import { detectorAnchors, SECRET_DETECTORS, scanForSecrets } from './secretDetectors';
 
 export const CREDENTIAL_MASK = '<credential>';
 
@@ -93,10 +93,25 @@ export function secretSet(values: Iterable<string | undefined>): readonly string
 
 /** `secrets` and the remembered values, longest first. */
 function withRemembered(secrets: Iterable<string | undefined>): readonly string[] {
+  // Most calls give none: no set to build and sort.
+  if (Array.isArray(secrets) && secrets.length === 0) return rememberedSorted;
   const given = secretSet(secrets);
   if (given.length === 0) return rememberedSorted;
   if (rememberedSorted.length === 0) return given;
   return secretSet([...given, ...rememberedSorted]);
+}
+
+/**
+ * The literals the rules of maskByRules need, at least one per match: `=` (KEY_VALUE), `://` (both
+ * URL rules) and each detector's anchors (secretDetectors.ts). A text holding none of them is left
+ * as it is by every rule, so the one pass of this pattern stands in for the rules' four scans.
+ */
+const MASK_RULE_ANCHORS = ['=', '://', ...SECRET_DETECTORS.flatMap(detectorAnchors)];
+const MASK_RULE_ANCHOR = new RegExp(MASK_RULE_ANCHORS.map((a) => a.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'));
+
+/** Whether any masking rule (URLs, `key=value`, secret_scan's detectors) could match in `text`. */
+export function mayMatchAMaskRule(text: string): boolean {
+  return MASK_RULE_ANCHOR.test(text);
 }
 
 /**
@@ -110,7 +125,16 @@ export function maskSecretText(
 ): string {
   let masked = text;
   for (const secret of withRemembered(secrets)) if (masked.includes(secret)) masked = masked.split(secret).join(mask);
-  masked = masked.replace(URL_USER_INFO, (_m, scheme: string, user: string, password?: string) =>
+  // Most texts (reasons, outputs) hold none of the literals the rules below need: nothing more to mask.
+  return mayMatchAMaskRule(masked) ? maskByRules(masked, mask) : masked;
+}
+
+/**
+ * The masking rules after the known values: URL user-info and query values, `password=…`-style
+ * values, and detector-flagged spans. Exported for the test that checks `mayMatchAMaskRule` against it.
+ */
+export function maskByRules(text: string, mask = CREDENTIAL_MASK): string {
+  let masked = text.replace(URL_USER_INFO, (_m, scheme: string, user: string, password?: string) =>
     password === undefined ? `${scheme}${mask}@` : `${scheme}${user}:${mask}@`,
   );
   masked = masked.replace(

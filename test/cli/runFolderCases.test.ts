@@ -228,4 +228,65 @@ describe("a run folder's report.json written by copying its lines", () => {
     assert.match(written, /\\u202e/);
     assert.deepEqual((JSON.parse(written) as Report).results, results);
   });
+
+  it('writes the same report text across 1 MB chunks: lines cut by a chunk, CRLF, blank and non-ASCII lines among them', async () => {
+    const results: ScorerResult[] = [];
+    // ~3.5 MB of results of varied lengths, so lines straddle every chunk boundary at varied offsets;
+    // one line longer than a chunk, and a few that need the slow paths.
+    for (let i = 0; i < 9000; i++)
+      results.push({
+        ...base,
+        caseId: `c${i}`,
+        scorer: 'exact',
+        status: 'fail',
+        score: 0,
+        reason: 'x'.repeat(i % 700),
+      });
+    results.push({ ...base, caseId: 'long', scorer: 'exact', status: 'fail', score: 0, reason: 'y'.repeat(1_200_000) });
+    results.push({ ...base, caseId: 'ü', scorer: 'exact', status: 'pass', score: 1, reason: 'ok' });
+    const dir = folder('chunks', [reportCase('c0', 0)], results);
+    const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n');
+    // CRLF and blank lines in the second chunk, and the last line without its \n.
+    const edited = lines.map((line, i) => (i === 4000 ? `${line}\r` : i === 4001 ? `\n\n${line}` : line));
+    writeFileSync(join(dir, 'results.jsonl'), edited.join('\n').replace(/\n$/, ''));
+    const head: Omit<Report, 'cases' | 'results'> = {
+      version: 1,
+      tool: { name: 'evallens', version: '0.0.0' },
+      runId: 'r',
+      configFile: '/c.yaml',
+      startedAt: 's',
+      finishedAt: 'f',
+      durationMs: 1,
+      cancelled: false,
+      numTrials: 1,
+      summary: { passed: 1, failed: 0, errored: 0, skipped: 0, total: 1 },
+      job: {},
+      scorers: [],
+    };
+    await writeFolderReport(dir, head);
+    let expected = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        expected += chunk.toString('utf8');
+        done();
+      },
+    });
+    const text = (items: readonly object[]) =>
+      (async function* () {
+        for (const item of items) yield JSON.stringify(item);
+      })();
+    await writeReportJson(
+      {
+        head,
+        cases: () => text([]) as AsyncIterable<never>,
+        results: () => text([]) as AsyncIterable<never>,
+        lines: { cases: () => text([reportCase('c0', 0)]), results: () => text(results) },
+      },
+      sink,
+    );
+    const written = readFileSync(join(dir, 'report.json'), 'utf8');
+    assert.equal(written.length, expected.length);
+    assert.ok(written === expected, 'the report text differs');
+    assert.equal((JSON.parse(written) as Report).results.length, results.length);
+  });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import type { Json } from '../../../core/case';
 import { CollectedRun } from '../../../core/compare/collectRun';
 import { compareRuns } from '../../../core/compare/compareRuns';
 import { canonicalJson, caseFingerprint } from '../../../core/compare/fingerprint';
@@ -22,6 +23,35 @@ describe('caseFingerprint', () => {
     const withOthers = { input: 'q', output: 'a', metadata: { tag: 1 } } as Parameters<typeof caseFingerprint>[0];
     assert.equal(caseFingerprint(withOthers), inputOnly);
     assert.notEqual(caseFingerprint({ input: 'q', expected: null }), inputOnly);
+  });
+
+  it('gives the values baselines hold: the canonical JSON of the two-field object, whatever the fields hold', () => {
+    const reference = (c: Parameters<typeof caseFingerprint>[0]) => {
+      const fields: { [key: string]: Json } = {};
+      if (c.expected !== undefined) fields['expected'] = c.expected;
+      if (c.input !== undefined) fields['input'] = c.input;
+      return createHash('sha256').update(canonicalJson(fields)).digest('hex').slice(0, 16);
+    };
+    const values: (Json | undefined)[] = [
+      undefined,
+      null,
+      '',
+      'é "quoted" \\ \n \u2028 😀',
+      0,
+      -1.5e-7,
+      true,
+      [],
+      {},
+      { z: 1, a: [{ y: 'x', b: null }] },
+    ];
+    for (const input of values)
+      for (const expected of values) {
+        const c = { ...(input === undefined ? {} : { input }), ...(expected === undefined ? {} : { expected }) };
+        assert.equal(caseFingerprint(c), reference(c), JSON.stringify(c));
+      }
+    // One value written out, as a baseline in git holds it.
+    assert.equal(caseFingerprint({}), createHash('sha256').update('{}').digest('hex').slice(0, 16));
+    assert.equal(caseFingerprint({ input: 'q', expected: 'a' }), 'bc5fbe0ddb53c473');
   });
 });
 

@@ -41,6 +41,17 @@ describe('CaseIdTracker', () => {
     );
   });
 
+  it('confirms a kept id whole even when an earlier id with the same hash has left the window', () => {
+    const ids = new CaseIdTracker(2, weakHash);
+    assert.equal(ids.claim('aaaa', 0), undefined);
+    assert.equal(ids.claim('bbbb', 1), undefined, 'same hash, kept whole: free');
+    assert.equal(ids.claim('cccc', 2), undefined);
+    // 'aaaa' has left the window and comes first in the probe order; 'bbbb' is still kept whole.
+    assert.deepEqual(ids.claimWithProof('bbbb', 3), { line: 1, byHash: false });
+    assert.deepEqual(ids.claimWithProof('dddd', 4), { line: 0, byHash: true });
+    assert.equal(ids.has('cccc'), true);
+  });
+
   it('holds a fixed number of bytes per id, however long the ids are', () => {
     const ids = new CaseIdTracker(100);
     const n = 50_000;
