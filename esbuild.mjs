@@ -23,9 +23,8 @@ const node = {
   // Node reads as a one-byte string (a single non-ASCII character in a comment made reading dist/cli.js
   // as UTF-8 take as long as compiling it). Names stay, so stack traces and profiles read as the source.
   minifyWhitespace: true,
-  // `import()` becomes `require()`: the CLI and the server are compiled by shared/codeCache/runBundle.ts,
-  // where Node's loader for `import()` is still experimental (it warns), and everything they load is
-  // CommonJS anyway (the vendor files below too).
+  // `import()` becomes `require()`: everything the bundles load is CommonJS (the vendor files below too), so
+  // a lazily loaded library is one synchronous require, with no ES module loader involved.
   supported: { 'dynamic-import': false },
   logLevel: 'warning',
 };
@@ -129,21 +128,18 @@ const builds = [
   {
     ...node,
     entryPoints: ['server/main.ts'],
-    outfile: 'dist/server-main.js',
+    outfile: 'dist/server.js',
     external,
     plugins: [ownValidators, vendorChunks],
   },
   {
     ...node,
     entryPoints: ['cli/main.ts'],
-    outfile: 'dist/cli-main.js',
+    outfile: 'dist/cli.js',
     external,
+    banner: { js: '#!/usr/bin/env node' },
     plugins: [ownValidators, vendorChunks],
   },
-  // The files editors and people start, dist/cli.js (the `evallens` bin) and dist/server.js: each runs its
-  // bundle above through V8's code cache (shared/codeCache/runBundle.ts), and is small to load itself.
-  { ...node, entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { ...node, entryPoints: ['server/launch.ts'], outfile: 'dist/server.js' },
   // The thread that reads one side of `evallens compare` (cli/compareSideWorker.ts), kept small to start fast.
   {
     ...node,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * EvalLens's cache folder: `EVALLENS_CACHE_HOME`, else `$XDG_CACHE_HOME/evallens`, else
  * `%LOCALAPPDATA%\evallens\cache` on Windows, else `~/.cache/evallens`. Read from the user's
  * environment (the process's), never a workspace's: whatever is kept there (regex verdicts, the
- * language server's analyses, compiled code) is trusted by the next process.
+ * language server's analyses) is trusted by the next process.
  */
 export function cacheHome(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const own = env['EVALLENS_CACHE_HOME'];
