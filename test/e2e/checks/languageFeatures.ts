@@ -15,6 +15,8 @@ const HOVER_CONFIG = 'quickstart/refunds.eval.yaml';
 const HOVERED_KEY = 'contains';
 /** The start of contains's description in schemas/scorers/contains.schema.json. */
 const HOVER_TEXT = 'Passes when the output text contains';
+/** How long one hover gets to show before the pointer moves away and hovers again. */
+const HOVER_ATTEMPT_MS = 3_000;
 
 export async function completionOffersScorers(session: Session): Promise<void> {
   const { page } = session;
@@ -98,11 +100,23 @@ export async function hoverShowsScorerDocs(session: Session): Promise<void> {
   const check = session.check('hover shows scorer documentation');
   await check.step(`open ${HOVER_CONFIG}`, () => openFile(page, HOVER_CONFIG));
   await check.step(`hovering "${HOVERED_KEY}" shows its documentation`, async () => {
-    await activeEditor(page)
-      .locator('.view-line span', { hasText: new RegExp(`^\\s*${HOVERED_KEY}:?$`) })
-      .first()
-      .hover();
-    await page.locator('.monaco-hover').filter({ hasText: HOVER_TEXT }).first().waitFor({ state: 'visible' });
+    const key = activeEditor(page).locator('.view-line span', { hasText: new RegExp(`^\\s*${HOVERED_KEY}:?$`) });
+    const hover = page.locator('.monaco-hover').filter({ hasText: HOVER_TEXT }).first();
+    // The editor may still move under the pointer (the Run all CodeLens appears once the cases are
+    // discovered, pushing the lines down), which hides a hover or leaves the pointer on another line:
+    // hover the key again, wherever it is now, until the documentation shows.
+    await pollUntil(
+      async () => {
+        await page.mouse.move(0, 0);
+        await key.first().hover();
+        return hover.waitFor({ state: 'visible', timeout: HOVER_ATTEMPT_MS }).then(
+          () => true,
+          () => false,
+        );
+      },
+      `the hover of "${HOVERED_KEY}" to show "${HOVER_TEXT}"`,
+      UI_LIMIT_MS,
+    );
   });
   await check.capture();
   await page.keyboard.press('Escape');
