@@ -1,4 +1,5 @@
 import vm from 'node:vm';
+import { withoutCharLookarounds } from './charLookarounds';
 import { RECHECK_TIMEOUT_MS, RecheckWorker, type CheckerBackend, type RecheckAnswer } from './recheckWorker';
 
 /**
@@ -119,9 +120,18 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
   const run = form.fullMatch === true ? fullMatchSource(source, normalized) : { source, offset: 0 };
   const checker = recheckWorker.checker();
   const timeoutMs = form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS[checker.backend];
-  const key = verdictKey(checker.identity, timeoutMs, normalized, run.source);
+  const reduced = withoutCharLookarounds(run.source);
+  // Patterns the reduction applies to are kept apart from verdicts reached before it existed (a fuzzer's
+  // `unknown`, kept on an idle machine, would otherwise hide the proof for good).
+  const identity = reduced === run.source ? checker.identity : `${checker.identity}/char-lookarounds-aside`;
+  const key = verdictKey(identity, timeoutMs, normalized, run.source);
   const cached = form.verdicts?.get(key);
   if (cached !== undefined) return cached;
+  const aside = reduced === run.source ? undefined : safeWithoutCharLookarounds(reduced, normalized, timeoutMs);
+  if (aside !== undefined) {
+    form.verdicts?.set(key, aside, true);
+    return aside;
+  }
   const answer = recheckWorker.check(run.source, normalized, timeoutMs);
   const safety = interpret(answer, source, run.offset);
   // A checker that could not start says nothing about the pattern: ask again next time. One that gave
@@ -133,6 +143,21 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
     form.verdicts?.set(key, safety, cause === 'deadline' || cause === 'stopped' ? false : outOfTime ? 'if-idle' : true);
   }
   return safety;
+}
+
+/**
+ * The verdict for a pattern with one-character lookarounds (every translated Python `\b`), given the
+ * pattern without them (see charLookarounds.ts), when recheck's automaton checker proves that one safe:
+ * safe, but unproven, so it still runs isolated. Undefined otherwise; the pattern is then checked as written.
+ */
+function safeWithoutCharLookarounds(reduced: string, flags: string, timeoutMs: number): PatternSafety | undefined {
+  const answer = recheckWorker.check(reduced, flags, timeoutMs);
+  if (answer.status !== 'safe' || answer.complexity.isFuzz) return undefined;
+  return {
+    status: 'safe',
+    proven: false,
+    complexity: `${answer.complexity.summary} (one-character lookarounds set aside)`,
+  };
 }
 
 /**
@@ -258,8 +283,19 @@ export class BoundedRegex {
     this.clock = options.clock ?? (() => performance.now());
   }
 
-  /** The first match in `input`, or `timeout` when it took (or would take) longer than `timeoutMs`. */
+  /**
+   * The first match in `input`, or `timeout` when it took (or would take) longer than `timeoutMs` twice.
+   * The limit is wall-clock time, so a moment the machine was busy elsewhere (this thread descheduled on
+   * a loaded machine, a garbage collection) can pass it on a match that takes microseconds; a pattern
+   * that is slow on this input is slow again, so one second try tells the two apart, and a runaway
+   * match costs at most twice the limit.
+   */
   exec(input: string, timeoutMs: number): BoundedMatch {
+    const first = this.execOnce(input, timeoutMs);
+    return first.status === 'timeout' ? this.execOnce(input, timeoutMs) : first;
+  }
+
+  private execOnce(input: string, timeoutMs: number): BoundedMatch {
     // The isolated context is made before the clock starts: creating it (a new V8 context, ~1 ms idle but
     // over 100 ms on a loaded machine) is not the pattern's matching time.
     if (this.guard === 'isolated') this.isolatedContext();
@@ -302,6 +338,9 @@ export class BoundedRegex {
     if (this.context === undefined) {
       const context = vm.createContext({ __source: this.source, __flags: this.flags, __input: '' });
       vm.runInContext('globalThis.__re = new RegExp(__source, __flags);', context);
+      // The first runs of a pattern compile it (to bytecode, then to machine code) and the first run of
+      // the script compiles that: done here, on an empty input, so no case's match time pays for them.
+      for (let warm = 0; warm < 2; warm++) ISOLATED_EXEC.runInContext(context, { timeout: 1000, breakOnSigint: false });
       this.context = context;
     }
     return this.context;

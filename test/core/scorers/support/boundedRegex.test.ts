@@ -160,6 +160,44 @@ describe('BoundedRegex', () => {
     assert.equal(r.interrupted, false);
   });
 
+  it('takes one slow match for the machine, not the pattern, when a second try is within the limit', () => {
+    for (const guard of ['direct', 'isolated'] as const) {
+      // The first match's clock reads 0 then 500 (a busy moment); the second try's 500 then 501.
+      const readings = [0, 500, 500, 501];
+      const clock = () => readings.shift() ?? 501;
+      const r = new BoundedRegex(/b/u, guard, { clock }).exec('abc', 100);
+      assert.equal(r.status, 'matched', guard);
+      assert.equal(readings.length, 0, `${guard}: tried twice`);
+    }
+  });
+
+  it('compiles an isolated pattern before its first timed match', () => {
+    const compiled: string[] = [];
+    const runInContext = vm.Script.prototype.runInContext;
+    vm.Script.prototype.runInContext = function (this: vm.Script, ...args: Parameters<vm.Script['runInContext']>) {
+      compiled.push('ran');
+      return runInContext.apply(this, args);
+    };
+    let clockReads = 0;
+    let ranBeforeClock = -1;
+    try {
+      const regex = new BoundedRegex(/a+b/u, 'isolated', {
+        clock: () => {
+          clockReads += 1;
+          if (ranBeforeClock === -1) ranBeforeClock = compiled.length;
+          return 0;
+        },
+      });
+      assert.equal(regex.exec('aab', 100).status, 'matched');
+    } finally {
+      vm.Script.prototype.runInContext = runInContext;
+    }
+    assert.equal(clockReads, 2);
+    // Making the pattern in its context, then two untimed runs; then the timed one.
+    assert.equal(ranBeforeClock, 3);
+    assert.equal(compiled.length, 4);
+  });
+
   it('does not count making the isolated context as matching time (slow on a loaded machine)', () => {
     const events: string[] = [];
     const createContext = vm.createContext;
