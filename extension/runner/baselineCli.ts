@@ -7,16 +7,14 @@
  * Neither runs workspace code nor reads an environment variable the workspace names: both are allowed
  * in Restricted Mode. Both are bounded in time and in what they read back. vscode-free.
  */
-import { fork } from 'node:child_process';
+import { firstErrorLine, forkCli } from './forkCli';
 
 export type SaveAnswer = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 export type CompareAnswer =
   { readonly ok: true; readonly json: string } | { readonly ok: false; readonly reason: string };
 
-/** The most of the compare report read back (it lists every case: about 40 bytes each). */
-export const MAX_COMPARE_CHARS = 32 * 1024 * 1024;
-/** The start of stderr kept for the reason (the first error line is what matters). */
-const MAX_STDERR_CHARS = 64 * 1024;
+/** The most of the compare report read back, in bytes (it lists every case: about 40 bytes each). */
+export const MAX_COMPARE_BYTES = 32 * 1024 * 1024;
 
 export function saveBaselineArgs(configFile: string, runsDir: string): string[] {
   return ['baseline', 'save', configFile, '--runs-dir', runsDir];
@@ -47,9 +45,9 @@ export function compareWithBaseline(
   cwd: string,
   timeoutMs = 60_000,
 ): Promise<CompareAnswer> {
-  return runCli(cliPath, compareArgs(baselineFile, reportFile), cwd, timeoutMs, MAX_COMPARE_CHARS).then((exit) => {
+  return runCli(cliPath, compareArgs(baselineFile, reportFile), cwd, timeoutMs, MAX_COMPARE_BYTES).then((exit) => {
     if (exit.code !== 0) return { ok: false, reason: exit.reason };
-    if (exit.stdoutCut) return { ok: false, reason: `the comparison is longer than ${MAX_COMPARE_CHARS} characters` };
+    if (exit.stdoutCut) return { ok: false, reason: `the comparison is longer than ${MAX_COMPARE_BYTES} bytes` };
     return { ok: true, json: exit.stdout };
   });
 }
@@ -61,51 +59,18 @@ interface CliExit {
   readonly reason: string;
 }
 
-function runCli(
+async function runCli(
   cliPath: string,
   args: readonly string[],
   cwd: string,
   timeoutMs: number,
   maxStdout: number,
 ): Promise<CliExit> {
-  return new Promise((resolve) => {
-    const child = fork(cliPath, [...args], {
-      cwd,
-      stdio: ['ignore', maxStdout > 0 ? 'pipe' : 'ignore', 'pipe', 'ipc'],
-      execArgv: [],
-      timeout: timeoutMs,
-    });
-    let stdout = '';
-    let stdoutCut = false;
-    let stderr = '';
-    let startError: string | undefined;
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (text: string) => {
-      if (stdoutCut) return;
-      if (stdout.length + text.length > maxStdout) {
-        stdoutCut = true;
-        child.kill('SIGKILL');
-        return;
-      }
-      stdout += text;
-    });
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => {
-      if (stderr.length < MAX_STDERR_CHARS) stderr += text;
-    });
-    child.on('error', (e) => (startError = `the EvalLens CLI could not be started: ${e.message}`));
-    child.on('close', (code, signal) => {
-      const reason =
-        startError ??
-        (signal !== null && !stdoutCut
-          ? `the EvalLens CLI was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`
-          : (firstLine(stderr) ?? `the EvalLens CLI exited with ${String(code ?? signal)}`));
-      resolve({ code: startError === undefined ? code : null, stdout, stdoutCut, reason });
-    });
-  });
-}
-
-function firstLine(text: string): string | undefined {
-  const line = text.split('\n').find((l) => l.trim() !== '');
-  return line === undefined ? undefined : line.replace(/^evallens: /, '');
+  const exit = await forkCli(cliPath, args, { cwd, timeoutMs, maxStdoutBytes: maxStdout });
+  const reason =
+    exit.startError ??
+    (exit.signal !== null && !exit.stdoutCut
+      ? `the EvalLens CLI was stopped (${exit.signal}) after ${timeoutMs / 1000} s or by the system`
+      : (firstErrorLine(exit.stderr) ?? `the EvalLens CLI exited with ${String(exit.code ?? exit.signal)}`));
+  return { code: exit.code, stdout: exit.stdout.toString('utf8'), stdoutCut: exit.stdoutCut, reason };
 }

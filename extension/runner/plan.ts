@@ -7,7 +7,10 @@
  * without the `plan` command (exit 2, "unknown command") gives no plan, and the run goes ahead
  * without asking; so does a plan that cannot be read.
  */
-import { fork } from 'node:child_process';
+import { forkCli } from './forkCli';
+
+/** The most of the plan read back (a few hundred bytes per judge scorer). */
+const MAX_PLAN_BYTES = 16 * 1024 * 1024;
 import { planArgs } from './cliArgs';
 
 export interface PlannedScorer {
@@ -43,39 +46,24 @@ export type PlanAnswer =
   { readonly ok: true; readonly plan: RunPlan } | { readonly ok: false; readonly reason: string };
 
 /** Reads the CLI's plan; never throws. Bounded: a plan that takes longer than `timeoutMs` is no plan. */
-export function fetchPlan(
+export async function fetchPlan(
   cliPath: string,
   request: Parameters<typeof planArgs>[0],
   cwd: string,
   timeoutMs = 30_000,
 ): Promise<PlanAnswer> {
-  return new Promise((resolve) => {
-    const child = fork(cliPath, planArgs(request), {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      execArgv: [],
-      timeout: timeoutMs,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8');
-    child.stderr?.setEncoding('utf8');
-    child.stdout?.on('data', (text: string) => (stdout += text));
-    child.stderr?.on('data', (text: string) => (stderr += text));
-    child.on('error', (e) => resolve({ ok: false, reason: `the CLI could not be started: ${e.message}` }));
-    child.on('close', (code) => {
-      if (code !== 0) {
-        // An older CLI: `plan` is an unknown command, or (argv parsed first) `--json` an unknown option.
-        const unknown = code === 2 && /unknown command "plan"|Unknown option '--json'/.test(stderr);
-        resolve({
-          ok: false,
-          reason: unknown ? 'this CLI has no `plan` command' : `\`evallens plan\` exited with ${String(code)}`,
-        });
-        return;
-      }
-      resolve(parsePlan(stdout));
-    });
-  });
+  const exit = await forkCli(cliPath, planArgs(request), { cwd, timeoutMs, maxStdoutBytes: MAX_PLAN_BYTES });
+  if (exit.startError !== undefined) return { ok: false, reason: exit.startError };
+  if (exit.stdoutCut) return { ok: false, reason: `the plan is longer than ${MAX_PLAN_BYTES} bytes` };
+  if (exit.code !== 0) {
+    // An older CLI: `plan` is an unknown command, or (argv parsed first) `--json` an unknown option.
+    const unknown = exit.code === 2 && /unknown command "plan"|Unknown option '--json'/.test(exit.stderr);
+    return {
+      ok: false,
+      reason: unknown ? 'this CLI has no `plan` command' : `\`evallens plan\` exited with ${String(exit.code)}`,
+    };
+  }
+  return parsePlan(exit.stdout.toString('utf8'));
 }
 
 /** Checks the printed plan against the contract; anything else is no plan. */

@@ -4,7 +4,7 @@
  * --reporter json --out <file>`): the extension host never parses the CSV itself. The report also
  * lands in the runs folder, so "Open Results" and a reloaded window find it again. vscode-free.
  */
-import { fork } from 'node:child_process';
+import { firstErrorLine, forkCli } from './forkCli';
 
 export type ImportAnswer =
   { readonly ok: true; readonly reportFile: string } | { readonly ok: false; readonly reason: string };
@@ -18,7 +18,7 @@ export function reportImportArgs(path: string, runsDir: string, reportFile: stri
  * (some failed, or rows it could not read) both wrote the report; 2 did not, and its first error line
  * (file:line:col and what was expected) is the reason. Bounded by `timeoutMs`.
  */
-export function importReport(
+export async function importReport(
   cliPath: string,
   path: string,
   runsDir: string,
@@ -26,35 +26,17 @@ export function importReport(
   cwd: string,
   timeoutMs = 120_000,
 ): Promise<ImportAnswer> {
-  return new Promise((resolve) => {
-    const child = fork(cliPath, reportImportArgs(path, runsDir, reportFile), {
-      cwd,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      execArgv: [],
-      timeout: timeoutMs,
-    });
-    let stderr = '';
-    let startError: string | undefined;
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => {
-      // Only the start matters (the first error line); a flood of bad rows must not grow without bound.
-      if (stderr.length < 64 * 1024) stderr += text;
-    });
-    child.on('error', (e) => (startError = `the EvalLens CLI could not be started: ${e.message}`));
-    child.on('close', (code, signal) => {
-      if (startError !== undefined) resolve({ ok: false, reason: startError });
-      else if (signal !== null)
-        resolve({
-          ok: false,
-          reason: `reading the results was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`,
-        });
-      else if (code === 0 || code === 1) resolve({ ok: true, reportFile });
-      else resolve({ ok: false, reason: firstLine(stderr) ?? `the EvalLens CLI exited with ${String(code)}` });
-    });
+  const exit = await forkCli(cliPath, reportImportArgs(path, runsDir, reportFile), {
+    cwd,
+    timeoutMs,
+    maxStdoutBytes: 0,
   });
-}
-
-function firstLine(text: string): string | undefined {
-  const line = text.split('\n').find((l) => l.trim() !== '');
-  return line === undefined ? undefined : line.replace(/^evallens: /, '');
+  if (exit.startError !== undefined) return { ok: false, reason: exit.startError };
+  if (exit.signal !== null)
+    return {
+      ok: false,
+      reason: `reading the results was stopped (${exit.signal}) after ${timeoutMs / 1000} s or by the system`,
+    };
+  if (exit.code === 0 || exit.code === 1) return { ok: true, reportFile };
+  return { ok: false, reason: firstErrorLine(exit.stderr) ?? `the EvalLens CLI exited with ${String(exit.code)}` };
 }

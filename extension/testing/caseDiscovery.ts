@@ -6,8 +6,11 @@
  * Requests that arrive together share one process (its start-up and compiled schemas are most of the
  * cost). Called lazily, when the Testing view or a CodeLens asks, never during activation. vscode-free.
  */
-import { fork } from 'node:child_process';
+import { forkCli } from '../runner/forkCli';
 import { parseCaseList, type CaseList } from '../../protocol/caseList';
+
+/** The most of the case lists read back (~100 bytes a case: a million cases fit). */
+const MAX_CASE_LIST_BYTES = 256 * 1024 * 1024;
 
 export type DiscoveredConfig = CaseList;
 export type DiscoveredCase = CaseList['cases'][number];
@@ -20,43 +23,33 @@ const BATCH_LIMIT = 50;
  * config). `untrusted` (Restricted Mode): the CLI reads the configs as an untrusted run does, reading
  * no environment variable a workspace file names.
  */
-export function discoverCases(
+export async function discoverCases(
   cliPath: string,
   configFiles: readonly string[],
   cwd: string,
   timeoutMs = 120_000,
   untrusted = false,
 ): Promise<DiscoveredConfig[]> {
-  return new Promise((resolve) => {
-    const child = fork(cliPath, ['validate', ...configFiles, '--cases', ...(untrusted ? ['--untrusted'] : [])], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      execArgv: [],
-      timeout: timeoutMs,
-    });
-    const stdout: Buffer[] = [];
-    let stderr = '';
-    let startError: string | undefined;
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => (stderr += text));
-    child.on('error', (e) => (startError = `the EvalLens CLI could not be started: ${e.message}`));
-    child.on('close', (code, signal) => {
-      const lists = new Map<string, CaseList>();
-      for (const line of Buffer.concat(stdout).toString('utf8').split('\n')) {
-        const list = line.trim() === '' ? undefined : parseCaseList(line);
-        if (list !== undefined) lists.set(list.configFile, list);
-      }
-      const why =
-        startError ??
-        (signal !== null
-          ? `listing the cases was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`
-          : `listing the cases failed (exit code ${String(code)})${errorLine(stderr)}`);
-      resolve(
-        configFiles.map((configFile) => lists.get(configFile) ?? { configFile, cases: [], reaches: [], problem: why }),
-      );
-    });
+  const exit = await forkCli(cliPath, ['validate', ...configFiles, '--cases', ...(untrusted ? ['--untrusted'] : [])], {
+    cwd,
+    timeoutMs,
+    maxStdoutBytes: MAX_CASE_LIST_BYTES,
   });
+  const lists = new Map<string, CaseList>();
+  if (!exit.stdoutCut) {
+    for (const line of exit.stdout.toString('utf8').split('\n')) {
+      const list = line.trim() === '' ? undefined : parseCaseList(line);
+      if (list !== undefined) lists.set(list.configFile, list);
+    }
+  }
+  const why =
+    exit.startError ??
+    (exit.stdoutCut
+      ? `the list of cases is longer than ${MAX_CASE_LIST_BYTES / (1024 * 1024)} MB`
+      : exit.signal !== null
+        ? `listing the cases was stopped (${exit.signal}) after ${timeoutMs / 1000} s or by the system`
+        : `listing the cases failed (exit code ${String(exit.code)})${errorLine(exit.stderr)}`);
+  return configFiles.map((configFile) => lists.get(configFile) ?? { configFile, cases: [], reaches: [], problem: why });
 }
 
 /** Collects the requests of one turn of the event loop and lists them with one process. */
