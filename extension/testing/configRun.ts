@@ -119,7 +119,7 @@ export async function runConfig(
     },
     onStderr(text) {
       const masked = stderrLines.push(text);
-      stderr += masked;
+      stderr = keptStart(stderr, masked);
       if (masked !== '') run.appendOutput(terminalText(masked));
     },
   });
@@ -136,7 +136,7 @@ export async function runConfig(
   try {
     const exit = await cli.exited;
     const rest = stderrLines.flush();
-    stderr += rest;
+    stderr = keptStart(stderr, rest);
     if (rest !== '') run.appendOutput(terminalText(rest));
     const mapped = mapper.finish();
     for (const caseId of mapped.unfinished) {
@@ -292,4 +292,14 @@ export function expectedCases(
 ): number | undefined {
   if (request.caseIds !== undefined) return request.caseIds.length;
   return discovered?.cases.filter((c) => c.readError === undefined).length;
+}
+
+/**
+ * The CLI's stderr kept for the message of a run that did not start: its start, where the config's
+ * problems are printed (each at file:line:col), never a whole flood of it.
+ */
+export const MAX_KEPT_STDERR_CHARS = 64 * 1024;
+
+function keptStart(kept: string, more: string): string {
+  return kept.length >= MAX_KEPT_STDERR_CHARS ? kept : kept + more.slice(0, MAX_KEPT_STDERR_CHARS - kept.length);
 }

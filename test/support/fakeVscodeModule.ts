@@ -90,12 +90,17 @@ export class RecordingTestRun {
   readonly isPersisted = false;
   readonly calls: { readonly state: TestState; readonly id: string; readonly atMs: number }[] = [];
   readonly output: string[] = [];
+  /** The messages given with `errored`, in order. */
+  readonly erroredMessages: { readonly id: string; readonly message: unknown }[] = [];
   private readonly made = performance.now();
   enqueued = (item: { id: string }) => this.record('enqueued', item);
   started = (item: { id: string }) => this.record('started', item);
   passed = (item: { id: string }) => this.record('passed', item);
   failed = (item: { id: string }) => this.record('failed', item);
-  errored = (item: { id: string }) => this.record('errored', item);
+  errored = (item: { id: string }, message?: unknown) => {
+    this.erroredMessages.push({ id: item.id, message });
+    this.record('errored', item);
+  };
   skipped = (item: { id: string }) => this.record('skipped', item);
   appendOutput = (text: string) => void this.output.push(text);
   addCoverage(): void {}
