@@ -3,7 +3,7 @@ import type { CasePreparer } from '../runner/casePreparer';
 import { mysqlItemRefusal } from './mysqlStatements';
 import { firstStatement, sanitizeGeneratedSql, type SqlCleanUp } from './sanitizeSql';
 import { schemaMetadataQuery } from './schemaMetadata';
-import type { QueryPlan, QueryRun, SqlEngine, SqlExecution } from './sqlResult';
+import type { QueryPlan, SqlEngine, SqlExecution } from './sqlResult';
 
 /**
  * Runs a NL2SQL case on the database before its scorers see it: the generated SQL (the case's
@@ -45,24 +45,26 @@ export function nl2sqlPreparer(
         spec.queryType === 'dql' ? (firstStatement(query, engine.dialect) ?? query) : query;
       const run = { timeoutMs: options.timeoutMs, signal };
       const goldenSql = statementsRun(spec.golden);
-      const notRun = (error: string): QueryRun => ({ query: { ok: false, error }, durationMs: 0 });
-      const generatedRun = (): QueryRun | Promise<QueryRun> =>
+      const golden = await engine.run(plan(goldenSql), run);
+      const generated =
         typeof evalCase.output !== 'string'
-          ? notRun(
-              `the case's output is ${evalCase.output === undefined ? 'missing' : 'not SQL text'}; nothing was run`,
-            )
+          ? {
+              query: {
+                ok: false as const,
+                error: `the case's output is ${evalCase.output === undefined ? 'missing' : 'not SQL text'}; nothing was run`,
+              },
+              durationMs: 0,
+            }
           : generatedSql === ''
-            ? notRun(
-                'the generated SQL is empty once sanitized as EvalBench does (code fences and escapes removed); nothing was run',
-              )
-            : engine.run(plan(statementsRun(generatedSql)), run);
-      // SQLite runs each plan in isolation, one at a time in call order, so both are handed over at
-      // once: its worker goes from the golden query to the generated one without waiting for this
-      // thread (sqliteEngine.ts). A server database gets them one after the other, as before.
-      const [golden, generated] =
-        engine.dialect === 'sqlite'
-          ? await Promise.all([engine.run(plan(goldenSql), run), generatedRun()])
-          : [await engine.run(plan(goldenSql), run), await generatedRun()];
+            ? {
+                query: {
+                  ok: false as const,
+                  error:
+                    'the generated SQL is empty once sanitized as EvalBench does (code fences and escapes removed); nothing was run',
+                },
+                durationMs: 0,
+              }
+            : await engine.run(plan(statementsRun(generatedSql)), run);
       const recorded = typeof evalCase.output === 'string' ? evalCase.output : '';
       const sql: SqlExecution = {
         dialect: engine.dialect,
