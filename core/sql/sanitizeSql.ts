@@ -55,6 +55,11 @@ export function sanitizeGeneratedSql(sql: string, cleanUp: SqlCleanUp = {}): str
  * skipped. Undefined when the text holds no statement.
  */
 export function firstStatement(sql: string, dialect: SqlDialect): string | undefined {
+  // No semicolon and nothing that could open a comment: the whole text is the one statement (or none).
+  if (!sql.includes(';') && !sql.includes('--') && !sql.includes('/*') && !(dialect === 'mysql' && sql.includes('#'))) {
+    const text = sql.trim();
+    return text === '' ? undefined : text;
+  }
   const [first] = splitStatements(sql, dialect);
   return first === undefined ? undefined : sql.slice(first.start, first.end).trim();
 }

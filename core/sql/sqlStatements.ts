@@ -148,6 +148,7 @@ export function splitStatements(sql: string, dialect: SqlDialect): SqlStatement[
 
 /** What a statement's leading keywords say about transactions, when they control one. */
 const TRANSACTION_CONTROL = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'ABORT', 'SAVEPOINT', 'RELEASE']);
+const ANY_TRANSACTION_WORD = /begin|start|commit|end|rollback|abort|savepoint|release|prepare/i;
 
 /**
  * The first statement of `sql` that controls a transaction (`BEGIN`, `START TRANSACTION`, `COMMIT`,
@@ -155,6 +156,9 @@ const TRANSACTION_CONTROL = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBAC
  * keywords (`"COMMIT"`), or undefined when there is none.
  */
 export function findTransactionControl(sql: string, dialect: SqlDialect): string | undefined {
+  // A keyword is written in one piece: text holding none of them anywhere needs no splitting (the
+  // engines ask this of the query and each eval query of every plan).
+  if (!ANY_TRANSACTION_WORD.test(sql)) return undefined;
   for (const statement of splitStatements(sql, dialect)) {
     const [first, second] = statement.keywords;
     if (first === undefined) continue;

@@ -37,6 +37,16 @@ import { readBoundedBytes } from '../text/boundedRead';
  * nothing a query does reaches the next run or the file. SQL runs in a worker thread (see
  * sqliteWorker.ts for why, and what it costs); runs of one engine go one at a time, in call order.
  *
+ * Up to PIPELINE_DEPTH plans are handed to the worker ahead of the one it runs, so it goes from one
+ * plan to the next without waiting for this thread: each hand-over to an idle worker wakes it (on a
+ * loaded machine a context switch each way), which cost more than the SQL of a small NL2SQL query
+ * (`MessagePort.postMessage` was ~20% of the main thread's samples with every plan distinct). The
+ * worker still runs them one at a time, in order, each on its own copy; the time limit watches the
+ * oldest plan not yet answered, and the worker's clock names the plan it runs, so a limit can stop
+ * only that plan. When a limit, a crash or an abort retires the worker, the plans handed over behind
+ * the stopped one had not started (the worker runs them in order) and are handed to the next worker.
+ * A plan that writes files (below) is handed over alone: its worker is retired after it.
+ *
  * A plan with no setup and no cleanup whose SQL under test holds no word of any statement but a query
  * (sqliteReadOnly.ts) skips the copy: such plans share one connection per worker, opened on the same
  * bytes with `PRAGMA query_only` on, after the worker has checked on SQLite's own parse that each
@@ -177,6 +187,8 @@ interface Job {
   readonly cacheKey: string | undefined;
   /** A time limit or the worker's end stopped a statement: the run is not kept. */
   stopped: boolean;
+  /** Aborted after it was handed to the worker: already rejected; the worker's answer is dropped. */
+  abandoned: boolean;
   setupError?: string;
   /** Setup statements that failed or were refused, rolled back while the plan went on. */
   readonly setupErrors: string[];
@@ -190,8 +202,10 @@ interface Job {
 class SqliteEngine implements SqlEngine {
   readonly dialect = 'sqlite' as const;
   private worker: SqliteWorker | undefined;
+  /** Plans not yet handed to the worker. */
   private readonly queue: Job[] = [];
-  private current: Job | undefined;
+  /** Plans handed to the worker, in order: the first is the one it runs (or whose answer is on its way). */
+  private readonly inFlight: Job[] = [];
   private closed = false;
   private nextId = 0;
   /** This engine's part of the shared result cache. */
@@ -231,10 +245,14 @@ class SqliteEngine implements SqlEngine {
         retry: false,
         cacheKey,
         stopped: false,
+        abandoned: false,
         queryMs: 0,
         evals: guarded.evalQueries.map(refusal),
         setupErrors: [],
       };
+      guarded.setup.forEach((s, index) => {
+        if (s.refused !== undefined) job.setupErrors.push(setupErrorMessage(index, s.refused));
+      });
       const refused = refusal(guarded.query);
       if (refused !== undefined) job.query = refused;
       if (signal !== undefined) {
@@ -250,26 +268,27 @@ class SqliteEngine implements SqlEngine {
     this.closed = true;
     this.cache?.dropScope(this.cacheScope);
     this.dropWorker();
-    const pending = [...(this.current === undefined ? [] : [this.current]), ...this.queue.splice(0)];
-    this.current = undefined;
+    const pending = [...this.inFlight.splice(0), ...this.queue.splice(0)];
     for (const job of pending) this.settle(job, () => job.reject(new Error('the SQLite engine was closed')));
     return Promise.resolve();
   }
 
+  /** Hands queued plans to the worker, up to PIPELINE_DEPTH ahead; a plan that writes files goes alone. */
   private pump(): void {
-    if (this.current !== undefined || this.closed) return;
-    const job = this.queue.shift();
-    if (job === undefined) return;
-    this.current = job;
-    job.plan.setup.forEach((s, index) => {
-      if (s.refused !== undefined) job.setupErrors.push(setupErrorMessage(index, s.refused));
-    });
-    this.dispatch(job, {
-      setup: runnableSetup(job),
-      query: job.query === undefined ? job.plan.query.sql : null,
-      evalQueries: job.plan.evalQueries.map((q) => (q.refused === undefined ? q.sql : null)),
-      cleanup: job.plan.cleanup.filter((s) => s.refused === undefined).map((s) => s.sql),
-    });
+    while (!this.closed && this.inFlight.length < PIPELINE_DEPTH) {
+      const job = this.queue[0];
+      if (job === undefined) return;
+      const last = this.inFlight[this.inFlight.length - 1];
+      if (last !== undefined && (last.writesFiles || job.writesFiles)) return;
+      this.queue.shift();
+      this.inFlight.push(job);
+      this.dispatch(job, {
+        setup: runnableSetup(job),
+        query: job.query === undefined ? job.plan.query.sql : null,
+        evalQueries: job.plan.evalQueries.map((q) => (q.refused === undefined ? q.sql : null)),
+        cleanup: job.plan.cleanup.filter((s) => s.refused === undefined).map((s) => s.sql),
+      });
+    }
   }
 
   private dispatch(job: Job, parts: Omit<WorkerPlan, 'sharedReader'>): void {
@@ -281,7 +300,12 @@ class SqliteEngine implements SqlEngine {
     }
     worker.busy(true);
     worker.post({ type: 'run', id: job.id, plan });
-    if (job.limit !== undefined) this.watch(job, job.limit);
+    if (this.inFlight[0] === job) this.arm(job);
+  }
+
+  /** Starts watching the time limit of the plan the worker runs now. */
+  private arm(job: Job): void {
+    if (job.limit !== undefined && job.timer === undefined) this.watch(job, job.limit);
   }
 
   private adopt(worker: SqliteWorker): void {
@@ -295,10 +319,10 @@ class SqliteEngine implements SqlEngine {
     const check = () => {
       job.timer = undefined;
       const worker = this.worker;
-      if (worker === undefined || this.current !== job) return;
+      if (worker === undefined || this.inFlight[0] !== job) return;
       worker.drain();
-      if (this.current !== job) return;
-      const running = worker.running();
+      if (this.inFlight[0] !== job) return;
+      const running = runningOf(worker, job);
       const elapsed = running === undefined ? 0 : epochNow() - running.startedAt;
       if (running !== undefined && elapsed >= limit) {
         this.stopped(job, running, timeLimitMessage(limit), EXCEEDED_TIME_LIMIT, elapsed);
@@ -310,9 +334,9 @@ class SqliteEngine implements SqlEngine {
   }
 
   private receive(reply: WorkerReply): void {
-    const job = this.current;
+    const job = this.inFlight[0];
     if (reply.type === 'fatal') {
-      this.dropWorker();
+      this.dropWorker(job);
       if (job !== undefined) this.fail(job, new Error(`cannot start SQLite (sql.js): ${reply.error}`));
       return;
     }
@@ -324,9 +348,10 @@ class SqliteEngine implements SqlEngine {
       job.queryMs = reply.ms;
     } else if (reply.type === 'eval' && reply.outcome !== null) {
       job.evals[reply.index] = outcome(reply.outcome);
-    } else if (reply.type === 'done') {
-      this.finish(job);
     }
+    // The worker says "done" with the plan's last answer, or alone after a cleanup.
+    if (reply.type === 'done' || ((reply.type === 'query' || reply.type === 'eval') && reply.done === true))
+      this.finish(job);
   }
 
   /**
@@ -334,8 +359,12 @@ class SqliteEngine implements SqlEngine {
    * `running`: that statement gets `message`, and the plan goes on as planRules.ts says.
    */
   private stopped(job: Job, running: RunningStatement, message: string, why: string, elapsedMs: number): void {
-    this.dropWorker();
+    this.dropWorker(job);
     job.stopped = true;
+    if (job.abandoned) {
+      this.complete(job, () => undefined);
+      return;
+    }
     const error: QueryOutcome = { ok: false, error: message };
     if (running.part === 'setup') {
       if (job.retry) fillEvals(job, NOT_RUN_AFTER_SETUP);
@@ -354,6 +383,7 @@ class SqliteEngine implements SqlEngine {
           evalQueries: job.plan.evalQueries.map((q, i) => (job.evals[i] === undefined ? q.sql : null)),
           cleanup: job.plan.cleanup.filter((s) => s.refused === undefined).map((s) => s.sql),
         });
+        this.pump();
         return;
       }
     } else if (running.part === 'eval') {
@@ -366,14 +396,14 @@ class SqliteEngine implements SqlEngine {
   private workerStopped(worker: SqliteWorker, error: Error): void {
     if (worker !== this.worker) return;
     worker.drain();
-    const job = this.current;
-    const running = worker.running();
+    const job = this.inFlight[0];
     if (job === undefined) {
       this.dropWorker();
       return;
     }
+    const running = runningOf(worker, job);
     if (running === undefined) {
-      this.dropWorker();
+      this.dropWorker(job);
       this.fail(job, error);
       return;
     }
@@ -381,9 +411,15 @@ class SqliteEngine implements SqlEngine {
   }
 
   private abort(job: Job): void {
-    if (this.current === job) {
-      this.dropWorker();
+    if (this.inFlight[0] === job) {
+      this.dropWorker(job);
       this.fail(job, abortError(job.signal ?? new AbortController().signal));
+      return;
+    }
+    if (this.inFlight.includes(job)) {
+      // Handed over but not started: the worker runs it anyway (in order); its answer is dropped.
+      job.abandoned = true;
+      this.settle(job, () => job.reject(abortError(job.signal ?? new AbortController().signal)));
       return;
     }
     const at = this.queue.indexOf(job);
@@ -410,20 +446,23 @@ class SqliteEngine implements SqlEngine {
       durationMs,
     };
     if (job.cacheKey !== undefined && !job.stopped && !this.closed) this.cache?.set(job.cacheKey, run);
-    this.complete(job, () => job.resolve(run));
+    this.complete(job, () => (job.abandoned ? undefined : job.resolve(run)));
   }
 
   private fail(job: Job, error: Error): void {
-    this.complete(job, () => job.reject(error));
+    this.complete(job, () => (job.abandoned ? undefined : job.reject(error)));
   }
 
-  /** Ends the current job and starts the next. */
+  /** Ends a job (the oldest in flight) and hands over the next. */
   private complete(job: Job, answer: () => void): void {
-    if (this.current === job) this.current = undefined;
+    const at = this.inFlight.indexOf(job);
+    if (at >= 0) this.inFlight.splice(at, 1);
     if (job.writesFiles) this.dropWorker();
-    this.worker?.busy(false);
     this.settle(job, answer);
     this.pump();
+    const head = this.inFlight[0];
+    if (head === undefined) this.worker?.busy(false);
+    else this.arm(head);
   }
 
   private settle(job: Job, answer: () => void): void {
@@ -432,13 +471,37 @@ class SqliteEngine implements SqlEngine {
     answer();
   }
 
-  private dropWorker(): void {
+  /**
+   * Retires the worker. The plans handed to it behind `keep` had not started (it runs them in order):
+   * they go back to the front of the queue, for the next worker; abandoned ones are dropped.
+   */
+  private dropWorker(keep?: Job): void {
     this.worker?.terminate();
     this.worker = undefined;
+    const behind = this.inFlight.filter((job) => job !== keep);
+    this.inFlight.splice(
+      0,
+      this.inFlight.length,
+      ...(keep !== undefined && this.inFlight.includes(keep) ? [keep] : []),
+    );
+    for (const job of behind) {
+      clearTimeout(job.timer);
+      job.timer = undefined;
+    }
+    this.queue.unshift(...behind.filter((job) => !job.abandoned));
   }
 }
 
 let engineCount = 0;
+
+/** Plans handed to the worker at most ahead of its answers (see the module comment). */
+const PIPELINE_DEPTH = 8;
+
+/** The statement the worker runs, if it belongs to `job`. */
+function runningOf(worker: SqliteWorker, job: Job): RunningStatement | undefined {
+  const running = worker.running();
+  return running !== undefined && running.job === job.id ? running : undefined;
+}
 
 /** Statements that leave files in the worker's file system. */
 const FILE_WRITERS: ReadonlySet<string> = new Set(['ATTACH', 'VACUUM']);

@@ -43,15 +43,29 @@ export type WorkerReply =
   /** One setup step done; `error` (and for rows, `row`: the index in the batch) when it failed. */
   | { readonly type: 'setup-done'; readonly error?: string; readonly row?: number }
   | { readonly type: 'setup-error'; readonly id: number; readonly index: number; readonly error: string }
-  | { readonly type: 'query'; readonly id: number; readonly outcome: RawOutcome | null; readonly ms: number }
-  | { readonly type: 'eval'; readonly id: number; readonly index: number; readonly outcome: RawOutcome | null }
+  | {
+      readonly type: 'query';
+      readonly id: number;
+      readonly outcome: RawOutcome | null;
+      readonly ms: number;
+      /** The plan's last answer: no eval query or cleanup follows (one message instead of two). */
+      readonly done?: true;
+    }
+  | {
+      readonly type: 'eval';
+      readonly id: number;
+      readonly index: number;
+      readonly outcome: RawOutcome | null;
+      readonly done?: true;
+    }
   | { readonly type: 'done'; readonly id: number };
 
 export type PlanPart = 'setup' | 'query' | 'eval' | 'cleanup';
 const PARTS: readonly PlanPart[] = ['setup', 'query', 'eval', 'cleanup'];
 
-/** The statement a worker is running: which part of the plan, and since when (epoch ms). */
+/** The statement a worker is running: which plan (its run id), which part of it, and since when (epoch ms). */
 export interface RunningStatement {
+  readonly job: number;
   readonly part: PlanPart;
   readonly index: number;
   readonly startedAt: number;
@@ -105,8 +119,12 @@ export const SQLITE_HEAP_LIMIT_BYTES = 256 * 1024 * 1024;
 export class SqliteWorker {
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  /** [0]: start of the running statement (epoch µs, 0 when none), [1]: plan part + 1 (0: none), [2]: index. */
-  private readonly clock = new BigInt64Array(new SharedArrayBuffer(3 * 8));
+  /**
+   * [0]: start of the running statement (epoch µs, 0 when none), [1]: plan part + 1 (0: none), [2]:
+   * index, [3]: the id of the plan being run (several may be handed over ahead of it).
+   */
+  private readonly clock = new BigInt64Array(new SharedArrayBuffer(4 * 8));
+  private retired = false;
 
   /** Where replies and an unexpected stop (crash, out of memory) go; replaceable when an engine adopts the worker. */
   onReply: (reply: WorkerReply) => void = () => undefined;
@@ -128,7 +146,10 @@ export class SqliteWorker {
       transferList: [channel.port2],
       resourceLimits: { maxOldGenerationSizeMb: heapLimitMb },
     });
-    this.port.on('message', (reply: WorkerReply) => this.onReply(reply));
+    // Nothing a retired worker sent is delivered: the plans handed to it behind the stopped one run again elsewhere.
+    this.port.on('message', (reply: WorkerReply) => {
+      if (!this.retired) this.onReply(reply);
+    });
     this.port.unref();
     this.worker.unref();
     this.worker.on('error', (e: Error) => this.onStop(workerError(e, heapLimitMb)));
@@ -152,18 +173,22 @@ export class SqliteWorker {
 
   /** Hands over the replies already sent but not yet delivered (before deciding a time limit). */
   drain(): void {
-    for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port))
+    for (let m = receiveMessageOnPort(this.port); m !== undefined && !this.retired; m = receiveMessageOnPort(this.port))
       this.onReply(m.message as WorkerReply);
   }
 
   running(): RunningStatement | undefined {
+    const job = Atomics.load(this.clock, 3);
     const part = PARTS[Number(Atomics.load(this.clock, 1)) - 1];
     const started = Number(Atomics.load(this.clock, 0));
-    if (part === undefined || started === 0) return undefined;
-    return { part, index: Number(Atomics.load(this.clock, 2)), startedAt: started / 1000 };
+    const index = Number(Atomics.load(this.clock, 2));
+    // Read while the worker may move on to the next plan: a plan id that changed meanwhile says nothing.
+    if (part === undefined || started === 0 || Atomics.load(this.clock, 3) !== job) return undefined;
+    return { job: Number(job), part, index, startedAt: started / 1000 };
   }
 
   terminate(): void {
+    this.retired = true;
     this.worker.removeAllListeners('exit');
     this.worker.removeAllListeners('error');
     this.worker.on('error', () => undefined);
@@ -310,6 +335,8 @@ function selectsOnly(db, plan) {
 
 function run(SQL, id, plan) {
   let db;
+  let done = false;
+  Atomics.store(clock, 3, BigInt(id));
   try {
     const shared = plan.sharedReader && bytes !== null && selectsOnly(openReader(SQL), plan);
     if (shared) db = reader;
@@ -327,11 +354,17 @@ function run(SQL, id, plan) {
     stage(2, 0);
     const started = performance.now();
     const outcome = plan.query === null ? null : guarded(db, plan.query);
-    port.postMessage({ type: 'query', id, outcome, ms: performance.now() - started });
+    // The last answer says the plan is done (nothing after it can fail or be stopped).
+    const queryLast = plan.evalQueries.length === 0 && plan.cleanup.length === 0;
+    port.postMessage({ type: 'query', id, outcome, ms: performance.now() - started, ...(queryLast ? { done: true } : {}) });
+    done = queryLast;
     for (let i = 0; i < plan.evalQueries.length; i++) {
       stage(3, i);
       const sql = plan.evalQueries[i];
-      port.postMessage({ type: 'eval', id, index: i, outcome: sql === null ? null : guarded(db, sql) });
+      const answer = { type: 'eval', id, index: i, outcome: sql === null ? null : guarded(db, sql) };
+      const last = i === plan.evalQueries.length - 1 && plan.cleanup.length === 0;
+      port.postMessage(last ? { ...answer, done: true } : answer);
+      done = last;
     }
     for (let i = 0; i < plan.cleanup.length; i++) {
       stage(4, i);
@@ -341,7 +374,7 @@ function run(SQL, id, plan) {
     stage(0, 0);
     if (db !== undefined && db !== reader) db.close();
     else if (db === reader && readerChanged) dropReader();
-    port.postMessage({ type: 'done', id });
+    if (!done) port.postMessage({ type: 'done', id });
   }
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { firstStatement } from '../../../core/sql/sanitizeSql';
 import { findTransactionControl, splitStatements, type SqlDialect } from '../../../core/sql/sqlStatements';
 
 const texts = (sql: string, dialect: SqlDialect) =>
@@ -86,5 +87,48 @@ describe('transaction control in SQL under test', () => {
     assert.equal(findTransactionControl('SELECT begin FROM spans; COMMIT', 'postgres'), 'COMMIT');
     assert.equal(findTransactionControl('CREATE TABLE spans (begin INT, "end" INT); COMMIT', 'sqlite'), 'COMMIT');
     assert.equal(findTransactionControl('CREATE VIEW v AS SELECT begin FROM spans; COMMIT', 'postgres'), 'COMMIT');
+  });
+});
+
+describe('the shortcuts that skip splitting', () => {
+  // firstStatement and findTransactionControl skip the splitter for text that cannot hold what they
+  // look for; their answers must be the splitter's.
+  const samples = [
+    '',
+    '   \n\t ',
+    'SELECT 1',
+    '  SELECT a - b / 2 FROM t  \n',
+    "SELECT 'x -- y' FROM t",
+    'SELECT 1 -- note',
+    '-- only a comment',
+    '/* c */ SELECT 1',
+    'SELECT 1; SELECT 2',
+    '; ; SELECT 3',
+    'SELECT [end] FROM "begin"',
+    'SELECT spend, weekend FROM trends',
+    "SELECT 'unterminated",
+    'SELECT # not a comment outside MySQL',
+    '# a MySQL comment\nSELECT 4',
+    'begin',
+    'Commit',
+    'SELECT 1;\nend',
+  ];
+  const dialects: SqlDialect[] = ['sqlite', 'postgres', 'mysql'];
+
+  it('firstStatement gives what the splitter gives', () => {
+    for (const dialect of dialects)
+      for (const sql of samples) {
+        const [first] = splitStatements(sql, dialect);
+        const expected = first === undefined ? undefined : sql.slice(first.start, first.end).trim();
+        assert.equal(firstStatement(sql, dialect), expected, `${dialect}: ${JSON.stringify(sql)}`);
+      }
+  });
+
+  it('findTransactionControl finds control words in any case, and none in text without them', () => {
+    assert.equal(findTransactionControl('Commit', 'sqlite'), 'COMMIT');
+    assert.equal(findTransactionControl('SELECT 1;\nend', 'sqlite'), 'END');
+    assert.equal(findTransactionControl('begin', 'postgres'), 'BEGIN');
+    assert.equal(findTransactionControl('SELECT spend, weekend FROM trends', 'sqlite'), undefined);
+    assert.equal(findTransactionControl('SELECT a FROM t WHERE b > 2', 'mysql'), undefined);
   });
 });
