@@ -20,7 +20,7 @@ import { createReporter, runVerdict, type Reporter } from './reporters/index';
 import { checkDatabaseConfigs, checkSetupFolders, openPreparers } from './preparers';
 import { RunStore } from './runStore';
 import { describeRun, shardRecords } from './shard';
-import { continuationOf, foldFolder, remaining, reorderFolder, replayFolder } from './resume';
+import { continuationOf, folderInDatasetOrder, foldFolder, remaining, reorderFolder, replayFolder } from './resume';
 import { mergeCommand } from './merge';
 import { printPlan } from './plan';
 import { describePlan, hasJudges, planJudgeCalls } from '../core/judge/judgeCallPlan';
@@ -353,8 +353,11 @@ async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
       say(`evallens: ${store.failure.message}; the run stopped; the cases that finished before are in ${store.dir}`);
       return EXIT.usage;
     }
+    // The report lists cases in dataset order; they were stored as they finished (a continued run's
+    // after the cases from before).
+    if (!store.storedInOrder || (again !== undefined && !(await folderInDatasetOrder(store.dir))))
+      await reorderFolder(store.dir);
     // A continued run's figures are those of its whole folder, the cases from before and the new ones.
-    if (again !== undefined && command.rerun !== undefined) await reorderFolder(store.dir);
     const fold = again === undefined ? undefined : await foldFolder(store.dir, again.resumable.info);
     const figures = fold === undefined ? undefined : { summary: fold.summary(), ...fold.scorers() };
     const head: Omit<Report, 'cases' | 'results'> = {

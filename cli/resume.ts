@@ -19,7 +19,7 @@ import type { DatasetRecord } from '../core/case';
 import type { CaseStatus, RunEvent } from '../core/runner/events';
 import { shardLabel, type Shard } from '../core/runner/shard';
 import { fromDisplay } from '../shared/text/displayPosition';
-import { folderCases, numberedLines, RunFolderError } from './runFolderCases';
+import { caseIndexes, folderCases, numberedLines, RunFolderError } from './runFolderCases';
 import { readRunInfo, RunInfoError, type RunDescription, type RunInfo } from './runInfo';
 import { RunFold } from './runFold';
 import { DEFAULT_JOB_THRESHOLD, type RunConfig } from '../core/config/runConfig';
@@ -321,10 +321,22 @@ function pickShard(info: RunInfo): { shard?: string } {
   return info.shard === undefined ? {} : { shard: info.shard };
 }
 
+/** Whether a run folder's cases are stored in dataset order. */
+export async function folderInDatasetOrder(dir: string): Promise<boolean> {
+  let last = -1;
+  for await (const indexes of caseIndexes(join(dir, 'cases.jsonl')))
+    for (const index of indexes) {
+      if (index < last) return false;
+      last = index;
+    }
+  return true;
+}
+
 /**
- * Puts a re-run's folder in dataset order (the copied cases were written before the re-run ones), so
- * its report lists and folds the cases as the previous run did. The re-run cases may sit anywhere in
- * the dataset, so this sorts the folder's cases in memory (a merge of shards never needs to).
+ * Puts a run folder in dataset order: a run's cases are stored as they finish (with several in flight,
+ * a slow case after later ones), and a continued run's after the cases from before, but its report
+ * lists and folds them in dataset order. A run's cases are nearly in order and pass through a window;
+ * a re-run's may sit anywhere in the dataset and are sorted in memory (inDatasetOrder decides).
  */
 export async function reorderFolder(dir: string): Promise<void> {
   const casesPath = join(dir, 'cases.jsonl');
@@ -332,7 +344,7 @@ export async function reorderFolder(dir: string): Promise<void> {
   const cases = openSync(`${casesPath}.sorted`, 'w');
   const results = openSync(`${resultsPath}.sorted`, 'w');
   try {
-    for await (const item of inDatasetOrder(dir, 0)) {
+    for await (const item of inDatasetOrder(dir)) {
       if (item.resultLines.length > 0) writeSync(results, `${item.resultLines.join('\n')}\n`);
       writeSync(cases, `${item.caseLine}\n`);
     }

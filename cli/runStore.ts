@@ -60,6 +60,13 @@ export class RunStore {
   private info: RunInfo | undefined;
   /** The first write that failed; nothing is written after it. */
   failure: RunFolderWriteError | undefined;
+  /**
+   * Whether every case was stored after the ones before it in the dataset. Cases are stored as they
+   * finish, so with more than one in flight a slow case is stored after later ones; the folder is then
+   * put in dataset order before its report is written (cli/resume.ts reorderFolder).
+   */
+  storedInOrder = true;
+  private lastIndex = -1;
 
   constructor(
     runsDir: string,
@@ -114,6 +121,8 @@ export class RunStore {
       writeRunInfo(this.dir, this.info);
     }
     if (event.type !== 'case/end') return;
+    if (event.index < this.lastIndex) this.storedInOrder = false;
+    else this.lastIndex = event.index;
     // Results scored on a worker thread come with their lines already written (cli/runWorkers.ts).
     let lines = resultLines.get(event.results) ?? '';
     if (lines === '') for (const result of event.results) lines += `${JSON.stringify(result)}\n`;
