@@ -3,7 +3,7 @@
 // error exits non-zero.
 import * as esbuild from 'esbuild';
 import { isAscii } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -36,10 +36,12 @@ const external = ['recheck', 'sql.js', 'lmdb'];
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * EvalLens's own schemas compiled at build time: core/schema/precompiledValidators.ts (none, in the
- * sources) becomes ajv's standalone code of every validator core/schema/ownValidators.ts names, written
- * by scripts/ownValidatorsCode.ts (bundled and run here), so no process compiles a schema at start-up.
- * Made once per build, fresh each time: a build output, never committed.
+ * EvalLens's own schemas compiled at build time: ajv's standalone code of every validator
+ * core/schema/ownValidators.ts names, made by scripts/ownValidatorsCode.ts (bundled and run here), so no
+ * process compiles a schema at start-up. The code goes to dist/own-validators.js; core/schema/
+ * precompiledValidators.ts (none, in the sources) becomes an index of it, which reads and compiles a
+ * validator when a process first asks for it. Made once per build, fresh each time: a build output,
+ * never committed.
  */
 let ownValidatorsCode;
 const ownValidators = {
@@ -72,7 +74,11 @@ async function ownValidatorsModule() {
     module,
     module.exports,
   );
-  return module.exports.ownValidatorsCode();
+  const { module: code, file } = module.exports.ownValidatorsBuild();
+  // The validators' code, read a validator at a time by the bundles (see scripts/ownValidatorsCode.ts).
+  mkdirSync('dist', { recursive: true });
+  writeFileSync(`dist/${module.exports.OWN_VALIDATORS_FILE}`, file);
+  return code;
 }
 
 /**
@@ -177,11 +183,12 @@ try {
       await (await esbuild.context({ ...options, plugins: [...(options.plugins ?? []), watchMarkers] })).watch();
   } else {
     await Promise.all(builds.map((options) => esbuild.build(options)));
-    notAscii(
-      builds
+    notAscii([
+      ...builds
         .filter((options) => options.platform === 'node' && !vendorBuilds.includes(options))
         .map((options) => options.outfile),
-    );
+      'dist/own-validators.js',
+    ]);
   }
 } catch {
   process.exit(1);

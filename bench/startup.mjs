@@ -7,8 +7,11 @@
 // stderr has nothing but our own message.
 //
 //   npm run build && node bench/startup.mjs [--rounds 10] [--cli dist/cli.js] [--old PATH] [--backend pure]
+//                                           [--only TEXT] [--no-cold]
 //
 // --backend pure runs recheck's JavaScript checker (EVALLENS_RECHECK_BACKEND=pure) instead of its native one.
+// --only TEXT keeps the configs whose name contains TEXT (e.g. `--only "quick start"`; `--version` is one
+// of them); --no-cold measures with the warm verdict cache only. The builds take turns going first.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,6 +30,8 @@ const { values } = parseArgs({
     cli: { type: 'string', default: join(ROOT, 'dist', 'cli.js') },
     old: { type: 'string' },
     backend: { type: 'string' },
+    only: { type: 'string' },
+    'no-cold': { type: 'boolean', default: false },
   },
 });
 const rounds = wholeNumber(fail)(values.rounds, 'rounds', 1);
@@ -42,7 +47,7 @@ writeFileSync(
   "dataset: cases.jsonl\nscorers:\n  regex:\n    pattern: '^(a|\\1a)+$'\n",
 );
 
-const configs = [
+const allConfigs = [
   ['quick start', 'examples/quickstart/refunds.eval.yaml'],
   ['NL2SQL (1 regexp_matcher pattern)', 'examples/nl2sql/shop.eval.yaml'],
   ['agent (2 tool_call_match patterns)', 'examples/agent/support-agent.eval.yaml'],
@@ -56,7 +61,12 @@ const configs = [
   ['subprocess, persistent Python', 'examples/subprocess/persistent-python.eval.yaml'],
   ['Python scorer', 'examples/subprocess/python-scorer.eval.yaml'],
   ['target', 'examples/target/agent.eval.yaml'],
+  // No config: what loading the CLI costs.
+  ['`--version`', undefined],
 ];
+const configs = allConfigs.filter(([name]) => values.only === undefined || name.includes(values.only));
+if (configs.length === 0) fail(`--only "${values.only}" matches no config`);
+const caches = values['no-cold'] ? ['warm'] : ['cold', 'warm'];
 const JAVA = /Exception in thread|StackOverflowError|\tat /;
 
 const warmCache = join(scratch, 'warm');
@@ -78,16 +88,18 @@ for (let r = 0; r < rounds; r++) {
   await measure([process.execPath, '-e', '0'], { cwd: ROOT, scratch, okCodes: [0] }).then((run) =>
     add('node -e 0', run),
   );
-  for (const [who, cli] of clis) {
+  // The builds take turns going first, so that neither always runs on a cache the other warmed.
+  for (const [who, cli] of r % 2 === 0 ? clis : [...clis].reverse()) {
     for (const [name, file] of configs) {
-      for (const cache of ['cold', 'warm']) {
+      for (const cache of caches) {
         const home = cache === 'warm' ? `${warmCache}-${who}` : mkdtempSync(join(scratch, 'cold-'));
         const env = {
           ...process.env,
           EVALLENS_CACHE_HOME: home,
           ...(values.backend ? { EVALLENS_RECHECK_BACKEND: values.backend } : {}),
         };
-        const run = await measure([process.execPath, cli, 'validate', file], { cwd: ROOT, env, scratch, okCodes: [0] });
+        const argv = file === undefined ? [cli, '--version'] : [cli, 'validate', file];
+        const run = await measure([process.execPath, ...argv], { cwd: ROOT, env, scratch, okCodes: [0] });
         if (JAVA.test(run.stderr)) {
           if (who === 'EvalLens') fail(`${name}: the checker's trace reached stderr`);
           traces.set(`${who}\t${name}`, run.stderr.split('\n').length - 1);
@@ -122,7 +134,7 @@ const lines = [
 for (const [who] of clis)
   for (const [name] of configs)
     lines.push(
-      `| ${who}: \`validate\` ${name} | ${cells(`${who}\t${name}\tcold`)} | ${cells(`${who}\t${name}\twarm`)} |`,
+      `| ${who}: ${name.startsWith('`') ? name : `\`validate\` ${name}`} | ${cells(`${who}\t${name}\tcold`)} | ${cells(`${who}\t${name}\twarm`)} |`,
     );
 for (const [key, count] of traces)
   lines.push('', `${key.replace('\t', ', ')}: ${count} lines of Java trace on stderr.`);

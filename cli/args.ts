@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { MAX_CONCURRENCY, MAX_TRIALS } from '../core/config/runConfig';
 import { COMMAND_NAMES, isCommandName, type CommandName } from './help';
-import { isReporterName, REPORTER_NAMES, type ReporterName } from './reporters/index';
+import { isReporterName, REPORTER_NAMES, type ReporterName } from './reporterNames';
 import type { CompareCommand } from './compare';
 import { CompareUsageError, parseCompareArgs } from './compareArgs';
-import { parseBaselineArgs, type BaselineCommand } from './baseline';
-import { CompareInputError } from './compareInput';
+import { parseBaselineArgs, type BaselineCommand } from './baselineArgs';
+import { CompareInputError } from './compareInputError';
 import { BudgetUsageError, parseBudget } from './budgetArgs';
 import type { BudgetLimits } from '../core/judge/budget';
-import { CacheUsageError, parseCacheArgs, type CacheCommand } from './cacheCommand';
+import { CacheUsageError, parseCacheArgs, type CacheCommand } from './cacheArgs';
 import { RUN_BASELINE_OPTIONS, runBaselineFlags, type RunBaselineFlags } from './runBaselineArgs';
 import type { Shard } from '../core/runner/shard';
 import { shardFromFlags } from './shardArgs';

@@ -6,18 +6,12 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { readBoundedTextSync } from '../core/text/boundedRead';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { baselineText } from '../core/compare/baselineFile';
 import { printable } from '../shared/text/printable';
 import { CompareInputError, readCompareSide } from './compareInput';
-
-export interface BaselineCommand {
-  readonly kind: 'baseline';
-  readonly action: 'save';
-  readonly config: string;
-  readonly runsDir?: string;
-}
+import type { BaselineCommand } from './baselineArgs';
+export { parseBaselineArgs, type BaselineCommand } from './baselineArgs';
 
 /** The head of a report (its first lines hold configFile); enough to know which config a run ran. */
 function configOfRun(report: string): string | undefined {
@@ -131,25 +125,4 @@ export async function saveBaseline(
     stderr.write(`evallens: cannot write the baseline: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
-}
-
-export function parseBaselineArgs(argv: readonly string[]): BaselineCommand | { help: true } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: { help: { type: 'boolean', short: 'h' }, 'runs-dir': { type: 'string' } },
-    });
-  } catch {
-    throw new CompareInputError(
-      '`evallens baseline save <config.eval.yaml>` takes only --runs-dir <folder>; see `evallens baseline --help`',
-    );
-  }
-  if (parsed.values.help === true) return { help: true };
-  const [, action, config, ...more] = parsed.positionals;
-  if (action !== 'save' || config === undefined || more.length > 0)
-    throw new CompareInputError('`evallens baseline` takes `save <config.eval.yaml>`; see `evallens baseline --help`');
-  const runsDir = parsed.values['runs-dir'];
-  return { kind: 'baseline', action: 'save', config, ...(runsDir === undefined ? {} : { runsDir }) };
 }

@@ -14,8 +14,8 @@ import { readCompareSideAside } from './compareSideWorker';
 import { formatComparison } from './compareConsole';
 import { writeChunk } from './reporters/output';
 
-export const FAIL_ON = ['regression', 'any-change', 'never'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
+import { FAIL_ON, type FailOn } from './failOn';
+export { FAIL_ON, type FailOn };
 
 export interface CompareCommand {
   readonly kind: 'compare';

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { printable } from '../shared/text/printable';
-import { FAIL_ON, type CompareCommand, type FailOn } from './compare';
+import type { CompareCommand } from './compare';
+import { FAIL_ON, type FailOn } from './failOn';
 
 /** Thrown as cli/args.ts's UsageError is (main prints it and exits 2). */
 export class CompareUsageError extends Error {}

@@ -17,9 +17,8 @@ import { printable } from '../shared/text/printable';
 import { readBoundedText } from '../core/text/boundedRead';
 import { parseReport, ReportFileError } from './reportJson';
 
-export class CompareInputError extends Error {
-  override readonly name = 'CompareInputError';
-}
+import { CompareInputError } from './compareInputError';
+export { CompareInputError };
 
 /** What the comparison knows of one side. */
 export interface CompareSide {

@@ -2,13 +2,9 @@ import { basename } from 'node:path';
 import type { DatabaseConfigRef, RunConfig } from '../core/config/runConfig';
 import type { Problem } from '../core/problem';
 import type { CasePreparer } from '../core/runner/casePreparer';
-import { chainPreparers } from '../core/runner/chainPreparers';
 import { loadDatabaseConfig } from '../core/sql/databaseConfig';
 import { databasePreparer, selectDatabase, type DatabaseEntry, type SqlTarget } from '../core/sql/databasePreparer';
-import { openEngine } from '../core/sql/openEngine';
-import { sqlJsAssets } from '../core/sql/sqliteWorker';
-import { targetPreparer } from '../core/target/targetPreparer';
-import { cachingTarget, type TargetOutputStore } from '../core/cache/targetCache';
+import type { TargetOutputStore } from '../core/cache/targetCache';
 import { secretSet } from '../shared/text/secretMask';
 import { readBoundedTextSync } from '../core/text/boundedRead';
 import { isUntrustedEnv, untrustedEnv } from '../core/config/untrustedEnv';
@@ -34,6 +30,13 @@ export async function openPreparers(
   signal: AbortSignal,
   options: { readonly trusted?: boolean; readonly targetCache?: TargetCache } = {},
 ): Promise<{ preparer?: CasePreparer; problems: Problem[] }> {
+  // What only a run uses (SQL engines, targets, the target cache) is loaded here, not with `validate`.
+  const [{ sqlJsAssets }, { targetPreparer }, { cachingTarget }, { chainPreparers }] = await Promise.all([
+    import('../core/sql/sqliteWorker'),
+    import('../core/target/targetPreparer'),
+    import('../core/cache/targetCache'),
+    import('../core/runner/chainPreparers'),
+  ]);
   // Without trust nothing below may read the environment, whatever `given` is.
   const trusted = (options.trusted ?? true) && !isUntrustedEnv(given);
   const env = trusted ? given : isUntrustedEnv(given) ? given : untrustedEnv();
@@ -149,7 +152,7 @@ function databasesOf(
   const preparer = databasePreparer(entries, {
     timeoutMs: config.timeoutMs,
     env,
-    open: (location, vars) => openEngine(location, vars),
+    open: async (location, vars) => (await import('../core/sql/openEngine')).openEngine(location, vars),
     ...(names === undefined ? {} : { names }),
     ...setup,
     ...cleanUp,

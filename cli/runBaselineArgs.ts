@@ -1,6 +1,6 @@
 /** The options of `evallens run` that compare the run with a baseline (cli/runBaseline.ts). */
 import { printable } from '../shared/text/printable';
-import { FAIL_ON, type FailOn } from './compare';
+import { FAIL_ON, type FailOn } from './failOn';
 
 export interface RunBaselineFlags {
   /** `--baseline <file>`: a baseline file, report.json or run folder; wins over the config's `baseline:`. */

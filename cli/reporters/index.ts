@@ -6,13 +6,8 @@ import { JsonlReporter } from './jsonl';
 import { JunitReporter } from './junit';
 import type { Reporter, ReporterOptions } from './reporter';
 
-/** The reporter names `--reporter` accepts, in the order usage errors list them. */
-export const REPORTER_NAMES = ['console', 'json', 'jsonl', 'junit', 'csv', 'evalhub'] as const;
-export type ReporterName = (typeof REPORTER_NAMES)[number];
-
-export function isReporterName(name: string): name is ReporterName {
-  return (REPORTER_NAMES as readonly string[]).includes(name);
-}
+import { isReporterName, REPORTER_NAMES, type ReporterName } from '../reporterNames';
+export { isReporterName, REPORTER_NAMES, type ReporterName };
 
 /** The reporter of that name, writing to `options.out` or standard output. */
 export function createReporter(name: ReporterName, options: ReporterOptions): Reporter {

@@ -1,4 +1,4 @@
-import { parse as parseTolerant, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 
 /** Where a JSON text stops being valid, and what was wrong there (without quoting the text). */
 export interface JsonSyntaxProblem {
@@ -51,6 +51,9 @@ function endsEarly(text: string): JsonSyntaxProblem {
 
 function firstErrorOffset(text: string): number {
   const errors: ParseError[] = [];
+  // Loaded when a text fails to parse, not at start-up: most commands never need it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parse: parseTolerant } = require('jsonc-parser') as typeof import('jsonc-parser');
   parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   return errors[0]?.offset ?? 0;
 }

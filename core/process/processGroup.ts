@@ -1,9 +1,4 @@
-import {
-  spawn,
-  type ChildProcessWithoutNullStreams,
-  type SpawnOptionsWithStdioTuple,
-  type StdioPipe,
-} from 'node:child_process';
+import type { ChildProcessWithoutNullStreams, SpawnOptionsWithStdioTuple, StdioPipe } from 'node:child_process';
 import { groupEnded, groupStarted, hostRunToken, markedEnv } from '../../shared/process/runProcesses';
 
 /** What to start: `sh -c <cmd>` for a shell command, or a program with its arguments (no shell). */
@@ -28,6 +23,9 @@ export function spawnGroup(
     stdio: ['pipe', 'pipe', 'pipe'],
     env: markedEnv(env ?? process.env, hostRunToken),
   };
+  // Loaded when a process is first started, not with the scorers that may start one (`evallens validate`).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
   const child =
     'shell' in command ? spawn('sh', ['-c', command.shell], options) : spawn(command.file, [...command.args], options);
   const pid = child.pid;

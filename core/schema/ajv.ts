@@ -1,7 +1,21 @@
 import type { Options } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type addFormats from 'ajv-formats';
 import userSchemaOptions from './userSchemaAjvOptions.json';
+
+/**
+ * ajv and its formats, loaded when a schema is first compiled, not at start-up: the bundles carry EvalLens's
+ * own validators precompiled (core/schema/ownValidators.ts), so `evallens validate` of a config without a
+ * json_schema scorer never compiles one, and loading ajv's ~170 KB was a twentieth of its CPU time.
+ */
+function ajvLibrary(): { readonly Ajv: typeof Ajv2020; readonly formats: typeof addFormats } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    Ajv: (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default,
+    formats: (require('ajv-formats') as typeof import('ajv-formats')).default,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 /** How EvalLens's own schemas are compiled (core/schema/ownValidators.ts). */
 export interface OwnAjvOptions {
@@ -28,7 +42,8 @@ export function createAjv(options: OwnAjvOptions & { readonly source?: boolean }
     ...(options.ownSchemas === true && options.source !== true ? { optimize: false } : {}),
     ...(options.source === true ? { source: true } : {}),
   };
-  const ajv = new Ajv2020({
+  const { Ajv, formats } = ajvLibrary();
+  const ajv = new Ajv({
     allErrors: true,
     strict: true,
     useDefaults: options.useDefaults,
@@ -37,7 +52,7 @@ export function createAjv(options: OwnAjvOptions & { readonly source?: boolean }
     ...own,
     ...(Object.keys(code).length > 0 ? { code } : {}),
   });
-  addFormats(ajv);
+  formats(ajv);
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-evallens', schemaType: 'object' });
   return ajv;
@@ -51,8 +66,9 @@ export function createAjv(options: OwnAjvOptions & { readonly source?: boolean }
  * `anyOf` branch and overlapping `properties` / `patternProperties` are all valid schemas.
  */
 export function createUserSchemaAjv(extra: Options): Ajv2020 {
-  const ajv = new Ajv2020({ ...userSchemaOptions, ...extra });
-  addFormats(ajv);
+  const { Ajv, formats } = ajvLibrary();
+  const ajv = new Ajv({ ...userSchemaOptions, ...extra });
+  formats(ajv);
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   return ajv;
 }

@@ -5,27 +5,35 @@
  * made from them) and the same defaults filled in, on the examples and on a spread of wrong values.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { compileOwn, type OwnSchemaSpec } from '../../../core/schema/ownValidators';
 import { BUILTIN_SCORERS } from '../../../core/scorers/registry';
-import { ownValidatorSpecs, ownValidatorsCode } from '../../../scripts/ownValidatorsCode';
+import { OWN_VALIDATORS_FILE, ownValidatorSpecs, ownValidatorsBuild } from '../../../scripts/ownValidatorsCode';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const specs = ownValidatorSpecs();
 
-/** The generated module, run as the bundles run it. */
-function loadPrecompiled(): Readonly<Record<string, () => ValidateFunction>> {
-  const module = { exports: {} as { precompiledValidators?: Record<string, () => ValidateFunction> } };
-  // The module esbuild.mjs puts in the bundles, run here on its own.
-  new Function('require', 'module', 'exports', ownValidatorsCode(specs))(
+/** The generated module, run as the bundles run it, beside the file of the validators' code. */
+function loadPrecompiled(
+  file = ownValidatorsBuild(specs).file,
+): Readonly<Record<string, () => ValidateFunction | undefined>> {
+  const { module: code } = ownValidatorsBuild(specs);
+  const dir = mkdtempSync(join(tmpdir(), 'evallens-validators-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, OWN_VALIDATORS_FILE), file);
+  const module = { exports: {} as { precompiledValidators?: Record<string, () => ValidateFunction | undefined> } };
+  // The module esbuild.mjs puts in the bundles, run here on its own (its __dirname: where the file is).
+  new Function('require', 'module', 'exports', '__dirname', code)(
     createRequire(__filename),
     module,
     module.exports,
+    dir,
   );
   assert.ok(module.exports.precompiledValidators !== undefined);
   return module.exports.precompiledValidators;
@@ -95,6 +103,12 @@ describe('precompiled validators of our own schemas', () => {
     assert.equal(Object.keys(precompiled).length, specs.length);
   });
 
+  it('make no validator from a file of another build (compiled at run time instead)', () => {
+    // The same validators in another order: every offset in the index now points at other code.
+    const other = loadPrecompiled(ownValidatorsBuild([...specs].reverse()).file);
+    for (const spec of specs) assert.equal(other[spec.name]?.(), undefined, spec.name);
+  });
+
   for (const spec of specs) {
     it(`${spec.name}: same verdict, errors and defaults as compiled at run time`, () => {
       const key = /^scorer-options (\S+) /.exec(spec.name)?.[1];
@@ -111,6 +125,7 @@ describe('precompiled validators of our own schemas', () => {
       const maker = precompiled[spec.name];
       assert.ok(maker !== undefined);
       const built = maker();
+      assert.ok(built !== undefined, 'read from the file written with the index');
       for (const data of corpus(spec, base, realistic)) {
         const [a, b] = [structuredClone(data), structuredClone(data)];
         const verdict = runtime(a);
