@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,6 +145,46 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
       );
       assert.equal(seen.error, expected, name);
     }
+  });
+
+  it('a report whose fields come after its results (another order than the CLI writes) streams as it reads whole', async () => {
+    const { text } = bigReport('order.json');
+    const base = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Report;
+    const scorers = JSON.stringify(base.scorers);
+    // `scorers` moved after the results: the file still ends "]}", so the first part is tried early, misses
+    // the scorers, and the whole layout is read first instead.
+    const moved = `${text.replace(`"scorers":${scorers},`, '').replace(/\n\]\}\n$/, '')}\n],"scorers":${scorers}}\n`;
+    assert.notEqual(moved, text);
+    const path = join(dir, 'order-moved.json');
+    writeFileSync(path, moved);
+    const seen = await stream(path);
+    assert.equal(seen.error, undefined);
+    assert.equal(seen.results, RESULTS);
+    assert.deepEqual(await streamWholeReport(CLI, path), await readReportFile(CLI, path));
+  });
+
+  it('a report with a second "results" after its results: the error names it at file:line:col', async () => {
+    const { text } = bigReport('twice.json');
+    const twice = text.replace(/\n\]\}\n$/, '\n],\n"results":[]}\n');
+    const path = join(dir, 'twice-results.json');
+    writeFileSync(path, twice);
+    const seen = await stream(path);
+    const line = twice.split('\n').findIndex((l) => l.startsWith('"results":[]')) + 1;
+    assert.match(
+      seen.error ?? '',
+      new RegExp(
+        `^${path}:${line}:1: expected the results to be the report's last field.*saw the field "results" after them`,
+      ),
+    );
+  });
+
+  it('prints bidi and C1 characters of a report as \\u escapes, as --reporter json does', () => {
+    const text = readFileSync(FIXTURE, 'utf8').replace('texts are equal', 'texts \u202e are\u0085 equal');
+    const path = join(dir, 'bidi.json');
+    writeFileSync(path, text);
+    const printed = spawnSync(process.execPath, [CLI, 'report', path, '--stream'], { encoding: 'utf8' }).stdout;
+    assert.ok(printed.includes('texts \\u202e are\\u0085 equal'), printed.slice(0, 300));
+    assert.doesNotMatch(printed, /[\u202e\u0085]/);
   });
 
   it('stops a CLI whose line is longer than the cap', async () => {
