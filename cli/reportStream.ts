@@ -173,15 +173,17 @@ class PartReader {
     const { cases, results } = scan;
     const caseEnd = partEnd(cases, caseAt, items);
     const resultEnd = partEnd(results, resultAt, items);
-    const deep = this.tooDeep(cases.slice(caseAt, caseEnd), 2) ?? this.tooDeep(results.slice(resultAt, resultEnd), 2);
+    // Each list's elements of the part as one text (they sit side by side, separated by commas and
+    // whitespace, which the scan checked), parsed in one go rather than one element at a time.
+    const caseText = this.slice(cases, caseAt, caseEnd);
+    const resultText = this.slice(results, resultAt, resultEnd);
+    const deep = this.tooDeepIn(caseText, cases[caseAt]) ?? this.tooDeepIn(resultText, results[resultAt]);
     if (deep !== undefined) return { error: deep };
-    const caseTexts = texts(this.bytes, cases, caseAt, caseEnd);
-    const resultTexts = texts(this.bytes, results, resultAt, resultEnd);
     let caseValues: unknown[];
     let resultValues: unknown[];
     try {
-      caseValues = caseTexts.map((t) => JSON.parse(t) as unknown);
-      resultValues = resultTexts.map((t) => JSON.parse(t) as unknown);
+      caseValues = JSON.parse(`[${caseText}]`) as unknown[];
+      resultValues = JSON.parse(`[${resultText}]`) as unknown[];
     } catch {
       return { error: this.syntaxError() };
     }
@@ -206,8 +208,8 @@ class PartReader {
     }
     this.caseAt = caseEnd;
     this.resultAt = resultEnd;
-    // One line: a line break outside a string is only whitespace in JSON (inside one it is escaped).
-    const itemsText = oneLine(`"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`);
+    // One line: a line break outside a string is only whitespace between tokens (inside one it is escaped).
+    const itemsText = oneLine(`"cases":[${caseText}],"results":[${resultText}]`);
     if (!first) return { line: `{"type":"chunk",${itemsText}}` };
     const headText = JSON.stringify(head);
     const report = headText === '{}' ? `{${itemsText}}` : `${headText.slice(0, -1)},${itemsText}}`;
@@ -232,6 +234,21 @@ class PartReader {
     return this.bytes.toString('utf8', 0, byteOffset).length;
   }
 
+  /** The text from the start of element `from` to the end of element `to - 1` ('' when none). */
+  private slice(ranges: readonly Range[], from: number, to: number): string {
+    if (to <= from) return '';
+    return this.bytes.toString('utf8', ranges[from]?.[0] ?? 0, ranges[to - 1]?.[1] ?? 0);
+  }
+
+  /** A bracket too deep in `text`, a slice of elements starting at `first` (each sits two levels down in the report). */
+  private tooDeepIn(text: string, first: Range | undefined): ReportFileError | undefined {
+    if (first === undefined) return undefined;
+    const deep = tooDeepJson(text, MAX_JSON_DEPTH - 2);
+    return deep === undefined
+      ? undefined
+      : depthErrorAt(this.whole(), this.path, this.shift, this.charOffset(first[0]) + deep);
+  }
+
   /** Nesting is checked value by value (a value inside the report's object and arrays sits one or two levels down). */
   private tooDeep(ranges: Iterable<Range>, levels: number): ReportFileError | undefined {
     for (const [start, end] of ranges) {
@@ -251,7 +268,7 @@ function printableLine(frame: string): string {
 }
 
 function oneLine(text: string): string {
-  return /[\r\n]/.test(text) ? text.replace(/[\r\n]/g, ' ') : text;
+  return /[\r\n]/.test(text) ? text.replace(/[\r\n]+/g, '') : text;
 }
 
 function errorFrame(error: ReportFileError): string {
@@ -269,16 +286,6 @@ function partEnd(ranges: readonly Range[], from: number, items: number): number 
     at++;
   }
   return at;
-}
-
-/** The elements' texts. */
-function texts(bytes: Buffer, ranges: readonly Range[], from: number, to: number): string[] {
-  const out: string[] = [];
-  for (let i = from; i < to; i++) {
-    const [start, end] = ranges[i] ?? [0, 0];
-    out.push(bytes.toString('utf8', start, end));
-  }
-  return out;
 }
 
 async function writeLine(out: NodeJS.WritableStream, line: string): Promise<void> {
