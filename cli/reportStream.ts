@@ -173,17 +173,15 @@ class PartReader {
     const { cases, results } = scan;
     const caseEnd = partEnd(cases, caseAt, items);
     const resultEnd = partEnd(results, resultAt, items);
-    // Each list's elements of the part as one text (they sit side by side, separated by commas and
-    // whitespace, which the scan checked), parsed in one go rather than one element at a time.
-    const caseText = this.slice(cases, caseAt, caseEnd);
-    const resultText = this.slice(results, resultAt, resultEnd);
-    const deep = this.tooDeepIn(caseText, cases[caseAt]) ?? this.tooDeepIn(resultText, results[resultAt]);
+    const deep = this.tooDeepAmong(cases, caseAt, caseEnd) ?? this.tooDeepAmong(results, resultAt, resultEnd);
     if (deep !== undefined) return { error: deep };
+    const caseTexts = texts(this.bytes, cases, caseAt, caseEnd);
+    const resultTexts = texts(this.bytes, results, resultAt, resultEnd);
     let caseValues: unknown[];
     let resultValues: unknown[];
     try {
-      caseValues = JSON.parse(`[${caseText}]`) as unknown[];
-      resultValues = JSON.parse(`[${resultText}]`) as unknown[];
+      caseValues = caseTexts.map((t) => JSON.parse(t) as unknown);
+      resultValues = resultTexts.map((t) => JSON.parse(t) as unknown);
     } catch {
       return { error: this.syntaxError() };
     }
@@ -209,7 +207,7 @@ class PartReader {
     this.caseAt = caseEnd;
     this.resultAt = resultEnd;
     // One line: a line break outside a string is only whitespace between tokens (inside one it is escaped).
-    const itemsText = oneLine(`"cases":[${caseText}],"results":[${resultText}]`);
+    const itemsText = oneLine(`"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`);
     if (!first) return { line: `{"type":"chunk",${itemsText}}` };
     const headText = JSON.stringify(head);
     const report = headText === '{}' ? `{${itemsText}}` : `${headText.slice(0, -1)},${itemsText}}`;
@@ -234,19 +232,14 @@ class PartReader {
     return this.bytes.toString('utf8', 0, byteOffset).length;
   }
 
-  /** The text from the start of element `from` to the end of element `to - 1` ('' when none). */
-  private slice(ranges: readonly Range[], from: number, to: number): string {
-    if (to <= from) return '';
-    return this.bytes.toString('utf8', ranges[from]?.[0] ?? 0, ranges[to - 1]?.[1] ?? 0);
-  }
-
-  /** A bracket too deep in `text`, a slice of elements starting at `first` (each sits two levels down in the report). */
-  private tooDeepIn(text: string, first: Range | undefined): ReportFileError | undefined {
-    if (first === undefined) return undefined;
-    const deep = tooDeepJson(text, MAX_JSON_DEPTH - 2);
-    return deep === undefined
-      ? undefined
-      : depthErrorAt(this.whole(), this.path, this.shift, this.charOffset(first[0]) + deep);
+  /** The first of the elements `from` to `to - 1` nested too deep, named at its bracket (the scan noted which are). */
+  private tooDeepAmong(ranges: readonly Range[], from: number, to: number): ReportFileError | undefined {
+    if (this.scan.tooDeep.size === 0) return undefined;
+    for (let i = from; i < to; i++) {
+      const range = ranges[i];
+      if (range !== undefined && this.scan.tooDeep.has(range)) return this.tooDeep([range], 2);
+    }
+    return undefined;
   }
 
   /** Nesting is checked value by value (a value inside the report's object and arrays sits one or two levels down). */
@@ -268,7 +261,7 @@ function printableLine(frame: string): string {
 }
 
 function oneLine(text: string): string {
-  return /[\r\n]/.test(text) ? text.replace(/[\r\n]+/g, '') : text;
+  return /[\r\n]/.test(text) ? text.replace(/[\r\n]/g, ' ') : text;
 }
 
 function errorFrame(error: ReportFileError): string {
@@ -286,6 +279,16 @@ function partEnd(ranges: readonly Range[], from: number, items: number): number 
     at++;
   }
   return at;
+}
+
+/** The elements' texts. */
+function texts(bytes: Buffer, ranges: readonly Range[], from: number, to: number): string[] {
+  const out: string[] = [];
+  for (let i = from; i < to; i++) {
+    const [start, end] = ranges[i] ?? [0, 0];
+    out.push(bytes.toString('utf8', start, end));
+  }
+  return out;
 }
 
 async function writeLine(out: NodeJS.WritableStream, line: string): Promise<void> {
@@ -312,6 +315,8 @@ export class ReportScan implements Layout {
   readonly cases: Range[] = [];
   readonly results: Range[] = [];
   readonly arrays = new Set<string>();
+  /** Elements of cases and results nested deeper than a report allows (rare: each is checked exactly on its own). */
+  readonly tooDeep = new Set<Range>();
   /** Which of cases and results have been scanned to their end. */
   readonly closed = new Set<string>();
   /** Top-level members that come after the `results` array (a report the CLI writes has only `imported` and `comparison` there). */
@@ -342,7 +347,10 @@ export class ReportScan implements Layout {
         // Inside cases or results: at an element.
         const end = endOfValue(body, i);
         if (end === undefined) return this.broken(i);
-        list.push([i, end]);
+        const range: Range = [i, end];
+        list.push(range);
+        // The element sits two levels down in the report (its object and the array).
+        if (deepestOfLastValue > MAX_JSON_DEPTH - 2) this.tooDeep.add(range);
         i = skipSpace(body, end);
         const c = body[i];
         if (c === CLOSE_BRACKET) {
@@ -460,6 +468,9 @@ function skipSpace(text: Uint8Array, i: number): number {
   return at;
 }
 
+/** How deep the last value endOfValue found nests (brackets outside strings, as tooDeepJson counts them). */
+let deepestOfLastValue = 0;
+
 /** The offset just after the value starting at `start` (strings and brackets balanced), or undefined when the text ends first. */
 function endOfValue(text: Uint8Array, start: number): number | undefined {
   const first = text[start];
@@ -467,15 +478,22 @@ function endOfValue(text: Uint8Array, start: number): number | undefined {
     const end = endOfString(text, start);
     return end < text.length ? end + 1 : undefined;
   }
+  deepestOfLastValue = 0;
   if (first === OPEN_BRACE || first === OPEN_BRACKET) {
     let depth = 0;
+    let deepest = 0;
     for (let i = start; i < text.length; i++) {
       const c = text[i];
       if (c === QUOTE) i = endOfString(text, i);
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        depth++;
+        if (depth > deepest) deepest = depth;
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         depth--;
-        if (depth === 0) return i + 1;
+        if (depth === 0) {
+          deepestOfLastValue = deepest;
+          return i + 1;
+        }
       }
     }
     return undefined;
