@@ -50,6 +50,17 @@ describe('ReportScan (the stream scans a report only as far as each part needs)'
     assert.deepEqual(scan.results, whole.results);
   });
 
+  it('notes the elements nested deeper than a report allows, and only those', () => {
+    const deep = `{"x":${'['.repeat(254)}${']'.repeat(254)}}`;
+    const limit = `{"x":${'['.repeat(253)}${']'.repeat(253)}}`;
+    const scan = new ReportScan(text(`{"cases":[${limit}],"results":[{"s":"[[["},${deep}]}`)).advance();
+    assert.deepEqual(
+      [...scan.tooDeep],
+      [scan.results[1]],
+      '254 levels inside the element plus its two is past 256; 253 is not; brackets in strings count for nothing',
+    );
+  });
+
   it('notes where the structure breaks, and cases after the results are no field the head misses', () => {
     const cut = report(20).slice(0, 300);
     const scan = new ReportScan(text(cut)).advance();
