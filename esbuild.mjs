@@ -146,6 +146,14 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
     plugins: [ownValidators, vendorChunks],
   },
+  // `evallens report <file> --stream` alone (cli/reportStreamMain.ts), which the results view forks: small to start fast.
+  {
+    ...node,
+    entryPoints: ['cli/reportStreamMain.ts'],
+    outfile: 'dist/reportStream.js',
+    external,
+    plugins: [ownValidators, vendorChunks],
+  },
   // The thread that reads one side of `evallens compare` (cli/compareSideWorker.ts), kept small to start fast.
   {
     ...node,

@@ -32,7 +32,7 @@
 // Performance metrics (script, layout, style) around each phase; BENCH_PROFILE=<prefix> writes a CPU
 // profile of the open.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -75,7 +75,7 @@ register();
 const require = createRequire(import.meta.url);
 const { panelHtml } = require(join(ROOT, 'extension/results/panelHtml.ts'));
 const { readReportFile } = require(join(ROOT, 'extension/results/reportFile.ts'));
-const { streamReportFile } = require(join(ROOT, 'extension/results/reportStream.ts'));
+const { streamEntry, streamReportFile } = require(join(ROOT, 'extension/results/reportStream.ts'));
 const { reportMessages } = require(join(ROOT, 'extension/results/reportMessages.ts'));
 const { chromium } = require('playwright-core');
 
@@ -113,7 +113,6 @@ const TOTAL = report.results.length;
 // A case near the end whose results the search finds (its id matches no other case's).
 const TARGET = report.cases[report.cases.length - 3].id;
 const TARGET_HITS = report.results.filter((r) => r.caseId.toLowerCase().includes(TARGET.toLowerCase())).length;
-const messages = reportMessages(report).map((m) => JSON.stringify(m));
 
 // --- Host side ------------------------------------------------------------------------------------------
 
@@ -126,22 +125,29 @@ async function hostRound(build) {
   let first;
   let cliRunningAtFirst;
   let child;
+  // What the panel posts (resultsPanel.ts reportParts/reportEnded), each with when it was posted.
+  const posted = [];
   const post = (messages) => {
-    for (const message of messages) JSON.stringify(message);
-    first ??= performance.now() - started;
+    const at = performance.now() - started;
+    for (const message of messages) posted.push({ at, text: JSON.stringify(message) });
+    first ??= at;
   };
   await streamReportFile(
     cli,
     reportFile,
     {
       head: (report) => {
-        post([{ type: 'config/label' }, ...reportMessages(report, undefined, false)]);
+        post([
+          { type: 'config/label', configFile: report.configFile, label: 'bench.eval.yaml' },
+          ...reportMessages(report, undefined, false),
+        ]);
         cliRunningAtFirst = child.exitCode === null && child.signalCode === null ? 1 : 0;
       },
       more: (cases, results) => post([{ type: 'report/append', cases, results, complete: false }]),
     },
     { started: (c) => (child = c) },
   );
+  post([{ type: 'report/append', cases: [], results: [], complete: true }]);
   const streamed = {
     streamFirstMessageMs: first,
     streamLastMessageMs: performance.now() - started,
@@ -157,6 +163,7 @@ async function hostRound(build) {
     wholeFirst ??= performance.now() - wholeStarted;
   }
   return {
+    posted,
     ...streamed,
     wholeFirstMessageMs: wholeFirst,
     wholeLastMessageMs: performance.now() - wholeStarted,
@@ -166,6 +173,27 @@ async function hostRound(build) {
 
 const cpuSeconds = (used) => (used.user + used.system) / 1e6;
 
+/** The CLI's `report --stream` (as the extension forks it) until its first line: wall ms and the CPU seconds (user + sys,
+ * from /proc/<pid>/stat) it had used by then, which the machine's load inflates far less than the wall time. */
+function firstLine(build) {
+  const entry = streamEntry(join(build.dir, 'cli.js'));
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [entry, 'report', reportFile, '--stream', '--no-color'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let seen;
+    child.stdout.on('data', (chunk) => {
+      if (seen !== undefined || !chunk.includes(10)) return;
+      const wallMs = performance.now() - started;
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      seen = { cliStreamFirstLineMs: wallMs, cliStreamFirstLineCpuS: (Number(fields[11]) + Number(fields[12])) / 100 };
+    });
+    child.on('error', fail);
+    child.on('close', () => (seen === undefined ? fail(new Error(`${entry} printed no line`)) : done(seen)));
+  });
+}
+
 async function cliRound(build) {
   const cli = join(build.dir, 'cli.js');
   const whole = await measure([process.execPath, cli, 'report', reportFile, '--reporter', 'json', '--no-color'], {
@@ -173,12 +201,14 @@ async function cliRound(build) {
     scratch: OUT,
     okCodes: [0, 1],
   });
-  const streamed = await measure([process.execPath, cli, 'report', reportFile, '--stream', '--no-color'], {
+  // As the extension forks it: the CLI's report --stream bundled alone when the build has one (dist/reportStream.js).
+  const streamed = await measure([process.execPath, streamEntry(cli), 'report', reportFile, '--stream', '--no-color'], {
     cwd: OUT,
     scratch: OUT,
     okCodes: [0],
   });
   return {
+    ...(await firstLine(build)),
     cliWholeWallMs: whole.wallMs,
     cliWholeCpuS: whole.cpuS,
     cliWholePeakRssMb: whole.peakRssMb,
@@ -220,15 +250,17 @@ const PAGE_SCRIPT = `
     const step = () => (check() ? done(performance.now() - t0) : requestAnimationFrame(step));
     requestAnimationFrame(step);
   });
-  window.benchOpen = async (target, hits, total, cases) => {
+  /** offsets: when each message arrives, in ms after t0 (the panel asking for the report); none: all at once. */
+  window.benchOpen = async (target, hits, total, cases, offsets) => {
     const t0 = performance.now();
     const queue = window.benchMessages;
     const deliver = (i) => {
       if (i >= queue.length) return;
       window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(queue[i]) }));
-      setTimeout(() => deliver(i + 1), 0);
+      const next = offsets === undefined ? 0 : Math.max(0, t0 + offsets[i + 1] - performance.now());
+      setTimeout(() => deliver(i + 1), next);
     };
-    setTimeout(() => deliver(0), 0);
+    setTimeout(() => deliver(0), offsets === undefined ? 0 : offsets[0]);
     const totalText = total.toLocaleString('en-US') + ' results';
     const summary = frameWhen(t0, () => text('.summary .case-counts').startsWith(cases + ' cases:'));
     const firstRows = frameWhen(t0, () => document.querySelectorAll('.rows .row').length > 0);
@@ -302,7 +334,9 @@ function frameStats(stamps) {
   };
 }
 
-async function viewRound(browser, build) {
+/** The view opening the host's messages: delivered at once (`timed` false: the view's own time) or at the times the
+ * host posted them (`timed`: from the panel asking for the report, the host's time included; only the open). */
+async function viewRound(browser, build, posted, timed) {
   const server = await serve(build);
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
@@ -310,7 +344,7 @@ async function viewRound(browser, build) {
     await page.addInitScript({ content: PAGE_SCRIPT });
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     await page.waitForFunction(() => window.posted.some((m) => m.type === 'webview/ready'));
-    for (const message of messages) await page.evaluate((m) => window.benchMessages.push(m), message);
+    for (const message of posted) await page.evaluate((m) => window.benchMessages.push(m), message.text);
     const session = await page.context().newCDPSession(page);
     await session.send('Performance.enable');
     if (process.env.BENCH_PROFILE) {
@@ -318,10 +352,17 @@ async function viewRound(browser, build) {
       await session.send('Profiler.start');
     }
     const cpuBefore = await mainThreadS(session);
+    const offsets = timed ? posted.map((m) => m.at) : undefined;
     const opened = await page.evaluate(
-      ([t, h, n, c]) => window.benchOpen(t, h, n, c),
-      [TARGET, TARGET_HITS, TOTAL, report.cases.length],
+      ([t, h, n, c, o]) => window.benchOpen(t, h, n, c, o ?? undefined),
+      [TARGET, TARGET_HITS, TOTAL, report.cases.length, offsets ?? null],
     );
+    if (timed)
+      return {
+        openSummaryMs: opened.summaryMs,
+        openFirstRowsMs: opened.firstRowsMs,
+        openSearchableMs: opened.searchableMs,
+      };
     const openCpuS = (await mainThreadS(session)) - cpuBefore;
     if (process.env.BENCH_PROFILE) {
       const { profile } = await session.send('Profiler.stop');
@@ -382,14 +423,23 @@ console.error(
 );
 for (let r = 0; r < ROUNDS; r++) {
   const order = r % 2 === 0 ? BUILDS : [...BUILDS].reverse();
+  // The host's code is this worktree's; each build's CLI reads the report (the protocol is the same).
+  const hosts = {};
+  const posted = {};
   for (const build of order) {
-    // The host's code is this worktree's either way; only the new build's CLI reads the report.
-    const host =
-      args['no-host'] || build.name !== 'new' ? {} : { ...(await hostRound(build)), ...(await cliRound(build)) };
-    const view = await viewRound(browser, build);
-    rows[build.name].push({ ...host, ...view });
+    const { posted: p, ...host } = await hostRound(build);
+    posted[build.name] = p;
+    hosts[build.name] = args['no-host'] ? {} : { ...host, ...(await cliRound(build)) };
+  }
+  for (const build of order) {
+    // The view alone on the new CLI's messages (the same for both views), then from the panel's request with each
+    // build's own CLI's messages at the times they were posted.
+    const view = await viewRound(browser, build, posted.new, false);
+    const timed = await viewRound(browser, build, posted[build.name], true);
+    const row = { ...hosts[build.name], ...view, ...timed };
+    rows[build.name].push(row);
     console.error(
-      `round ${r + 1} ${build.name}: ${JSON.stringify({ ...host, ...view }, (_, v) => (typeof v === 'number' ? round(v, 1) : v))}`,
+      `round ${r + 1} ${build.name}: ${JSON.stringify(row, (_, v) => (typeof v === 'number' ? round(v, 1) : v))}`,
     );
   }
 }

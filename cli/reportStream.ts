@@ -17,6 +17,8 @@ import { join, resolve } from 'node:path';
 import { jsonPrintable } from '../shared/text/printable';
 import { readBoundedBytes } from '../core/text/boundedRead';
 import { MAX_JSON_DEPTH, tooDeepJson } from '../core/text/jsonDepth';
+import { LineIndex } from '../core/text/position';
+import { toDisplay } from '../shared/text/displayPosition';
 import { depthErrorAt, ReportFileError, reportSchemaProblem, schemaError, syntaxError } from './reportJson';
 
 /** At most this many cases and results a part, and about this much of their text (one larger element is a part alone). */
@@ -49,7 +51,7 @@ export async function streamReportCommand(path: string, out: NodeJS.WritableStre
 
 /** Prints the report's parts to `out`; 0 when it was whole and fit the schema, 2 otherwise (the error line said why). */
 export async function streamReport(path: string, out: NodeJS.WritableStream): Promise<number> {
-  const write = (frame: string): Promise<void> => writeLine(out, jsonPrintable(frame));
+  const write = (frame: string): Promise<void> => writeLine(out, printableLine(frame));
   // Bytes, decoded value by value: JSON's structure is ASCII, and UTF-8 never puts an ASCII byte inside a character.
   const read = await readBoundedBytes(path, 'report');
   if (!read.ok) {
@@ -59,99 +61,207 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
   }
   const bom = read.bytes[0] === 0xef && read.bytes[1] === 0xbb && read.bytes[2] === 0xbf;
   const bytes = bom ? read.bytes.subarray(3) : read.bytes;
-  const shift = bom ? 1 : 0;
-  // The whole text only to name where a problem is (as `--reporter json` names it).
-  let decoded: string | undefined;
-  const whole = (): string => (decoded ??= bytes.toString('utf8'));
-  const charOffset = (byteOffset: number): number => bytes.toString('utf8', 0, byteOffset).length;
-  const layout = scanReport(bytes);
-  // Nesting is checked value by value (a value inside the report's object and arrays sits one or two levels down).
-  const tooDeep = (ranges: Iterable<Range>, levels: number): ReportFileError | undefined => {
-    for (const [start, end] of ranges) {
-      const text = bytes.toString('utf8', start, end);
-      const deep = tooDeepJson(text, MAX_JSON_DEPTH - levels);
-      if (deep !== undefined) return depthErrorAt(whole(), path, shift, charOffset(start) + text.slice(0, deep).length);
-    }
-    return undefined;
-  };
-  const head: Record<string, unknown> = {};
-  const headDeep = tooDeep(layout.fields.values(), 1);
-  if (headDeep !== undefined) {
-    await write(errorFrame(headDeep));
+  const reader = new PartReader(path, bytes, bom ? 1 : 0);
+  // A report that ends with its results (as the CLI writes one) prints its first part as soon as the
+  // scan has reached it; when that part has a problem, or the report ends otherwise, the whole layout
+  // is scanned first (so the first part and any problem in it are exactly as when reading it whole).
+  let early = endsAfterAnArray(bytes);
+  let first = early ? reader.first() : undefined;
+  if (first === undefined || 'error' in first) {
+    early = false;
+    reader.scan.advance();
+    first = reader.first();
+  }
+  if ('error' in first) {
+    await write(errorFrame(first.error));
     return 2;
   }
-  for (const [key, [start, end]] of layout.fields) {
-    try {
-      head[key] = JSON.parse(bytes.toString('utf8', start, end));
-    } catch {
-      await write(errorFrame(syntaxError(whole(), path, shift)));
-      return 2;
-    }
+  await write(first.line);
+  for (;;) {
+    const next = reader.next();
+    if (next === undefined) break;
+    await write('error' in next ? errorFrame(next.error) : next.line);
+    if ('error' in next) return 2;
   }
-  const { cases, results } = layout;
-  let caseAt = 0;
-  let resultAt = 0;
-  for (let part = 0; part === 0 || caseAt < cases.length || resultAt < results.length; part++) {
-    // The first part small: the view paints the summary and first rows from it while the rest is checked.
-    const items = part === 0 ? STREAM_FIRST_PART_ITEMS : STREAM_ITEMS_PER_PART;
+  if (reader.scan.brokenAt !== undefined) {
+    await write(errorFrame(reader.syntaxError()));
+    return 2;
+  }
+  const late = reader.lateField();
+  if (late !== undefined) {
+    // The head went out without that field: say so rather than show the report without it.
+    await write(
+      errorFrame(
+        reader.errorAt(
+          late.at,
+          `expected the results to be the report's last field, as the CLI writes it (or "imported" or "comparison" last), saw the field "${late.key}" after them`,
+        ),
+      ),
+    );
+    return 2;
+  }
+  await write('{"type":"end"}');
+  return 0;
+}
+
+type Part = { readonly line: string } | { readonly error: ReportFileError };
+
+/** A report's parts, checked one at a time, scanning only as far as each needs. */
+class PartReader {
+  readonly scan: ReportScan;
+  private head: Record<string, unknown> = {};
+  /** How many of the fields after the results the head holds (all of them once the scan was done). */
+  private lateFieldsFrom = Infinity;
+  private caseAt = 0;
+  private resultAt = 0;
+  /** The whole text only to name where a problem is (as `--reporter json` names it). */
+  private decoded: string | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly bytes: Buffer,
+    private readonly shift: number,
+  ) {
+    this.scan = new ReportScan(bytes);
+  }
+
+  /** The head with the first cases and results (read again from the start each call). */
+  first(): Part {
+    const { scan } = this;
+    this.caseAt = 0;
+    this.resultAt = 0;
+    scan.advance(() => this.scanned(STREAM_FIRST_PART_ITEMS));
+    this.lateFieldsFrom = scan.done ? Infinity : scan.afterResults.length;
+    this.head = {};
+    const headDeep = this.tooDeep(scan.fields.values(), 1);
+    if (headDeep !== undefined) return { error: headDeep };
+    for (const [key, [start, end]] of scan.fields) {
+      try {
+        this.head[key] = JSON.parse(this.bytes.toString('utf8', start, end));
+      } catch {
+        return { error: this.syntaxError() };
+      }
+    }
+    return this.part(true, STREAM_FIRST_PART_ITEMS);
+  }
+
+  /** The next part, or undefined when every case and result scanned has been printed. */
+  next(): Part | undefined {
+    const { scan } = this;
+    const items = STREAM_ITEMS_PER_PART;
+    scan.advance(() => this.scanned(items));
+    if (this.caseAt >= scan.cases.length && this.resultAt >= scan.results.length) return undefined;
+    return this.part(false, items);
+  }
+
+  /** Whether the scan has found the next `items` cases and results, or every one there is. */
+  private scanned(items: number): boolean {
+    const { scan } = this;
+    return (
+      (scan.cases.length >= this.caseAt + items || scan.closed.has('cases')) &&
+      (scan.results.length >= this.resultAt + items || scan.closed.has('results'))
+    );
+  }
+
+  /** A field after the results that the scan found only after the head was printed (the head lacks it). */
+  lateField(): { readonly key: string; readonly at: number } | undefined {
+    return this.scan.afterResults[this.lateFieldsFrom];
+  }
+
+  private part(first: boolean, items: number): Part {
+    const { scan, caseAt, resultAt } = this;
+    const { cases, results } = scan;
     const caseEnd = partEnd(cases, caseAt, items);
     const resultEnd = partEnd(results, resultAt, items);
-    const deep = tooDeep(cases.slice(caseAt, caseEnd), 2) ?? tooDeep(results.slice(resultAt, resultEnd), 2);
-    if (deep !== undefined) {
-      await write(errorFrame(deep));
-      return 2;
-    }
-    const caseTexts = texts(bytes, cases, caseAt, caseEnd);
-    const resultTexts = texts(bytes, results, resultAt, resultEnd);
+    const deep = this.tooDeepAmong(cases, caseAt, caseEnd) ?? this.tooDeepAmong(results, resultAt, resultEnd);
+    if (deep !== undefined) return { error: deep };
+    const caseTexts = texts(this.bytes, cases, caseAt, caseEnd);
+    const resultTexts = texts(this.bytes, results, resultAt, resultEnd);
     let caseValues: unknown[];
     let resultValues: unknown[];
     try {
       caseValues = caseTexts.map((t) => JSON.parse(t) as unknown);
       resultValues = resultTexts.map((t) => JSON.parse(t) as unknown);
     } catch {
-      await write(errorFrame(syntaxError(whole(), path, shift)));
-      return 2;
+      return { error: this.syntaxError() };
     }
     // Each part is checked as a report of the head and its own cases and results (the schema has no rule across elements).
     // A report without the arrays, or with something else in their place, is checked as it is (a cut-off one has what came).
+    const { head } = this;
     const problem = reportSchemaProblem({
       ...head,
-      ...((layout.arrays.has('cases') || layout.brokenAt !== undefined) && !('cases' in head)
-        ? { cases: caseValues }
-        : {}),
-      ...((layout.arrays.has('results') || layout.brokenAt !== undefined) && !('results' in head)
+      ...((scan.arrays.has('cases') || scan.brokenAt !== undefined) && !('cases' in head) ? { cases: caseValues } : {}),
+      ...((scan.arrays.has('results') || scan.brokenAt !== undefined) && !('results' in head)
         ? { results: resultValues }
         : {}),
     });
     if (problem !== undefined) {
       // Before any part is out, a missing field may be the file's break; a broken file says so first.
-      if (layout.brokenAt !== undefined && part === 0 && !/^\/(cases|results)\//.test(problem.pointer)) {
-        await write(errorFrame(syntaxError(whole(), path, shift)));
-        return 2;
-      }
+      if (scan.brokenAt !== undefined && first && !/^\/(cases|results)\//.test(problem.pointer))
+        return { error: this.syntaxError() };
       const pointer = problem.pointer
         .replace(/^\/cases\/(\d+)/, (_, i: string) => `/cases/${caseAt + Number(i)}`)
         .replace(/^\/results\/(\d+)/, (_, i: string) => `/results/${resultAt + Number(i)}`);
-      await write(errorFrame(schemaError(whole(), path, shift, pointer, problem.message, problem.count)));
-      return 2;
+      return { error: schemaError(this.whole(), this.path, this.shift, pointer, problem.message, problem.count) };
     }
-    const itemsText = `"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`;
-    if (part === 0) {
-      const headText = JSON.stringify(head);
-      const report = headText === '{}' ? `{${itemsText}}` : `${headText.slice(0, -1)},${itemsText}}`;
-      await write(`{"type":"head","report":${report}}`);
-    } else {
-      await write(`{"type":"chunk",${itemsText}}`);
+    this.caseAt = caseEnd;
+    this.resultAt = resultEnd;
+    // One line: a line break outside a string is only whitespace between tokens (inside one it is escaped).
+    const itemsText = oneLine(`"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`);
+    if (!first) return { line: `{"type":"chunk",${itemsText}}` };
+    const headText = JSON.stringify(head);
+    const report = headText === '{}' ? `{${itemsText}}` : `${headText.slice(0, -1)},${itemsText}}`;
+    return { line: `{"type":"head","report":${report}}` };
+  }
+
+  syntaxError(): ReportFileError {
+    return syntaxError(this.whole(), this.path, this.shift);
+  }
+
+  /** An error at byte `offset`, named at its line and column as the others are. */
+  errorAt(offset: number, detail: string): ReportFileError {
+    const at = toDisplay(new LineIndex(this.whole()).position(this.charOffset(offset)));
+    return new ReportFileError(this.path, at.line, at.column + (at.line === 1 ? this.shift : 0), detail);
+  }
+
+  private whole(): string {
+    return (this.decoded ??= this.bytes.toString('utf8'));
+  }
+
+  private charOffset(byteOffset: number): number {
+    return this.bytes.toString('utf8', 0, byteOffset).length;
+  }
+
+  /** The first of the elements `from` to `to - 1` nested too deep, named at its bracket (the scan noted which are). */
+  private tooDeepAmong(ranges: readonly Range[], from: number, to: number): ReportFileError | undefined {
+    if (this.scan.tooDeep.size === 0) return undefined;
+    for (let i = from; i < to; i++) {
+      const range = ranges[i];
+      if (range !== undefined && this.scan.tooDeep.has(range)) return this.tooDeep([range], 2);
     }
-    caseAt = caseEnd;
-    resultAt = resultEnd;
+    return undefined;
   }
-  if (layout.brokenAt !== undefined) {
-    await write(errorFrame(syntaxError(whole(), path, shift)));
-    return 2;
+
+  /** Nesting is checked value by value (a value inside the report's object and arrays sits one or two levels down). */
+  private tooDeep(ranges: Iterable<Range>, levels: number): ReportFileError | undefined {
+    for (const [start, end] of ranges) {
+      const text = this.bytes.toString('utf8', start, end);
+      const deep = tooDeepJson(text, MAX_JSON_DEPTH - levels);
+      if (deep !== undefined)
+        return depthErrorAt(this.whole(), this.path, this.shift, this.charOffset(start) + text.slice(0, deep).length);
+    }
+    return undefined;
   }
-  await write('{"type":"end"}');
-  return 0;
+}
+
+/** Printable ASCII (and JSON's whitespace) needs no escape: only other text goes through jsonPrintable. */
+const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
+function printableLine(frame: string): string {
+  return NOT_PLAIN.test(frame) ? jsonPrintable(frame) : frame;
+}
+
+function oneLine(text: string): string {
+  return /[\r\n]/.test(text) ? text.replace(/[\r\n]/g, ' ') : text;
 }
 
 function errorFrame(error: ReportFileError): string {
@@ -171,13 +281,12 @@ function partEnd(ranges: readonly Range[], from: number, items: number): number 
   return at;
 }
 
-/** The elements' texts on one line: a line break outside a string is only whitespace in JSON (inside one it is escaped). */
+/** The elements' texts. */
 function texts(bytes: Buffer, ranges: readonly Range[], from: number, to: number): string[] {
   const out: string[] = [];
   for (let i = from; i < to; i++) {
     const [start, end] = ranges[i] ?? [0, 0];
-    const t = bytes.toString('utf8', start, end);
-    out.push(/[\r\n]/.test(t) ? t.replace(/[\r\n]/g, ' ') : t);
+    out.push(bytes.toString('utf8', start, end));
   }
   return out;
 }
@@ -196,71 +305,158 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
 /**
- * The report's top-level fields and the elements of its `cases` and `results`, by offset; stops where
- * the structure breaks (a file cut off, a missing comma). Tokens inside a value are not checked here:
- * each value's JSON.parse does that.
+ * The report's top-level fields and the elements of its `cases` and `results`, by offset, found by
+ * scanning from the front; stops where the structure breaks (a file cut off, a missing comma). Tokens
+ * inside a value are not checked here: each value's JSON.parse does that. Resumable (`advance`), so a
+ * stream can check and print its first part once the scan has reached it.
  */
-export function scanReport(body: Buffer): Layout {
-  const fields = new Map<string, Range>();
-  const cases: Range[] = [];
-  const results: Range[] = [];
-  const arrays = new Set<string>();
-  const broken = (at: number): Layout => ({ fields, cases, results, arrays, brokenAt: at });
-  let i = skipSpace(body, 0);
-  if (body[i] !== OPEN_BRACE) return broken(i);
-  i = skipSpace(body, i + 1);
-  if (body[i] === CLOSE_BRACE) return whole(body, i + 1, { fields, cases, results, arrays });
-  for (;;) {
-    if (body[i] !== QUOTE) return broken(i);
-    const keyEnd = endOfString(body, i);
-    if (keyEnd >= body.length) return broken(i);
-    let key: string;
-    try {
-      key = JSON.parse(body.toString('utf8', i, keyEnd + 1)) as string;
-    } catch {
-      return broken(i);
-    }
-    i = skipSpace(body, keyEnd + 1);
-    if (body[i] !== COLON) return broken(i);
-    i = skipSpace(body, i + 1);
-    if ((key === 'cases' || key === 'results') && body[i] === OPEN_BRACKET) {
-      const list = key === 'cases' ? cases : results;
-      list.length = 0;
-      arrays.add(key);
+export class ReportScan implements Layout {
+  readonly fields = new Map<string, Range>();
+  readonly cases: Range[] = [];
+  readonly results: Range[] = [];
+  readonly arrays = new Set<string>();
+  /** Elements of cases and results nested deeper than a report allows (rare: each is checked exactly on its own). */
+  readonly tooDeep = new Set<Range>();
+  /** Which of cases and results have been scanned to their end. */
+  readonly closed = new Set<string>();
+  /** Top-level members that come after the `results` array (a report the CLI writes has only `imported` and `comparison` there). */
+  readonly afterResults: { readonly key: string; readonly at: number }[] = [];
+  brokenAt: number | undefined;
+  done = false;
+  private at = -1;
+  /** The array being scanned (cases or results), when inside one. */
+  private list: Range[] | undefined;
+  private resultsSeen = false;
+
+  constructor(private readonly body: Buffer) {}
+
+  /** Scans on, element by element, until `enough()` holds after an element, or to the end. */
+  advance(enough: () => boolean = () => false): this {
+    const body = this.body;
+    let i = this.at;
+    if (this.done) return this;
+    if (i === -1) {
+      i = skipSpace(body, 0);
+      if (body[i] !== OPEN_BRACE) return this.broken(i);
       i = skipSpace(body, i + 1);
-      if (body[i] === CLOSE_BRACKET) i++;
-      else
-        for (;;) {
-          const end = endOfValue(body, i);
-          if (end === undefined) return broken(i);
-          list.push([i, end]);
-          i = skipSpace(body, end);
-          const c = body[i];
-          if (c === CLOSE_BRACKET) {
-            i++;
-            break;
-          }
-          if (c !== COMMA) return broken(i);
-          i = skipSpace(body, i + 1);
-        }
-      fields.delete(key);
-    } else {
-      const end = endOfValue(body, i);
-      if (end === undefined) return broken(i);
-      fields.set(key, [i, end]);
-      i = end;
+      if (body[i] === CLOSE_BRACE) return this.whole(i + 1);
     }
-    i = skipSpace(body, i);
-    const c = body[i];
-    if (c === CLOSE_BRACE) return whole(body, i + 1, { fields, cases, results, arrays });
-    if (c !== COMMA) return broken(i);
-    i = skipSpace(body, i + 1);
+    for (;;) {
+      const list = this.list;
+      if (list !== undefined) {
+        // Inside cases or results: at an element.
+        const end = endOfValue(body, i);
+        if (end === undefined) return this.broken(i);
+        const range: Range = [i, end];
+        list.push(range);
+        // The element sits two levels down in the report (its object and the array).
+        if (deepestOfLastValue > MAX_JSON_DEPTH - 2) this.tooDeep.add(range);
+        i = skipSpace(body, end);
+        const c = body[i];
+        if (c === CLOSE_BRACKET) {
+          if (list === this.results) this.resultsSeen = true;
+          this.closed.add(list === this.results ? 'results' : 'cases');
+          this.list = undefined;
+          i = this.afterMember(i + 1);
+          if (i < 0) return this;
+        } else if (c === COMMA) i = skipSpace(body, i + 1);
+        else return this.broken(i);
+        if (enough()) {
+          this.at = i;
+          return this;
+        }
+        continue;
+      }
+      // At a member's key.
+      if (body[i] !== QUOTE) return this.broken(i);
+      const keyEnd = endOfString(body, i);
+      if (keyEnd >= body.length) return this.broken(i);
+      let key: string;
+      try {
+        key = JSON.parse(body.toString('utf8', i, keyEnd + 1)) as string;
+      } catch {
+        return this.broken(i);
+      }
+      const keyAt = i;
+      i = skipSpace(body, keyEnd + 1);
+      if (body[i] !== COLON) return this.broken(i);
+      i = skipSpace(body, i + 1);
+      // The cases after the results is an order the parts handle; anything else there the head would miss.
+      const firstCases = key === 'cases' && !this.arrays.has('cases') && body[i] === OPEN_BRACKET;
+      if (this.resultsSeen && !firstCases) this.afterResults.push({ key, at: keyAt });
+      if ((key === 'cases' || key === 'results') && body[i] === OPEN_BRACKET) {
+        const list = key === 'cases' ? this.cases : this.results;
+        list.length = 0;
+        this.arrays.add(key);
+        this.closed.delete(key);
+        this.fields.delete(key);
+        i = skipSpace(body, i + 1);
+        if (body[i] === CLOSE_BRACKET) {
+          if (key === 'results') this.resultsSeen = true;
+          this.closed.add(key);
+          i = this.afterMember(i + 1);
+          if (i < 0) return this;
+        } else this.list = list;
+      } else {
+        const end = endOfValue(body, i);
+        if (end === undefined) return this.broken(i);
+        this.fields.set(key, [i, end]);
+        i = this.afterMember(end);
+        if (i < 0) return this;
+      }
+    }
+  }
+
+  /** After a member: the next key's offset, or -1 when the object ended (or broke) there. */
+  private afterMember(from: number): number {
+    const i = skipSpace(this.body, from);
+    const c = this.body[i];
+    if (c === CLOSE_BRACE) {
+      this.whole(i + 1);
+      return -1;
+    }
+    if (c !== COMMA) {
+      this.broken(i);
+      return -1;
+    }
+    return skipSpace(this.body, i + 1);
+  }
+
+  private broken(at: number): this {
+    this.brokenAt = at;
+    this.done = true;
+    return this;
+  }
+
+  private whole(after: number): this {
+    const rest = skipSpace(this.body, after);
+    this.brokenAt = rest < this.body.length ? rest : undefined;
+    this.done = true;
+    return this;
   }
 }
 
-function whole(body: Uint8Array, after: number, found: Omit<Layout, 'brokenAt'>): Layout {
-  const rest = skipSpace(body, after);
-  return { ...found, brokenAt: rest < body.length ? rest : undefined };
+/** The whole layout of a report's text (see ReportScan). */
+export function scanReport(body: Buffer): Layout {
+  return new ReportScan(body).advance();
+}
+
+/**
+ * Whether the text ends as a report whose last member is an array (`…]}`), as the CLI writes one
+ * without `imported` or `comparison`: then nothing the head needs is likely to come after the results,
+ * and the first part is printed as soon as the scan has reached it.
+ */
+function endsAfterAnArray(body: Uint8Array): boolean {
+  let i = body.length - 1;
+  while (i >= 0 && isSpace(body[i])) i--;
+  if (body[i] !== CLOSE_BRACE) return false;
+  i--;
+  while (i >= 0 && isSpace(body[i])) i--;
+  return body[i] === CLOSE_BRACKET;
+}
+
+function isSpace(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 function skipSpace(text: Uint8Array, i: number): number {
@@ -272,6 +468,9 @@ function skipSpace(text: Uint8Array, i: number): number {
   return at;
 }
 
+/** How deep the last value endOfValue found nests (brackets outside strings, as tooDeepJson counts them). */
+let deepestOfLastValue = 0;
+
 /** The offset just after the value starting at `start` (strings and brackets balanced), or undefined when the text ends first. */
 function endOfValue(text: Uint8Array, start: number): number | undefined {
   const first = text[start];
@@ -279,15 +478,22 @@ function endOfValue(text: Uint8Array, start: number): number | undefined {
     const end = endOfString(text, start);
     return end < text.length ? end + 1 : undefined;
   }
+  deepestOfLastValue = 0;
   if (first === OPEN_BRACE || first === OPEN_BRACKET) {
     let depth = 0;
+    let deepest = 0;
     for (let i = start; i < text.length; i++) {
       const c = text[i];
       if (c === QUOTE) i = endOfString(text, i);
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        depth++;
+        if (depth > deepest) deepest = depth;
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         depth--;
-        if (depth === 0) return i + 1;
+        if (depth === 0) {
+          deepestOfLastValue = deepest;
+          return i + 1;
+        }
       }
     }
     return undefined;

@@ -6,7 +6,8 @@
  * and the CLI killed past either. No vscode here.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ReportCase, Report } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 
@@ -24,6 +25,12 @@ export interface ReportParts {
 
 export function reportStreamArgs(path: string): string[] {
   return ['report', path, '--stream', '--no-color'];
+}
+
+/** The CLI's `report --stream` bundled alone beside it (dist/reportStream.js: starts faster), else the CLI itself. */
+export function streamEntry(cliPath: string): string {
+  const alone = join(dirname(cliPath), 'reportStream.js');
+  return existsSync(alone) ? alone : cliPath;
 }
 
 export interface StreamLimits {
@@ -49,7 +56,7 @@ export function streamReportFile(
   const maxLine = limits.maxLineChars ?? MAX_LINE_CHARS;
   const maxTotal = limits.maxTotalChars ?? MAX_TOTAL_CHARS;
   return new Promise((resolve, reject) => {
-    const child = fork(cliPath, reportStreamArgs(path), {
+    const child = fork(streamEntry(cliPath), reportStreamArgs(path), {
       cwd: dirname(cliPath),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       execArgv: [],

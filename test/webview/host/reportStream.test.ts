@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Report, ReportCase } from '../../../core/report/report';
 import type { ScorerResult } from '../../../core/result';
 import { readReportFile } from '../../../extension/results/reportFile';
-import { streamReportFile, streamWholeReport } from '../../../extension/results/reportStream';
+import { streamEntry, streamReportFile, streamWholeReport } from '../../../extension/results/reportStream';
 import { CLI, ensureBuilt, ROOT } from '../../support/cli';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'reports', 'three-cases.report.json');
@@ -110,6 +111,20 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
     );
   });
 
+  it('a result half-way nested too deep: the parts before it are handed on, then the error --reporter json gives', async () => {
+    const { path } = bigReport('deep-later.json', (line, i) =>
+      i === 9000 ? line.replace(/\}$/, `,"details":${'['.repeat(300)}${']'.repeat(300)}}`) : line,
+    );
+    const seen = await stream(path);
+    assert.equal(seen.results, 6000, 'the parts before the one holding it');
+    const expected = await readReportFile(CLI, path).then(
+      () => 'read',
+      (e: Error) => e.message,
+    );
+    assert.match(expected, /nested more than 256 levels deep/);
+    assert.equal(seen.error, expected);
+  });
+
   it('says what --reporter json says for a report broken before its results', async () => {
     const text = readFileSync(FIXTURE, 'utf8');
     for (const [name, broken] of [
@@ -144,6 +159,61 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
       );
       assert.equal(seen.error, expected, name);
     }
+  });
+
+  it('a report whose fields come after its results (another order than the CLI writes) streams as it reads whole', async () => {
+    const { text } = bigReport('order.json');
+    const base = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Report;
+    const scorers = JSON.stringify(base.scorers);
+    // `scorers` moved after the results: the file still ends "]}", so the first part is tried early, misses
+    // the scorers, and the whole layout is read first instead.
+    const moved = `${text.replace(`"scorers":${scorers},`, '').replace(/\n\]\}\n$/, '')}\n],"scorers":${scorers}}\n`;
+    assert.notEqual(moved, text);
+    const path = join(dir, 'order-moved.json');
+    writeFileSync(path, moved);
+    const seen = await stream(path);
+    assert.equal(seen.error, undefined);
+    assert.equal(seen.results, RESULTS);
+    assert.deepEqual(await streamWholeReport(CLI, path), await readReportFile(CLI, path));
+  });
+
+  it('a report with a second "results" after its results: the error names it at file:line:col', async () => {
+    const { text } = bigReport('twice.json');
+    const twice = text.replace(/\n\]\}\n$/, '\n],\n"results":[]}\n');
+    const path = join(dir, 'twice-results.json');
+    writeFileSync(path, twice);
+    const seen = await stream(path);
+    const line = twice.split('\n').findIndex((l) => l.startsWith('"results":[]')) + 1;
+    assert.match(
+      seen.error ?? '',
+      new RegExp(
+        `^${path}:${line}:1: expected the results to be the report's last field.*saw the field "results" after them`,
+      ),
+    );
+  });
+
+  it('prints bidi and C1 characters of a report as \\u escapes, as --reporter json does', () => {
+    const text = readFileSync(FIXTURE, 'utf8').replace('texts are equal', 'texts \u202e are\u0085 equal');
+    const path = join(dir, 'bidi.json');
+    writeFileSync(path, text);
+    const printed = spawnSync(process.execPath, [CLI, 'report', path, '--stream'], { encoding: 'utf8' }).stdout;
+    assert.ok(printed.includes('texts \\u202e are\\u0085 equal'), printed.slice(0, 300));
+    assert.doesNotMatch(printed, /[\u202e\u0085]/);
+  });
+
+  it("forks the CLI's report --stream bundled alone (dist/reportStream.js), which prints what the CLI prints", () => {
+    const alone = join(dirname(CLI), 'reportStream.js');
+    assert.equal(streamEntry(CLI), alone);
+    assert.equal(streamEntry(join(dir, 'cli.js')), join(dir, 'cli.js'), 'an older build without it: the CLI itself');
+    const { path } = bigReport('alone.json');
+    const args = ['report', path, '--stream', '--no-color'];
+    const byCli = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const byAlone = spawnSync(process.execPath, [alone, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    assert.equal(byAlone.status, 0);
+    assert.equal(byAlone.stdout, byCli.stdout);
+    const wrong = spawnSync(process.execPath, [alone, 'report', path], { encoding: 'utf8' });
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /usage: reportStream\.js report/);
   });
 
   it('stops a CLI whose line is longer than the cap', async () => {

@@ -1,0 +1,44 @@
+/**
+ * `evallens report <report.json> --stream` as a bundle of its own (dist/reportStream.js), which the
+ * results view forks (extension/results/reportStream.ts): it loads only what reads and checks a
+ * report, not the whole CLI, so the view's first part is not kept waiting by the CLI's start-up.
+ * The same command as `dist/cli.js report <file> --stream`, with the same output and exit codes.
+ */
+import { configureReadLimits } from '../core/text/boundedRead';
+import { printable } from '../shared/text/printable';
+import { rememberCredentialEnvironment } from '../shared/text/secretMask';
+import { maskStderr } from './maskedStderr';
+import { streamReportCommand } from './reportStream';
+
+const USAGE = 'usage: reportStream.js report <report.json | run folder> --stream [--no-color]';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, path, ...rest] = argv;
+  if (
+    command !== 'report' ||
+    path === undefined ||
+    path.startsWith('-') ||
+    !rest.includes('--stream') ||
+    rest.some((a) => a !== '--stream' && a !== '--no-color')
+  ) {
+    process.stderr.write(`evallens: ${USAGE}\n`);
+    return 2;
+  }
+  // As the CLI does (cli/main.ts): credentials masked on stderr, the user's own read caps.
+  rememberCredentialEnvironment(process.env);
+  for (const problem of configureReadLimits(process.env)) process.stderr.write(`evallens: warning: ${problem}\n`);
+  return streamReportCommand(path, process.stdout);
+}
+
+maskStderr(process.stderr);
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(
+      `${printable(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, { lines: true })}\n`,
+    );
+    process.exitCode = 70;
+  },
+);
