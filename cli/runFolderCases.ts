@@ -289,11 +289,16 @@ class FolderCaseItem implements FolderCase {
  * A file's lines as bytes, read in large chunks and handed out one at a time without a promise per
  * line (a merge reads millions): `current` is the next line, or undefined when the chunk read so far
  * is used up, and then `fill()` reads on (false at the end of the file). Lines end at \n (a \r before
- * it is dropped); blank lines are left out; a line longer than MAX_LINE is an error.
+ * it is dropped); blank lines are left out; a line longer than MAX_LINE is an error. A chunk is split
+ * as its lines are asked for, not at once: a line made long before it is used outlives the young
+ * generation, and copying such lines was most of a merge's garbage collection.
  */
 class LineCursor {
-  private lines: NumberedBytes[] = [];
-  private at = 0;
+  /** The chunk being split, and where its next line starts. */
+  private chunk: Buffer | undefined;
+  private offset = 0;
+  /** The current line, once asked for. */
+  private next: NumberedBytes | undefined;
   private carry: Buffer | undefined;
   /** Lines read so far, blank ones included. */
   private number = 0;
@@ -306,16 +311,18 @@ class LineCursor {
   }
 
   get current(): NumberedBytes | undefined {
-    return this.lines[this.at];
+    this.next ??= this.take();
+    return this.next;
   }
 
   advance(): void {
-    this.at++;
+    if (this.next === undefined) this.take();
+    this.next = undefined;
   }
 
   /** Reads until a line is ready; false at the end of the file. */
   async fill(): Promise<boolean> {
-    while (this.at >= this.lines.length) {
+    while (this.current === undefined) {
       if (this.ended) return false;
       let next: IteratorResult<Buffer>;
       try {
@@ -325,37 +332,54 @@ class LineCursor {
           `${this.path}:1:1: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
         );
       }
-      this.lines = [];
-      this.at = 0;
       if (next.done === true) {
         this.ended = true;
-        if (this.carry !== undefined) this.push(this.carry, this.carry.length);
+        const carry = this.carry;
         this.carry = undefined;
+        if (carry !== undefined) this.next = this.line(carry, carry.length);
         continue;
       }
       const bytes = next.value;
-      let start = 0;
-      let newline = bytes.indexOf(10);
-      if (this.carry !== undefined) {
-        // Only the line cut at the chunk's edge is copied together, not the chunk.
-        const end = newline === -1 ? bytes.length : newline;
-        const joined = Buffer.concat([this.carry, bytes.subarray(0, end)]);
-        if (newline === -1) this.carry = joined;
-        else {
-          this.carry = undefined;
-          this.push(joined, joined.length);
-          start = newline + 1;
-          newline = bytes.indexOf(10, start);
-        }
+      if (this.carry === undefined) {
+        this.chunk = bytes;
+        this.offset = 0;
+        continue;
       }
-      for (; newline !== -1; newline = bytes.indexOf(10, start)) {
-        this.push(bytes.subarray(start, newline), newline - start);
-        start = newline + 1;
+      // Only the line cut at the chunk's edge is copied together, not the chunk.
+      const newline = bytes.indexOf(10);
+      if (newline === -1) {
+        this.carry = Buffer.concat([this.carry, bytes]);
+        if (this.carry.length > MAX_LINE) this.tooLong();
+        continue;
       }
-      if (this.carry === undefined && start < bytes.length) this.carry = bytes.subarray(start);
-      if (this.carry !== undefined && this.carry.length > MAX_LINE) this.tooLong();
+      const joined = Buffer.concat([this.carry, bytes.subarray(0, newline)]);
+      this.carry = undefined;
+      this.chunk = bytes;
+      this.offset = newline + 1;
+      this.next = this.line(joined, joined.length);
     }
     return true;
+  }
+
+  /** The chunk's next line (blank ones skipped); undefined when the chunk is used up, its cut last line kept as the carry. */
+  private take(): NumberedBytes | undefined {
+    const chunk = this.chunk;
+    if (chunk === undefined) return undefined;
+    for (;;) {
+      const start = this.offset;
+      const newline = chunk.indexOf(10, start);
+      if (newline === -1) {
+        this.chunk = undefined;
+        if (start < chunk.length) {
+          this.carry = chunk.subarray(start);
+          if (this.carry.length > MAX_LINE) this.tooLong();
+        }
+        return undefined;
+      }
+      this.offset = newline + 1;
+      const line = this.line(chunk.subarray(start, newline), newline - start);
+      if (line !== undefined) return line;
+    }
   }
 
   private tooLong(): never {
@@ -364,11 +388,13 @@ class LineCursor {
     );
   }
 
-  private push(line: Buffer, length: number): void {
+  /** A line numbered, its \r dropped; undefined when blank. */
+  private line(bytes: Buffer, length: number): NumberedBytes | undefined {
     if (length > MAX_LINE) this.tooLong();
     this.number++;
-    const end = length > 0 && line[length - 1] === 13 ? length - 1 : length;
-    if (end > 0) this.lines.push({ bytes: end === length ? line : line.subarray(0, end), line: this.number });
+    const end = length > 0 && bytes[length - 1] === 13 ? length - 1 : length;
+    if (end === 0) return undefined;
+    return { bytes: end === length ? bytes : bytes.subarray(0, end), line: this.number };
   }
 }
 
@@ -378,7 +404,7 @@ export async function* folderCases(dir: string): AsyncIterable<FolderCase> {
 }
 
 /** Cases handed on at once by folderCaseBatches. */
-const BATCH = 512;
+const BATCH = 64;
 
 /**
  * folderCases in batches: a merge reads hundreds of thousands of cases, and a promise per case (an
