@@ -146,12 +146,47 @@ const REASON_KEY = Buffer.from(',"reason":"');
  * decoded up to the reason's opening quote when it is in the front (half a million lines make a
  * merge: the less decoded, the less to collect).
  */
-function frontOf(bytes: Buffer, skip: number): RegExpExecArray | null {
+function frontOf(bytes: Buffer, skip: number, slot: number): RegExpExecArray | null {
   const limit = Math.min(bytes.length, skip + FRONT);
   const reason = bytes.indexOf(REASON_KEY, skip);
   const end = reason !== -1 && reason + REASON_KEY.length <= limit ? reason + REASON_KEY.length : limit;
-  return FRONT_FIELDS.exec(bytes.toString('latin1', skip, end));
+  return recentFronts.match(bytes, skip, end, slot);
 }
+
+/** Fronts remembered per result's place in its case. */
+const FRONTS_PER_SLOT = 4;
+/** Places in a case whose fronts are remembered (a case's first results; the rest are matched each time). */
+const SLOTS = 64;
+
+/**
+ * The fronts last matched at each place of a case's results (a case's results come in scorer order):
+ * most results of a scorer share their front (`"scorer":"contains","trial":1,"status":"fail","score":0,…`),
+ * and a front compared as bytes makes no string and no match, which half a million lines otherwise
+ * make for the collector. Fronts are only ever the same bytes, so a remembered match is the match.
+ */
+class RecentFronts {
+  private readonly slots: { bytes: Buffer; match: RegExpExecArray | null }[][] = [];
+  private readonly next: number[] = [];
+
+  match(bytes: Buffer, start: number, end: number, slot: number): RegExpExecArray | null {
+    const length = end - start;
+    const seen = slot < SLOTS ? (this.slots[slot] ??= []) : undefined;
+    if (seen !== undefined)
+      for (const front of seen)
+        if (front.bytes.length === length && bytes.compare(front.bytes, 0, length, start, end) === 0)
+          return front.match;
+    const match = FRONT_FIELDS.exec(bytes.toString('latin1', start, end));
+    if (seen !== undefined) {
+      const front = { bytes: Buffer.from(bytes.subarray(start, end)), match };
+      const at = this.next[slot] ?? 0;
+      seen[at] = front;
+      this.next[slot] = (at + 1) % FRONTS_PER_SLOT;
+    }
+    return match;
+  }
+}
+
+const recentFronts = new RecentFronts();
 
 /** The fold's fields of a result line from its front; undefined when the front does not say them all (then the line is parsed whole). */
 function foldFieldsOf(match: RegExpExecArray | null): FoldResult | undefined {
@@ -250,7 +285,7 @@ class FolderCaseItem implements FolderCase {
   }
 
   private frontFields(): (RegExpExecArray | null)[] {
-    this.fronts ??= this.resultsAt.map((at) => frontOf(at.bytes, this.prefix));
+    this.fronts ??= this.resultsAt.map((at, slot) => frontOf(at.bytes, this.prefix, slot));
     return this.fronts;
   }
 
