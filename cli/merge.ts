@@ -10,19 +10,17 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Report } from '../core/report/report';
-import type { ScorerResult } from '../core/result';
-import type { CaseEndEvent, RunEvent } from '../core/runner/events';
+import type { RunEvent } from '../core/runner/events';
 import { DEFAULT_JOB_THRESHOLD } from '../core/config/runConfig';
 import { RunFold } from './runFold';
-import { fromDisplay } from '../shared/text/displayPosition';
 import { printable } from '../shared/text/printable';
 import packageJson from '../package.json';
 import type { ReporterRequest } from './args';
 import { checkShards, MergeInputError, type ShardRun } from './mergeInputs';
 import { inDatasetOrderBatches, mergeByIndex, MergeOverlapError } from './mergeOrder';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { RunFolderError, type FolderCase } from './runFolderCases';
-import { SHOWN_RESULTS, type ShownResult, type WithShownResults } from './reporters/shownResults';
+import { RunFolderError } from './runFolderCases';
+import { caseEvents } from './storedCaseEvents';
 import { writeRunInfo, type RunInfo } from './runInfo';
 import { folderSource, RunFolderWriteError, writeFolderReport } from './runStore';
 import { shardLabel } from '../core/runner/shard';
@@ -179,65 +177,6 @@ async function mergeInto(
   };
   writeRunInfo(dir, merged);
   return head;
-}
-
-/**
- * A case's start and end, as a run emits them, for the reporters (console lines, JUnit, CSV). Its
- * results are parsed when a reporter reads them (most read only a failed case's).
- */
-export function caseEvents(item: FolderCase): [RunEvent, RunEvent] {
-  const c = item.case;
-  const at = { offset: 0, ...fromDisplay(c.location) };
-  const range = { file: c.location.file, start: at, end: at };
-  return [{ type: 'case/start', caseId: c.id, index: c.index, range }, new StoredCaseEnd(item, range)];
-}
-
-/**
- * A case end read from a run folder. A class, not an object literal with a getter, a spread and a
- * symbol key: such a literal is made as a dictionary of its properties, over a kilobyte a case.
- */
-class StoredCaseEnd implements CaseEndEvent, WithShownResults {
-  readonly type = 'case/end';
-  readonly caseId: string;
-  readonly index: number;
-  readonly status: CaseEndEvent['status'];
-  readonly durationMs: number;
-  declare readonly trials?: NonNullable<CaseEndEvent['trials']>;
-
-  constructor(
-    private readonly item: FolderCase,
-    readonly range: CaseEndEvent['range'],
-  ) {
-    const c = item.case;
-    this.caseId = c.id;
-    this.index = c.index;
-    this.status = c.status;
-    this.durationMs = c.durationMs;
-    if (c.trials !== undefined) (this as { trials?: NonNullable<CaseEndEvent['trials']> }).trials = c.trials;
-  }
-
-  get results(): readonly ScorerResult[] {
-    return this.item.results();
-  }
-
-  /** As JSON (the JSONL reporter writes events), the end a run emits: its fields in that order, results included. */
-  toJSON(): object {
-    const { type, caseId, index, range, status, durationMs, trials } = this;
-    return {
-      type,
-      caseId,
-      index,
-      range,
-      status,
-      durationMs,
-      results: this.results,
-      ...(trials === undefined ? {} : { trials }),
-    };
-  }
-
-  // The console and JUnit print a failed case's reasons: read from the lines, not parsed whole.
-  readonly [SHOWN_RESULTS] = (statuses: ReadonlySet<string>): readonly ShownResult[] =>
-    this.item.shownResults(statuses);
 }
 
 /** Lines appended to a file through a large buffer, written synchronously when full; a failed write names the file. */

@@ -1,6 +1,7 @@
 /**
- * The case events `evallens merge` hands the reporters (cli/merge.ts): what a reporter reads of them,
- * and their JSON (the JSONL reporter writes events as they are), are those of the object a run emits.
+ * The case events `evallens merge` hands the reporters (cli/storedCaseEvents.ts): what a reporter
+ * reads of them, and their JSON (the JSONL reporter writes events as they are), are those of the
+ * object a run emits.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import type { ReportCase } from '../../core/report/report';
 import type { ScorerResult } from '../../core/result';
 import type { CaseEndEvent } from '../../core/runner/events';
-import { caseEvents } from '../../cli/merge';
+import { caseEvents } from '../../cli/storedCaseEvents';
 import { folderCases, type FolderCase } from '../../cli/runFolderCases';
 import { shownResults } from '../../cli/reporters/shownResults';
 import { encodeEvent } from '../../protocol/runEvents';
