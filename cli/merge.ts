@@ -10,19 +10,17 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Report } from '../core/report/report';
-import type { ScorerResult } from '../core/result';
-import type { CaseEndEvent, RunEvent } from '../core/runner/events';
+import type { RunEvent } from '../core/runner/events';
 import { DEFAULT_JOB_THRESHOLD } from '../core/config/runConfig';
 import { RunFold } from './runFold';
-import { fromDisplay } from '../shared/text/displayPosition';
 import { printable } from '../shared/text/printable';
 import packageJson from '../package.json';
 import type { ReporterRequest } from './args';
 import { checkShards, MergeInputError, type ShardRun } from './mergeInputs';
 import { inDatasetOrderBatches, mergeByIndex, MergeOverlapError } from './mergeOrder';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { RunFolderError, type FolderCase } from './runFolderCases';
-import { SHOWN_RESULTS, type WithShownResults } from './reporters/shownResults';
+import { RunFolderError } from './runFolderCases';
+import { caseEvents } from './storedCaseEvents';
 import { writeRunInfo, type RunInfo } from './runInfo';
 import { folderSource, RunFolderWriteError, writeFolderReport } from './runStore';
 import { shardLabel } from '../core/runner/shard';
@@ -179,31 +177,6 @@ async function mergeInto(
   };
   writeRunInfo(dir, merged);
   return head;
-}
-
-/**
- * A case's start and end, as a run emits them, for the reporters (console lines, JUnit, CSV). Its
- * results are parsed when a reporter reads them (most read only a failed case's).
- */
-function caseEvents(item: FolderCase): [RunEvent, RunEvent] {
-  const c = item.case;
-  const at = { offset: 0, ...fromDisplay(c.location) };
-  const range = { file: c.location.file, start: at, end: at };
-  const end: CaseEndEvent & WithShownResults = {
-    type: 'case/end',
-    caseId: c.id,
-    index: c.index,
-    range,
-    status: c.status,
-    durationMs: c.durationMs,
-    get results(): readonly ScorerResult[] {
-      return item.results();
-    },
-    ...(c.trials === undefined ? {} : { trials: c.trials }),
-    // The console and JUnit print a failed case's reasons: read from the lines, not parsed whole.
-    [SHOWN_RESULTS]: (statuses) => item.shownResults(statuses),
-  };
-  return [{ type: 'case/start', caseId: c.id, index: c.index, range }, end];
 }
 
 /** Lines appended to a file through a large buffer, written synchronously when full; a failed write names the file. */

@@ -1,15 +1,16 @@
 /**
  * Dataset order for `evallens merge`. A run folder lists cases in the order they finished, which is
  * dataset order give or take the cases running at once and the slow ones. Each shard is put back in
- * order through a window of at most WINDOW cases (memory bounded by the window, not the run); a shard
- * whose cases are further out of order than that (a case that took far longer than thousands of
- * others) is sorted whole in memory instead, which a first pass over its small cases.jsonl detects.
+ * order through a window of at most WINDOW cases (memory bounded by the window, not the run), the
+ * smallest that does it (none for a shard written in order); a shard whose cases are further out of
+ * order than that (a case that took far longer than thousands of others) is sorted whole in memory
+ * instead. A first pass over its small cases.jsonl finds which.
  * The shards, each in order, are then merged by dataset index.
  */
 import { join } from 'node:path';
 import { caseIndexes, folderCaseBatches, type FolderCase } from './runFolderCases';
 
-/** Cases held back per shard to put it in order. */
+/** Cases held back per shard to put it in order, at most (fewer when fewer do: smallestWindow). */
 export const WINDOW = 2048;
 
 /** A binary min-heap on a numeric key. */
@@ -56,25 +57,36 @@ export class MinHeap<T> {
   }
 }
 
+/** Windows tried before the largest, smallest first: most shards are in order, or nearly. */
+const SMALLER_WINDOWS = [0, 16, 256];
+
 /**
- * Whether the folder's cases come out in index order through a window of `window` (a pass over
- * cases.jsonl, holding a window of indexes only; each line's index read from its front).
+ * The smallest window up to `window` through which the folder's cases come out in index order, or
+ * Infinity when none does (a pass over cases.jsonl, holding a window of indexes per size tried; each
+ * line's index read from its front). The smaller the window, the sooner a case read is handed on:
+ * cases held across thousands of others outlive the young generation and cost the collector most of
+ * a merge's time.
  */
-async function fitsWindow(dir: string, window: number): Promise<boolean> {
+async function smallestWindow(dir: string, window: number): Promise<number> {
   const path = join(dir, 'cases.jsonl');
-  const heap = new MinHeap<number>((n) => n);
-  let last = -Infinity;
-  let fits = true;
+  const tries = [...SMALLER_WINDOWS.filter((w) => w < window), window].map((size) => ({
+    size,
+    heap: new MinHeap<number>((n) => n),
+    last: -Infinity,
+    fits: true,
+  }));
   for await (const indexes of caseIndexes(path))
-    for (const index of indexes) {
-      heap.push(index);
-      if (heap.size > window) {
-        const out = heap.pop() ?? 0;
-        if (out < last) fits = false;
-        last = out;
+    for (const index of indexes)
+      for (const t of tries) {
+        if (!t.fits) continue;
+        t.heap.push(index);
+        if (t.heap.size > t.size) {
+          const out = t.heap.pop() ?? 0;
+          if (out < t.last) t.fits = false;
+          t.last = out;
+        }
       }
-    }
-  return fits;
+  return tries.find((t) => t.fits)?.size ?? Infinity;
 }
 
 /** A finished shard's cases in dataset order. */
@@ -85,7 +97,7 @@ export async function* inDatasetOrder(dir: string, window = WINDOW): AsyncIterab
 /** inDatasetOrder in batches (a promise per case cost more than the case). */
 export async function* inDatasetOrderBatches(dir: string, window = WINDOW): AsyncIterable<FolderCase[]> {
   const held = new MinHeap<FolderCase>((c) => c.case.index);
-  const limit = (await fitsWindow(dir, window)) ? window : Infinity;
+  const limit = await smallestWindow(dir, window);
   for await (const batch of folderCaseBatches(dir)) {
     const out: FolderCase[] = [];
     for (const item of batch) {
@@ -100,7 +112,7 @@ export async function* inDatasetOrderBatches(dir: string, window = WINDOW): Asyn
 }
 
 /** Merged cases handed on at once. */
-const MERGED_BATCH = 512;
+const MERGED_BATCH = 64;
 
 /**
  * Several streams of batches, each in dataset order, merged into one by dataset index, in batches.

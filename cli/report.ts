@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { printable } from '../shared/text/printable';
-import { fromDisplay } from '../shared/text/displayPosition';
+import { storedCaseEnd } from './storedCaseEvents';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem } from '../core/problem';
 import { EvalBenchResultsError, isEvalBenchResults, readEvalBenchResults } from '../core/report/evalbenchResults';
@@ -194,20 +194,7 @@ function* events(report: Report): Generator<RunEvent> {
     list.push(r);
     byCase.set(r.caseId, list);
   }
-  for (const c of report.cases) {
-    const at = { offset: 0, ...fromDisplay(c.location) };
-    const range = { file: c.location.file, start: at, end: at };
-    yield {
-      type: 'case/end',
-      caseId: c.id,
-      index: c.index,
-      range,
-      status: c.status,
-      durationMs: c.durationMs,
-      results: byCase.get(c.id) ?? [],
-      ...(c.trials === undefined ? {} : { trials: c.trials }),
-    };
-  }
+  for (const c of report.cases) yield storedCaseEnd(c, byCase.get(c.id) ?? []);
   yield {
     type: 'run/end',
     runId: report.runId,

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { DatasetRecord } from '../core/case';
 import type { CaseStatus, RunEvent } from '../core/runner/events';
 import { shardLabel, type Shard } from '../core/runner/shard';
-import { fromDisplay } from '../shared/text/displayPosition';
+import { storedCaseEnd, storedCaseRange, storedCaseStart } from './storedCaseEvents';
 import { caseIndexes, folderCases, numberedLines, RunFolderError } from './runFolderCases';
 import { readRunInfo, RunInfoError, type RunDescription, type RunInfo } from './runInfo';
 import { RunFold } from './runFold';
@@ -247,20 +247,9 @@ export async function* remaining(
 /** The folder's finished cases as the events reporters read (before the new ones run). */
 export async function replayFolder(dir: string, onEvent: (event: RunEvent) => void): Promise<void> {
   for await (const item of folderCases(dir)) {
-    const c = item.case;
-    const at = { offset: 0, ...fromDisplay(c.location) };
-    const range = { file: c.location.file, start: at, end: at };
-    onEvent({ type: 'case/start', caseId: c.id, index: c.index, range });
-    onEvent({
-      type: 'case/end',
-      caseId: c.id,
-      index: c.index,
-      range,
-      status: c.status,
-      durationMs: c.durationMs,
-      results: item.results(),
-      ...(c.trials === undefined ? {} : { trials: c.trials }),
-    });
+    const range = storedCaseRange(item.case);
+    onEvent(storedCaseStart(item.case, range));
+    onEvent(storedCaseEnd(item.case, item.results(), range));
   }
 }
 

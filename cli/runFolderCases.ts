@@ -146,12 +146,47 @@ const REASON_KEY = Buffer.from(',"reason":"');
  * decoded up to the reason's opening quote when it is in the front (half a million lines make a
  * merge: the less decoded, the less to collect).
  */
-function frontOf(bytes: Buffer, skip: number): RegExpExecArray | null {
+function frontOf(bytes: Buffer, skip: number, slot: number): RegExpExecArray | null {
   const limit = Math.min(bytes.length, skip + FRONT);
   const reason = bytes.indexOf(REASON_KEY, skip);
   const end = reason !== -1 && reason + REASON_KEY.length <= limit ? reason + REASON_KEY.length : limit;
-  return FRONT_FIELDS.exec(bytes.toString('latin1', skip, end));
+  return recentFronts.match(bytes, skip, end, slot);
 }
+
+/** Fronts remembered per result's place in its case. */
+const FRONTS_PER_SLOT = 4;
+/** Places in a case whose fronts are remembered (a case's first results; the rest are matched each time). */
+const SLOTS = 64;
+
+/**
+ * The fronts last matched at each place of a case's results (a case's results come in scorer order):
+ * most results of a scorer share their front (`"scorer":"contains","trial":1,"status":"fail","score":0,…`),
+ * and a front compared as bytes makes no string and no match, which half a million lines otherwise
+ * make for the collector. Fronts are only ever the same bytes, so a remembered match is the match.
+ */
+class RecentFronts {
+  private readonly slots: { bytes: Buffer; match: RegExpExecArray | null }[][] = [];
+  private readonly next: number[] = [];
+
+  match(bytes: Buffer, start: number, end: number, slot: number): RegExpExecArray | null {
+    const length = end - start;
+    const seen = slot < SLOTS ? (this.slots[slot] ??= []) : undefined;
+    if (seen !== undefined)
+      for (const front of seen)
+        if (front.bytes.length === length && bytes.compare(front.bytes, 0, length, start, end) === 0)
+          return front.match;
+    const match = FRONT_FIELDS.exec(bytes.toString('latin1', start, end));
+    if (seen !== undefined) {
+      const front = { bytes: Buffer.from(bytes.subarray(start, end)), match };
+      const at = this.next[slot] ?? 0;
+      seen[at] = front;
+      this.next[slot] = (at + 1) % FRONTS_PER_SLOT;
+    }
+    return match;
+  }
+}
+
+const recentFronts = new RecentFronts();
 
 /** The fold's fields of a result line from its front; undefined when the front does not say them all (then the line is parsed whole). */
 function foldFieldsOf(match: RegExpExecArray | null): FoldResult | undefined {
@@ -250,7 +285,7 @@ class FolderCaseItem implements FolderCase {
   }
 
   private frontFields(): (RegExpExecArray | null)[] {
-    this.fronts ??= this.resultsAt.map((at) => frontOf(at.bytes, this.prefix));
+    this.fronts ??= this.resultsAt.map((at, slot) => frontOf(at.bytes, this.prefix, slot));
     return this.fronts;
   }
 
@@ -289,11 +324,16 @@ class FolderCaseItem implements FolderCase {
  * A file's lines as bytes, read in large chunks and handed out one at a time without a promise per
  * line (a merge reads millions): `current` is the next line, or undefined when the chunk read so far
  * is used up, and then `fill()` reads on (false at the end of the file). Lines end at \n (a \r before
- * it is dropped); blank lines are left out; a line longer than MAX_LINE is an error.
+ * it is dropped); blank lines are left out; a line longer than MAX_LINE is an error. A chunk is split
+ * as its lines are asked for, not at once: a line made long before it is used outlives the young
+ * generation, and copying such lines was most of a merge's garbage collection.
  */
 class LineCursor {
-  private lines: NumberedBytes[] = [];
-  private at = 0;
+  /** The chunk being split, and where its next line starts. */
+  private chunk: Buffer | undefined;
+  private offset = 0;
+  /** The current line, once asked for. */
+  private next: NumberedBytes | undefined;
   private carry: Buffer | undefined;
   /** Lines read so far, blank ones included. */
   private number = 0;
@@ -306,16 +346,18 @@ class LineCursor {
   }
 
   get current(): NumberedBytes | undefined {
-    return this.lines[this.at];
+    this.next ??= this.take();
+    return this.next;
   }
 
   advance(): void {
-    this.at++;
+    if (this.next === undefined) this.take();
+    this.next = undefined;
   }
 
   /** Reads until a line is ready; false at the end of the file. */
   async fill(): Promise<boolean> {
-    while (this.at >= this.lines.length) {
+    while (this.current === undefined) {
       if (this.ended) return false;
       let next: IteratorResult<Buffer>;
       try {
@@ -325,37 +367,54 @@ class LineCursor {
           `${this.path}:1:1: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
         );
       }
-      this.lines = [];
-      this.at = 0;
       if (next.done === true) {
         this.ended = true;
-        if (this.carry !== undefined) this.push(this.carry, this.carry.length);
+        const carry = this.carry;
         this.carry = undefined;
+        if (carry !== undefined) this.next = this.line(carry, carry.length);
         continue;
       }
       const bytes = next.value;
-      let start = 0;
-      let newline = bytes.indexOf(10);
-      if (this.carry !== undefined) {
-        // Only the line cut at the chunk's edge is copied together, not the chunk.
-        const end = newline === -1 ? bytes.length : newline;
-        const joined = Buffer.concat([this.carry, bytes.subarray(0, end)]);
-        if (newline === -1) this.carry = joined;
-        else {
-          this.carry = undefined;
-          this.push(joined, joined.length);
-          start = newline + 1;
-          newline = bytes.indexOf(10, start);
-        }
+      if (this.carry === undefined) {
+        this.chunk = bytes;
+        this.offset = 0;
+        continue;
       }
-      for (; newline !== -1; newline = bytes.indexOf(10, start)) {
-        this.push(bytes.subarray(start, newline), newline - start);
-        start = newline + 1;
+      // Only the line cut at the chunk's edge is copied together, not the chunk.
+      const newline = bytes.indexOf(10);
+      if (newline === -1) {
+        this.carry = Buffer.concat([this.carry, bytes]);
+        if (this.carry.length > MAX_LINE) this.tooLong();
+        continue;
       }
-      if (this.carry === undefined && start < bytes.length) this.carry = bytes.subarray(start);
-      if (this.carry !== undefined && this.carry.length > MAX_LINE) this.tooLong();
+      const joined = Buffer.concat([this.carry, bytes.subarray(0, newline)]);
+      this.carry = undefined;
+      this.chunk = bytes;
+      this.offset = newline + 1;
+      this.next = this.line(joined, joined.length);
     }
     return true;
+  }
+
+  /** The chunk's next line (blank ones skipped); undefined when the chunk is used up, its cut last line kept as the carry. */
+  private take(): NumberedBytes | undefined {
+    const chunk = this.chunk;
+    if (chunk === undefined) return undefined;
+    for (;;) {
+      const start = this.offset;
+      const newline = chunk.indexOf(10, start);
+      if (newline === -1) {
+        this.chunk = undefined;
+        if (start < chunk.length) {
+          this.carry = chunk.subarray(start);
+          if (this.carry.length > MAX_LINE) this.tooLong();
+        }
+        return undefined;
+      }
+      this.offset = newline + 1;
+      const line = this.line(chunk.subarray(start, newline), newline - start);
+      if (line !== undefined) return line;
+    }
   }
 
   private tooLong(): never {
@@ -364,11 +423,13 @@ class LineCursor {
     );
   }
 
-  private push(line: Buffer, length: number): void {
+  /** A line numbered, its \r dropped; undefined when blank. */
+  private line(bytes: Buffer, length: number): NumberedBytes | undefined {
     if (length > MAX_LINE) this.tooLong();
     this.number++;
-    const end = length > 0 && line[length - 1] === 13 ? length - 1 : length;
-    if (end > 0) this.lines.push({ bytes: end === length ? line : line.subarray(0, end), line: this.number });
+    const end = length > 0 && bytes[length - 1] === 13 ? length - 1 : length;
+    if (end === 0) return undefined;
+    return { bytes: end === length ? bytes : bytes.subarray(0, end), line: this.number };
   }
 }
 
@@ -378,7 +439,7 @@ export async function* folderCases(dir: string): AsyncIterable<FolderCase> {
 }
 
 /** Cases handed on at once by folderCaseBatches. */
-const BATCH = 512;
+const BATCH = 64;
 
 /**
  * folderCases in batches: a merge reads hundreds of thousands of cases, and a promise per case (an
