@@ -6,7 +6,7 @@
  * extension already holds can be given up front (`add`). A small cache keeps recent cases.
  * No vscode here, so tests run it on real files with the built CLI.
  */
-import { fork } from 'node:child_process';
+import { forkCli } from '../runner/forkCli';
 import { dirname } from 'node:path';
 import { type CaseLookup, parseCaseLookup } from '../../protocol/caseData';
 import type { CaseData } from '../../protocol/webview';
@@ -16,6 +16,8 @@ export type { CaseLookup } from '../../protocol/caseData';
 const CACHE_SIZE = 64;
 /** A lookup that takes longer is no answer (a huge dataset, a stalled file system). */
 const LOOKUP_TIMEOUT_MS = 120_000;
+/** The most of one case's data read back (a dataset line is at most 16 MiB; its JSON here a little more). */
+const MAX_CASE_DATA_BYTES = 64 * 1024 * 1024;
 
 export class CaseDataSource {
   /** Insertion-ordered: the first key is the least recently used. */
@@ -61,42 +63,28 @@ export class CaseDataSource {
 }
 
 /** One case from the CLI; never rejects (a CLI that fails or is too old gives a reason). */
-export function readCase(
+export async function readCase(
   cliPath: string,
   configFile: string,
   caseId: string,
   untrusted: boolean,
   timeoutMs = LOOKUP_TIMEOUT_MS,
 ): Promise<CaseLookup> {
-  return new Promise((resolve) => {
-    // `--case-data=<id>`: an id that starts with "-" is still the option's value.
-    const args = ['validate', configFile, `--case-data=${caseId}`, ...(untrusted ? ['--untrusted'] : [])];
-    // The CLI's own folder as cwd: it always exists (a report from CI names configs that may not).
-    const child = fork(cliPath, args, {
-      cwd: dirname(cliPath),
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      execArgv: [],
-      timeout: timeoutMs,
-    });
-    const stdout: Buffer[] = [];
-    let stderr = '';
-    let startError: string | undefined;
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => (stderr = (stderr + text).slice(-4096)));
-    child.on('error', (e) => (startError = `the EvalLens CLI could not be started: ${e.message}`));
-    child.on('close', (code, signal) => {
-      const answer = parseCaseLookup(Buffer.concat(stdout).toString('utf8').trim());
-      if (answer !== undefined) return resolve(answer);
-      const line = stderr.split('\n').find((l) => l.trim() !== '');
-      const why =
-        startError ??
-        (signal !== null
-          ? `reading the case was stopped (${signal})`
-          : `reading the case failed (exit code ${String(code)})${line === undefined ? '' : `: ${line.trim()}`}`);
-      resolve({ ok: false, reason: why });
-    });
-  });
+  // `--case-data=<id>`: an id that starts with "-" is still the option's value.
+  const args = ['validate', configFile, `--case-data=${caseId}`, ...(untrusted ? ['--untrusted'] : [])];
+  // The CLI's own folder as cwd: it always exists (a report from CI names configs that may not).
+  const exit = await forkCli(cliPath, args, { cwd: dirname(cliPath), timeoutMs, maxStdoutBytes: MAX_CASE_DATA_BYTES });
+  if (exit.stdoutCut)
+    return { ok: false, reason: `the case's data is longer than ${MAX_CASE_DATA_BYTES / (1024 * 1024)} MB` };
+  const answer = parseCaseLookup(exit.stdout.toString('utf8').trim());
+  if (answer !== undefined) return answer;
+  const line = exit.stderr.split('\n').find((l) => l.trim() !== '');
+  const why =
+    exit.startError ??
+    (exit.signal !== null
+      ? `reading the case was stopped (${exit.signal})`
+      : `reading the case failed (exit code ${String(exit.code)})${line === undefined ? '' : `: ${line.trim()}`}`);
+  return { ok: false, reason: why };
 }
 
 function key(configFile: string, caseId: string): string {
