@@ -5,7 +5,7 @@ import { commandHelp, GENERAL_HELP } from './help';
 import { printCaseLists } from './caseList';
 import { printCaseData } from './caseData';
 import { printable } from '../shared/text/printable';
-import { maskStderr } from './maskedStderr';
+import { runAsProcess } from './processEntry';
 import { rememberCredentialEnvironment } from '../shared/text/secretMask';
 import { configureReadLimits } from '../core/text/boundedRead';
 import { environmentOf, EXIT, inputsLoad, loadConfig, printDatasetError, say, selectionExists } from './commandSupport';
@@ -84,16 +84,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-maskStderr(process.stderr);
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    // A bug of ours, not a user mistake: say so plainly, with the stack for the bug report.
-    process.stderr.write(
-      `${printable(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, { lines: true })}\n`,
-    );
-    process.exitCode = 70;
-  },
-);
+runAsProcess(main);

@@ -5,9 +5,8 @@
  * The same command as `dist/cli.js report <file> --stream`, with the same output and exit codes.
  */
 import { configureReadLimits } from '../core/text/boundedRead';
-import { printable } from '../shared/text/printable';
 import { rememberCredentialEnvironment } from '../shared/text/secretMask';
-import { maskStderr } from './maskedStderr';
+import { runAsProcess } from './processEntry';
 import { streamReportCommand } from './reportStream';
 
 const USAGE = 'usage: reportStream.js report <report.json | run folder> --stream [--no-color]';
@@ -30,15 +29,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return streamReportCommand(path, process.stdout);
 }
 
-maskStderr(process.stderr);
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(
-      `${printable(`evallens: internal error — please report it: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, { lines: true })}\n`,
-    );
-    process.exitCode = 70;
-  },
-);
+runAsProcess(main);
