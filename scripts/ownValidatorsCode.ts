@@ -59,9 +59,12 @@ export function ownValidatorsBuild(specs: readonly OwnSchemaSpec[] = ownValidato
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );
     for (const match of code.matchAll(/require\("([^"]+)"\)/g)) required.add(match[1] ?? '');
+    // The code asks the bundle's runtime map for ajv's helpers (see `runtime` below), under a name of its
+    // own: the file holds no `require(` for a packager's or a reader's scan to take for a module it loads.
+    const asked = code.replace(/require\("([^"]+)"\)/g, 'ownRequire("$1")');
     file += makerHead(spec.name);
-    index[spec.name] = [file.length, code.length];
-    file += `${code}\n};\n`;
+    index[spec.name] = [file.length, asked.length];
+    file += `${asked}\n};\n`;
   }
   const module = [
     '"use strict";',
@@ -73,7 +76,7 @@ export function ownValidatorsBuild(specs: readonly OwnSchemaSpec[] = ownValidato
     ...[...required].sort().map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(id)}),`),
     '};',
     `const index = ${JSON.stringify(index)};`,
-    'const makerHead = (name) => `exports[${JSON.stringify(name)}] = function (require, module) {\\n`;',
+    'const makerHead = (name) => `exports[${JSON.stringify(name)}] = function (ownRequire, module) {\\n`;',
     'const compiled = new Map();',
     '/** The code of a validator, read from FILE; undefined when FILE is not the one this bundle was built with. */',
     'function read(name) {',
@@ -102,7 +105,7 @@ export function ownValidatorsBuild(specs: readonly OwnSchemaSpec[] = ownValidato
     '  if (run === undefined) {',
     '    const code = read(name);',
     '    if (code === undefined) return undefined;',
-    '    run = new Function("require", "module", code);',
+    '    run = new Function("ownRequire", "module", code);',
     '    compiled.set(name, run);',
     '  }',
     '  const module = { exports: {} };',
@@ -117,5 +120,5 @@ export function ownValidatorsBuild(specs: readonly OwnSchemaSpec[] = ownValidato
 
 /** What stands in front of a validator's code in the file (and is checked when it is read). */
 function makerHead(name: string): string {
-  return `exports[${JSON.stringify(name)}] = function (require, module) {\n`;
+  return `exports[${JSON.stringify(name)}] = function (ownRequire, module) {\n`;
 }
