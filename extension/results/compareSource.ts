@@ -5,7 +5,7 @@
  * engine code, and a large comparison is computed off the editor's thread. The result goes to the
  * view as its head and then its cases in chunks (protocol/compareView.ts).
  */
-import { fork } from 'node:child_process';
+import { firstNonWarningLine, forkCli } from '../runner/forkCli';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CompareCase, CompareHead, CompareToWebview, RunChoice } from '../../protocol/compareView';
@@ -32,48 +32,27 @@ export type CompareAnswer =
  * Asks the CLI to compare two runs; never throws. Exit 0 (no significant regression) and 1 (one) both
  * printed the comparison; 2 is bad input, and its first line (which file, what differs) is the reason.
  */
-export function runCompare(
+export async function runCompare(
   cliPath: string,
   baseline: string,
   candidate: string,
   cwd: string,
   timeoutMs = COMPARE_TIMEOUT_MS,
 ): Promise<CompareAnswer> {
-  return new Promise((resolve) => {
-    const child = fork(cliPath, compareArgs(baseline, candidate), {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      execArgv: [],
-      timeout: timeoutMs,
-    });
-    const stdout: Buffer[] = [];
-    let size = 0;
-    let stderr = '';
-    let failure: string | undefined;
-    child.stdout?.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_COMPARE_CHARS) stdout.push(chunk);
-      else if (failure === undefined) {
-        failure = `the comparison is larger than ${MAX_COMPARE_CHARS} bytes`;
-        child.kill();
-      }
-    });
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => {
-      if (stderr.length < 64 * 1024) stderr += text;
-    });
-    child.on('error', (e) => (failure ??= `the EvalLens CLI could not be started: ${e.message}`));
-    child.on('close', (code, signal) => {
-      if (failure !== undefined) return resolve({ ok: false, reason: failure });
-      if (signal !== null)
-        return resolve({
-          ok: false,
-          reason: `the comparison was stopped (${signal}) after ${timeoutMs / 1000} s or by the system`,
-        });
-      if (code === 0 || code === 1) return resolve(parseComparison(Buffer.concat(stdout).toString('utf8')));
-      resolve({ ok: false, reason: firstLine(stderr) ?? `the EvalLens CLI exited with ${String(code)}` });
-    });
+  const exit = await forkCli(cliPath, compareArgs(baseline, candidate), {
+    cwd,
+    timeoutMs,
+    maxStdoutBytes: MAX_COMPARE_CHARS,
   });
+  if (exit.startError !== undefined) return { ok: false, reason: exit.startError };
+  if (exit.stdoutCut) return { ok: false, reason: `the comparison is larger than ${MAX_COMPARE_CHARS} bytes` };
+  if (exit.signal !== null)
+    return {
+      ok: false,
+      reason: `the comparison was stopped (${exit.signal}) after ${timeoutMs / 1000} s or by the system`,
+    };
+  if (exit.code === 0 || exit.code === 1) return parseComparison(exit.stdout.toString('utf8'));
+  return { ok: false, reason: firstNonWarningLine(exit.stderr) ?? `the EvalLens CLI exited with ${String(exit.code)}` };
 }
 
 /** The CLI's comparison split into its head and its cases, checked for the fields the view reads. */
@@ -241,9 +220,4 @@ export async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function firstLine(text: string): string | undefined {
-  const line = text.split('\n').find((l) => l.trim() !== '' && !l.startsWith('evallens: warning:'));
-  return line?.replace(/^evallens: /, '');
 }

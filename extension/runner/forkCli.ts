@@ -2,8 +2,9 @@
  * One EvalLens CLI command in a child process, bounded: in time (`timeoutMs`, then the system kills it),
  * in what is read back from stdout (past `maxStdoutBytes` the child is killed and the answer says the
  * output was cut), and in what is kept of stderr (its start: the first error line is what a reason
- * quotes). Every extension caller of the CLI that waits for its exit goes through here, so none of them
- * can be made to hold an unbounded output in the editor's process. vscode-free.
+ * quotes). Every extension caller of the CLI that waits for its exit goes through here (a run's and a
+ * streamed report's children, read as they come, bound their own lines), so none of them can be made
+ * to hold an unbounded output in the editor's process. vscode-free.
  */
 import { fork } from 'node:child_process';
 
@@ -76,4 +77,10 @@ export function forkCli(cliPath: string, args: readonly string[], options: ForkC
 export function firstErrorLine(text: string): string | undefined {
   const line = text.split('\n').find((l) => l.trim() !== '');
   return line === undefined ? undefined : line.replace(/^evallens: /, '');
+}
+
+/** The first non-blank line of `text` that is not a warning, without the CLI's `evallens: ` prefix. */
+export function firstNonWarningLine(text: string): string | undefined {
+  const line = text.split('\n').find((l) => l.trim() !== '' && !l.startsWith('evallens: warning:'));
+  return line?.replace(/^evallens: /, '');
 }
