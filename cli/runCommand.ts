@@ -23,10 +23,12 @@ import { startScoringPool } from './runParallel';
 import { unpricedUnderMaxCost } from './budgetCheck';
 import { consoleProgress } from './progressSetup';
 import { environmentOf, EXIT, loadConfig, printDatasetError, say, selectionExists } from './commandSupport';
+import { collectSooner } from './heapGrowth';
 
 // `evallens run` (cli/main.ts loads it when a run is asked for, so that `validate` and `--version` do not).
 
 export async function run(given: Extract<Command, { kind: 'run' }>): Promise<number> {
+  collectSooner();
   let command = given;
   const env = environmentOf(command);
   const config = loadConfig(command.config, env);
