@@ -56,9 +56,14 @@ export async function startLanguageServer({ name, args, cwd, env, settings = {},
   let configurationAnswered;
   const configured = new Promise((done) => (configurationAnswered = done));
   const publishes = new Map();
+  // Every publish of each document with the time it arrived, and waiters for one that satisfies a test.
+  const published = new Map();
+  let matchers = [];
   connection.onNotification(rpc.PublishDiagnosticsNotification.type, (params) => {
     const at = performance.now();
     publishes.set(params.uri, (publishes.get(params.uri) ?? 0) + 1);
+    published.set(params.uri, [...(published.get(params.uri) ?? []), { params, at }]);
+    matchers = matchers.filter((m) => m.uri !== params.uri || !m.test(params) || (m.resolve({ params, at }), false));
     const pending = waiters.get(params.uri) ?? [];
     waiters.delete(params.uri);
     for (const resolveWaiter of pending) resolveWaiter({ params, at });
@@ -107,6 +112,8 @@ export async function startLanguageServer({ name, args, cwd, env, settings = {},
       return stderr;
     },
     logErrors,
+    /** Every publishDiagnostics for `uri` so far, with the time each arrived. */
+    publishLog: (uri) => published.get(uri) ?? [],
     /** How many publishDiagnostics for `uri` have arrived so far. */
     publishedCount: (uri) => publishes.get(uri) ?? 0,
     /** Resolves once the server has asked for its settings (await it only for a server that asks). */
@@ -116,6 +123,20 @@ export async function startLanguageServer({ name, args, cwd, env, settings = {},
       within(
         new Promise((resolveWaiter) => waiters.set(uri, [...(waiters.get(uri) ?? []), resolveWaiter])),
         `${name}: diagnostics for ${uri} (stderr: ${stderr.slice(-500) || 'empty'})`,
+        waitMs,
+      ),
+    /**
+     * The first publishDiagnostics for `uri` (among those arrived since `since`, a count from
+     * publishedCount, and those to come) whose params satisfy `test`, with the time it arrived.
+     */
+    diagnosticsWhere: (uri, test, since = 0) =>
+      within(
+        new Promise((resolveMatch) => {
+          const hit = (published.get(uri) ?? []).slice(since).find((p) => test(p.params));
+          if (hit !== undefined) resolveMatch(hit);
+          else matchers.push({ uri, test, resolve: resolveMatch });
+        }),
+        `${name}: diagnostics of a given kind for ${uri} (stderr: ${stderr.slice(-500) || 'empty'})`,
         waitMs,
       ),
     open: (uri, text, version = 1) =>

@@ -10,6 +10,10 @@
 //   --completions C   completion requests per round (default 60; the first 5 are warm-up)
 //   --rss-configs M   configs opened for the memory figure (default 50)
 //   --no-peer         EvalLens only
+//   --peer DIR        yaml-language-server's package folder (default
+//                     bench/.peers/yaml-language-server/node_modules/yaml-language-server)
+//   --old DIR         also an older EvalLens build's server (DIR/server.js, a copy of dist/ with
+//                     node_modules beside it): its first open beside this one's, in the same rounds
 //   --out DIR         where the configs and results go (default bench/out/lsp)
 //
 // Every latency is measured over real stdio JSON-RPC, as an editor sees it: from sending the
@@ -31,7 +35,6 @@ import { failure, wholeNumber } from './lib/args.mjs';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
 const SCHEMA = join(ROOT, 'schemas', 'run-config.schema.json');
-const PEER_PKG = join(HERE, '.peers', 'yaml-language-server', 'node_modules', 'yaml-language-server');
 const WARMUP = 5;
 
 const { values: opts } = parseArgs({
@@ -41,6 +44,8 @@ const { values: opts } = parseArgs({
     completions: { type: 'string', default: '60' },
     'rss-configs': { type: 'string', default: '50' },
     'no-peer': { type: 'boolean', default: false },
+    old: { type: 'string' },
+    peer: { type: 'string' },
     out: { type: 'string', default: join(HERE, 'out', 'lsp') },
   },
 });
@@ -50,6 +55,9 @@ const CHANGES = int(opts.changes, 'changes', 1);
 const COMPLETIONS = int(opts.completions, 'completions', 1);
 const RSS_CONFIGS = int(opts['rss-configs'], 'rss-configs', 1);
 const OUT = resolve(opts.out);
+const PEER_PKG = resolve(
+  opts.peer ?? join(HERE, '.peers', 'yaml-language-server', 'node_modules', 'yaml-language-server'),
+);
 
 /** p-th percentile, nearest rank (p in 0–100). */
 const percentile = (xs, p) => {
@@ -114,7 +122,15 @@ async function measureRound(spec, config, uri) {
     const first = await opened;
     const firstMs = first.at - t0;
     const firstCpuMs = cpuTimeOf(server.pid) - cpu0;
-    const diagnostics = first.params.diagnostics;
+    // EvalLens publishes a large config's top first, then the complete set: the complete one is the
+    // publish equal to what the warm-up's server published last (a server that publishes once: the first).
+    const complete =
+      spec.complete === undefined
+        ? first
+        : await server.diagnosticsWhere(uri, (params) => JSON.stringify(params.diagnostics) === spec.complete);
+    const completeMs = complete.at - t0;
+    const completeCpuMs = complete === first ? firstCpuMs : cpuTimeOf(server.pid) - cpu0;
+    const diagnostics = complete.params.diagnostics;
 
     // One line in the middle of the scorers (a weight) changes each time, to a new value.
     const line = config.changeLine;
@@ -154,6 +170,9 @@ async function measureRound(spec, config, uri) {
     return {
       firstMs,
       firstCpuMs,
+      firstCount: first.params.diagnostics.length,
+      completeMs,
+      completeCpuMs,
       revalidateMs,
       completionMs,
       unsupported,
@@ -190,7 +209,8 @@ async function measureReopen(spec, uri, text) {
     const analysedMs = performance.now() - t0;
     await server.request('textDocument/hover', hover);
     const later = server.publishedCount(uri) - 1;
-    return { firstMs, firstCpuMs, analysedMs, diagnostics: first.params.diagnostics, later };
+    const last = server.publishLog(uri).at(-1)?.params.diagnostics;
+    return { firstMs, firstCpuMs, analysedMs, diagnostics: first.params.diagnostics, later, last };
   } finally {
     await server.stop();
   }
@@ -231,7 +251,15 @@ const uri = pathToFileURL(configPath).href;
 const CACHE_HOME = join(OUT, 'cache-home');
 const ANALYSES = join(CACHE_HOME, 'analyses-v1');
 SERVERS[0].env = { ...process.env, EVALLENS_CACHE_HOME: CACHE_HOME };
-const servers = opts['no-peer'] ? SERVERS.slice(0, 1) : SERVERS;
+if (opts.old !== undefined) {
+  SERVERS.splice(1, 0, {
+    ...SERVERS[0],
+    key: 'evallensOld',
+    name: 'EvalLens (old build)',
+    args: [join(resolve(opts.old), 'server.js'), '--stdio'],
+  });
+}
+const servers = opts['no-peer'] ? SERVERS.filter((s) => s.key !== 'yamlls') : SERVERS;
 const peerVersion = opts['no-peer']
   ? undefined
   : JSON.parse(readFileSync(join(PEER_PKG, 'package.json'), 'utf8')).version;
@@ -248,14 +276,16 @@ const machine = {
 };
 
 process.stderr.write('warm-up: EvalLens opens the config once (fills its regex verdicts)\n');
-await measureReopen(SERVERS[0], uri, config.text);
+// What it published last, after its full analysis, is the complete set every EvalLens build must publish.
+const { last: completeSet } = await measureReopen(SERVERS[0], uri, config.text);
+for (const spec of servers) if (spec.key.startsWith('evallens')) spec.complete = JSON.stringify(completeSet);
 const runs = Object.fromEntries(servers.map((s) => [s.key, []]));
 const reopens = [];
 for (let r = 0; r < ROUNDS; r++) {
   const order = r % 2 === 0 ? servers : [...servers].reverse();
   for (const spec of order) {
     process.stderr.write(`round ${r + 1}/${ROUNDS}: ${spec.name}\n`);
-    if (spec.key === 'evallens') rmSync(ANALYSES, { recursive: true, force: true });
+    if (spec.key.startsWith('evallens')) rmSync(ANALYSES, { recursive: true, force: true });
     runs[spec.key].push(await measureRound(spec, config, uri));
     if (spec.key === 'evallens') {
       // That server kept the analysis of the text as opened (and, at shutdown, of the text it ended with).
@@ -266,6 +296,7 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const memory = {};
 for (const spec of servers) {
+  if (spec.key === 'evallensOld') continue;
   for (const entries of [50, 500]) {
     process.stderr.write(`memory: ${spec.name}, ${RSS_CONFIGS} configs of ${entries} entries\n`);
     (memory[spec.key] ??= {})[entries] = await measureMemory(spec, RSS_CONFIGS, entries);
@@ -283,6 +314,11 @@ for (const spec of servers) {
     firstMsAll: rs.map((x) => round(x.firstMs, 1)),
     firstCpuMs: median(rs.map((x) => x.firstCpuMs)),
     firstCpuMsAll: rs.map((x) => x.firstCpuMs),
+    firstCounts: rs.map((x) => x.firstCount),
+    completeMs: median(rs.map((x) => x.completeMs)),
+    completeMsAll: rs.map((x) => round(x.completeMs, 1)),
+    completeCpuMs: median(rs.map((x) => x.completeCpuMs)),
+    completeCpuMsAll: rs.map((x) => x.completeCpuMs),
     revalidateP50: percentile(reval, 50),
     revalidateP95: percentile(reval, 95),
     completionP50: percentile(compl, 50),

@@ -32,6 +32,8 @@ export class DiagnosticsPublisher {
       readonly diagnostics: Diagnostic[];
       /** Whether these are an earlier session's kept diagnostics, not yet confirmed by an analysis. */
       readonly kept: boolean;
+      /** Whether these are the top of a large config's only (showVisiblePart), the complete set still to come. */
+      readonly partial?: boolean;
     }
   >();
 
@@ -58,7 +60,10 @@ export class DiagnosticsPublisher {
    */
   keep(document: TextDocument): void {
     const sent = this.lastSent.get(document.uri);
-    if (sent !== undefined && sent.version === document.version) this.cache.keep(document, sent.diagnostics);
+    // A part's diagnostics are never kept: only a whole analysis's.
+    if (sent !== undefined && sent.version === document.version && sent.partial !== true) {
+      this.cache.keep(document, sent.diagnostics);
+    }
   }
 
   clear(uri: string): void {
@@ -102,20 +107,24 @@ export class DiagnosticsPublisher {
       } else if (kind === 'config') {
         const first = !this.checked.has(uri);
         this.checked.add(uri);
-        if (first && this.showStored(document)) return;
+        if (first && (this.showStored(document) || this.showVisiblePart(document))) return;
         const analysis = this.cache.analysis(document);
         const diagnostics = configDiagnostics(analysis).map(masked);
         const json = JSON.stringify(diagnostics);
         const sent = this.lastSent.get(uri);
+        const partialShown = sent?.partial === true && sent.version === document.version;
         // The stored diagnostics shown for this version are what the analysis found: nothing to send.
-        if (sent === undefined || sent.version !== document.version || sent.json !== json) {
+        // After a part's diagnostics the complete set is always sent, even when it is the same: a
+        // client (and the benchmark, and the tests) then sees when the analysis is complete, for the
+        // cost of one message per opening of a large config.
+        if (sent === undefined || sent.version !== document.version || sent.json !== json || partialShown) {
           this.send(document, diagnostics);
         }
         this.lastSent.set(uri, { version: document.version, json, diagnostics, kept: false });
         // A config just opened and not kept before, or kept with other diagnostics, is kept now (after
         // an edit it is kept only when closed: an entry per keystroke would be a write per check).
         const staleKept = sent?.kept === true && sent.version === document.version && sent.json !== json;
-        if (first || staleKept) this.cache.keep(document, diagnostics);
+        if (first || staleKept || partialShown) this.cache.keep(document, diagnostics);
         this.prepareForEdits();
         // The dataset it names may be open: check it with this config's way of reading it.
         const dataset = analysis.datasetSource;
@@ -156,6 +165,28 @@ export class DiagnosticsPublisher {
       json: JSON.stringify(diagnostics),
       diagnostics,
       kept: true,
+    });
+    this.schedule(document.uri);
+    return true;
+  }
+
+  /**
+   * On a large config's first check since it was opened, when nothing was kept: publishes at once the
+   * diagnostics of its top (the part an editor shows; AnalysisCache.visibleDiagnostics), every one of
+   * which the whole analysis reports too, and schedules that analysis, whose diagnostics follow. False
+   * when the config has no such part.
+   */
+  private showVisiblePart(document: TextDocument): boolean {
+    const visible = this.cache.visibleDiagnostics(document);
+    if (visible === undefined) return false;
+    const diagnostics = visible.map(masked);
+    this.send(document, diagnostics);
+    this.lastSent.set(document.uri, {
+      version: document.version,
+      json: JSON.stringify(diagnostics),
+      diagnostics,
+      kept: false,
+      partial: true,
     });
     this.schedule(document.uri);
     return true;

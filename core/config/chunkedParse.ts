@@ -87,6 +87,18 @@ export class YamlChunkCache {
     const blocks = splitTopLevel(text);
     if (blocks === undefined) return undefined;
     if (this.isCold(blocks, options)) return undefined;
+    return this.composeBlocks(text, blocks, options);
+  }
+
+  /**
+   * One document of `blocks` (pieces of `text`, in order, maybe not all of them: see visiblePart.ts),
+   * their nodes at their offsets in `text`; undefined when a piece is not usable on its own.
+   */
+  protected composeBlocks(
+    text: string,
+    blocks: readonly TopLevelBlock[],
+    options: YamlParseOptions,
+  ): ComposedDocument | undefined {
     const build = ++this.builds;
     const expanding: Node[] = [];
     const pairs: Pair[] = [];

@@ -7,6 +7,8 @@
 import type { Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { documentFile } from '../convert';
+import { problemDiagnostics } from '../features/diagnostics';
+import { certainProblems, visiblePartOf, type PartLimits } from '../../core/config/visiblePart';
 import { YamlChunkCache } from '../../core/config/chunkedParse';
 import { ScorerEntryCache } from '../../core/config/entryCache';
 import { createEngineContext } from '../../core/engineContext';
@@ -111,6 +113,36 @@ export class AnalysisCache {
     this.named.set(document.uri, namedBy(analysis));
     this.onNamedFilesChanged();
     return analysis;
+  }
+
+  /**
+   * The diagnostics of the top of a large config that the analysis of the whole of it is certain to
+   * report too (core/config/visiblePart.ts says which), from an analysis of that part only; undefined
+   * when the config is small or the part could differ (then only the whole analysis is published).
+   * Nothing is kept of it but the scorer entries' outcomes (the entry cache), which the whole analysis
+   * that follows reads again.
+   */
+  visibleDiagnostics(document: TextDocument, limits?: PartLimits): Diagnostic[] | undefined {
+    const text = document.getText();
+    const part = visiblePartOf(text, limits);
+    if (part === undefined) return undefined;
+    startPatternChecker();
+    const verdicts = this.parseCaches.engine.regexVerdicts;
+    const loadDependent = verdicts.loadDependent;
+    const file = documentFile(document.uri);
+    const analysis = analyzeConfig(
+      text,
+      file,
+      this.recorder?.env ?? this.env,
+      document.uri.startsWith('file:') ? this.fileExists : undefined,
+      { ...this.parseCaches, chunks: part.chunks },
+    );
+    // The part was parsed whole (flow collections nested too deep), an EvalBench config (its scorer
+    // list is read as a whole), or a regex verdict given under load (the next check may differ).
+    if (!part.chunks.used || analysis.family !== 'evallens' || verdicts.loadDependent !== loadDependent) {
+      return undefined;
+    }
+    return problemDiagnostics(certainProblems(analysis.problems, part), file);
   }
 
   /**

@@ -13,5 +13,10 @@ function forEditor(problem: Problem): Problem {
 
 /** The diagnostics of one analysed run config: what the engine reports, as LSP sees it. */
 export function configDiagnostics(analysis: ConfigAnalysis): Diagnostic[] {
-  return analysis.problems.map((problem) => toDiagnostic(forEditor(problem), analysis.file));
+  return problemDiagnostics(analysis.problems, analysis.file);
+}
+
+/** Problems of a config as LSP diagnostics (some of an analysis's: see AnalysisCache.visibleDiagnostics). */
+export function problemDiagnostics(problems: readonly Problem[], file: string): Diagnostic[] {
+  return problems.map((problem) => toDiagnostic(forEditor(problem), file));
 }
