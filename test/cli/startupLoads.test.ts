@@ -95,6 +95,13 @@ describe('start-up loads only what the command uses', () => {
     );
   });
 
+  it('validate of a config whose patterns have kept verdicts starts no checker thread', async () => {
+    await loadedBy(['validate', 'examples/agent/support-agent.eval.yaml'], 'fills-verdicts');
+    const loaded = await loadedBy(['validate', 'examples/agent/support-agent.eval.yaml'], 'kept-verdicts');
+    assert.ok(loaded.has('crypto'), 'the verdicts were read from the store');
+    assert.equal(loaded.has('worker_threads'), false);
+  });
+
   for (const args of [['--version'], ['--help']]) {
     it(`${args.join(' ')} loads nothing a config or a pattern needs`, async () => {
       const loaded = await loadedBy(args, args[0]?.slice(2) ?? '');
