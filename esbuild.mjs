@@ -103,6 +103,13 @@ const VENDOR = {
   'google-auth-library': GOOGLE,
   'gcp-metadata': GOOGLE,
 };
+/**
+ * ajv's compiler and formats (~220 KB with fast-uri), which a process needs only to compile a schema at run
+ * time (a json_schema scorer's; EvalLens's own validators are precompiled): core/schema/ajv.ts requires
+ * core/schema/ajvLibrary.ts when it first compiles one, and the bundles take that file from here. The
+ * helpers precompiled validators call (`ajv/dist/runtime/*`) stay in the bundles; they hold no state.
+ */
+const AJV = { file: 'vendor-ajv.js', contents: "module.exports = require('./core/schema/ajvLibrary.ts');" };
 const vendorChunks = {
   name: 'vendor-chunks',
   setup(build) {
@@ -110,9 +117,10 @@ const vendorChunks = {
       path: `./${VENDOR[args.path].file}`,
       external: true,
     }));
+    build.onResolve({ filter: /^\.\/ajvLibrary$/ }, () => ({ path: `./${AJV.file}`, external: true }));
   },
 };
-const vendorBuilds = [...new Set(Object.values(VENDOR))].map(({ file, contents }) => ({
+const vendorBuilds = [...new Set([...Object.values(VENDOR), AJV])].map(({ file, contents }) => ({
   ...node,
   stdin: { contents, resolveDir: ROOT, loader: 'js' },
   outfile: `dist/${file}`,

@@ -6,6 +6,7 @@ import { DatasetError } from '../core/dataset/datasetError';
 import { hasErrors } from '../core/problem';
 import { caseRecords } from '../core/runner/records';
 import { printable } from '../shared/text/printable';
+import { EXIT } from './exitCodes';
 import { cliEngine } from './engine';
 import { checkDatabaseConfigs, checkSetupFolders } from './preparers';
 import { byPosition, formatProblem } from './problems';
@@ -14,12 +15,7 @@ import { checkSelection } from './selectionCheck';
 // What cli/main.ts and the commands it loads when first used (cli/runCommand.ts) share: exit codes,
 // loading a config as every command does, and how a problem is said.
 
-/**
- * Exit codes (as cli/help.ts and the README say): 0 all passed, 1 some failed, 2 a config or usage
- * error — nothing ran; an unknown `--case` id and a `--filter` no case matches are usage errors —,
- * 3 nothing was scored (every case skipped, or a dataset with no case), 130 cancelled (Ctrl-C).
- */
-export const EXIT = { passed: 0, failed: 1, usage: 2, nothingScored: 3, cancelled: 130 } as const;
+export { EXIT } from './exitCodes';
 
 /**
  * Loads what a config names as a run would, without running anything, and prints the problems:

@@ -1,19 +1,16 @@
-import { DatasetError } from '../core/dataset/datasetError';
 import packageJson from '../package.json';
 import { parseCommand, UsageError, type Command } from './args';
 import { commandHelp, GENERAL_HELP } from './help';
-import { printCaseLists } from './caseList';
-import { printCaseData } from './caseData';
 import { printable } from '../shared/text/printable';
 import { runAsProcess } from './processEntry';
 import { rememberCredentialEnvironment } from '../shared/text/secretMask';
 import { configureReadLimits } from '../core/text/boundedRead';
-import { environmentOf, EXIT, inputsLoad, loadConfig, printDatasetError, say, selectionExists } from './commandSupport';
+import { EXIT } from './exitCodes';
 
 // What only some commands need (running, reports, comparing, merging, the plan) is imported when the
-// command is run, not at start-up: the bundle's top-level code then sets up only what `validate`,
-// `--help` and `--version` use (esbuild keeps a dynamically imported module's set-up in a function,
-// which V8 only pre-parses until it is called).
+// command is run, not at start-up, and so are `validate` and `plan` (cli/validateCommand.ts): the bundle's
+// top-level code then sets up only what parsing the command line, `--help` and `--version` use (esbuild
+// keeps a dynamically imported module's set-up in a function, which V8 only pre-parses until it is called).
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: Command;
@@ -21,7 +18,7 @@ async function main(argv: readonly string[]): Promise<number> {
     command = parseCommand(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      say(`evallens: ${e.message}`);
+      process.stderr.write(`${printable(`evallens: ${e.message}`)}\n`);
       return EXIT.usage;
     }
     throw e;
@@ -39,17 +36,8 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'version':
       process.stdout.write(`${packageJson.version}\n`);
       return EXIT.passed;
-    case 'validate': {
-      const env = environmentOf(command);
-      if (command.listCases === true) return printCaseLists([command.config, ...(command.moreConfigs ?? [])], env);
-      if (command.caseData !== undefined) return printCaseData(command.config, command.caseData, env);
-      const config = loadConfig(command.config, env);
-      if (config === undefined || !(await inputsLoad(config, env, { readCases: true }))) return EXIT.usage;
-      process.stdout.write(
-        `${printable(command.config)}: valid (${config.scorers.length} scorer${config.scorers.length === 1 ? '' : 's'})\n`,
-      );
-      return EXIT.passed;
-    }
+    case 'validate':
+      return (await import('./validateCommand')).validateCommand(command);
     case 'run': {
       const { runAsReport, reportCommand } = await import('./report');
       const results = await runAsReport(command, process.stderr);
@@ -68,19 +56,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./cacheCommand')).cacheCommand(command, process.stdout, process.stderr);
     case 'merge':
       return (await import('./merge')).mergeCommand(command, process.stdout, process.stderr);
-    case 'plan': {
-      const env = environmentOf(command);
-      const config = loadConfig(command.config, env);
-      if (config === undefined || !(await inputsLoad(config, env, { readCases: false }))) return EXIT.usage;
-      try {
-        if (!(await selectionExists(config, command))) return EXIT.usage;
-        await (await import('./plan')).printPlan(config, command, process.stdout);
-      } catch (e) {
-        if (e instanceof DatasetError) return printDatasetError(e, config);
-        throw e;
-      }
-      return EXIT.passed;
-    }
+    case 'plan':
+      return (await import('./validateCommand')).planCommand(command);
   }
 }
 

@@ -7,7 +7,7 @@ import commonSchema from '../schemas/scorer-common.schema.json';
 import runConfigSchema from '../schemas/run-config.schema.json';
 import { evalbenchScorers } from '../core/config/evalbenchCompat';
 import { isBooleanVerdict } from '../core/scorers/negation';
-import { BUILTIN_SCORERS } from '../core/scorers/registry';
+import { BUILTIN_SCORERS } from '../core/scorers/builtinScorers';
 import type { ScorerDefinition } from '../core/scorers/scorer';
 
 interface PropertySchema {

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalbenchScorers } from '../core/config/evalbenchCompat.ts';
 import { isBooleanVerdict } from '../core/scorers/negation.ts';
-import { BUILTIN_SCORERS } from '../core/scorers/registry.ts';
+import { BUILTIN_SCORERS } from '../core/scorers/builtinScorers.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const schemasDir = join(root, 'schemas');

@@ -15,7 +15,7 @@ import {
   scorerOptionsSpec,
   type OwnSchemaSpec,
 } from '../core/schema/ownValidators';
-import { BUILTIN_SCORERS } from '../core/scorers/registry';
+import { BUILTIN_SCORERS } from '../core/scorers/builtinScorers';
 
 /** Every spec the bundles carry compiled: the fixed schemas and each built-in scorer's options, both families. */
 export function ownValidatorSpecs(): OwnSchemaSpec[] {

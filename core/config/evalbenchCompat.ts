@@ -2,9 +2,9 @@ import type { EngineContext, ScorerSet } from '../engineContext';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { CaseIdFilter, DatasetSource, Nl2sqlFormat, Nl2sqlSource } from '../dataset/source';
 import type { Problem } from '../problem';
-import { sqlExactMatch } from '../scorers/builtin/sql/exactMatch';
 import { OptionsValidators } from '../scorers/optionsValidator';
-import { BUILTIN_SCORERS, ScorerRegistry } from '../scorers/registry';
+import { BUILTIN_SCORER_INDEX, type ScorerEntry } from '../scorers/builtinIndex';
+import { ScorerRegistry } from '../scorers/registry';
 import type { ScorerDefinition } from '../scorers/scorer';
 import type { SqlCleanUp } from '../sql/sanitizeSql';
 import type { SourceRange } from '../text/position';
@@ -26,14 +26,27 @@ import { isObject } from '../../shared/isObject';
 
 export { isEvalbenchScorerNotRun } from './evalbenchNotices';
 
-/** The EvalBench variants that replace EvalLens scorers of the same key in an EvalBench config. */
-const EVALBENCH_VARIANTS: readonly ScorerDefinition[] = [sqlExactMatch];
+/** The EvalBench variants that replace EvalLens scorers of the same key in an EvalBench config, loaded when named. */
+const EVALBENCH_VARIANTS: readonly ScorerEntry[] = [
+  {
+    key: 'exact_match',
+    load: () =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('../scorers/builtin/sql/exactMatch') as typeof import('../scorers/builtin/sql/exactMatch'))
+        .sqlExactMatch,
+  },
+];
 
-/** The built-in scorers as an EvalBench config means them: `exact_match` is EvalBench's SQL exact match. */
+/** The built-in scorers as an EvalBench config means them, by key: `exact_match` is EvalBench's SQL exact match. */
+function evalbenchScorerIndex(): readonly ScorerEntry[] {
+  const variants = new Map(EVALBENCH_VARIANTS.map((e) => [e.key, e]));
+  const replaced = BUILTIN_SCORER_INDEX.map((e) => variants.get(e.key) ?? e);
+  return [...replaced, ...EVALBENCH_VARIANTS.filter((e) => !replaced.includes(e))];
+}
+
+/** The built-in scorers as an EvalBench config means them, loaded. */
 export function evalbenchScorers(): readonly ScorerDefinition[] {
-  const variants = new Map(EVALBENCH_VARIANTS.map((d) => [d.key, d]));
-  const replaced = BUILTIN_SCORERS.map((d) => variants.get(d.key) ?? d);
-  return [...replaced, ...EVALBENCH_VARIANTS.filter((d) => !replaced.includes(d))];
+  return evalbenchScorerIndex().map((e) => e.load());
 }
 
 /**
@@ -45,7 +58,7 @@ export function scorerSetFor(family: ConfigFamily, engine?: EngineContext): Scor
   let set = engine?.scorerSets.get(family);
   if (set === undefined) {
     set = {
-      registry: new ScorerRegistry(family === 'evalbench' ? evalbenchScorers() : BUILTIN_SCORERS),
+      registry: new ScorerRegistry(family === 'evalbench' ? evalbenchScorerIndex() : BUILTIN_SCORER_INDEX),
       validators: new OptionsValidators(),
     };
     engine?.scorerSets.set(family, set);

@@ -6,15 +6,13 @@ import userSchemaOptions from './userSchemaAjvOptions.json';
 /**
  * ajv and its formats, loaded when a schema is first compiled, not at start-up: the bundles carry EvalLens's
  * own validators precompiled (core/schema/ownValidators.ts), so `evallens validate` of a config without a
- * json_schema scorer never compiles one, and loading ajv's ~170 KB was a twentieth of its CPU time.
+ * json_schema scorer never compiles one, and loading ajv's ~170 KB was a twentieth of its CPU time. The
+ * bundles read it from a file of its own (core/schema/ajvLibrary.ts, dist/vendor-ajv.js).
  */
 function ajvLibrary(): { readonly Ajv: typeof Ajv2020; readonly formats: typeof addFormats } {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  return {
-    Ajv: (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default,
-    formats: (require('ajv-formats') as typeof import('ajv-formats')).default,
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const library = require('./ajvLibrary') as typeof import('./ajvLibrary');
+  return { Ajv: library.Ajv2020, formats: library.addFormats };
 }
 
 /** How EvalLens's own schemas are compiled (core/schema/ownValidators.ts). */

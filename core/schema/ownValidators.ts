@@ -1,11 +1,5 @@
 import type { ValidateFunction } from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
-import caseSchema from '../../schemas/case.schema.json';
-import collectionSchema from '../../schemas/evalhub-collection.schema.json';
-import compareReportSchema from '../../schemas/compare-report.schema.json';
-import modelConfigSchema from '../../schemas/model-config.schema.json';
-import reportSchema from '../../schemas/report.schema.json';
-import runConfigSchema from '../../schemas/run-config.schema.json';
 import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { ScorerDefinition } from '../scorers/scorer';
 import { createAjv, type OwnAjvOptions } from './ajv';
@@ -28,38 +22,80 @@ export interface OwnSchemaSpec {
   readonly references?: readonly object[];
 }
 
+/* eslint-disable @typescript-eslint/no-require-imports -- each schema is read when its validator is compiled */
+// A spec's schema is a getter: in the bundles a spec's validator is precompiled, so its schema (an object
+// literal of up to 260 KB there: the run config's) is never set up unless a validator is compiled at run time.
+type SchemaFile<T> = () => T;
+const schemas = {
+  case: (() => require('../../schemas/case.schema.json')) as SchemaFile<
+    typeof import('../../schemas/case.schema.json')
+  >,
+  collection: (() => require('../../schemas/evalhub-collection.schema.json')) as SchemaFile<
+    typeof import('../../schemas/evalhub-collection.schema.json')
+  >,
+  compareReport: (() => require('../../schemas/compare-report.schema.json')) as SchemaFile<
+    typeof import('../../schemas/compare-report.schema.json')
+  >,
+  modelConfig: (() => require('../../schemas/model-config.schema.json')) as SchemaFile<
+    typeof import('../../schemas/model-config.schema.json')
+  >,
+  report: (() => require('../../schemas/report.schema.json')) as SchemaFile<
+    typeof import('../../schemas/report.schema.json')
+  >,
+  runConfig: (() => require('../../schemas/run-config.schema.json')) as SchemaFile<
+    typeof import('../../schemas/run-config.schema.json')
+  >,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /**
  * The published run-config schema with `scorers:` narrowed to its shape: each entry is then checked
  * against its own scorer's schema (readScorers), which words its mistakes precisely, so compiling
  * every scorer's definitions a second time here would only cost start-up time.
  */
 export function runConfigTopLevelSpec(): OwnSchemaSpec {
-  // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
-  const { $defs, properties, allOf: _scorersOfFamily, ...rest } = runConfigSchema;
   return {
     name: 'run-config-top-level',
     options: { useDefaults: false, verbose: true, ownSchemas: true },
-    schema: {
-      ...rest,
-      properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } },
-      $defs: { case: $defs.case, evalhub_collection: $defs.evalhub_collection },
+    get schema() {
+      // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
+      const { $defs, properties, allOf: _scorersOfFamily, ...rest } = schemas.runConfig();
+      return {
+        ...rest,
+        properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } },
+        $defs: { case: $defs.case, evalhub_collection: $defs.evalhub_collection },
+      };
     },
   };
 }
 
 export function caseSpec(): OwnSchemaSpec {
-  return { name: 'case', options: { useDefaults: false, ownSchemas: true }, schema: caseSchema };
+  return {
+    name: 'case',
+    options: { useDefaults: false, ownSchemas: true },
+    get schema() {
+      return schemas.case();
+    },
+  };
 }
 
 export function modelConfigSpec(): OwnSchemaSpec {
-  return { name: 'model-config', options: { useDefaults: true, verbose: true }, schema: modelConfigSchema };
+  return {
+    name: 'model-config',
+    options: { useDefaults: true, verbose: true },
+    get schema() {
+      return schemas.modelConfig();
+    },
+  };
 }
 
 export function evalhubCollectionSpec(): OwnSchemaSpec {
   return {
     name: 'evalhub-collection',
     options: { useDefaults: false, verbose: true, ownSchemas: true },
-    schema: collectionSchema,
+    get schema() {
+      return schemas.collection();
+    },
   };
 }
 
@@ -68,8 +104,12 @@ export function reportSpec(): OwnSchemaSpec {
   return {
     name: 'report',
     options: { useDefaults: false },
-    schema: reportSchema,
-    references: [compareReportSchema],
+    get schema() {
+      return schemas.report();
+    },
+    get references() {
+      return [schemas.compareReport()];
+    },
   };
 }
 

@@ -1,5 +1,15 @@
-import { closeSync, constants, createReadStream, fstatSync, openSync, readSync, type ReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+// `promises` (node:fs/promises, with Node's streams) is read when a file is first opened with it, not at
+// start-up: `--version` and `--help` load this file too (configureReadLimits).
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  openSync,
+  promises,
+  readSync,
+  type ReadStream,
+} from 'node:fs';
 
 const MiB = 1024 * 1024;
 
@@ -176,7 +186,7 @@ export async function readBoundedBytes(
 ): Promise<{ readonly ok: true; readonly bytes: Buffer } | ReadRefusal> {
   let handle;
   try {
-    handle = await open(file, OPEN_FLAGS);
+    handle = await promises.open(file, OPEN_FLAGS);
   } catch (error) {
     return errnoRefusal(error);
   }

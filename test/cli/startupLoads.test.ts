@@ -18,6 +18,15 @@ import { ensureBuilt, ROOT, runCli } from '../support/cli';
  */
 const NOT_FOR_VALIDATE = ['child_process', 'dgram', 'perf_hooks'];
 
+/**
+ * What only checking a regular expression needs: the ReDoS checker's thread and the verdict store's
+ * hashes. Loaded with the first pattern, so never by a config without one, nor by `--version` or `--help`.
+ */
+const FOR_PATTERNS_ONLY = ['worker_threads', 'crypto'];
+
+/** What reading a config or its cases needs (file handles, a `vm` context for isolated patterns): not `--version` or `--help`. */
+const FOR_CONFIGS_ONLY = ['fs/promises', 'vm'];
+
 let work = '';
 
 before(() => {
@@ -69,4 +78,37 @@ describe('start-up loads only what the command uses', () => {
       [],
     );
   });
+
+  it('validate of a config without patterns starts no regex checker and opens no verdict store', async () => {
+    const loaded = await loadedBy(['validate', 'examples/quickstart/refunds.eval.yaml'], 'no-patterns');
+    assert.deepEqual(
+      FOR_PATTERNS_ONLY.filter((m) => loaded.has(m)),
+      [],
+    );
+  });
+
+  it('validate of a config with a pattern loads the checker when it checks it', async () => {
+    const loaded = await loadedBy(['validate', 'examples/agent/support-agent.eval.yaml'], 'patterns');
+    assert.deepEqual(
+      FOR_PATTERNS_ONLY.filter((m) => !loaded.has(m)),
+      [],
+    );
+  });
+
+  it('validate of a config whose patterns have kept verdicts starts no checker thread', async () => {
+    await loadedBy(['validate', 'examples/agent/support-agent.eval.yaml'], 'fills-verdicts');
+    const loaded = await loadedBy(['validate', 'examples/agent/support-agent.eval.yaml'], 'kept-verdicts');
+    assert.ok(loaded.has('crypto'), 'the verdicts were read from the store');
+    assert.equal(loaded.has('worker_threads'), false);
+  });
+
+  for (const args of [['--version'], ['--help']]) {
+    it(`${args.join(' ')} loads nothing a config or a pattern needs`, async () => {
+      const loaded = await loadedBy(args, args[0]?.slice(2) ?? '');
+      assert.deepEqual(
+        [...FOR_PATTERNS_ONLY, ...FOR_CONFIGS_ONLY].filter((m) => loaded.has(m)),
+        [],
+      );
+    });
+  }
 });

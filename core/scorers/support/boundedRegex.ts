@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import { withoutCharLookarounds } from './charLookarounds';
-import { RECHECK_TIMEOUT_MS, RecheckWorker, type CheckerBackend, type RecheckAnswer } from './recheckWorker';
+import type { CheckerBackend, RecheckAnswer, RecheckWorker } from './recheckWorker';
 
 /**
  * ECMAScript regular expressions with a ReDoS check at load and a time limit at match.
@@ -118,8 +118,8 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
   if (!compiled.ok) return { status: 'invalid', message: compiled.message };
   const normalized = normalizeFlags(flags);
   const run = form.fullMatch === true ? fullMatchSource(source, normalized) : { source, offset: 0 };
-  const checker = recheckWorker.checker();
-  const timeoutMs = form.checkTimeoutMs ?? RECHECK_TIMEOUT_MS[checker.backend];
+  const checker = patternChecker().checker();
+  const timeoutMs = form.checkTimeoutMs ?? recheckModule().RECHECK_TIMEOUT_MS[checker.backend];
   const reduced = withoutCharLookarounds(run.source);
   // Patterns the reduction applies to are kept apart from verdicts reached before it existed (a fuzzer's
   // `unknown`, kept on an idle machine, would otherwise hide the proof for good).
@@ -132,7 +132,7 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
     form.verdicts?.set(key, aside, true);
     return aside;
   }
-  const answer = recheckWorker.check(run.source, normalized, timeoutMs);
+  const answer = patternChecker().check(run.source, normalized, timeoutMs);
   const safety = interpret(answer, source, run.offset);
   // A checker that could not start says nothing about the pattern: ask again next time. One that gave
   // no answer by the deadline, or stopped, may just be slow on a loaded machine: kept for this process only.
@@ -151,7 +151,7 @@ export function checkPatternSafety(source: string, flags: string, form: PatternF
  * safe, but unproven, so it still runs isolated. Undefined otherwise; the pattern is then checked as written.
  */
 function safeWithoutCharLookarounds(reduced: string, flags: string, timeoutMs: number): PatternSafety | undefined {
-  const answer = recheckWorker.check(reduced, flags, timeoutMs);
+  const answer = patternChecker().check(reduced, flags, timeoutMs);
   if (answer.status !== 'safe' || answer.complexity.isFuzz) return undefined;
   return {
     status: 'safe',
@@ -168,14 +168,33 @@ export function verdictKey(checker: string, timeoutMs: number, flags: string, so
   return JSON.stringify([checker, timeoutMs, flags, source]);
 }
 
-const recheckWorker = new RecheckWorker();
+/**
+ * The checker's module (worker_threads, recheck's set-up) loads with the first pattern, not with this
+ * module: most commands and configs check none (`--version`, `--help`, a config without patterns).
+ */
+function recheckModule(): typeof import('./recheckWorker') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./recheckWorker') as typeof import('./recheckWorker');
+}
+
+let recheckWorker: RecheckWorker | undefined;
+/** The backend asked for before the worker was made (preferPatternChecker). */
+let preferredBackend: CheckerBackend | undefined;
+
+function patternChecker(): RecheckWorker {
+  if (recheckWorker === undefined) {
+    recheckWorker = new (recheckModule().RecheckWorker)();
+    recheckWorker.prefer(preferredBackend);
+  }
+  return recheckWorker;
+}
 
 /**
  * Starts the ReDoS checker's worker thread now, without waiting: recheck then loads in its own thread
  * while the host does other work (the language server, while it parses the config it will check).
  */
 export function startPatternChecker(): void {
-  recheckWorker.start();
+  patternChecker().start();
 }
 
 /**
@@ -183,7 +202,8 @@ export function startPatternChecker(): void {
  * installed (benchmarks and tests compare them); undefined, the native one where it exists.
  */
 export function preferPatternChecker(backend: CheckerBackend | undefined): void {
-  recheckWorker.prefer(backend);
+  preferredBackend = backend;
+  recheckWorker?.prefer(backend);
 }
 
 /**
@@ -192,7 +212,7 @@ export function preferPatternChecker(backend: CheckerBackend | undefined): void 
  * check starts the worker again.
  */
 export function releasePatternChecker(): void {
-  recheckWorker.reset();
+  recheckWorker?.reset();
 }
 
 function interpret(result: RecheckAnswer, source: string, offset: number): PatternSafety {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Diagnostics, Parameters } from 'recheck';
 
 /**
@@ -148,6 +148,15 @@ function nativeBinary(recheckDir: string): string | undefined {
   }
 }
 
+/**
+ * Node's threads, loaded when the checker first starts or answers: a process whose patterns all have kept
+ * verdicts (a warm `validate`) asks only which checker would answer (checker()), and never loads them.
+ */
+function threads(): typeof import('node:worker_threads') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('node:worker_threads') as typeof import('node:worker_threads');
+}
+
 export class RecheckWorker {
   private worker: Worker | undefined;
   private port: MessagePort | undefined;
@@ -191,7 +200,7 @@ export class RecheckWorker {
     for (;;) {
       // Read the counter before looking at the port, so an answer posted in between is not missed.
       const seen = Atomics.load(this.signal, 0);
-      const received = receiveMessageOnPort(port);
+      const received = threads().receiveMessageOnPort(port);
       if (received !== undefined) {
         const message = received.message as {
           id: number;
@@ -232,6 +241,7 @@ export class RecheckWorker {
   private connect(): MessagePort {
     if (this.port !== undefined) return this.port;
     const setup = this.checker();
+    const { MessageChannel, Worker } = threads();
     const channel = new MessageChannel();
     const worker = new Worker(RECHECK_WORKER_SOURCE, {
       eval: true,

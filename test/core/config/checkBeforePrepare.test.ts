@@ -12,7 +12,8 @@ import { BoundedCache } from '../../../core/boundedCache';
 import { createEngineContext } from '../../../core/engineContext';
 import { pass } from '../../../core/result';
 import { runEval } from '../../../core/runner/run';
-import { BUILTIN_SCORERS, ScorerRegistry } from '../../../core/scorers/registry';
+import { BUILTIN_SCORERS } from '../../../core/scorers/builtinScorers';
+import { ScorerRegistry } from '../../../core/scorers/registry';
 import { prepared, type ScorerDefinition } from '../../../core/scorers/scorer';
 
 const FILE = '/virtual/check.eval.yaml';

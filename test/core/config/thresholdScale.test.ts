@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import type { Problem } from '../../../core/problem';
-import { BUILTIN_SCORERS } from '../../../core/scorers/registry';
+import { BUILTIN_SCORERS } from '../../../core/scorers/builtinScorers';
 
 const FILE = '/tmp/threshold-scale/config.eval.yaml';
 

@@ -6,7 +6,8 @@ import type { RunConfig } from '../../../core/config/runConfig';
 import { fail, pass } from '../../../core/result';
 import type { CaseEndEvent, RunEvent } from '../../../core/runner/events';
 import { runEval } from '../../../core/runner/run';
-import { BUILTIN_SCORERS, ScorerRegistry } from '../../../core/scorers/registry';
+import { BUILTIN_SCORERS } from '../../../core/scorers/builtinScorers';
+import { ScorerRegistry } from '../../../core/scorers/registry';
 import { prepared, type ScorerDefinition } from '../../../core/scorers/scorer';
 import { assertClose } from '../stats/close';
 

@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import type { ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { compileOwn, type OwnSchemaSpec } from '../../../core/schema/ownValidators';
-import { BUILTIN_SCORERS } from '../../../core/scorers/registry';
+import { BUILTIN_SCORERS } from '../../../core/scorers/builtinScorers';
 import { OWN_VALIDATORS_FILE, ownValidatorSpecs, ownValidatorsBuild } from '../../../scripts/ownValidatorsCode';
 
 const ROOT = join(__dirname, '..', '..', '..');
