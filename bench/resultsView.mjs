@@ -77,6 +77,7 @@ const { panelHtml } = require(join(ROOT, 'extension/results/panelHtml.ts'));
 const { readReportFile } = require(join(ROOT, 'extension/results/reportFile.ts'));
 const { streamEntry, streamReportFile } = require(join(ROOT, 'extension/results/reportStream.ts'));
 const { reportMessages } = require(join(ROOT, 'extension/results/reportMessages.ts'));
+const { readResultDetails } = require(join(ROOT, 'extension/results/resultDetailsSource.ts'));
 const { chromium } = require('playwright-core');
 
 // --- Data: the CLI's own run folder -------------------------------------------------------------------
@@ -124,6 +125,7 @@ async function hostRound(build) {
   const cpu = process.cpuUsage();
   let first;
   let cliRunningAtFirst;
+  let streamDetailsApart;
   let child;
   // What the panel posts (resultsPanel.ts reportParts/reportEnded), each with when it was posted.
   const posted = [];
@@ -136,11 +138,12 @@ async function hostRound(build) {
     cli,
     reportFile,
     {
-      head: (report) => {
+      head: (report, detailsApart) => {
         post([
           { type: 'config/label', configFile: report.configFile, label: 'bench.eval.yaml' },
-          ...reportMessages(report, undefined, false),
+          ...reportMessages(report, undefined, false, detailsApart),
         ]);
+        streamDetailsApart = detailsApart ? 1 : 0;
         cliRunningAtFirst = child.exitCode === null && child.signalCode === null ? 1 : 0;
       },
       more: (cases, results) => post([{ type: 'report/append', cases, results, complete: false }]),
@@ -153,6 +156,9 @@ async function hostRound(build) {
     streamLastMessageMs: performance.now() - started,
     streamHostCpuS: cpuSeconds(process.cpuUsage(cpu)),
     streamCliRunningAtFirst: cliRunningAtFirst,
+    streamDetailsApart,
+    // What the host posted in all (as postMessage serializes it), in MB.
+    streamPostedMb: posted.reduce((n, m) => n + m.text.length, 0) / 1e6,
   };
   const wholeStarted = performance.now();
   const wholeCpu = process.cpuUsage();
@@ -207,8 +213,14 @@ async function cliRound(build) {
     scratch: OUT,
     okCodes: [0],
   });
+  // Opening a row of a report whose results came without details: the host asks the CLI for the case's
+  // (resultDetailsSource.ts), a whole process; an older CLI without `--details-of` has no such figure.
+  const detailsStarted = performance.now();
+  const details = await readResultDetails(cli, reportFile, report.runId, TARGET);
+  const detailsLookupMs = details.ok && details.results.length === 5 ? performance.now() - detailsStarted : undefined;
   return {
     ...(await firstLine(build)),
+    ...(detailsLookupMs === undefined ? {} : { detailsLookupMs }),
     cliWholeWallMs: whole.wallMs,
     cliWholeCpuS: whole.cpuS,
     cliWholePeakRssMb: whole.peakRssMb,
