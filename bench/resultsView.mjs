@@ -13,8 +13,10 @@
 // JSON-serialized as VS Code's postMessage does: time to the first message (what the summary waits for) and
 // to the last, both ways: `stream` (extension/results/reportStream.ts: `evallens report --stream` prints
 // checked parts, each posted as it comes; streamCliRunningAtFirst = 1 when the CLI was still reading at the
-// first post) and `whole` (reportFile.ts: the whole checked report, then chunked by reportMessages.ts). The
-// CLI's CPU for the same read, both ways, alone as a whole process (bench/lib/measure.mjs).
+// first post; streamDetailsApart = 1 when the CLI printed the results without their details, streamPostedMb what
+// the host posted) and `whole` (reportFile.ts: the whole checked report, then chunked by reportMessages.ts). The
+// CLI's CPU for the same read, both ways, alone as a whole process (bench/lib/measure.mjs); detailsLookupMs: the
+// host asking the CLI for one case's details (resultDetailsSource.ts, `report --details-of`), as opening a row does.
 //
 // View side (Chromium): the messages are loaded into the page first (not timed); then, from t0 = "the host
 // starts posting", each message is delivered as its own task (JSON.parse + a `message` event, as a
@@ -374,6 +376,8 @@ async function viewRound(browser, build, posted, timed) {
         openSummaryMs: opened.summaryMs,
         openFirstRowsMs: opened.firstRowsMs,
         openSearchableMs: opened.searchableMs,
+        // The view's main thread busy over that open, on this build's own messages (with or without details).
+        openOwnMessagesCpuS: (await mainThreadS(session)) - cpuBefore,
       };
     const openCpuS = (await mainThreadS(session)) - cpuBefore;
     if (process.env.BENCH_PROFILE) {
