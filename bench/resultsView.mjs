@@ -13,8 +13,10 @@
 // JSON-serialized as VS Code's postMessage does: time to the first message (what the summary waits for) and
 // to the last, both ways: `stream` (extension/results/reportStream.ts: `evallens report --stream` prints
 // checked parts, each posted as it comes; streamCliRunningAtFirst = 1 when the CLI was still reading at the
-// first post) and `whole` (reportFile.ts: the whole checked report, then chunked by reportMessages.ts). The
-// CLI's CPU for the same read, both ways, alone as a whole process (bench/lib/measure.mjs).
+// first post; streamDetailsApart = 1 when the CLI printed the results without their details, streamPostedMb what
+// the host posted) and `whole` (reportFile.ts: the whole checked report, then chunked by reportMessages.ts). The
+// CLI's CPU for the same read, both ways, alone as a whole process (bench/lib/measure.mjs); detailsLookupMs: the
+// host asking the CLI for one case's details (resultDetailsSource.ts, `report --details-of`), as opening a row does.
 //
 // View side (Chromium): the messages are loaded into the page first (not timed); then, from t0 = "the host
 // starts posting", each message is delivered as its own task (JSON.parse + a `message` event, as a
@@ -77,6 +79,7 @@ const { panelHtml } = require(join(ROOT, 'extension/results/panelHtml.ts'));
 const { readReportFile } = require(join(ROOT, 'extension/results/reportFile.ts'));
 const { streamEntry, streamReportFile } = require(join(ROOT, 'extension/results/reportStream.ts'));
 const { reportMessages } = require(join(ROOT, 'extension/results/reportMessages.ts'));
+const { readResultDetails } = require(join(ROOT, 'extension/results/resultDetailsSource.ts'));
 const { chromium } = require('playwright-core');
 
 // --- Data: the CLI's own run folder -------------------------------------------------------------------
@@ -124,6 +127,7 @@ async function hostRound(build) {
   const cpu = process.cpuUsage();
   let first;
   let cliRunningAtFirst;
+  let streamDetailsApart;
   let child;
   // What the panel posts (resultsPanel.ts reportParts/reportEnded), each with when it was posted.
   const posted = [];
@@ -136,11 +140,12 @@ async function hostRound(build) {
     cli,
     reportFile,
     {
-      head: (report) => {
+      head: (report, detailsApart) => {
         post([
           { type: 'config/label', configFile: report.configFile, label: 'bench.eval.yaml' },
-          ...reportMessages(report, undefined, false),
+          ...reportMessages(report, undefined, false, detailsApart),
         ]);
+        streamDetailsApart = detailsApart ? 1 : 0;
         cliRunningAtFirst = child.exitCode === null && child.signalCode === null ? 1 : 0;
       },
       more: (cases, results) => post([{ type: 'report/append', cases, results, complete: false }]),
@@ -153,6 +158,9 @@ async function hostRound(build) {
     streamLastMessageMs: performance.now() - started,
     streamHostCpuS: cpuSeconds(process.cpuUsage(cpu)),
     streamCliRunningAtFirst: cliRunningAtFirst,
+    streamDetailsApart,
+    // What the host posted in all (as postMessage serializes it), in MB.
+    streamPostedMb: posted.reduce((n, m) => n + m.text.length, 0) / 1e6,
   };
   const wholeStarted = performance.now();
   const wholeCpu = process.cpuUsage();
@@ -207,8 +215,14 @@ async function cliRound(build) {
     scratch: OUT,
     okCodes: [0],
   });
+  // Opening a row of a report whose results came without details: the host asks the CLI for the case's
+  // (resultDetailsSource.ts), a whole process; an older CLI without `--details-of` has no such figure.
+  const detailsStarted = performance.now();
+  const details = await readResultDetails(cli, reportFile, report.runId, TARGET);
+  const detailsLookupMs = details.ok && details.results.length === 5 ? performance.now() - detailsStarted : undefined;
   return {
     ...(await firstLine(build)),
+    ...(detailsLookupMs === undefined ? {} : { detailsLookupMs }),
     cliWholeWallMs: whole.wallMs,
     cliWholeCpuS: whole.cpuS,
     cliWholePeakRssMb: whole.peakRssMb,
@@ -362,6 +376,8 @@ async function viewRound(browser, build, posted, timed) {
         openSummaryMs: opened.summaryMs,
         openFirstRowsMs: opened.firstRowsMs,
         openSearchableMs: opened.searchableMs,
+        // The view's main thread busy over that open, on this build's own messages (with or without details).
+        openOwnMessagesCpuS: (await mainThreadS(session)) - cpuBefore,
       };
     const openCpuS = (await mainThreadS(session)) - cpuBefore;
     if (process.env.BENCH_PROFILE) {

@@ -36,6 +36,8 @@ export type Command =
       readonly color?: boolean;
       /** The report's parts one JSON line each as they are checked, for the results view (cli/reportStream.ts). */
       readonly stream?: boolean;
+      /** `--details-of <case id>`: that case's results' details as one JSON line, for the results view (cli/reportDetails.ts). */
+      readonly detailsOf?: string;
     }
   | { readonly kind: 'version' }
   /** What a run would do: cases, trials and LLM judge calls (`--json` for the extension). */
@@ -128,7 +130,7 @@ const COMMAND_OPTIONS: Readonly<Record<CommandName, readonly string[]>> = {
   ],
   validate: ['help', 'cases', 'case-data', 'untrusted'],
   plan: ['help', 'case', 'filter', 'trials', 'json', 'untrusted', 'shard', 'shard-index', 'shard-count'],
-  report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color', 'stream'],
+  report: ['help', 'reporter', 'out', 'runs-dir', 'report-file', 'color', 'no-color', 'stream', 'details-of'],
   compare: ['help', 'reporter', 'out', 'fail-on'],
   baseline: ['help', 'runs-dir'],
   cache: ['help', 'cache-dir', 'runs-dir', 'json'],
@@ -146,6 +148,7 @@ const OPTION_VALUES: Readonly<Record<string, string>> = {
   'runs-dir': 'a folder',
   'report-file': 'a file path',
   'case-data': 'a case id',
+  'details-of': 'a case id',
   'max-cost': 'an amount',
   'max-judge-calls': 'a number',
   'cache-dir': 'a folder',
@@ -177,6 +180,7 @@ const OPTIONS = {
   'report-file': { type: 'string' },
   stream: { type: 'boolean' },
   'case-data': { type: 'string' },
+  'details-of': { type: 'string' },
   'max-cost': { type: 'string' },
   'max-judge-calls': { type: 'string' },
   'no-cache': { type: 'boolean' },
@@ -372,6 +376,7 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(values['report-file'] === undefined ? {} : { reportFile: values['report-file'] }),
       ...(color === undefined ? {} : { color }),
       ...(values.stream === true ? { stream: true } : {}),
+      ...(values['details-of'] === undefined ? {} : { detailsOf: values['details-of'] }),
     };
   }
   if (verb === 'merge') {

@@ -151,7 +151,9 @@ Options:
                        (default: .evallens/runs)
   --report-file <path> write that report.json here instead
   --stream             a report.json or run folder as checked parts, one JSON line each, as they are
-                       read (for the results view: head, chunks, then end or error)
+                       read (for the results view: head, chunks, then end or error); the results
+                       without their details, but for a report of EvalBench's results
+  --details-of <id>    the details of that case's results as one JSON line (for the results view)
   --no-color           plain console output
   -h, --help           this text
 

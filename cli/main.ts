@@ -45,6 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./runCommand')).run(command);
     }
     case 'report':
+      if (command.detailsOf !== undefined)
+        return (await import('./reportDetails')).printResultDetails(command.path, command.detailsOf, process.stdout);
       if (command.stream === true)
         return (await import('./reportStream')).streamReportCommand(command.path, process.stdout);
       return (await import('./report')).reportCommand(command, process.stdout, process.stderr);

@@ -3,15 +3,21 @@
  * the report read and checked as `--reporter json` does, but printed in parts as they are checked, so
  * the view shows the summary and first rows while the rest is still read. One JSON value a line:
  *
- *   {"type":"head","report":{…the report, with its first cases and results…}}
+ *   {"type":"head","detailsApart":true,"report":{…the report, with its first cases and results…}}
  *   {"type":"chunk","cases":[…],"results":[…]}        (as many as needed, each bounded)
  *   {"type":"end"}   or   {"type":"error","message":"<file>:<line>:<col>: …"}
+ *
+ * `detailsApart`: the results are printed without their `details` (about a third of a report's bytes,
+ * which the view needs only for the result it opens: it asks for them, cli/reportDetails.ts); they are
+ * still read and checked. A report read from EvalBench's results (`imported`) keeps them inline: the
+ * view's case data comes from them, and the file may be a temporary one.
  *
  * A problem found part-way (a result that does not fit the schema, a file cut off) ends the stream with
  * an error line after the parts before it, named at file:line:col as `--reporter json` names it.
  * The file is read bounded as every report is; a structural scan finds each top-level field and each
  * element of `cases` and `results`, and each part is parsed and schema-checked on its own.
  */
+import { isAscii } from 'node:buffer';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { jsonPrintable } from '../shared/text/printable';
@@ -51,7 +57,8 @@ export async function streamReportCommand(path: string, out: NodeJS.WritableStre
 
 /** Prints the report's parts to `out`; 0 when it was whole and fit the schema, 2 otherwise (the error line said why). */
 export async function streamReport(path: string, out: NodeJS.WritableStream): Promise<number> {
-  const write = (frame: string): Promise<void> => writeLine(out, printableLine(frame));
+  const write = (frame: string | Buffer): Promise<void> =>
+    writeLine(out, typeof frame === 'string' ? Buffer.from(`${printableLine(frame)}\n`) : frame);
   // Bytes, decoded value by value: JSON's structure is ASCII, and UTF-8 never puts an ASCII byte inside a character.
   const read = await readBoundedBytes(path, 'report');
   if (!read.ok) {
@@ -104,7 +111,8 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
   return 0;
 }
 
-type Part = { readonly line: string } | { readonly error: ReportFileError };
+/** A part's line is bytes, made printable and ending in a line break. */
+type Part = { readonly line: Buffer } | { readonly error: ReportFileError };
 
 /** A report's parts, checked one at a time, scanning only as far as each needs. */
 class PartReader {
@@ -116,6 +124,8 @@ class PartReader {
   private resultAt = 0;
   /** The whole text only to name where a problem is (as `--reporter json` names it). */
   private decoded: string | undefined;
+  /** Results are printed without their `details` (not for a report read from EvalBench's results). */
+  private detailsApart = true;
 
   constructor(
     private readonly path: string,
@@ -133,6 +143,7 @@ class PartReader {
     scan.advance(() => this.scanned(STREAM_FIRST_PART_ITEMS));
     this.lateFieldsFrom = scan.done ? Infinity : scan.afterResults.length;
     this.head = {};
+    this.detailsApart = !scan.fields.has('imported');
     const headDeep = this.tooDeep(scan.fields.values(), 1);
     if (headDeep !== undefined) return { error: headDeep };
     for (const [key, [start, end]] of scan.fields) {
@@ -175,13 +186,12 @@ class PartReader {
     const resultEnd = partEnd(results, resultAt, items);
     const deep = this.tooDeepAmong(cases, caseAt, caseEnd) ?? this.tooDeepAmong(results, resultAt, resultEnd);
     if (deep !== undefined) return { error: deep };
-    const caseTexts = texts(this.bytes, cases, caseAt, caseEnd);
-    const resultTexts = texts(this.bytes, results, resultAt, resultEnd);
     let caseValues: unknown[];
     let resultValues: unknown[];
     try {
-      caseValues = caseTexts.map((t) => JSON.parse(t) as unknown);
-      resultValues = resultTexts.map((t) => JSON.parse(t) as unknown);
+      // The part's elements in one parse each: the text between them is what the scan checked (commas, spaces).
+      caseValues = this.parseAll(cases, caseAt, caseEnd);
+      resultValues = this.parseAll(results, resultAt, resultEnd);
     } catch {
       return { error: this.syntaxError() };
     }
@@ -206,12 +216,47 @@ class PartReader {
     }
     this.caseAt = caseEnd;
     this.resultAt = resultEnd;
-    // One line: a line break outside a string is only whitespace between tokens (inside one it is escaped).
-    const itemsText = oneLine(`"cases":[${caseTexts.join(',')}],"results":[${resultTexts.join(',')}]`);
-    if (!first) return { line: `{"type":"chunk",${itemsText}}` };
-    const headText = JSON.stringify(head);
-    const report = headText === '{}' ? `{${itemsText}}` : `${headText.slice(0, -1)},${itemsText}}`;
-    return { line: `{"type":"head","report":${report}}` };
+    // The elements' own bytes, joined by commas (a result's details cut out): no decoding, no re-serializing.
+    const pieces: Buffer[] = [];
+    const add = (text: string): number => pieces.push(Buffer.from(text));
+    if (first) {
+      const headText = printableLine(JSON.stringify(head));
+      add(`{"type":"head",${this.detailsApart ? '"detailsApart":true,' : ''}"report":`);
+      add(headText === '{}' ? '{' : `${headText.slice(0, -1)},`);
+    } else add('{"type":"chunk",');
+    add('"cases":[');
+    const itemsFrom = pieces.length;
+    this.addElements(pieces, cases, caseAt, caseEnd, undefined);
+    add('],"results":[');
+    this.addElements(pieces, results, resultAt, resultEnd, this.detailsApart ? scan.detailsCuts : undefined);
+    add(first ? ']}}\n' : ']}\n');
+    return { line: printableItems(pieces, itemsFrom, pieces.length - 1) };
+  }
+
+  /** Elements `from` to `to - 1` parsed in one go (the scan found each; JSON.parse checks them). */
+  private parseAll(ranges: readonly Range[], from: number, to: number): unknown[] {
+    if (from >= to) return [];
+    const start = ranges[from]?.[0] ?? 0;
+    const end = ranges[to - 1]?.[1] ?? 0;
+    return JSON.parse(`[${this.bytes.toString('utf8', start, end)}]`) as unknown[];
+  }
+
+  /** The elements' bytes into `pieces`, comma-separated; with `cuts`, each element's cut (its details member) left out. */
+  private addElements(
+    pieces: Buffer[],
+    ranges: readonly Range[],
+    from: number,
+    to: number,
+    cuts: readonly (Range | undefined)[] | undefined,
+  ): void {
+    const { bytes } = this;
+    for (let i = from; i < to; i++) {
+      if (i > from) pieces.push(COMMA_BYTES);
+      const [start, end] = ranges[i] ?? [0, 0];
+      const cut = cuts?.[i];
+      if (cut === undefined) pieces.push(bytes.subarray(start, end));
+      else pieces.push(bytes.subarray(start, cut[0]), bytes.subarray(cut[1], end));
+    }
   }
 
   syntaxError(): ReportFileError {
@@ -260,8 +305,26 @@ function printableLine(frame: string): string {
   return NOT_PLAIN.test(frame) ? jsonPrintable(frame) : frame;
 }
 
-function oneLine(text: string): string {
-  return /[\r\n]/.test(text) ? text.replace(/[\r\n]/g, ' ') : text;
+const COMMA_BYTES = Buffer.from(',');
+
+/**
+ * The line from its pieces, where `pieces[from..to)` are elements' bytes from the file: plain ASCII
+ * (the usual case) is kept as it is, but for its line breaks, which become spaces (outside a string a
+ * line break is only whitespace between tokens; inside one JSON has it escaped); other text is
+ * decoded and goes through jsonPrintable, as the frame's text did before.
+ */
+function printableItems(pieces: readonly Buffer[], from: number, to: number): Buffer {
+  const line = Buffer.concat(pieces);
+  const start = pieces.slice(0, from).reduce((n, p) => n + p.length, 0);
+  const end = line.length - pieces.slice(to).reduce((n, p) => n + p.length, 0);
+  const items = line.subarray(start, end);
+  if (!isAscii(items) || items.includes(0x7f)) {
+    const text = jsonPrintable(items.toString('utf8')).replace(/[\r\n]/g, ' ');
+    return Buffer.concat([line.subarray(0, start), Buffer.from(text), line.subarray(end)]);
+  }
+  for (let at = items.indexOf(0x0a); at !== -1; at = items.indexOf(0x0a, at + 1)) items[at] = 0x20;
+  for (let at = items.indexOf(0x0d); at !== -1; at = items.indexOf(0x0d, at + 1)) items[at] = 0x20;
+  return line;
 }
 
 function errorFrame(error: ReportFileError): string {
@@ -281,18 +344,8 @@ function partEnd(ranges: readonly Range[], from: number, items: number): number 
   return at;
 }
 
-/** The elements' texts. */
-function texts(bytes: Buffer, ranges: readonly Range[], from: number, to: number): string[] {
-  const out: string[] = [];
-  for (let i = from; i < to; i++) {
-    const [start, end] = ranges[i] ?? [0, 0];
-    out.push(bytes.toString('utf8', start, end));
-  }
-  return out;
-}
-
-async function writeLine(out: NodeJS.WritableStream, line: string): Promise<void> {
-  if (!out.write(`${line}\n`)) await new Promise<void>((resolve) => out.once('drain', resolve));
+async function writeLine(out: NodeJS.WritableStream, line: Buffer): Promise<void> {
+  if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', resolve));
 }
 
 const QUOTE = 0x22;
@@ -314,6 +367,8 @@ export class ReportScan implements Layout {
   readonly fields = new Map<string, Range>();
   readonly cases: Range[] = [];
   readonly results: Range[] = [];
+  /** Per result, the bytes that take its one top-level `details` member out (with a comma), when it has one. */
+  readonly detailsCuts: (Range | undefined)[] = [];
   readonly arrays = new Set<string>();
   /** Elements of cases and results nested deeper than a report allows (rare: each is checked exactly on its own). */
   readonly tooDeep = new Set<Range>();
@@ -345,10 +400,12 @@ export class ReportScan implements Layout {
       const list = this.list;
       if (list !== undefined) {
         // Inside cases or results: at an element.
-        const end = endOfValue(body, i);
+        const inResults = list === this.results;
+        const end = inResults ? endOfObjectNotingDetails(body, i) : endOfValue(body, i);
         if (end === undefined) return this.broken(i);
         const range: Range = [i, end];
         list.push(range);
+        if (inResults) this.detailsCuts.push(detailsCutOfLastValue);
         // The element sits two levels down in the report (its object and the array).
         if (deepestOfLastValue > MAX_JSON_DEPTH - 2) this.tooDeep.add(range);
         i = skipSpace(body, end);
@@ -387,6 +444,7 @@ export class ReportScan implements Layout {
       if ((key === 'cases' || key === 'results') && body[i] === OPEN_BRACKET) {
         const list = key === 'cases' ? this.cases : this.results;
         list.length = 0;
+        if (key === 'results') this.detailsCuts.length = 0;
         this.arrays.add(key);
         this.closed.delete(key);
         this.fields.delete(key);
@@ -507,6 +565,69 @@ function endOfValue(text: Uint8Array, start: number): number | undefined {
     i++;
   }
   return i > start ? i : undefined;
+}
+
+/** Where the last object endOfObjectNotingDetails scanned had its one top-level "details" member, with a comma. */
+let detailsCutOfLastValue: Range | undefined;
+
+/**
+ * endOfValue for a result, noting the bytes that take its top-level `"details"` member out with one
+ * comma (the one before it, else the one after it), so the result prints without it. Only a key spelt
+ * plainly is seen, and only one: a result with none, or with two, is printed whole.
+ */
+function endOfObjectNotingDetails(text: Uint8Array, start: number): number | undefined {
+  detailsCutOfLastValue = undefined;
+  if (text[start] !== OPEN_BRACE) return endOfValue(text, start);
+  let depth = 0;
+  let deepest = 0;
+  let expectKey = false;
+  let commaBefore = -1;
+  let detailsAt = -1;
+  let found = 0;
+  let cut: Range | undefined;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === QUOTE) {
+      const end = endOfString(text, i);
+      if (depth === 1 && expectKey) {
+        expectKey = false;
+        if (end - i === 8 && isDetailsKey(text, i)) detailsAt = i;
+      }
+      i = end;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (depth === 1) expectKey = true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (depth === 1 && detailsAt >= 0) {
+        found++;
+        cut = [commaBefore >= 0 ? commaBefore : detailsAt, i];
+        detailsAt = -1;
+      }
+      depth--;
+      if (depth === 0) {
+        deepestOfLastValue = deepest;
+        detailsCutOfLastValue = found === 1 ? cut : undefined;
+        return i + 1;
+      }
+    } else if (c === COMMA && depth === 1) {
+      if (detailsAt >= 0) {
+        found++;
+        cut = commaBefore >= 0 ? [commaBefore, i] : [detailsAt, i + 1];
+        detailsAt = -1;
+      }
+      commaBefore = i;
+      expectKey = true;
+    }
+  }
+  return undefined;
+}
+
+const DETAILS_KEY = Buffer.from('"details"');
+
+function isDetailsKey(text: Uint8Array, at: number): boolean {
+  for (let k = 0; k < DETAILS_KEY.length; k++) if (text[at + k] !== DETAILS_KEY[k]) return false;
+  return true;
 }
 
 function endOfString(text: Uint8Array, start: number): number {

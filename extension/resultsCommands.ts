@@ -209,10 +209,10 @@ export class ResultsViewBridge implements vscode.Disposable {
       // The panel opens with the report's checked head (summary, first rows); the rest follows part by part.
       let parts: ReturnType<ResultsPanel['reportParts']> | undefined;
       await streamReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path, {
-        head: (report) => {
+        head: (report, detailsApart) => {
           shown = this.current = Panel.createOrShow(this.extensionUri, (target) => void this.reveal(target));
-          parts = shown.reportParts();
-          parts.head(report);
+          parts = shown.reportParts(path);
+          parts.head(report, detailsApart);
         },
         more: (cases, results) => parts?.more(cases, results),
       });

@@ -6,7 +6,9 @@
  * Volume: a run of 100,000 results must not cost 100,000 messages. The host sends a report in
  * chunks (`report/show`, then `report/append` until `complete`) and a live run's events in batches
  * (`run/events`). Case data (input, output, expected, trace) is not in reports or events: the view
- * asks for the one case it shows (`case/request`) and the host reads it from the dataset.
+ * asks for the one case it shows (`case/request`) and the host reads it from the dataset. A report
+ * read in parts comes without its results' `details` (`detailsApart`): the view asks for the shown
+ * case's (`details/request`) and the host reads them from the report file.
  */
 import type { Json } from '../core/case';
 import type { ScorerResult } from '../core/result';
@@ -14,6 +16,7 @@ import type { JobTest, Report, ReportCase, ReportLocation, ScorerAggregate } fro
 import type { RunEvent } from '../core/runner/events';
 import type { TraceStep } from '../core/trace/trace';
 import { isObject } from '../shared/isObject';
+import { isResultDetails, type ResultDetails } from './resultDetails';
 import {
   COMPARE_TO_WEBVIEW_TYPES,
   type CompareToHost,
@@ -28,7 +31,9 @@ import {
 export { isObject };
 export { fromDisplay, toDisplay } from '../shared/text/displayPosition';
 
-export const PROTOCOL_VERSION = 2;
+export type { ResultDetails } from './resultDetails';
+
+export const PROTOCOL_VERSION = 3;
 
 /** What the detail pane shows of one case, as the host read it from the dataset. */
 export interface CaseData {
@@ -62,8 +67,11 @@ export interface RevealTarget {
 }
 
 export type HostToWebview =
-  /** Show a finished run. `complete: false` means more cases and results follow in `report/append`. */
-  | { readonly type: 'report/show'; readonly report: Report; readonly complete: boolean }
+  /**
+   * Show a finished run. `complete: false` means more cases and results follow in `report/append`.
+   * `detailsApart`: its results come without their `details`; ask for a case's with `details/request`.
+   */
+  | { readonly type: 'report/show'; readonly report: Report; readonly complete: boolean; readonly detailsApart?: true }
   | {
       readonly type: 'report/append';
       readonly cases: readonly ReportCase[];
@@ -75,6 +83,14 @@ export type HostToWebview =
   /** The answer to `case/request`. */
   | { readonly type: 'case/data'; readonly configFile: string; readonly caseId: string; readonly data: CaseData }
   | { readonly type: 'case/unavailable'; readonly configFile: string; readonly caseId: string; readonly reason: string }
+  /** The answer to `details/request`: each of the case's results (by scorer and trial) with its details. */
+  | {
+      readonly type: 'details/data';
+      readonly runId: string;
+      readonly caseId: string;
+      readonly results: readonly ResultDetails[];
+    }
+  | { readonly type: 'details/unavailable'; readonly runId: string; readonly caseId: string; readonly reason: string }
   /** Forget what is shown (e.g. the config was closed); `notice` says why in the emptied view (e.g. a restored run that cannot be shown). */
   | { readonly type: 'view/clear'; readonly notice?: string }
   /** How the person names a config (workspace-relative), for the view's header; sent before its run. */
@@ -88,6 +104,8 @@ export type WebviewToHost =
   | { readonly type: 'case/reveal'; readonly target: RevealTarget }
   /** Send the case's data (answered by `case/data` or `case/unavailable`). */
   | { readonly type: 'case/request'; readonly configFile: string; readonly caseId: string }
+  /** Send the details of the case's results in the report shown (answered by `details/data` or `details/unavailable`). */
+  | { readonly type: 'details/request'; readonly runId: string; readonly caseId: string }
   | CompareToHost;
 
 const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = [
@@ -96,6 +114,8 @@ const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = [
   'run/events',
   'case/data',
   'case/unavailable',
+  'details/data',
+  'details/unavailable',
   'view/clear',
   'config/label',
   ...COMPARE_TO_WEBVIEW_TYPES,
@@ -125,7 +145,8 @@ export function isHostToWebview(message: unknown): message is HostToWebview {
         report !== undefined &&
         Array.isArray(report['cases']) &&
         Array.isArray(report['results']) &&
-        typeof m['complete'] === 'boolean'
+        typeof m['complete'] === 'boolean' &&
+        (m['detailsApart'] === undefined || m['detailsApart'] === true)
       );
     }
     case 'report/append':
@@ -136,6 +157,15 @@ export function isHostToWebview(message: unknown): message is HostToWebview {
       return isString(m['configFile']) && isString(m['caseId']) && fieldsOf(m['data']) !== undefined;
     case 'case/unavailable':
       return isString(m['configFile']) && isString(m['caseId']) && isString(m['reason']);
+    case 'details/data':
+      return (
+        isString(m['runId']) &&
+        isString(m['caseId']) &&
+        Array.isArray(m['results']) &&
+        (m['results'] as unknown[]).every(isResultDetails)
+      );
+    case 'details/unavailable':
+      return isString(m['runId']) && isString(m['caseId']) && isString(m['reason']);
     case 'view/clear':
       return m['notice'] === undefined || isString(m['notice']);
     case 'config/label':
@@ -171,6 +201,8 @@ export function isWebviewToHost(message: unknown): message is WebviewToHost {
       return isRevealTarget(m['target']);
     case 'case/request':
       return isString(m['configFile']) && isString(m['caseId']);
+    case 'details/request':
+      return isString(m['runId']) && isString(m['caseId']);
     default:
       return isCompareToHost(m);
   }

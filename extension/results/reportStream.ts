@@ -17,8 +17,11 @@ export const MAX_LINE_CHARS = 256 * 1024 * 1024;
 const READ_TIMEOUT_MS = 120_000;
 
 export interface ReportParts {
-  /** The report's head with its first cases and results (more may follow). */
-  head(report: Report): void;
+  /**
+   * The report's head with its first cases and results (more may follow). `detailsApart`: the CLI
+   * printed the results without their `details`; the view asks for a case's (resultDetails.ts).
+   */
+  head(report: Report, detailsApart: boolean): void;
   /** More cases and results, in order. */
   more(cases: readonly ReportCase[], results: readonly ScorerResult[]): void;
 }
@@ -75,7 +78,14 @@ export function streamReportFile(
       child.kill();
     };
     const onLine = (line: string): void => {
-      let frame: { type?: unknown; report?: Report; cases?: ReportCase[]; results?: ScorerResult[]; message?: unknown };
+      let frame: {
+        type?: unknown;
+        report?: Report;
+        detailsApart?: unknown;
+        cases?: ReportCase[];
+        results?: ScorerResult[];
+        message?: unknown;
+      };
       try {
         frame = JSON.parse(line) as typeof frame;
       } catch {
@@ -83,7 +93,7 @@ export function streamReportFile(
       }
       if (frame.type === 'head' && !headSeen && frame.report !== undefined) {
         headSeen = true;
-        parts.head(frame.report);
+        parts.head(frame.report, frame.detailsApart === true);
       } else if (frame.type === 'chunk' && headSeen) parts.more(frame.cases ?? [], frame.results ?? []);
       else if (frame.type === 'end' && headSeen) ended = true;
       else if (frame.type === 'error' && typeof frame.message === 'string') failure ??= frame.message;
@@ -132,7 +142,7 @@ export function streamReportFile(
   });
 }
 
-/** The whole report from its parts (for a caller that needs all of it, e.g. to check its run id). */
+/** The whole report from its parts (for a caller that needs all of it, e.g. to check its run id); results without details when the CLI left them apart. */
 export async function streamWholeReport(cliPath: string, path: string, limits?: StreamLimits): Promise<Report> {
   let report: Report | undefined;
   const cases: ReportCase[] = [];

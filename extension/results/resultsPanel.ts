@@ -9,9 +9,11 @@
  *     // `target` is { configFile, caseId, location?: { file, line, column } } (1-based), from
  *     // the report or the run's case/start; open `location` when present, else find the case.
  *   panel.showReport(await readReportFile(cliPath, path));   // a finished run, e.g. a report.json from CI (read by the CLI)
- *   await streamReportFile(cliPath, path, panel.reportParts()); panel.reportEnded();
+ *   await streamReportFile(cliPath, path, panel.reportParts(path)); panel.reportEnded();
  *                                                   // the same, shown part by part as the CLI checks it (reportStream.ts);
- *                                                   // reportEnded() also when it failed part-way: the parts shown stay
+ *                                                   // reportEnded() also when it failed part-way: the parts shown stay;
+ *                                                   // results the CLI sent without details: the view asks for a case's,
+ *                                                   // read from `path` by the CLI (resultDetailsSource.ts)
  *   panel.startRun(configFile);                     // clears the view for a live run of this config
  *   panel.pushEvent(event);                         // each RunEvent of that run, as it comes
  *   panel.pushCases(configFile, cases);             // optional: case data already in memory
@@ -50,6 +52,7 @@ import { LiveRun } from './liveRun';
 import { panelHtml } from './panelHtml';
 import { RESULTS_VIEW_TYPE } from './panelSerializer';
 import { reportMessages } from './reportMessages';
+import { ResultDetailsSource } from './resultDetailsSource';
 
 export { readReportFile } from './reportFile';
 export { streamReportFile } from './reportStream';
@@ -61,7 +64,13 @@ const FLUSH_MS = 50;
 type Shown =
   | { readonly kind: 'none' }
   | { readonly kind: 'notice'; readonly text: string }
-  | { readonly kind: 'report'; readonly report: Report; arriving?: { cases: ReportCase[]; results: ScorerResult[] } }
+  | {
+      readonly kind: 'report';
+      readonly report: Report;
+      arriving?: { cases: ReportCase[]; results: ScorerResult[] };
+      /** The report file its results' details are read from: they came without them. */
+      readonly detailsFrom?: string;
+    }
   | { readonly kind: 'live'; readonly run: LiveRun }
   | {
       readonly kind: 'compare';
@@ -87,6 +96,7 @@ export class ResultsPanel implements vscode.Disposable {
   readonly onDidDispose: vscode.Event<void> = this.disposed.event;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly cases: CaseDataSource;
+  private readonly details: ResultDetailsSource;
   private shown: Shown = { kind: 'none' };
   private ready = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -139,6 +149,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.cliPath = vscode.Uri.joinPath(dist, 'cli.js').fsPath;
     // The CLI reads the case; in Restricted Mode as an untrusted run does (no ${VAR} of the config is read).
     this.cases = new CaseDataSource(this.cliPath, () => vscode.workspace.isTrusted);
+    this.details = new ResultDetailsSource(this.cliPath);
     const webview = panel.webview;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
@@ -161,19 +172,30 @@ export class ResultsPanel implements vscode.Disposable {
     if (this.ready) this.postAll([labelOf(report.configFile), ...reportMessages(report)]);
   }
 
-  /** Parts of a report as they come (streamReportFile): the head shows at once, each further part is appended. */
-  reportParts(): {
-    head(report: Report): void;
+  /**
+   * Parts of a report as they come (streamReportFile): the head shows at once, each further part is
+   * appended. Results without their details (`detailsApart`) have them read from `path` on request.
+   */
+  reportParts(path: string): {
+    head(report: Report, detailsApart: boolean): void;
     more(cases: readonly ReportCase[], results: readonly ScorerResult[]): void;
   } {
     let shown: Shown | undefined;
     return {
-      head: (report) => {
+      head: (report, detailsApart) => {
         this.stopFlushing();
         const arriving = { cases: [...report.cases], results: [...report.results] };
-        this.shown = shown = { kind: 'report', report: { ...report, ...arriving }, arriving };
+        this.shown = shown = {
+          kind: 'report',
+          report: { ...report, ...arriving },
+          arriving,
+          ...(detailsApart ? { detailsFrom: path } : {}),
+        };
         if (this.ready)
-          this.postAll([labelOf(report.configFile), ...reportMessages(this.shown.report, undefined, false)]);
+          this.postAll([
+            labelOf(report.configFile),
+            ...reportMessages(this.shown.report, undefined, false, detailsApart),
+          ]);
       },
       more: (cases, results) => {
         if (this.shown !== shown || shown?.kind !== 'report' || shown.arriving === undefined) return;
@@ -291,6 +313,20 @@ export class ResultsPanel implements vscode.Disposable {
           if (this.shown.kind === 'none') this.post({ type: 'view/clear' });
         }
         return;
+      case 'details/request': {
+        const shown = this.shown;
+        const answer =
+          shown.kind === 'report' && shown.detailsFrom !== undefined && shown.report.runId === message.runId
+            ? await this.details.lookup(shown.detailsFrom, message.runId, message.caseId)
+            : { ok: false as const, reason: 'the report shown now is another one' };
+        const { runId, caseId } = message;
+        this.post(
+          answer.ok
+            ? { type: 'details/data', runId, caseId, results: answer.results }
+            : { type: 'details/unavailable', runId, caseId, reason: answer.reason },
+        );
+        return;
+      }
       case 'case/request': {
         // A report read from EvalBench's results carries its cases' fields in the results' details.
         const imported = this.shown.kind === 'report' ? importedCaseData(this.shown.report, message.caseId) : undefined;
@@ -339,7 +375,12 @@ export class ResultsPanel implements vscode.Disposable {
       case 'report':
         this.postAll([
           labelOf(this.shown.report.configFile),
-          ...reportMessages(this.shown.report, undefined, this.shown.arriving === undefined),
+          ...reportMessages(
+            this.shown.report,
+            undefined,
+            this.shown.arriving === undefined,
+            this.shown.detailsFrom !== undefined,
+          ),
         ]);
         return;
       case 'live':

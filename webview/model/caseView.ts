@@ -6,6 +6,7 @@
 import type { Json } from '../../core/case';
 import type { ScorerResult } from '../../core/result';
 import { type CaseData, isObject } from '../../protocol/webview';
+import type { CaseDetailsState } from './viewState';
 import { diffSides } from '../../shared/text/diffSides';
 import { type DiffOutcome, diffTexts } from './diff';
 
@@ -95,4 +96,26 @@ export function detailEntries(result: ScorerResult): DetailEntry[] {
     const text = jsonText(details[key]);
     return { label: key, text, block: text.includes('\n') || text.length > 80 };
   });
+}
+
+/**
+ * A result with its details, for a report whose results came without them: those the host sent for
+ * the case (the last entry of its scorer and trial, as the report's own last result of a key wins);
+ * as it is otherwise.
+ */
+export function withDetails(result: ScorerResult, state: CaseDetailsState | undefined): ScorerResult {
+  if (state?.status !== 'loaded' || state.caseId !== result.caseId) return result;
+  let found: { readonly details?: ScorerResult['details'] } | undefined;
+  for (const r of state.results) if (r.scorer === result.scorer && r.trial === result.trial) found = r;
+  if (found === undefined) return result;
+  const { details: _inline, ...rest } = result;
+  return found.details === undefined ? rest : { ...rest, details: found.details };
+}
+
+/** What the detail pane says of the details while they are not here: loading, or why they cannot be shown. */
+export function detailsNote(detailsApart: boolean, state: CaseDetailsState | undefined): string | undefined {
+  if (!detailsApart) return undefined;
+  if (state === undefined || state.status === 'loading') return 'Loading the details from the report…';
+  if (state.status === 'unavailable') return `Details not available: ${state.reason}`;
+  return undefined;
 }

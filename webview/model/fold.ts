@@ -67,7 +67,7 @@ export function freshView(state: ViewState): ViewState {
 }
 
 /** A report replaces what is shown. The same run again (a live run's own report) keeps the selection. */
-export function showReport(state: ViewState, report: Report, complete: boolean): ViewState {
+export function showReport(state: ViewState, report: Report, complete: boolean, detailsApart = false): ViewState {
   const sameRun = state.run !== undefined && state.run.runId === report.runId;
   const { cases: _cases, results: _results, scorers, job, ...head } = report;
   const run: RunInfo = {
@@ -84,10 +84,18 @@ export function showReport(state: ViewState, report: Report, complete: boolean):
     aggregates: scorers,
     ...(job.test === undefined ? {} : { job: job.test }),
     ...(head.imported === undefined ? {} : { importedSummary: importedSummaryLine(head.imported) }),
+    ...(detailsApart ? { detailsApart: true as const } : {}),
     complete,
   };
+  const { caseDetails, ...kept } = state;
+  // Details asked for before stay only while the results still come without them.
   const base: ViewState = sameRun
-    ? { ...state, results: initialState().results, cases: initialState().cases }
+    ? {
+        ...kept,
+        ...(detailsApart && caseDetails !== undefined ? { caseDetails } : {}),
+        results: initialState().results,
+        cases: initialState().cases,
+      }
     : freshView(state);
   return appendReport({ ...base, run }, report.cases, report.results, complete);
 }

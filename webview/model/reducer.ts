@@ -6,7 +6,14 @@ import type { ResultStatus } from '../../core/result';
 import type { Action, PersistedView, UiAction } from './actions';
 import { appendReport, foldEvents, freshView, showReport } from './fold';
 import { groupedRows, rowOfKey } from './groups';
-import { type CaseDataState, SORT_COLUMNS, type ViewState, caseOfRowKey, selectedResult } from './viewState';
+import {
+  type CaseDataState,
+  type CaseDetailsState,
+  SORT_COLUMNS,
+  type ViewState,
+  caseOfRowKey,
+  selectedResult,
+} from './viewState';
 
 export function reduce(state: ViewState, action: Action): ViewState {
   return withCaseData(step(state, action));
@@ -15,7 +22,7 @@ export function reduce(state: ViewState, action: Action): ViewState {
 function step(state: ViewState, action: Action): ViewState {
   switch (action.type) {
     case 'report/show':
-      return showReport(state, action.report, action.complete);
+      return showReport(state, action.report, action.complete, action.detailsApart === true);
     case 'report/append':
       return appendReport(state, action.cases, action.results, action.complete);
     case 'run/events':
@@ -31,6 +38,20 @@ function step(state: ViewState, action: Action): ViewState {
       return settleCaseData(state, action.configFile, action.caseId, {
         status: 'unavailable',
         configFile: action.configFile,
+        caseId: action.caseId,
+        reason: action.reason,
+      });
+    case 'details/data':
+      return settleDetails(state, action.runId, action.caseId, {
+        status: 'loaded',
+        runId: action.runId,
+        caseId: action.caseId,
+        results: action.results,
+      });
+    case 'details/unavailable':
+      return settleDetails(state, action.runId, action.caseId, {
+        status: 'unavailable',
+        runId: action.runId,
         caseId: action.caseId,
         reason: action.reason,
       });
@@ -187,15 +208,42 @@ function settleCaseData(state: ViewState, configFile: string, caseId: string, se
     : state;
 }
 
-/** With the detail open on a case whose data is not here, the data becomes `loading` (the caller then asks the host). */
+function settleDetails(state: ViewState, runId: string, caseId: string, settled: CaseDetailsState): ViewState {
+  const wanted = state.caseDetails;
+  return wanted !== undefined && wanted.runId === runId && wanted.caseId === caseId
+    ? { ...state, caseDetails: settled }
+    : state;
+}
+
+/**
+ * With the detail open on a case whose data is not here, the data becomes `loading` (the caller then
+ * asks the host); so do its results' details, for a report whose results came without them.
+ */
 function withCaseData(state: ViewState): ViewState {
   if (!state.detailOpen || state.run === undefined) return state;
   const result = selectedResult(state);
   if (result === undefined) return state;
-  const configFile = state.run.configFile;
+  const { configFile, runId, detailsApart } = state.run;
+  let next = state;
   const have = state.caseData;
-  if (have !== undefined && have.configFile === configFile && have.caseId === result.caseId) return state;
-  return { ...state, caseData: { status: 'loading', configFile, caseId: result.caseId } };
+  if (have === undefined || have.configFile !== configFile || have.caseId !== result.caseId)
+    next = { ...next, caseData: { status: 'loading', configFile, caseId: result.caseId } };
+  const details = state.caseDetails;
+  if (detailsApart === true && (details === undefined || details.runId !== runId || details.caseId !== result.caseId))
+    next = { ...next, caseDetails: { status: 'loading', runId, caseId: result.caseId } };
+  return next;
+}
+
+/** The `details/request` to post after a change, when the change started loading a case's details. */
+export function detailsRequestFor(
+  before: ViewState,
+  after: ViewState,
+): { readonly runId: string; readonly caseId: string } | undefined {
+  const next = after.caseDetails;
+  if (next?.status !== 'loading') return undefined;
+  const prev = before.caseDetails;
+  if (prev?.status === 'loading' && prev.runId === next.runId && prev.caseId === next.caseId) return undefined;
+  return { runId: next.runId, caseId: next.caseId };
 }
 
 /** The `case/request` to post after a change, when the change started loading a case. */

@@ -6,7 +6,7 @@ import type { ResultStatus, ScorerResult } from '../../core/result';
 import type { JobTest, ReportLocation, ScorerAggregate } from '../../core/report/report';
 import type { CaseStatus, RunSummary, ScorerInfo } from '../../core/runner/events';
 import type { TrialStats } from '../../core/runner/trials';
-import type { CaseData } from '../../protocol/webview';
+import type { CaseData, ResultDetails } from '../../protocol/webview';
 import { KeyedList } from './keyedList';
 import { matches, STATUS_ORDER } from './query';
 
@@ -41,6 +41,8 @@ export interface RunInfo {
   readonly complete: boolean;
   /** A report read from EvalBench's results: its own summary line (see importedSummary.ts). */
   readonly importedSummary?: string;
+  /** The report's results came without their `details`: the detail pane asks the host for the shown case's. */
+  readonly detailsApart?: true;
 }
 
 export interface Filters {
@@ -66,6 +68,17 @@ export type CaseDataState =
   | { readonly status: 'loaded'; readonly configFile: string; readonly caseId: string; readonly data: CaseData }
   | { readonly status: 'unavailable'; readonly configFile: string; readonly caseId: string; readonly reason: string };
 
+/** The details of the shown case's results, for a report whose results came without them (`RunInfo.detailsApart`). */
+export type CaseDetailsState =
+  | { readonly status: 'loading'; readonly runId: string; readonly caseId: string }
+  | {
+      readonly status: 'loaded';
+      readonly runId: string;
+      readonly caseId: string;
+      readonly results: readonly ResultDetails[];
+    }
+  | { readonly status: 'unavailable'; readonly runId: string; readonly caseId: string; readonly reason: string };
+
 export interface ViewState {
   readonly run?: RunInfo;
   /** Every result, in arrival order (for a report, the report's order), by resultKey: a result seen twice replaces the first. */
@@ -82,6 +95,7 @@ export interface ViewState {
   readonly toggledCases: ReadonlySet<string>;
   readonly detailOpen: boolean;
   readonly caseData?: CaseDataState;
+  readonly caseDetails?: CaseDetailsState;
   /** Why nothing is shown, from the host (`view/clear` with a notice); shown while no run is. */
   readonly notice?: string;
 }

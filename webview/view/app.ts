@@ -7,7 +7,8 @@ import type { Action, PersistedView } from '../model/actions';
 import { type CompareAction, type CompareState, initialCompare, reduceCompare } from '../model/compare';
 import { census, resultsOfCase } from '../model/derived';
 import { visibleRows } from '../model/query';
-import { caseRequestFor, persistedView, persistedViewChanged, reduce } from '../model/reducer';
+import { caseRequestFor, detailsRequestFor, persistedView, persistedViewChanged, reduce } from '../model/reducer';
+import { detailsNote, withDetails } from '../model/caseView';
 import { caseCountsLine, jobLine, runTitle, scorerDistributions, scorerLines } from '../model/summary';
 import { groupedRows, rowOfKey } from '../model/groups';
 import { type ViewState, caseOfRowKey, caseRowKey, initialState, selectedResult } from '../model/viewState';
@@ -96,6 +97,8 @@ export class ResultsApp {
     this.state = after;
     const request = caseRequestFor(before, after);
     if (request !== undefined) this.host.post({ type: 'case/request', ...request });
+    const detailsRequest = detailsRequestFor(before, after);
+    if (detailsRequest !== undefined) this.host.post({ type: 'details/request', ...detailsRequest });
     // A restore saves nothing: what it restored is saved already, with the run the host is about to send again.
     if (action.type !== 'ui/restore' && persistedViewChanged(before, after)) this.host.persist(persistedView(after));
     this.scheduleRender(action.type === 'report/append' && !action.complete);
@@ -275,19 +278,22 @@ export class ResultsApp {
       before.detailOpen &&
       before.selected === state.selected &&
       before.caseData === state.caseData &&
+      before.caseDetails === state.caseDetails &&
       before.results === state.results &&
       before.cases === state.cases;
     if (unchanged) return;
     const caseEntry = state.cases.get(result.caseId);
     const scorerKey = state.run?.scorers.find((s) => s.name === result.scorer)?.key;
+    const note = detailsNote(state.run?.detailsApart === true, state.caseDetails);
     renderDetail(
       this.detail,
       {
-        result,
-        caseResults: resultsOfCase(state.results.items, result.caseId),
+        result: withDetails(result, state.caseDetails),
+        caseResults: resultsOfCase(state.results.items, result.caseId).map((r) => withDetails(r, state.caseDetails)),
         ...(caseEntry === undefined ? {} : { caseEntry }),
         ...(state.caseData === undefined ? {} : { caseData: state.caseData }),
         ...(scorerKey === undefined ? {} : { scorerKey }),
+        ...(note === undefined ? {} : { detailsNote: note }),
       },
       { reveal: (caseId) => this.reveal(caseId), close: () => this.closeDetail() },
     );

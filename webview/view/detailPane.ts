@@ -20,6 +20,8 @@ export interface DetailModel {
   readonly caseData?: CaseDataState;
   /** The selected result's scorer kind (registry key), which decides what its diff compares. */
   readonly scorerKey?: string;
+  /** The results' details are not here (yet): loading, or why not (a report whose results came without them). */
+  readonly detailsNote?: string;
 }
 
 export interface DetailHandlers {
@@ -52,13 +54,18 @@ export function renderDetail(target: HTMLElement, model: DetailModel, handlers: 
     el('div', { className: 'detail-head' }, title, actions),
     meta,
     resultBlock(result, true, false),
-    ...caseSections(model.caseData, result, model.scorerKey),
+    ...caseSections(model.caseData, result, model.scorerKey, model.detailsNote),
     section(
       `Results of this case, with their details (${model.caseResults.length})`,
       model.caseResults.length <= 20,
-      ...model.caseResults.map((r) => resultBlock(r, r === result, true)),
+      ...(model.detailsNote === undefined ? [] : [el('p', { className: 'muted details-note' }, model.detailsNote)]),
+      ...model.caseResults.map((r) => resultBlock(r, isSameResult(r, result), true)),
     ),
   );
+}
+
+function isSameResult(a: ScorerResult, b: ScorerResult): boolean {
+  return a.caseId === b.caseId && a.scorer === b.scorer && a.trial === b.trial;
 }
 
 function resultBlock(result: ScorerResult, current: boolean, withDetails: boolean): HTMLElement {
@@ -102,6 +109,7 @@ function caseSections(
   state: CaseDataState | undefined,
   result: ScorerResult,
   scorerKey: string | undefined,
+  detailsNote: string | undefined,
 ): HTMLElement[] {
   const trial = result.trial;
   if (state === undefined || state.status === 'loading')
@@ -118,8 +126,11 @@ function caseSections(
     valueSection(trial > 1 ? `Output (trial ${trial})` : 'Output', fields.output, true),
     valueSection('Expected', fields.expected, true),
   );
-  const diff = expectedOutputDiff(fields, result, scorerKey);
-  if (diff !== undefined) sections.push(section('Diff (expected → output)', true, diffView(diff)));
+  // The diff compares what the result's details say it compared: without them there is no telling yet.
+  const diff = detailsNote === undefined ? expectedOutputDiff(fields, result, scorerKey) : undefined;
+  if (detailsNote !== undefined)
+    sections.push(section('Diff (expected → output)', true, el('p', { className: 'muted' }, detailsNote)));
+  else if (diff !== undefined) sections.push(section('Diff (expected → output)', true, diffView(diff)));
   sections.push(traceSection(fields, data.traceSteps, data.traceProblem));
   if (data.context !== undefined) sections.push(valueSection('Context', data.context, false));
   if (data.metadata !== undefined) sections.push(valueSection('Metadata', data.metadata, false));

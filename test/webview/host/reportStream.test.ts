@@ -8,6 +8,7 @@ import type { Report, ReportCase } from '../../../core/report/report';
 import type { ScorerResult } from '../../../core/result';
 import { readReportFile } from '../../../extension/results/reportFile';
 import { streamEntry, streamReportFile, streamWholeReport } from '../../../extension/results/reportStream';
+import { readResultDetails } from '../../../extension/results/resultDetailsSource';
 import { CLI, ensureBuilt, ROOT } from '../../support/cli';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'reports', 'three-cases.report.json');
@@ -31,6 +32,11 @@ function bigReport(name: string, edit?: (line: string, i: number) => string): { 
   const path = join(dir, name);
   writeFileSync(path, text);
   return { path, text };
+}
+
+/** The report as the stream hands it on: its results without their details. */
+function withoutDetails(report: Report): Report {
+  return { ...report, results: report.results.map(({ details: _d, ...r }) => r) };
 }
 
 /** What the host was handed, in order, beside the CLI's exit. */
@@ -67,7 +73,109 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
       `the head was handed on before the CLI finished: ${seen.events.join(', ')}`,
     );
     assert.equal(seen.results, RESULTS);
+    assert.deepEqual(await streamWholeReport(CLI, path), withoutDetails(await readReportFile(CLI, path)));
+  });
+
+  it("hands the results on without their details, and the CLI reads a case's back from the file (--details-of)", async () => {
+    const { path } = bigReport('details.json');
+    let apart: boolean | undefined;
+    const streamed: ScorerResult[] = [];
+    await streamReportFile(CLI, path, {
+      head: (report, detailsApart) => {
+        apart = detailsApart;
+        streamed.push(...report.results);
+      },
+      more: (_cases, results) => streamed.push(...results),
+    });
+    assert.equal(apart, true);
+    const whole = await readReportFile(CLI, path);
+    assert.ok(
+      whole.results.some((r) => r.details !== undefined),
+      'the fixture has details',
+    );
+    assert.ok(streamed.every((r) => r.details === undefined));
+    for (const id of [...new Set(whole.results.map((r) => r.caseId))]) {
+      const answer = await readResultDetails(CLI, path, whole.runId, id);
+      assert.ok(answer.ok, JSON.stringify(answer));
+      const expected = whole.results
+        .filter((r) => r.caseId === id)
+        .map((r) => ({ scorer: r.scorer, trial: r.trial, ...(r.details === undefined ? {} : { details: r.details }) }));
+      assert.deepEqual(answer.results, expected, id);
+    }
+    const other = await readResultDetails(CLI, path, 'another-run', 'c1');
+    assert.deepEqual(other, {
+      ok: false,
+      reason: `${path} is now the report of run ${whole.runId}, not of run another-run shown here; open it again`,
+    });
+    const gone = await readResultDetails(CLI, join(dir, 'gone.json'), whole.runId, 'c1');
+    assert.equal(gone.ok, false);
+    assert.match(gone.ok ? '' : gone.reason, /gone\.json:1:1: cannot read the report file \(it does not exist\)/);
+  });
+
+  it('leaves out a details member wherever it is in the result, spaced or not; a result with two keeps both', async () => {
+    const { path: source } = bigReport('places-source.json');
+    const base = await readReportFile(CLI, source);
+    const details = '{"expected":"a","actual":["b",{"c":"}"}]}';
+    const shapes = [
+      (r: string) => `{"details":${details},${r.slice(1)}`,
+      (r: string) => `{ "details" : ${details} ,\n ${r.slice(1)}`,
+      (r: string) => `${r.slice(0, -1)},"details":${details}}`,
+      (r: string) => `${r.slice(0, -1)} ,\n"details":${details} }`,
+      (r: string) => r.replace('"trial"', `"details":${details},"trial"`),
+      (r: string) => `${r.slice(0, -1)},"details":{"first":1},"details":${details}}`,
+    ];
+    const lines = base.results.slice(0, 60).map((r, i) => {
+      const { details: _d, ...bare } = r;
+      return (shapes[i % shapes.length] ?? String)(JSON.stringify(bare));
+    });
+    const { cases, results: _r, ...head } = base;
+    const path = join(dir, 'places.json');
+    writeFileSync(
+      path,
+      `${JSON.stringify(head).slice(0, -1)},"cases":${JSON.stringify(cases)},"results":[\n${lines.join(',\n')}\n]}\n`,
+    );
+    const whole = await readReportFile(CLI, path);
+    const streamed = await streamWholeReport(CLI, path);
+    assert.equal(streamed.results.length, 60);
+    streamed.results.forEach((r, i) => {
+      const expected = whole.results[i] as ScorerResult;
+      if (i % shapes.length === shapes.length - 1) assert.deepEqual(r, expected, 'two details members: printed whole');
+      else
+        assert.deepEqual(r, withoutDetails({ ...whole, results: [expected] }).results[0], `shape ${i % shapes.length}`);
+    });
+    const answer = await readResultDetails(CLI, path, whole.runId, whole.results[0]?.caseId ?? '');
+    assert.ok(answer.ok);
+    assert.deepEqual(
+      answer.results.map((r) => r.details),
+      whole.results.filter((r) => r.caseId === whole.results[0]?.caseId).map((r) => r.details),
+    );
+  });
+
+  it('a report read from EvalBench results keeps its details inline (its case data comes from them)', async () => {
+    const base = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Report;
+    const imported = { format: 'evalbench-csv', note: 'test', jobs: [] };
+    const path = join(dir, 'imported.json');
+    writeFileSync(path, JSON.stringify({ ...base, imported }));
+    let apart: boolean | undefined;
+    await streamReportFile(CLI, path, { head: (_r, detailsApart) => (apart = detailsApart), more: () => undefined });
+    assert.equal(apart, false);
     assert.deepEqual(await streamWholeReport(CLI, path), await readReportFile(CLI, path));
+  });
+
+  it('finds a case whose id the file spells with escapes', async () => {
+    const base = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Report;
+    const first = base.results[0] as ScorerResult;
+    const id = first.caseId;
+    const text = JSON.stringify(base);
+    const escaped = text
+      .split(`"caseId":${JSON.stringify(id)}`)
+      .join(`"caseId":"\\u${id.charCodeAt(0).toString(16).padStart(4, '0')}${id.slice(1)}"`);
+    assert.notEqual(escaped, text);
+    const path = join(dir, 'escaped.json');
+    writeFileSync(path, escaped);
+    const answer = await readResultDetails(CLI, path, base.runId, id);
+    assert.ok(answer.ok);
+    assert.equal(answer.results.length, base.results.filter((r) => r.caseId === id).length);
   });
 
   it('a report cut off half-way: the results before the cut are handed on, then the error at file:line:col', async () => {
@@ -174,7 +282,7 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
     const seen = await stream(path);
     assert.equal(seen.error, undefined);
     assert.equal(seen.results, RESULTS);
-    assert.deepEqual(await streamWholeReport(CLI, path), await readReportFile(CLI, path));
+    assert.deepEqual(await streamWholeReport(CLI, path), withoutDetails(await readReportFile(CLI, path)));
   });
 
   it('a report with a second "results" after its results: the error names it at file:line:col', async () => {
@@ -211,6 +319,14 @@ describe('streamReportFile (the CLI reads the report in parts, the host hands ea
     const byAlone = spawnSync(process.execPath, [alone, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
     assert.equal(byAlone.status, 0);
     assert.equal(byAlone.stdout, byCli.stdout);
+    const id = '-c1';
+    const detailsByCli = spawnSync(process.execPath, [CLI, 'report', path, `--details-of=${id}`], { encoding: 'utf8' });
+    const detailsByAlone = spawnSync(process.execPath, [alone, 'report', path, `--details-of=${id}`], {
+      encoding: 'utf8',
+    });
+    assert.equal(detailsByAlone.status, 0);
+    assert.equal(detailsByAlone.stdout, detailsByCli.stdout);
+    assert.match(detailsByAlone.stdout, /^\{"ok":true,"runId":/);
     const wrong = spawnSync(process.execPath, [alone, 'report', path], { encoding: 'utf8' });
     assert.equal(wrong.status, 2);
     assert.match(wrong.stderr, /usage: reportStream\.js report/);

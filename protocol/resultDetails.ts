@@ -1,0 +1,52 @@
+/**
+ * `evallens report <report.json> --details-of=<case id>` prints the `details` of one case's results as
+ * one JSON line (this shape): the results view gets a report's results without them (`report
+ * --stream`, `detailsApart`) and asks for the case a person opens. The extension reads it with
+ * `parseDetailsLookup`.
+ */
+import type { Json } from '../core/case';
+
+/** One result of the case (by scorer and trial, as the view keys it) and its details, when it has any. */
+export interface ResultDetails {
+  readonly scorer: string;
+  readonly trial: number;
+  readonly details?: { readonly [key: string]: Json };
+}
+
+export type DetailsLookup =
+  | { readonly ok: true; readonly runId: string; readonly results: readonly ResultDetails[] }
+  | { readonly ok: false; readonly reason: string };
+
+type Fields = { readonly [key: string]: unknown };
+
+function fieldsOf(value: unknown): Fields | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+}
+
+/** Whether a value is one result's entry (the view shows the details as text, never as HTML). */
+export function isResultDetails(value: unknown): value is ResultDetails {
+  const r = fieldsOf(value);
+  return (
+    r !== undefined &&
+    typeof r['scorer'] === 'string' &&
+    typeof r['trial'] === 'number' &&
+    (r['details'] === undefined || fieldsOf(r['details']) !== undefined)
+  );
+}
+
+/** Reads the printed lookup; undefined when the text is not one (an older CLI, a crash). */
+export function parseDetailsLookup(text: string): DetailsLookup | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const v = fieldsOf(value);
+  if (v === undefined) return undefined;
+  if (v['ok'] === false) return typeof v['reason'] === 'string' ? { ok: false, reason: v['reason'] } : undefined;
+  const results = v['results'];
+  if (v['ok'] !== true || typeof v['runId'] !== 'string' || !Array.isArray(results) || !results.every(isResultDetails))
+    return undefined;
+  return { ok: true, runId: v['runId'], results };
+}
