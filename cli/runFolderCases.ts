@@ -80,6 +80,14 @@ function bytesAt(bytes: Uint8Array, at: number, needle: Uint8Array): boolean {
   return true;
 }
 
+/** Whether `bytes` holds at `at` the bytes whose latin1 decoding is `text` (one character a byte). */
+function textAt(bytes: Uint8Array, at: number, text: string): boolean {
+  const length = text.length;
+  if (at < 0 || at + length > bytes.length) return false;
+  for (let i = 0; i < length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
 /** Where `byte` first is in bytes[from, to), or -1 (a loop, for short ranges, as bytesAt). */
 function byteIn(bytes: Uint8Array, byte: number, from: number, to: number): number {
   for (let i = from; i < to; i++) if (bytes[i] === byte) return i;
@@ -205,7 +213,8 @@ const SLOTS = 64;
  * make for the collector. Fronts are only ever the same bytes, so a remembered match is the match.
  */
 class RecentFronts {
-  private readonly slots: { bytes: Buffer; front: Front; toReason: boolean }[][] = [];
+  /** Each front as the text its match was made on (decoded as latin1: a character per byte, compared with the bytes). */
+  private readonly slots: { text: string; front: Front; toReason: boolean }[][] = [];
   private readonly next: number[] = [];
 
   /**
@@ -217,8 +226,8 @@ class RecentFronts {
     const seen = slot < SLOTS ? this.slots[slot] : undefined;
     if (seen === undefined) return undefined;
     for (const seenFront of seen) {
-      const end = start + seenFront.bytes.length;
-      if (seenFront.toReason && end <= lineEnd && bytesAt(bytes, start, seenFront.bytes)) return seenFront.front;
+      const end = start + seenFront.text.length;
+      if (seenFront.toReason && end <= lineEnd && textAt(bytes, start, seenFront.text)) return seenFront.front;
     }
     return undefined;
   }
@@ -228,11 +237,12 @@ class RecentFronts {
     const seen = slot < SLOTS ? (this.slots[slot] ??= []) : undefined;
     if (seen !== undefined)
       for (const seenFront of seen)
-        if (seenFront.bytes.length === length && bytesAt(bytes, start, seenFront.bytes)) return seenFront.front;
-    const front = new Front(FRONT_FIELDS.exec(bytes.toString('latin1', start, end)));
+        if (seenFront.text.length === length && textAt(bytes, start, seenFront.text)) return seenFront.front;
+    const text = bytes.toString('latin1', start, end);
+    const front = new Front(FRONT_FIELDS.exec(text));
     if (seen !== undefined) {
       const remembered = {
-        bytes: Buffer.from(bytes.subarray(start, end)),
+        text,
         front,
         toReason: end - start >= REASON_KEY.length && bytesAt(bytes, end - REASON_KEY.length, REASON_KEY),
       };
