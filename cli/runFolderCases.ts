@@ -59,8 +59,42 @@ export async function* numberedLines(path: string): AsyncIterable<NumberedLine> 
   }
 }
 
+/**
+ * A case line as RunStore writes it (JSON.stringify of a case without trials: its fields in this
+ * order, strings without escapes or control characters, numbers as JSON writes them).
+ */
+const STORED_CASE =
+  /^\{"id":"([^"\\\x00-\x1f]*)","index":(0|[1-9]\d{0,15}),"status":"([a-z]+)","durationMs":(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?),"location":\{"file":"([^"\\\x00-\x1f]*)","line":(0|[1-9]\d*),"column":(0|[1-9]\d*)\}(?:,"fingerprint":"([^"\\\x00-\x1f]*)")?\}$/;
+
+/** The file of the last case read by STORED_CASE (a dataset's cases share it: one string, not one per case). */
+let lastCaseFile = '';
+
+/**
+ * A case line read by STORED_CASE: the object JSON.parse makes of it (the same fields in the same
+ * order), about twice as fast for the hundred thousand lines of a merge; undefined when the line is
+ * written otherwise (then it is parsed whole).
+ */
+function storedCase(text: string): ReportCase | undefined {
+  const m = STORED_CASE.exec(text);
+  if (m === null) return undefined;
+  let file = m[5] as string;
+  if (file === lastCaseFile) file = lastCaseFile;
+  else lastCaseFile = file;
+  const id = m[1] as string;
+  const index = Number(m[2]);
+  const status = m[3] as ReportCase['status'];
+  const durationMs = Number(m[4]);
+  const location = { file, line: Number(m[6]), column: Number(m[7]) };
+  const fingerprint = m[8];
+  return fingerprint === undefined
+    ? { id, index, status, durationMs, location }
+    : { id, index, status, durationMs, location, fingerprint };
+}
+
 /** A case line parsed and checked for the fields merge reads. */
 export function parseCaseLine(path: string, at: NumberedLine): ReportCase {
+  const stored = storedCase(at.text);
+  if (stored !== undefined) return stored;
   const value = parseLine(path, at) as Partial<ReportCase>;
   if (typeof value.id !== 'string' || typeof value.index !== 'number' || typeof value.status !== 'string')
     throw new RunFolderError(
@@ -438,8 +472,8 @@ class FolderCaseItem implements FolderCase {
 
   results(): ScorerResult[] {
     if (this.parsed === undefined) {
-      const parsed: ScorerResult[] = [];
-      for (let i = 0; i < this.count; i++) parsed.push(parseResultLine(this.resultsPath, this.lineText(i)));
+      const parsed = new Array<ScorerResult>(this.count);
+      for (let i = 0; i < this.count; i++) parsed[i] = parseResultLine(this.resultsPath, this.lineText(i));
       this.parsed = parsed;
     }
     return this.parsed;
@@ -447,9 +481,10 @@ class FolderCaseItem implements FolderCase {
 
   private frontFields(): Front[] {
     if (this.fronts === undefined) {
-      const fronts: Front[] = [];
+      // Made at their size (a list grown by push starts at 17 places).
+      const fronts = new Array<Front>(this.count);
       for (let i = 0; i < this.count; i++)
-        fronts.push(frontOf(this.chunkOf(i), this.startOf(i) + this.prefix, this.endOf(i), i));
+        fronts[i] = frontOf(this.chunkOf(i), this.startOf(i) + this.prefix, this.endOf(i), i);
       this.fronts = fronts;
     }
     return this.fronts;
@@ -457,11 +492,11 @@ class FolderCaseItem implements FolderCase {
 
   foldResults(whole: (scorer: string) => boolean): FoldResult[] {
     if (this.parsed !== undefined || this.prefix === 0) return this.results();
-    const out: FoldResult[] = [];
     const fronts = this.frontFields();
+    const out = new Array<FoldResult>(fronts.length);
     for (let i = 0; i < fronts.length; i++) {
       const fields = (fronts[i] as Front).foldFields();
-      out.push(fields === undefined || whole(fields.scorer) ? (this.results()[i] as ScorerResult) : fields);
+      out[i] = fields === undefined || whole(fields.scorer) ? (this.results()[i] as ScorerResult) : fields;
     }
     return out;
   }
