@@ -114,11 +114,14 @@ function bytesAt(bytes: Uint8Array, at: number, needle: Uint8Array): boolean {
   return true;
 }
 
-/** Whether `bytes` holds at `at` the bytes whose latin1 decoding is `text` (one character a byte). */
+/**
+ * Whether `bytes` holds at `at` the bytes whose latin1 decoding is `text` (one character a byte).
+ * Compared from the end: fronts that differ mostly differ in the score, nearer their end.
+ */
 function textAt(bytes: Uint8Array, at: number, text: string): boolean {
   const length = text.length;
   if (at < 0 || at + length > bytes.length) return false;
-  for (let i = 0; i < length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  for (let i = length - 1; i >= 0; i--) if (bytes[at + i] !== text.charCodeAt(i)) return false;
   return true;
 }
 
