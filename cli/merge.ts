@@ -19,7 +19,7 @@ import type { ReporterRequest } from './args';
 import { checkShards, MergeInputError, type ShardRun } from './mergeInputs';
 import { inDatasetOrderBatches, mergeByIndex, MergeOverlapError } from './mergeOrder';
 import { createReporter, runVerdict, type Reporter } from './reporters/index';
-import { RunFolderError } from './runFolderCases';
+import { RunFolderError, type PutBytes } from './runFolderCases';
 import { caseEvents } from './storedCaseEvents';
 import { writeRunInfo, type RunInfo } from './runInfo';
 import { folderSource, RunFolderWriteError, writeFolderReport } from './runStore';
@@ -125,13 +125,15 @@ async function mergeInto(
   const fold = new RunFold(info.scorers, info.jobThreshold ?? DEFAULT_JOB_THRESHOLD);
   const cases = new LineFile(join(dir, 'cases.jsonl'));
   const results = new LineFile(join(dir, 'results.jsonl'));
+  const putCase: PutBytes = (bytes, start, end) => cases.write(bytes, start, end);
+  const putResults: PutBytes = (bytes, start, end) => results.write(bytes, start, end);
   try {
     for await (const batch of mergeByIndex(shards.map((s) => inDatasetOrderBatches(s.dir))))
       for (const item of batch) {
         // The figures read scorer, status and score from the front of each line; the lines pass as bytes.
         fold.addCase(item.case.status, item.foldResults(fold.needsWhole));
-        for (const line of item.resultBytes) results.write(line);
-        cases.write(item.caseBytes);
+        item.putResultLines(putResults);
+        item.putCaseLine(putCase);
         for (const event of caseEvents(item)) onEvent(event);
       }
   } finally {
@@ -179,7 +181,7 @@ async function mergeInto(
   return head;
 }
 
-/** Lines appended to a file through a large buffer, written synchronously when full; a failed write names the file. */
+/** Lines (bytes start to end of a buffer, a line end added) appended to a file through a large buffer, written synchronously when full; a failed write names the file. */
 class LineFile {
   private readonly fd: number;
   private readonly buffer = Buffer.allocUnsafe(1 << 20);
@@ -189,15 +191,16 @@ class LineFile {
     this.fd = openSync(path, 'w');
   }
 
-  write(line: Buffer): void {
-    if (this.used + line.length + 1 > this.buffer.length) {
+  write(bytes: Buffer, start: number, end: number): void {
+    const length = end - start;
+    if (this.used + length + 1 > this.buffer.length) {
       this.flush();
-      if (line.length + 1 > this.buffer.length) {
-        this.put(Buffer.concat([line, NEWLINE]));
+      if (length + 1 > this.buffer.length) {
+        this.put(Buffer.concat([bytes.subarray(start, end), NEWLINE]));
         return;
       }
     }
-    this.used += line.copy(this.buffer, this.used);
+    this.used += bytes.copy(this.buffer, this.used, start, end);
     this.buffer[this.used++] = 10;
   }
 

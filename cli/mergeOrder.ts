@@ -60,6 +60,17 @@ export class MinHeap<T> {
 /** Windows tried before the largest, smallest first: most shards are in order, or nearly. */
 const SMALLER_WINDOWS = [0, 16, 256];
 
+/** A window size tried: a heap of that many indexes, the last index out of it, and whether all came out in order. */
+interface WindowTry {
+  readonly size: number;
+  readonly heap: MinHeap<number>;
+  last: number;
+  fits: boolean;
+}
+
+/** Windows up to which the first pass keeps the indexes read last, not a heap per window size (below). */
+const LAZY_UP_TO = 1 << 16;
+
 /**
  * The smallest window up to `window` through which the folder's cases come out in index order, or
  * Infinity when none does (a pass over cases.jsonl, holding a window of indexes per size tried; each
@@ -69,14 +80,38 @@ const SMALLER_WINDOWS = [0, 16, 256];
  */
 async function smallestWindow(dir: string, window: number): Promise<number> {
   const path = join(dir, 'cases.jsonl');
-  const tries = [...SMALLER_WINDOWS.filter((w) => w < window), window].map((size) => ({
+  const sizes = [...SMALLER_WINDOWS.filter((w) => w < window), window];
+  const newTry = (size: number): WindowTry => ({
     size,
     heap: new MinHeap<number>((n) => n),
     last: -Infinity,
     fits: true,
-  }));
+  });
+  // While the indexes come in order (most shards' do) no window is tried: the last window + 1
+  // indexes are kept, and each window's state is made from them if one comes out of order (that
+  // of indexes in order: the heap holds the last `size` of them; the last out is the one before).
+  const keep = window + 1;
+  const recent: number[] = [];
+  let count = 0;
+  let last = -Infinity;
+  let tries: WindowTry[] | undefined = window > LAZY_UP_TO ? sizes.map(newTry) : undefined;
   for await (const indexes of caseIndexes(path))
-    for (const index of indexes)
+    for (const index of indexes) {
+      if (tries === undefined) {
+        if (index >= last) {
+          last = index;
+          recent[count % keep] = index;
+          count++;
+          continue;
+        }
+        tries = sizes.map((size) => {
+          const t = newTry(size);
+          for (let back = 1; back <= Math.min(count, size); back++)
+            t.heap.push(recent[(count - back) % keep] as number);
+          if (count > size) t.last = recent[(count - size - 1) % keep] as number;
+          return t;
+        });
+      }
       for (const t of tries) {
         if (!t.fits) continue;
         t.heap.push(index);
@@ -86,6 +121,9 @@ async function smallestWindow(dir: string, window: number): Promise<number> {
           t.last = out;
         }
       }
+    }
+  // In order throughout: every window fits, the smallest first.
+  if (tries === undefined) return sizes[0] ?? window;
   return tries.find((t) => t.fits)?.size ?? Infinity;
 }
 

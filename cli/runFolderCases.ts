@@ -33,6 +33,10 @@ export interface FolderCase {
   /** Its results' lines, as written, in file order. */
   readonly resultBytes: readonly Buffer[];
   readonly resultLines: readonly string[];
+  /** Hands on the case's line (its bytes as written, no line end). */
+  putCaseLine(put: PutBytes): void;
+  /** Hands on its results' lines as written, in file order: lines written together as one piece, a \n between them, none after. */
+  putResultLines(put: PutBytes): void;
   results(): ScorerResult[];
   /** What the figures read of each result (cli/runFold.ts); whole results where the front of a line does not say enough. */
   foldResults(whole: (scorer: string) => boolean): FoldResult[];
@@ -45,23 +49,52 @@ export interface NumberedLine {
   readonly line: number;
 }
 
-interface NumberedBytes {
-  readonly bytes: Buffer;
-  readonly line: number;
-}
-
 /** The lines of a file, numbered from 1, blank lines left out. */
 export async function* numberedLines(path: string): AsyncIterable<NumberedLine> {
   const lines = new LineCursor(path);
-  while (lines.current !== undefined || (await lines.fill())) {
-    const at = lines.current as NumberedBytes;
+  while (lines.has() || (await lines.fill())) {
+    const at = lines.numberedText();
     lines.advance();
-    yield { text: at.bytes.toString('utf8'), line: at.line };
+    yield at;
   }
+}
+
+/**
+ * A case line as RunStore writes it (JSON.stringify of a case without trials: its fields in this
+ * order, strings without escapes or control characters, numbers as JSON writes them).
+ */
+const STORED_CASE =
+  /^\{"id":"([^"\\\x00-\x1f]*)","index":(0|[1-9]\d{0,15}),"status":"([a-z]+)","durationMs":(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?),"location":\{"file":"([^"\\\x00-\x1f]*)","line":(0|[1-9]\d*),"column":(0|[1-9]\d*)\}(?:,"fingerprint":"([^"\\\x00-\x1f]*)")?\}$/;
+
+/** The file of the last case read by STORED_CASE (a dataset's cases share it: one string, not one per case). */
+let lastCaseFile = '';
+
+/**
+ * A case line read by STORED_CASE: the object JSON.parse makes of it (the same fields in the same
+ * order), about twice as fast for the hundred thousand lines of a merge; undefined when the line is
+ * written otherwise (then it is parsed whole).
+ */
+function storedCase(text: string): ReportCase | undefined {
+  const m = STORED_CASE.exec(text);
+  if (m === null) return undefined;
+  let file = m[5] as string;
+  if (file === lastCaseFile) file = lastCaseFile;
+  else lastCaseFile = file;
+  const id = m[1] as string;
+  const index = Number(m[2]);
+  const status = m[3] as ReportCase['status'];
+  const durationMs = Number(m[4]);
+  const location = { file, line: Number(m[6]), column: Number(m[7]) };
+  const fingerprint = m[8];
+  return fingerprint === undefined
+    ? { id, index, status, durationMs, location }
+    : { id, index, status, durationMs, location, fingerprint };
 }
 
 /** A case line parsed and checked for the fields merge reads. */
 export function parseCaseLine(path: string, at: NumberedLine): ReportCase {
+  const stored = storedCase(at.text);
+  if (stored !== undefined) return stored;
   const value = parseLine(path, at) as Partial<ReportCase>;
   if (typeof value.id !== 'string' || typeof value.index !== 'number' || typeof value.status !== 'string')
     throw new RunFolderError(
@@ -70,22 +103,71 @@ export function parseCaseLine(path: string, at: NumberedLine): ReportCase {
   return value as ReportCase;
 }
 
-/** A case line's index, read from its front as RunStore writes it (JSON.stringify puts id, then index, first). */
-const INDEX_SECOND = /^\{"id":"(?:[^"\\]|\\.)*","index":(0|[1-9]\d{0,15}),/;
+/**
+ * Whether `bytes` holds `needle` at `at`. A loop: for the few dozen bytes compared here it is faster
+ * than Buffer#compare, whose call costs more than the comparison, half a million times a merge.
+ */
+function bytesAt(bytes: Uint8Array, at: number, needle: Uint8Array): boolean {
+  const length = needle.length;
+  if (at < 0 || at + length > bytes.length) return false;
+  for (let i = 0; i < length; i++) if (bytes[at + i] !== needle[i]) return false;
+  return true;
+}
+
+/**
+ * Whether `bytes` holds at `at` the bytes whose latin1 decoding is `text` (one character a byte).
+ * Compared from the end: fronts that differ mostly differ in the score, nearer their end.
+ */
+function textAt(bytes: Uint8Array, at: number, text: string): boolean {
+  const length = text.length;
+  if (at < 0 || at + length > bytes.length) return false;
+  for (let i = length - 1; i >= 0; i--) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Where `byte` first is in bytes[from, to), or -1 (a loop, for short ranges, as bytesAt). */
+function byteIn(bytes: Uint8Array, byte: number, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (bytes[i] === byte) return i;
+  return -1;
+}
+
+const ID_OPEN = Buffer.from('{"id":"');
+const INDEX_KEY = Buffer.from('","index":');
+
+/**
+ * A case line's index, read from the bytes of its front as RunStore writes it (JSON.stringify puts
+ * id, then index, first: `{"id":"…","index":12,`); -1 when the front is not so (an id with an escape,
+ * an index of more than 15 digits), and then the line is parsed whole. No string is made: the first
+ * pass over a shard's cases.jsonl reads a hundred thousand of them.
+ */
+function frontIndex(bytes: Buffer, start: number, end: number): number {
+  const close = plainIdEnd(bytes, start, end);
+  if (close === -1) return -1;
+  const digits = close + INDEX_KEY.length;
+  if (end <= digits || !bytesAt(bytes, close, INDEX_KEY)) return -1;
+  let index = 0;
+  let at = digits;
+  for (; at < end && at - digits <= 15; at++) {
+    const digit = (bytes[at] as number) - 0x30;
+    if (digit < 0 || digit > 9) break;
+    index = index * 10 + digit;
+  }
+  const length = at - digits;
+  // JSON's number: no leading zero; then the next field.
+  if (length === 0 || length > 15 || (length > 1 && bytes[digits] === 0x30) || at >= end || bytes[at] !== 0x2c)
+    return -1;
+  return index;
+}
 
 /** The dataset index of each case line of a cases.jsonl, in file order, a chunk's at a time (each line checked as parseCaseLine does where its front is not RunStore's). */
 export async function* caseIndexes(path: string): AsyncIterable<number[]> {
   const lines = new LineCursor(path);
-  while (lines.current !== undefined || (await lines.fill())) {
+  while (lines.has() || (await lines.fill())) {
     const indexes: number[] = [];
-    for (let at = lines.current; at !== undefined; at = lines.current) {
+    while (lines.has()) {
+      const front = frontIndex(lines.bytes as Buffer, lines.start, lines.end);
+      indexes.push(front !== -1 ? front : parseCaseLine(path, lines.numberedText()).index);
       lines.advance();
-      const front = INDEX_SECOND.exec(at.bytes.toString('latin1', 0, Math.min(at.bytes.length, FRONT)))?.[1];
-      indexes.push(
-        front !== undefined
-          ? Number(front)
-          : parseCaseLine(path, { text: at.bytes.toString('utf8'), line: at.line }).index,
-      );
     }
     yield indexes;
   }
@@ -146,8 +228,11 @@ const REASON_KEY = Buffer.from(',"reason":"');
  * decoded up to the reason's opening quote when it is in the front (half a million lines make a
  * merge: the less decoded, the less to collect).
  */
-function frontOf(bytes: Buffer, skip: number, slot: number): RegExpExecArray | null {
-  const limit = Math.min(bytes.length, skip + FRONT);
+function frontOf(bytes: Buffer, skip: number, lineEnd: number, slot: number): Front {
+  const known = recentFronts.knownReasonFront(bytes, skip, lineEnd, slot);
+  if (known !== undefined) return known;
+  const limit = Math.min(lineEnd, skip + FRONT);
+  // Found past the line's end (in a later line of the chunk) it is past the limit too.
   const reason = bytes.indexOf(REASON_KEY, skip);
   const end = reason !== -1 && reason + REASON_KEY.length <= limit ? reason + REASON_KEY.length : limit;
   return recentFronts.match(bytes, skip, end, slot);
@@ -165,28 +250,68 @@ const SLOTS = 64;
  * make for the collector. Fronts are only ever the same bytes, so a remembered match is the match.
  */
 class RecentFronts {
-  private readonly slots: { bytes: Buffer; match: RegExpExecArray | null }[][] = [];
+  /** Each front as the text its match was made on (decoded as latin1: a character per byte, compared with the bytes). */
+  private readonly slots: { text: string; front: Front; toReason: boolean }[][] = [];
   private readonly next: number[] = [];
 
-  match(bytes: Buffer, start: number, end: number, slot: number): RegExpExecArray | null {
+  /**
+   * The match of a remembered front that ends at its reason's opening quote and that the line at
+   * `start` begins with, before the line is searched for where its reason begins: the lines'
+   * bytes are the same up to there, so the line's first `,"reason":"` ends there too.
+   */
+  knownReasonFront(bytes: Buffer, start: number, lineEnd: number, slot: number): Front | undefined {
+    const seen = slot < SLOTS ? this.slots[slot] : undefined;
+    if (seen === undefined) return undefined;
+    for (const seenFront of seen) {
+      const end = start + seenFront.text.length;
+      if (seenFront.toReason && end <= lineEnd && textAt(bytes, start, seenFront.text)) return seenFront.front;
+    }
+    return undefined;
+  }
+
+  match(bytes: Buffer, start: number, end: number, slot: number): Front {
     const length = end - start;
     const seen = slot < SLOTS ? (this.slots[slot] ??= []) : undefined;
     if (seen !== undefined)
-      for (const front of seen)
-        if (front.bytes.length === length && bytes.compare(front.bytes, 0, length, start, end) === 0)
-          return front.match;
-    const match = FRONT_FIELDS.exec(bytes.toString('latin1', start, end));
+      for (const seenFront of seen)
+        if (seenFront.text.length === length && textAt(bytes, start, seenFront.text)) return seenFront.front;
+    const text = bytes.toString('latin1', start, end);
+    const front = new Front(FRONT_FIELDS.exec(text));
     if (seen !== undefined) {
-      const front = { bytes: Buffer.from(bytes.subarray(start, end)), match };
+      const remembered = {
+        text,
+        front,
+        toReason: end - start >= REASON_KEY.length && bytesAt(bytes, end - REASON_KEY.length, REASON_KEY),
+      };
       const at = this.next[slot] ?? 0;
-      seen[at] = front;
+      seen[at] = remembered;
       this.next[slot] = (at + 1) % FRONTS_PER_SLOT;
     }
-    return match;
+    return front;
   }
 }
 
 const recentFronts = new RecentFronts();
+
+/**
+ * A result line's front, matched; the fold's fields read from it once (a remembered front serves
+ * many lines, which then share one FoldResult: the figures only read it).
+ */
+class Front {
+  private fold: FoldResult | undefined;
+  private folded = false;
+
+  constructor(readonly match: RegExpExecArray | null) {}
+
+  /** The fold's fields; undefined when the front does not say them all. */
+  foldFields(): FoldResult | undefined {
+    if (!this.folded) {
+      this.fold = foldFieldsOf(this.match);
+      this.folded = true;
+    }
+    return this.fold;
+  }
+}
 
 /** The fold's fields of a result line from its front; undefined when the front does not say them all (then the line is parsed whole). */
 function foldFieldsOf(match: RegExpExecArray | null): FoldResult | undefined {
@@ -201,11 +326,11 @@ function foldFieldsOf(match: RegExpExecArray | null): FoldResult | undefined {
   return { scorer: match[1] as string, status };
 }
 
-/** The closing quote of the JSON string whose text starts at `from` (after its opening quote); -1 when the line ends first. */
-function stringEnd(bytes: Buffer, from: number): number {
+/** The closing quote of the JSON string whose text starts at `from` (after its opening quote); -1 when the line ends (at `lineEnd`) first. */
+function stringEnd(bytes: Buffer, from: number, lineEnd: number): number {
   for (let at = from; ;) {
     const quote = bytes.indexOf(0x22, at);
-    if (quote === -1) return -1;
+    if (quote === -1 || quote >= lineEnd) return -1;
     let backslashes = 0;
     while (quote - backslashes - 1 >= from && bytes[quote - backslashes - 1] === 0x5c) backslashes++;
     if (backslashes % 2 === 0) return quote;
@@ -221,6 +346,7 @@ function stringEnd(bytes: Buffer, from: number): number {
 function shownFieldsOf(
   bytes: Buffer,
   skip: number,
+  lineEnd: number,
   match: RegExpExecArray | null,
   statuses: ReadonlySet<string>,
 ): ShownResult | null | undefined {
@@ -229,11 +355,10 @@ function shownFieldsOf(
   if (!statuses.has(status)) return null;
   if (match[5] === undefined) return undefined;
   const start = skip + match[0].length;
-  const end = stringEnd(bytes, start);
+  const end = stringEnd(bytes, start, lineEnd);
   if (end === -1) return undefined;
   let reason: string;
-  const backslash = bytes.indexOf(0x5c, start);
-  if (backslash === -1 || backslash > end) reason = bytes.toString('utf8', start, end);
+  if (byteIn(bytes, 0x5c, start, end) === -1) reason = bytes.toString('utf8', start, end);
   else {
     try {
       reason = JSON.parse(bytes.toString('utf8', start - 1, end + 1)) as string;
@@ -244,16 +369,35 @@ function shownFieldsOf(
   return { scorer: match[1] as string, trial: Number(match[2]), status, reason };
 }
 
+/**
+ * Lines where they were read: line i is bytes `spans[3i]` to `spans[3i + 1]` of `chunks[i]` (of
+ * `chunk`, when all are in one), numbered `spans[3i + 2]`. Not a Buffer and an object per line: a
+ * merge reads half a million lines, and those were much of what the collector had to copy.
+ */
+interface Spans {
+  readonly chunk: Buffer;
+  readonly chunks: readonly Buffer[] | undefined;
+  readonly spans: readonly number[];
+}
+
+/** Hands on bytes start to end of a buffer (a line, or lines with their \n between them). */
+export type PutBytes = (bytes: Buffer, start: number, end: number) => void;
+
 class FolderCaseItem implements FolderCase {
   private parsed: ScorerResult[] | undefined;
   /** Each result line's front fields, matched once for the figures and the printed reasons. */
-  private fronts: (RegExpExecArray | null)[] | undefined;
+  private fronts: Front[] | undefined;
+  /** The printed results last read, and for which statuses. */
+  private shown: { readonly statuses: ReadonlySet<string>; readonly results: ShownResult[] } | undefined;
   readonly case: ReportCase;
 
   constructor(
     reportCase: ReportCase,
-    private readonly caseAt: NumberedBytes,
-    private readonly resultsAt: readonly NumberedBytes[],
+    /** The case's line: bytes `caseStart` to `caseEnd` of `caseChunk`. */
+    private readonly caseChunk: Buffer,
+    private readonly caseStart: number,
+    private readonly caseEnd: number,
+    private readonly resultsAt: Spans | undefined,
     private readonly resultsPath: string,
     /** Bytes at the front of each result line that are this case's `{"caseId":…,` (0 when a line was not checked so). */
     private readonly prefix: number,
@@ -262,53 +406,120 @@ class FolderCaseItem implements FolderCase {
   }
 
   get caseBytes(): Buffer {
-    return this.caseAt.bytes;
+    return this.caseChunk.subarray(this.caseStart, this.caseEnd);
   }
 
   get caseLine(): string {
-    return this.caseAt.bytes.toString('utf8');
+    return this.caseChunk.toString('utf8', this.caseStart, this.caseEnd);
+  }
+
+  /** How many result lines the case has. */
+  private get count(): number {
+    return this.resultsAt === undefined ? 0 : this.resultsAt.spans.length / 3;
+  }
+
+  private chunkOf(i: number): Buffer {
+    const at = this.resultsAt as Spans;
+    return at.chunks === undefined ? at.chunk : (at.chunks[i] as Buffer);
+  }
+
+  private startOf(i: number): number {
+    return (this.resultsAt as Spans).spans[3 * i] as number;
+  }
+
+  private endOf(i: number): number {
+    return (this.resultsAt as Spans).spans[3 * i + 1] as number;
+  }
+
+  private lineText(i: number): NumberedLine {
+    const text = this.chunkOf(i).toString('utf8', this.startOf(i), this.endOf(i));
+    return { text, line: (this.resultsAt as Spans).spans[3 * i + 2] as number };
   }
 
   get resultBytes(): Buffer[] {
-    return this.resultsAt.map((at) => at.bytes);
+    const out: Buffer[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.chunkOf(i).subarray(this.startOf(i), this.endOf(i)));
+    return out;
   }
 
   get resultLines(): string[] {
-    return this.resultsAt.map((at) => at.bytes.toString('utf8'));
+    const out: string[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.lineText(i).text);
+    return out;
+  }
+
+  putCaseLine(put: PutBytes): void {
+    put(this.caseChunk, this.caseStart, this.caseEnd);
+  }
+
+  putResultLines(put: PutBytes): void {
+    // Lines next to each other in one chunk (one \n between them, as RunStore writes a case's
+    // results) are handed on as one piece.
+    let from = -1;
+    let to = -1;
+    let chunk: Buffer | undefined;
+    for (let i = 0; i < this.count; i++) {
+      const at = this.chunkOf(i);
+      const start = this.startOf(i);
+      if (chunk === at && start === to + 1) {
+        to = this.endOf(i);
+        continue;
+      }
+      if (chunk !== undefined) put(chunk, from, to);
+      chunk = at;
+      from = start;
+      to = this.endOf(i);
+    }
+    if (chunk !== undefined) put(chunk, from, to);
   }
 
   results(): ScorerResult[] {
-    this.parsed ??= this.resultsAt.map((at) =>
-      parseResultLine(this.resultsPath, { text: at.bytes.toString('utf8'), line: at.line }),
-    );
+    if (this.parsed === undefined) {
+      const parsed = new Array<ScorerResult>(this.count);
+      for (let i = 0; i < this.count; i++) parsed[i] = parseResultLine(this.resultsPath, this.lineText(i));
+      this.parsed = parsed;
+    }
     return this.parsed;
   }
 
-  private frontFields(): (RegExpExecArray | null)[] {
-    this.fronts ??= this.resultsAt.map((at, slot) => frontOf(at.bytes, this.prefix, slot));
+  private frontFields(): Front[] {
+    if (this.fronts === undefined) {
+      // Made at their size (a list grown by push starts at 17 places).
+      const fronts = new Array<Front>(this.count);
+      for (let i = 0; i < this.count; i++)
+        fronts[i] = frontOf(this.chunkOf(i), this.startOf(i) + this.prefix, this.endOf(i), i);
+      this.fronts = fronts;
+    }
     return this.fronts;
   }
 
   foldResults(whole: (scorer: string) => boolean): FoldResult[] {
     if (this.parsed !== undefined || this.prefix === 0) return this.results();
-    const out: FoldResult[] = [];
     const fronts = this.frontFields();
+    const out = new Array<FoldResult>(fronts.length);
     for (let i = 0; i < fronts.length; i++) {
-      const fields = foldFieldsOf(fronts[i] ?? null);
-      out.push(fields === undefined || whole(fields.scorer) ? (this.results()[i] as ScorerResult) : fields);
+      const fields = (fronts[i] as Front).foldFields();
+      out[i] = fields === undefined || whole(fields.scorer) ? (this.results()[i] as ScorerResult) : fields;
     }
     return out;
   }
 
   shownResults(statuses: ReadonlySet<string>): ShownResult[] {
+    // The console and JUnit ask with the same set: read once.
+    if (this.shown?.statuses !== statuses) this.shown = { statuses, results: this.readShownResults(statuses) };
+    return this.shown.results;
+  }
+
+  private readShownResults(statuses: ReadonlySet<string>): ShownResult[] {
     if (this.parsed !== undefined || this.prefix === 0) return this.results().filter((r) => statuses.has(r.status));
     const out: ShownResult[] = [];
     const fronts = this.frontFields();
     for (let i = 0; i < fronts.length; i++) {
       const fields = shownFieldsOf(
-        (this.resultsAt[i] as NumberedBytes).bytes,
-        this.prefix,
-        fronts[i] ?? null,
+        this.chunkOf(i),
+        this.startOf(i) + this.prefix,
+        this.endOf(i),
+        (fronts[i] as Front).match,
         statuses,
       );
       if (fields === undefined) {
@@ -332,8 +543,15 @@ class LineCursor {
   /** The chunk being split, and where its next line starts. */
   private chunk: Buffer | undefined;
   private offset = 0;
-  /** The current line, once asked for. */
-  private next: NumberedBytes | undefined;
+  /**
+   * The current line, once asked for (`has()`): bytes `start` to `end` of `bytes` (its \n and \r
+   * left out), numbered `line`; `bytes` is undefined when there is none. Places in the chunk, not a
+   * Buffer and an object per line (a merge reads half a million lines).
+   */
+  bytes: Buffer | undefined;
+  start = 0;
+  end = 0;
+  line = 0;
   private carry: Buffer | undefined;
   /** Lines read so far, blank ones included. */
   private number = 0;
@@ -345,19 +563,25 @@ class LineCursor {
     this.chunks = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   }
 
-  get current(): NumberedBytes | undefined {
-    this.next ??= this.take();
-    return this.next;
+  /** Whether a line is ready in what was read so far (then it is the current line). */
+  has(): boolean {
+    if (this.bytes === undefined) this.take();
+    return this.bytes !== undefined;
+  }
+
+  /** The current line as text. */
+  numberedText(): NumberedLine {
+    return { text: (this.bytes as Buffer).toString('utf8', this.start, this.end), line: this.line };
   }
 
   advance(): void {
-    if (this.next === undefined) this.take();
-    this.next = undefined;
+    if (this.bytes === undefined) this.take();
+    this.bytes = undefined;
   }
 
   /** Reads until a line is ready; false at the end of the file. */
   async fill(): Promise<boolean> {
-    while (this.current === undefined) {
+    while (!this.has()) {
       if (this.ended) return false;
       let next: IteratorResult<Buffer>;
       try {
@@ -371,7 +595,7 @@ class LineCursor {
         this.ended = true;
         const carry = this.carry;
         this.carry = undefined;
-        if (carry !== undefined) this.next = this.line(carry, carry.length);
+        if (carry !== undefined) this.setLine(carry, 0, carry.length);
         continue;
       }
       const bytes = next.value;
@@ -391,15 +615,15 @@ class LineCursor {
       this.carry = undefined;
       this.chunk = bytes;
       this.offset = newline + 1;
-      this.next = this.line(joined, joined.length);
+      this.setLine(joined, 0, joined.length);
     }
     return true;
   }
 
-  /** The chunk's next line (blank ones skipped); undefined when the chunk is used up, its cut last line kept as the carry. */
-  private take(): NumberedBytes | undefined {
+  /** Makes the chunk's next line current (blank ones skipped); none when the chunk is used up, its cut last line kept as the carry. */
+  private take(): void {
     const chunk = this.chunk;
-    if (chunk === undefined) return undefined;
+    if (chunk === undefined) return;
     for (;;) {
       const start = this.offset;
       const newline = chunk.indexOf(10, start);
@@ -409,11 +633,10 @@ class LineCursor {
           this.carry = chunk.subarray(start);
           if (this.carry.length > MAX_LINE) this.tooLong();
         }
-        return undefined;
+        return;
       }
       this.offset = newline + 1;
-      const line = this.line(chunk.subarray(start, newline), newline - start);
-      if (line !== undefined) return line;
+      if (this.setLine(chunk, start, newline)) return;
     }
   }
 
@@ -423,13 +646,17 @@ class LineCursor {
     );
   }
 
-  /** A line numbered, its \r dropped; undefined when blank. */
-  private line(bytes: Buffer, length: number): NumberedBytes | undefined {
-    if (length > MAX_LINE) this.tooLong();
+  /** Makes bytes start to end a numbered current line, its \r dropped; false (and no current line) when blank. */
+  private setLine(bytes: Buffer, start: number, end: number): boolean {
+    if (end - start > MAX_LINE) this.tooLong();
     this.number++;
-    const end = length > 0 && bytes[length - 1] === 13 ? length - 1 : length;
-    if (end === 0) return undefined;
-    return { bytes: end === length ? bytes : bytes.subarray(0, end), line: this.number };
+    const last = end > start && bytes[end - 1] === 13 ? end - 1 : end;
+    if (last === start) return false;
+    this.bytes = bytes;
+    this.start = start;
+    this.end = last;
+    this.line = this.number;
+    return true;
   }
 }
 
@@ -452,54 +679,90 @@ export async function* folderCaseBatches(dir: string): AsyncIterable<FolderCase[
   const results = new LineCursor(resultsPath);
   let resultsLeft = await results.fill();
   let batch: FolderCase[] = [];
-  while (cases.current !== undefined || (await cases.fill())) {
-    const at = cases.current as NumberedBytes;
+  while (cases.has() || (await cases.fill())) {
+    const caseChunk = cases.bytes as Buffer;
+    const { start: caseStart, end: caseEnd } = cases;
+    const reportCase = parseCaseLine(casesPath, cases.numberedText());
     cases.advance();
-    const reportCase = parseCaseLine(casesPath, { text: at.bytes.toString('utf8'), line: at.line });
-    // Each result line of this case begins with these bytes when RunStore wrote it.
-    const prefix = Buffer.from(`{"caseId":${JSON.stringify(reportCase.id)},`);
-    let checked = prefix.length;
-    const lines: NumberedBytes[] = [];
+    // Each result line of this case begins with `{"caseId":<the id as JSON>,` when RunStore wrote it:
+    // compared with the case line's own bytes of the id where it has no escape (most ids), else made.
+    const idEnd = plainIdEnd(caseChunk, caseStart, caseEnd);
+    const prefix = idEnd === -1 ? Buffer.from(`{"caseId":${JSON.stringify(reportCase.id)},`) : undefined;
+    const prefixLength = prefix?.length ?? CASE_ID_OPEN.length + (idEnd - caseStart - ID_OPEN.length) + 2;
+    let checked = prefixLength;
+    let chunk: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    const spans: number[] = [];
     while (resultsLeft) {
-      const line = results.current as NumberedBytes;
-      const bytes = line.bytes;
-      if (bytes.length <= prefix.length || bytes.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0) {
+      const bytes = results.bytes as Buffer;
+      const { start, end } = results;
+      const same =
+        end - start > prefixLength &&
+        (prefix === undefined
+          ? startsWithCaseId(bytes, start, caseChunk, caseStart, idEnd)
+          : bytesAt(bytes, start, prefix));
+      if (!same) {
         // Written otherwise (another escape of the id), or another case's: read the id itself.
-        if ((plainCaseId(bytes) ?? lineCaseId(resultsPath, line)) !== reportCase.id) break;
+        if ((plainCaseId(bytes, start, end) ?? lineCaseId(resultsPath, results)) !== reportCase.id) break;
         checked = 0;
       }
-      lines.push(line);
+      if (chunk === undefined) chunk = bytes;
+      else if (chunks !== undefined) chunks.push(bytes);
+      else if (bytes !== chunk) {
+        // A line in another chunk: each line's chunk is kept from here on.
+        chunks = new Array<Buffer>(spans.length / 3).fill(chunk);
+        chunks.push(bytes);
+      }
+      spans.push(start, end, results.line);
       results.advance();
-      resultsLeft = results.current !== undefined || (await results.fill());
+      resultsLeft = results.has() || (await results.fill());
     }
-    batch.push(new FolderCaseItem(reportCase, at, lines, resultsPath, checked));
+    const resultsAt = chunk === undefined ? undefined : { chunk, chunks, spans };
+    batch.push(new FolderCaseItem(reportCase, caseChunk, caseStart, caseEnd, resultsAt, resultsPath, checked));
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];
     }
   }
-  if (resultsLeft) {
-    const line = results.current as NumberedBytes;
+  if (resultsLeft)
     throw new RunFolderError(
-      `${resultsPath}:${line.line}:1: expected the results of the cases cases.jsonl lists, in its order, but this result is of case "${lineCaseId(resultsPath, line)}", which is not there (a damaged run folder)`,
+      `${resultsPath}:${results.line}:1: expected the results of the cases cases.jsonl lists, in its order, but this result is of case "${lineCaseId(resultsPath, results)}", which is not there (a damaged run folder)`,
     );
-  }
   if (batch.length > 0) yield batch;
 }
 
 const CASE_ID_OPEN = Buffer.from('{"caseId":"');
 
-/** A result line's caseId when RunStore wrote it first and it has no escape in it (the next case's, at each case's end); undefined otherwise. */
-function plainCaseId(bytes: Buffer): string | undefined {
-  const open = CASE_ID_OPEN.length;
-  if (bytes.length <= open || bytes.compare(CASE_ID_OPEN, 0, open, 0, open) !== 0) return undefined;
+/** Where the id of a case line as RunStore writes it (`{"id":"…",`, bytes start to end) ends when it has no escape in it (its closing quote); -1 otherwise. */
+function plainIdEnd(bytes: Buffer, start: number, end: number): number {
+  const open = start + ID_OPEN.length;
+  if (end <= open || !bytesAt(bytes, start, ID_OPEN)) return -1;
   const close = bytes.indexOf(0x22, open);
-  if (close === -1) return undefined;
-  const backslash = bytes.indexOf(0x5c, open);
-  if (backslash !== -1 && backslash < close) return undefined;
+  if (close === -1 || close >= end || byteIn(bytes, 0x5c, open, close) !== -1) return -1;
+  return close;
+}
+
+/**
+ * Whether the result line at `start` of `bytes` begins `{"caseId":"<id>",` with the bytes of the id
+ * of the case line at `caseStart` of `caseBytes`, whose id ends at `idEnd` (the caller checked that the
+ * line is longer than that).
+ */
+function startsWithCaseId(bytes: Buffer, start: number, caseBytes: Buffer, caseStart: number, idEnd: number): boolean {
+  if (!bytesAt(bytes, start, CASE_ID_OPEN)) return false;
+  const shift = start + CASE_ID_OPEN.length - (caseStart + ID_OPEN.length);
+  for (let i = caseStart + ID_OPEN.length; i < idEnd; i++) if (bytes[i + shift] !== caseBytes[i]) return false;
+  return bytes[idEnd + shift] === 0x22 && bytes[idEnd + shift + 1] === 0x2c;
+}
+
+/** A result line's caseId when RunStore wrote it first and it has no escape in it (the next case's, at each case's end); undefined otherwise. */
+function plainCaseId(bytes: Buffer, start: number, end: number): string | undefined {
+  const open = start + CASE_ID_OPEN.length;
+  if (end <= open || !bytesAt(bytes, start, CASE_ID_OPEN)) return undefined;
+  const close = bytes.indexOf(0x22, open);
+  if (close === -1 || close >= end || byteIn(bytes, 0x5c, open, close) !== -1) return undefined;
   return bytes.toString('utf8', open, close);
 }
 
-function lineCaseId(path: string, at: NumberedBytes): string {
-  return caseIdOf(path, { text: at.bytes.toString('utf8'), line: at.line });
+function lineCaseId(path: string, at: LineCursor): string {
+  return caseIdOf(path, at.numberedText());
 }

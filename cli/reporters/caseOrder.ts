@@ -12,14 +12,36 @@ export class CaseOrder<T> {
   private head = 0;
   private readonly waiting = new Set<number>();
   private readonly ended = new Map<number, T>();
+  /**
+   * A case started while no other waited, not yet in `started` and `waiting`: when it ends before
+   * another starts (a merge's cases all do) it is printed at once, with no set or list to keep.
+   */
+  private alone: number | undefined;
 
   start(index: number): void {
-    this.started.push(index);
-    this.waiting.add(index);
+    this.settle();
+    if (this.head === this.started.length) this.alone = index;
+    else {
+      this.started.push(index);
+      this.waiting.add(index);
+    }
+  }
+
+  /** The case started alone, kept as any other from here on. */
+  private settle(): void {
+    if (this.alone === undefined) return;
+    this.started.push(this.alone);
+    this.waiting.add(this.alone);
+    this.alone = undefined;
   }
 
   /** What can be printed now that case `index` has ended, in order. */
   end(index: number, item: T): T[] {
+    if (this.alone === index) {
+      this.alone = undefined;
+      return [item];
+    }
+    this.settle();
     // A case never announced (a report shown again) or given up waiting for is printed as it comes.
     if (!this.waiting.has(index)) return [item];
     // The case every other waits for, none held: printed at once (a merge's cases all come so).
@@ -56,6 +78,7 @@ export class CaseOrder<T> {
 
   /** At the end (a run stopped early), what is still held, in order. */
   rest(): T[] {
+    this.settle();
     const held = this.started.slice(this.head).flatMap((index) => {
       const item = this.ended.get(index);
       return item === undefined ? [] : [item];

@@ -12,11 +12,11 @@ import { SkipReasons } from './nothingScored';
 import { runVerdict } from './verdict';
 import { MIN_CASES } from '../../core/stats/rules';
 import { spendLines } from '../spendLines';
-import { shownResults } from './shownResults';
+import { FAILED_SHOWN, shownResults } from './shownResults';
 
 const INDENT = '     ';
 /** Results shown under a failed or errored case. */
-const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+const SHOWN = FAILED_SHOWN;
 const UNDECIDED: ReadonlySet<string> = new Set(['inconclusive']);
 const COLOURS = { green: 32, red: 31, yellow: 33 } as const;
 type Colour = keyof typeof COLOURS;
@@ -33,7 +33,7 @@ export class ConsoleReporter implements Reporter {
   private numTrials = 1;
   private readonly skipReasons = new SkipReasons();
   /** Cases are printed in dataset order, as they were read, whatever order they finish in. */
-  private readonly order = new CaseOrder<string[]>();
+  private readonly order = new CaseOrder<string>();
   /** Per scorer (not evalhub_benchmark's), results left without a test by their primary metric (EvalHub's rule). */
   private readonly noTest = new Map<string, number>();
 
@@ -56,14 +56,14 @@ export class ConsoleReporter implements Reporter {
     if (event.type === 'run/start') this.numTrials = event.numTrials;
     else if (event.type === 'case/start') this.order.start(event.index);
     else if (event.type === 'case/end') {
-      for (const lines of this.order.end(event.index, this.caseLines(event))) this.write(lines);
+      for (const text of this.order.end(event.index, this.caseText(event))) this.batch.add(text);
       this.options.progress?.caseEnded(event.status);
     } else if (event.type === 'run/end') this.options.progress?.stop();
   }
 
   async finish(report: ReportSource): Promise<void> {
     const { head } = report;
-    for (const held of this.order.rest()) this.write(held);
+    for (const held of this.order.rest()) this.batch.add(held);
     const lines: string[] = [];
     if (head.scorers.length > 0) lines.push('', ...this.scorerTable(head.scorers));
     const job = head.job.test;
@@ -100,7 +100,8 @@ export class ConsoleReporter implements Reporter {
     await this.output.close();
   }
 
-  private caseLines(event: CaseEndEvent): string[] {
+  /** A case's lines, each ending with a line break (one string: a merge prints a hundred thousand cases). */
+  private caseText(event: CaseEndEvent): string {
     const id = plain(event.caseId) ? event.caseId : printable(event.caseId);
     const t = event.trials;
     const trials =
@@ -108,22 +109,24 @@ export class ConsoleReporter implements Reporter {
     const took = `(${Math.round(event.durationMs)}ms)${trials}`;
     switch (event.status) {
       case 'passed':
-        return [`${this.paint('green', 'PASS')} ${id} ${took}`];
+        return `${this.paint('green', 'PASS')} ${id} ${took}\n`;
       case 'skipped':
         // An undecided result says why (EvalHub's omitted test: never a silent drop).
-        return [`${this.paint('yellow', 'SKIP')} ${id}`, ...this.reasons(event, UNDECIDED)];
+        return `${this.paint('yellow', 'SKIP')} ${id}\n${this.reasons(event, UNDECIDED)}`;
       case 'failed':
-        return [`${this.paint('red', 'FAIL')} ${id} ${took}`, ...this.reasons(event)];
+        return `${this.paint('red', 'FAIL')} ${id} ${took}\n${this.reasons(event)}`;
       case 'errored': {
         const { line, column } = toDisplay(event.range.start);
         const at = `${INDENT}at ${printable(displayPath(this.options.cwd, event.range.file))}:${line}:${column}`;
-        return [`${this.paint('red', 'ERROR')} ${id} ${took}`, ...this.reasons(event), at];
+        return `${this.paint('red', 'ERROR')} ${id} ${took}\n${this.reasons(event)}${at}\n`;
       }
     }
   }
 
-  private reasons(event: CaseEndEvent, shown: ReadonlySet<string> = SHOWN): string[] {
-    return shownResults(event, shown).map((r) => {
+  /** The shown results' lines, each ending with a line break. */
+  private reasons(event: CaseEndEvent, shown: ReadonlySet<string> = SHOWN): string {
+    let text = '';
+    for (const r of shownResults(event, shown)) {
       // Trial 0 is a scorer that compares the trials with each other: "across trials", as everywhere.
       const name = shownTrialName(r.trial, this.numTrials);
       const trial = name === undefined ? '' : ` [${name}]`;
@@ -132,8 +135,9 @@ export class ConsoleReporter implements Reporter {
       const reason = plain(r.reason)
         ? r.reason
         : printable(r.reason, { lines: true }).split('\n').join(`\n${INDENT}  `);
-      return `${INDENT}${scorer}${trial}: ${reason}`;
-    });
+      text += `${INDENT}${scorer}${trial}: ${reason}\n`;
+    }
+    return text;
   }
 
   private scorerTable(scorers: readonly ScorerAggregate[]): string[] {

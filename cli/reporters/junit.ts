@@ -10,9 +10,9 @@ import type { Reporter, ReporterOptions } from './reporter';
 import { SkipReasons } from './nothingScored';
 import { runVerdict, verdictField } from './verdict';
 import { xmlAttr, xmlText } from './xml';
-import { shownResults, type ShownResult } from './shownResults';
+import { FAILED_SHOWN, shownResults, type ShownResult } from './shownResults';
 
-const SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+const SHOWN = FAILED_SHOWN;
 /** Bytes of test cases gathered before they are written to the temporary file. */
 const PENDING_BYTES = 1 << 20;
 

@@ -5,6 +5,12 @@ import type { CaseEndEvent } from '../../core/runner/events';
 export type ShownResult = Pick<ScorerResult, 'scorer' | 'trial' | 'status' | 'reason'>;
 
 /**
+ * The statuses the console and JUnit print under a failed or errored case: one set both use, so that
+ * a case read from a run folder reads its printed results once for both (cli/runFolderCases.ts).
+ */
+export const FAILED_SHOWN: ReadonlySet<string> = new Set(['fail', 'error', 'timeout']);
+
+/**
  * A case end may carry, under this key, a cheaper way to its results' printed fields than parsing
  * them whole: `evallens merge` reads them from its stored lines (cli/runFolderCases.ts), where
  * parsing every result of the 9 cases in 10 that fail in a large run took more time than the rest.

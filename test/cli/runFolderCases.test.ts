@@ -139,6 +139,59 @@ describe('a run folder read as bytes', () => {
     }
   });
 
+  it('reads each case line as JSON.parse does and hands on every line as written, across 1 MB chunks', async () => {
+    const cases: ReportCase[] = [
+      reportCase('plain', 0),
+      { ...reportCase('with fingerprint', 1), fingerprint: '0123abcd' },
+      {
+        ...reportCase('tri"als\\', 2),
+        trials: { trials: 3, passed: 2, passRate: 2 / 3, passAtK: [2 / 3, 1, 1], passHatK: [2 / 3, 1 / 3, 0] },
+      },
+      { ...reportCase('ünïcode 日本', 3), location: { file: '/d/ünï cases.jsonl', line: 4, column: 7 } },
+      { ...reportCase('odd numbers', 4), durationMs: 1.5e-7, status: 'errored' },
+      { ...reportCase('zero', 5), durationMs: 0, status: 'skipped' },
+    ];
+    // Enough results that lines are cut by the 1 MB chunks they are read in.
+    for (let i = 6; i < 3000; i++) cases.push({ ...reportCase(`c${i}`, i), fingerprint: `f${i}` });
+    const results: ScorerResult[] = cases.flatMap((c, i) =>
+      ['exact', 'edit', 'regex'].map((scorer, j): ScorerResult => ({
+        ...base,
+        caseId: c.id,
+        scorer,
+        status: (i + j) % 3 === 0 ? 'pass' : 'fail',
+        score: ((i * 7 + j) % 11) / 10,
+        reason: `${scorer} of ${c.id}: ${'x'.repeat((i * 31) % 500)}`,
+      })),
+    );
+    const dir = folder('lines', cases, results);
+    const caseLines = readFileSync(join(dir, 'cases.jsonl'), 'utf8').split('\n');
+    const resultLines = readFileSync(join(dir, 'results.jsonl'), 'utf8').split('\n');
+    const text = (put: (p: (bytes: Buffer, start: number, end: number) => void) => void) => {
+      const pieces: string[] = [];
+      put((bytes, start, end) => pieces.push(bytes.toString('utf8', start, end)));
+      return pieces.join('\n');
+    };
+    const items = await all(dir);
+    assert.equal(items.length, cases.length);
+    let at = 0;
+    for (const [i, item] of items.entries()) {
+      const parsed: unknown = JSON.parse(caseLines[i] as string);
+      assert.deepEqual(item.case, parsed);
+      // The same fields in the same order: the JSON reporters write the case as it is.
+      assert.equal(JSON.stringify(item.case), caseLines[i]);
+      assert.equal(
+        text((p) => item.putCaseLine(p)),
+        caseLines[i],
+      );
+      assert.equal(
+        text((p) => item.putResultLines(p)),
+        resultLines.slice(at, at + 3).join('\n'),
+      );
+      assert.deepEqual(item.resultLines, resultLines.slice(at, at + 3));
+      at += 3;
+    }
+  });
+
   it('refuses a line longer than 16 MiB, naming the file and line, without holding it', async () => {
     const long: ScorerResult = {
       ...base,
