@@ -18,6 +18,7 @@ import { AnalysisCache } from '../../server/analysis/analysisCache';
 import { configDiagnostics } from '../../server/features/diagnostics';
 import { ensureServerBuilt, messageOf, ROOT, within, withServer } from '../support/lspClient';
 import { seededRandom } from '../support/seededRandom';
+import { mutateText } from '../support/mutateText';
 
 const DIR = '/tmp/visible-part';
 /** Files that exist for these checks (the others do not). */
@@ -87,21 +88,7 @@ const SNIPPETS = [
   'type: regex\n    pattern: "(a+)+$"',
 ];
 
-function mutate(text: string, random: () => number): string {
-  let out = text;
-  for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
-    const at = Math.floor(random() * out.length);
-    const roll = random();
-    if (roll < 0.5) out = out.slice(0, at) + (SNIPPETS[Math.floor(random() * SNIPPETS.length)] ?? '') + out.slice(at);
-    else if (roll < 0.8) out = out.slice(0, at) + out.slice(at + 1 + Math.floor(random() * 5));
-    else {
-      const lines = out.split('\n');
-      lines.splice(Math.floor(random() * lines.length), 1);
-      out = lines.join('\n');
-    }
-  }
-  return out;
-}
+const mutate = (text: string, random: () => number): string => mutateText(text, random, SNIPPETS);
 
 /** One server's caches for every check here (as in a server, the entry cache and engine are shared). */
 const cache = new AnalysisCache({ SET: 'value' }, (path) => EXISTING.has(path));

@@ -13,6 +13,7 @@ import { YamlChunkCache } from '../../../core/config/chunkedParse';
 import { ScorerEntryCache } from '../../../core/config/entryCache';
 import { parseRunConfig } from '../../../core/config/parseRunConfig';
 import { YamlSource } from '../../../core/config/yamlSource';
+import { mutateText } from '../../support/mutateText';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const FILE = '/tmp/chunked/config.eval.yaml';
@@ -124,21 +125,8 @@ const SNIPPETS = [
   'dataset: again\n',
 ];
 
-function mutate(text: string, random: () => number): string {
-  let out = text;
-  for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
-    const at = Math.floor(random() * out.length);
-    const roll = random();
-    if (roll < 0.45) out = out.slice(0, at) + (SNIPPETS[Math.floor(random() * SNIPPETS.length)] ?? '') + out.slice(at);
-    else if (roll < 0.75) out = out.slice(0, at) + out.slice(at + 1 + Math.floor(random() * 5));
-    else {
-      const lines = out.split('\n');
-      lines.splice(Math.floor(random() * lines.length), 1);
-      out = lines.join('\n');
-    }
-  }
-  return out;
-}
+const mutate = (text: string, random: () => number): string =>
+  mutateText(text, random, SNIPPETS, { insert: 0.45, insertOrDelete: 0.75 });
 
 /** A warm cache: the text's pieces parsed (as the language server does when idle after a first check). */
 function warmed(cache: YamlChunkCache, text: string): void {

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { parseDocument, visit, isAlias } from 'yaml';
 import { isPlainItem, VISIBLE_LINES, visiblePartOf } from '../../../core/config/visiblePart';
 import { seededRandom } from '../../support/seededRandom';
+import { mutateText } from '../../support/mutateText';
 
 /** A list-form config of `entries` scorers of 8 lines each after a 6-line header. */
 function largeConfig(entries: number, entry = plainEntry): string {
@@ -77,21 +78,7 @@ const SNIPPETS = [
   'x'.repeat(1100),
 ];
 
-function mutate(text: string, random: () => number): string {
-  let out = text;
-  for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
-    const at = Math.floor(random() * out.length);
-    const roll = random();
-    if (roll < 0.5) out = out.slice(0, at) + (SNIPPETS[Math.floor(random() * SNIPPETS.length)] ?? '') + out.slice(at);
-    else if (roll < 0.8) out = out.slice(0, at) + out.slice(at + 1 + Math.floor(random() * 5));
-    else {
-      const lines = out.split('\n');
-      lines.splice(Math.floor(random() * lines.length), 1);
-      out = lines.join('\n');
-    }
-  }
-  return out;
-}
+const mutate = (text: string, random: () => number): string => mutateText(text, random, SNIPPETS);
 
 function cleanYaml(text: string): boolean {
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
