@@ -4,25 +4,14 @@
  * editor loading the config itself. The extension reads it with `parseCaseLookup`.
  */
 import type { CaseData } from './webview';
+import { fieldsOf, parsedFields } from './jsonFields';
 
 export type CaseLookup =
   { readonly ok: true; readonly data: CaseData } | { readonly ok: false; readonly reason: string };
 
-type Fields = { readonly [key: string]: unknown };
-
-function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-}
-
 /** Reads the printed lookup; undefined when the text is not one (an older CLI, a crash). */
 export function parseCaseLookup(text: string): CaseLookup | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const v = fieldsOf(value);
+  const v = parsedFields(text);
   if (v === undefined) return undefined;
   if (v['ok'] === false) return typeof v['reason'] === 'string' ? { ok: false, reason: v['reason'] } : undefined;
   const data = fieldsOf(v['data']);

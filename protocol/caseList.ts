@@ -3,9 +3,9 @@
  * editor can list them — with the engine's ids and lines — without loading the engine in its own
  * process. The extension's Test Explorer and CodeLens read it.
  */
-import { isObject } from '../shared/isObject';
 import { type SourceRange } from '../core/text/position';
 import { fromDisplayRange } from '../shared/text/displayPosition';
+import { fieldsOf, parsedFields } from './jsonFields';
 
 export interface ListedCase {
   readonly id: string;
@@ -50,12 +50,6 @@ export interface CaseList {
   readonly target?: boolean;
   /** Set when the config loaded; an older CLI leaves it out (the editor then asks `evallens plan`). */
   readonly plan?: ListedPlan;
-}
-
-type Fields = { readonly [key: string]: unknown };
-
-function fieldsOf(value: unknown): Fields | undefined {
-  return isObject(value) ? value : undefined;
 }
 
 function isPosition(value: unknown): boolean {
@@ -110,13 +104,7 @@ function isRange(value: unknown): value is SourceRange {
 
 /** Reads the printed list; undefined when the text is not one (an older CLI, a crash). */
 export function parseCaseList(text: string): CaseList | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const v = fieldsOf(value);
+  const v = parsedFields(text);
   if (
     v === undefined ||
     typeof v['configFile'] !== 'string' ||

@@ -5,6 +5,7 @@
  * `parseDetailsLookup`.
  */
 import type { Json } from '../core/case';
+import { fieldsOf, parsedFields } from './jsonFields';
 
 /** One result of the case (by scorer and trial, as the view keys it) and its details, when it has any. */
 export interface ResultDetails {
@@ -16,12 +17,6 @@ export interface ResultDetails {
 export type DetailsLookup =
   | { readonly ok: true; readonly runId: string; readonly results: readonly ResultDetails[] }
   | { readonly ok: false; readonly reason: string };
-
-type Fields = { readonly [key: string]: unknown };
-
-function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-}
 
 /** Whether a value is one result's entry (the view shows the details as text, never as HTML). */
 export function isResultDetails(value: unknown): value is ResultDetails {
@@ -36,13 +31,7 @@ export function isResultDetails(value: unknown): value is ResultDetails {
 
 /** Reads the printed lookup; undefined when the text is not one (an older CLI, a crash). */
 export function parseDetailsLookup(text: string): DetailsLookup | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const v = fieldsOf(value);
+  const v = parsedFields(text);
   if (v === undefined) return undefined;
   if (v['ok'] === false) return typeof v['reason'] === 'string' ? { ok: false, reason: v['reason'] } : undefined;
   const results = v['results'];

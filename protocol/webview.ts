@@ -24,6 +24,7 @@ import {
   isCompareToHost,
   isCompareToWebview,
 } from './compareView';
+import { fieldsOf } from './jsonFields';
 
 // The view imports only types from core; the few pure helpers it shares with the engine come through
 // here (from shared/): the object guard, and the one conversion between core's 0-based positions and the 1-based
@@ -120,12 +121,6 @@ const HOST_TO_WEBVIEW_TYPES: readonly HostToWebview['type'][] = [
   'config/label',
   ...COMPARE_TO_WEBVIEW_TYPES,
 ];
-
-type Fields = { readonly [key: string]: unknown };
-
-function fieldsOf(value: unknown): Fields | undefined {
-  return isObject(value) ? value : undefined;
-}
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1;
