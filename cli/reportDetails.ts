@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Json } from '../core/case';
 import { readBoundedBytes } from '../core/text/boundedRead';
 import type { DetailsLookup, ResultDetails } from '../protocol/resultDetails';
+import { isObject } from '../shared/isObject';
 import { jsonPrintable } from '../shared/text/printable';
 import { syntaxError } from './reportJson';
 import { ReportScan } from './reportStream';
@@ -80,9 +81,8 @@ function candidatesOf(
   const needles = [...new Set([JSON.stringify(caseId), jsonPrintable(JSON.stringify(caseId))])].map((n) =>
     Buffer.from(n),
   );
-  let next = 0;
   for (const needle of needles) {
-    next = 0;
+    let next = 0;
     const from = ranges[0]?.[0] ?? bytes.length;
     for (let at = bytes.indexOf(needle, from); at !== -1; at = bytes.indexOf(needle, at + 1)) {
       // The result holding `at` (the ranges are in file order).
@@ -97,14 +97,8 @@ function candidatesOf(
 }
 
 function detailsOf(value: unknown, caseId: string): ResultDetails | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const r = value as { readonly [key: string]: unknown };
-  if (r['caseId'] !== caseId || typeof r['scorer'] !== 'string' || typeof r['trial'] !== 'number') return undefined;
-  const details = r['details'];
-  const isObject = typeof details === 'object' && details !== null && !Array.isArray(details);
-  return {
-    scorer: r['scorer'],
-    trial: r['trial'],
-    ...(isObject ? { details: details as { readonly [key: string]: Json } } : {}),
-  };
+  if (!isObject(value)) return undefined;
+  const { caseId: id, scorer, trial, details } = value;
+  if (id !== caseId || typeof scorer !== 'string' || typeof trial !== 'number') return undefined;
+  return { scorer, trial, ...(isObject(details) ? { details: details as { readonly [key: string]: Json } } : {}) };
 }

@@ -5,15 +5,14 @@ import type { ScorerDefinition } from './scorer';
  * A built-in scorer by key, and how to load its definition. The definitions (their code, their options
  * schema, what they import: SQL, the regex checker, processes, judges) are loaded when a config names
  * them, not at start-up: the bundles keep a required module's set-up in a function that runs on the first
- * `require` (issue 18 item 2). builtinScorers.ts lists the same definitions loaded; a test keeps the two
- * in step.
+ * `require` (issue 18 item 2). builtinScorers.ts is this index loaded.
  */
 export interface ScorerEntry {
   readonly key: string;
   load(): ScorerDefinition;
 }
 
-/** Every built-in scorer's key and loader. A new scorer is one file in `builtin/`, one schema, one line here and in builtinScorers.ts. */
+/** Every built-in scorer's key and loader. A new scorer is one file in `builtin/`, one schema and one line here. */
 export const BUILTIN_SCORER_INDEX: readonly ScorerEntry[] = [
   {
     key: 'exact_match',
