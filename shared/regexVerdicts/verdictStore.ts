@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import {
   appendFileSync,
   closeSync,
@@ -13,6 +12,7 @@ import {
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Durability, PatternSafety, VerdictCache } from '../../core/scorers/support/boundedRegex';
+import { sha256Hex } from './sha256';
 
 /**
  * The ReDoS checker's verdicts kept on disk, so that a config's patterns are checked once per machine
@@ -22,7 +22,8 @@ import type { Durability, PatternSafety, VerdictCache } from '../../core/scorers
  * - One append-only file, one verdict a line: `<key hash>\t<verdict JSON>\t<checksum>`. Each line is
  *   written with one `write` in append mode, so two processes writing at once never interleave inside
  *   a line. A line whose checksum (SHA-256 of the rest) or shape is wrong is ignored: a torn or edited
- *   line is simply a miss, and the pattern is checked again.
+ *   line is simply a miss, and the pattern is checked again. Only the lines asked for are checked, so a
+ *   process that looks up two patterns hashes two lines, not the whole file.
  * - The key (core's verdictKey) names the checker (its version, backend and step parameters), its
  *   time limit, the flags and the whole source; only its SHA-256 is written, so the file holds no
  *   pattern text, and a line answers for exactly one (checker, time limit, flags, pattern). A new
@@ -45,7 +46,7 @@ const MAX_LINE_CHARS = 4096;
 export const VERDICT_FILE = 'regex-verdicts-v1.txt';
 
 export class VerdictStore implements VerdictCache {
-  private entries: Map<string, PatternSafety> | undefined;
+  private entries: Map<string, PatternSafety | KeptLine> | undefined;
   private off = false;
 
   constructor(readonly directory: string) {}
@@ -55,7 +56,15 @@ export class VerdictStore implements VerdictCache {
   }
 
   get(key: string): PatternSafety | undefined {
-    return this.load()?.get(hashOf(key));
+    const entries = this.load();
+    if (entries === undefined) return undefined;
+    const hash = hashOf(key);
+    const kept = entries.get(hash);
+    if (!(kept instanceof KeptLine)) return kept;
+    const verdict = verdictOf(hash, kept);
+    if (verdict === undefined) entries.delete(hash);
+    else entries.set(hash, verdict);
+    return verdict;
   }
 
   set(key: string, value: PatternSafety, durable: Durability = true): void {
@@ -87,15 +96,17 @@ export class VerdictStore implements VerdictCache {
   /** The system's load averages; a test may replace it. */
   loadAverage: () => readonly number[] = loadavg;
 
-  /** The verdicts on disk, read once per process (the newest line of a key wins); undefined when off. */
-  private load(): Map<string, PatternSafety> | undefined {
+  /**
+   * The lines on disk, read once per process (the newest line of a key wins), each checked when first
+   * asked for; undefined when off.
+   */
+  private load(): Map<string, PatternSafety | KeptLine> | undefined {
     if (this.off) return undefined;
     if (this.entries !== undefined) return this.entries;
     try {
       mkdirSync(this.directory, { recursive: true, mode: 0o700 });
       const { text, size } = readTail(this.file, MAX_FILE_BYTES);
-      this.entries = parseLines(text);
-      if (size > MAX_FILE_BYTES) this.compact(this.entries);
+      this.entries = size > MAX_FILE_BYTES ? this.compact(parseLines(text)) : indexLines(text);
       return this.entries;
     } catch {
       this.off = true;
@@ -103,8 +114,8 @@ export class VerdictStore implements VerdictCache {
     }
   }
 
-  /** Rewrites the file with the newest verdicts, up to half the limit, atomically (rename). */
-  private compact(entries: Map<string, PatternSafety>): void {
+  /** Rewrites the file with the newest verdicts, up to half the limit, atomically (rename); answers them. */
+  private compact(entries: Map<string, PatternSafety>): Map<string, PatternSafety> {
     const lines: string[] = [];
     let bytes = 0;
     for (const [hash, value] of [...entries].reverse()) {
@@ -113,22 +124,24 @@ export class VerdictStore implements VerdictCache {
       lines.push(line);
       bytes += line.length;
     }
-    const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    // Unique enough for one rename; 'wx' refuses to write over a file that happens to have the name.
+    const temporary = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
     try {
-      writeFileSync(temporary, lines.reverse().join(''), { mode: 0o600 });
+      writeFileSync(temporary, lines.reverse().join(''), { mode: 0o600, flag: 'wx' });
       renameSync(temporary, this.file);
     } catch {
       rmSync(temporary, { force: true });
     }
+    return entries;
   }
 }
 
 function hashOf(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 function checksumOf(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }
 
 function lineOf(hash: string, value: PatternSafety): string {
@@ -161,23 +174,50 @@ function readTail(file: string, limit: number): { readonly text: string; readonl
   }
 }
 
-/** Every well-formed line's verdict by key hash; torn, edited or unknown lines are skipped. */
-export function parseLines(text: string): Map<string, PatternSafety> {
-  const entries = new Map<string, PatternSafety>();
+/** A line as read, its checksum and shape not yet checked. */
+class KeptLine {
+  constructor(
+    readonly json: string,
+    readonly checksum: string,
+  ) {}
+}
+
+/** Every line with three fields and a key hash, by key hash (the newest wins); nothing checked yet. */
+function indexLines(text: string): Map<string, PatternSafety | KeptLine> {
+  const lines = new Map<string, PatternSafety | KeptLine>();
   for (const line of text.split('\n')) {
     const fields = line.split('\t');
     if (fields.length !== 3) continue;
-    const [hash = '', json = '', checksum] = fields;
-    if (!/^[0-9a-f]{64}$/.test(hash) || checksumOf(`${hash}\t${json}`) !== checksum) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(json);
-    } catch {
-      continue;
-    }
-    if (!isVerdict(value)) continue;
+    const [hash = '', json = '', checksum = ''] = fields;
+    if (!/^[0-9a-f]{64}$/.test(hash)) continue;
+    lines.delete(hash);
+    lines.set(hash, new KeptLine(json, checksum));
+  }
+  return lines;
+}
+
+/** A line's verdict when its checksum and shape are right; undefined for a torn, edited or unknown line. */
+function verdictOf(hash: string, line: KeptLine): PatternSafety | undefined {
+  if (checksumOf(`${hash}\t${line.json}`) !== line.checksum) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.json);
+  } catch {
+    return undefined;
+  }
+  return isVerdict(value) ? value : undefined;
+}
+
+/** Every well-formed line's verdict by key hash (the newest well-formed line of a key wins). */
+export function parseLines(text: string): Map<string, PatternSafety> {
+  const entries = new Map<string, PatternSafety>();
+  for (const line of text.split('\n')) {
+    const [hash = '', json = '', checksum = '', ...more] = line.split('\t');
+    const verdict =
+      more.length === 0 && /^[0-9a-f]{64}$/.test(hash) ? verdictOf(hash, new KeptLine(json, checksum)) : undefined;
+    if (verdict === undefined) continue;
     entries.delete(hash);
-    entries.set(hash, value);
+    entries.set(hash, verdict);
   }
   return entries;
 }
