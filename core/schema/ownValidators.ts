@@ -4,6 +4,7 @@ import commonSchema from '../../schemas/scorer-common.schema.json';
 import type { ScorerDefinition } from '../scorers/scorer';
 import { createAjv, type OwnAjvOptions } from './ajv';
 import { precompiledValidators } from './precompiledValidators';
+import { withoutAnnotations } from './withoutAnnotations';
 
 /**
  * The validators of EvalLens's own schemas (schemas/): what each one checks and with which ajv options,
@@ -25,6 +26,7 @@ export interface OwnSchemaSpec {
 /* eslint-disable @typescript-eslint/no-require-imports -- each schema is read when its validator is compiled */
 // A spec's schema is a getter: in the bundles a spec's validator is precompiled, so its schema (an object
 // literal of up to 260 KB there: the run config's) is never set up unless a validator is compiled at run time.
+// Validators get the schemas without their annotations (withoutAnnotations.ts): they check the same.
 type SchemaFile<T> = () => T;
 const schemas = {
   case: (() => require('../../schemas/case.schema.json')) as SchemaFile<
@@ -59,7 +61,7 @@ export function runConfigTopLevelSpec(): OwnSchemaSpec {
     options: { useDefaults: false, verbose: true, ownSchemas: true },
     get schema() {
       // `allOf` picks the scorer forms of the config's family, which readScorers checks instead.
-      const { $defs, properties, allOf: _scorersOfFamily, ...rest } = schemas.runConfig();
+      const { $defs, properties, allOf: _scorersOfFamily, ...rest } = withoutAnnotations(schemas.runConfig());
       return {
         ...rest,
         properties: { ...properties, scorers: { type: ['object', 'array', 'null'] } },
@@ -74,7 +76,7 @@ export function caseSpec(): OwnSchemaSpec {
     name: 'case',
     options: { useDefaults: false, ownSchemas: true },
     get schema() {
-      return schemas.case();
+      return withoutAnnotations(schemas.case());
     },
   };
 }
@@ -84,7 +86,7 @@ export function modelConfigSpec(): OwnSchemaSpec {
     name: 'model-config',
     options: { useDefaults: true, verbose: true },
     get schema() {
-      return schemas.modelConfig();
+      return withoutAnnotations(schemas.modelConfig());
     },
   };
 }
@@ -94,7 +96,7 @@ export function evalhubCollectionSpec(): OwnSchemaSpec {
     name: 'evalhub-collection',
     options: { useDefaults: false, verbose: true, ownSchemas: true },
     get schema() {
-      return schemas.collection();
+      return withoutAnnotations(schemas.collection());
     },
   };
 }
@@ -105,17 +107,17 @@ export function reportSpec(): OwnSchemaSpec {
     name: 'report',
     options: { useDefaults: false },
     get schema() {
-      return schemas.report();
+      return withoutAnnotations(schemas.report());
     },
     get references() {
-      return [schemas.compareReport()];
+      return [withoutAnnotations(schemas.compareReport())];
     },
   };
 }
 
 /** The options of one scorer: the common options plus its own, nothing else; defaults are filled in. */
 export function scorerOptionsSpec(definition: Pick<ScorerDefinition, 'key' | 'schema'>): OwnSchemaSpec {
-  const { $id, $schema: _schema, ...own } = definition.schema;
+  const { $id, $schema: _schema, ...own } = withoutAnnotations(definition.schema);
   return {
     // Key and schema: EvalBench's `exact_match` has a schema of its own.
     name: `scorer-options ${definition.key} ${String($id)}`,
@@ -126,8 +128,15 @@ export function scorerOptionsSpec(definition: Pick<ScorerDefinition, 'key' | 'sc
       properties: { type: { const: definition.key } },
       unevaluatedProperties: false,
     },
-    references: [commonSchema],
+    references: [commonOptionsSchema()],
   };
+}
+
+let commonOptions: object | undefined;
+/** The common options' schema as validators get it, made once. */
+function commonOptionsSchema(): object {
+  commonOptions ??= withoutAnnotations(commonSchema);
+  return commonOptions;
 }
 
 /** The validator of a spec: precompiled in the bundles, else compiled now (each call: a validator of its own). */
