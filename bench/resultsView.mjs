@@ -16,7 +16,9 @@
 // first post; streamDetailsApart = 1 when the CLI printed the results without their details, streamPostedMb what
 // the host posted) and `whole` (reportFile.ts: the whole checked report, then chunked by reportMessages.ts). The
 // CLI's CPU for the same read, both ways, alone as a whole process (bench/lib/measure.mjs); detailsLookupMs: the
-// host asking the CLI for one case's details (resultDetailsSource.ts, `report --details-of`), as opening a row does.
+// host asking the CLI for one case's details (resultDetailsSource.ts, `report --details-of`), as opening a row did
+// before; detailsReadMs: the host reading them itself where the stream said they are (resultsAt.ts), as opening a
+// row does now (a build whose stream says nothing of where results are has no such figure).
 //
 // View side (Chromium): the messages are loaded into the page first (not timed); then, from t0 = "the host
 // starts posting", each message is delivered as its own task (JSON.parse + a `message` event, as a
@@ -80,6 +82,7 @@ const { readReportFile } = require(join(ROOT, 'extension/results/reportFile.ts')
 const { streamEntry, streamReportFile } = require(join(ROOT, 'extension/results/reportStream.ts'));
 const { reportMessages } = require(join(ROOT, 'extension/results/reportMessages.ts'));
 const { readResultDetails } = require(join(ROOT, 'extension/results/resultDetailsSource.ts'));
+const { fileStamp, ResultsAtIndex } = require(join(ROOT, 'extension/results/resultsAt.ts'));
 const { chromium } = require('playwright-core');
 
 // --- Data: the CLI's own run folder -------------------------------------------------------------------
@@ -131,6 +134,8 @@ async function hostRound(build) {
   let child;
   // What the panel posts (resultsPanel.ts reportParts/reportEnded), each with when it was posted.
   const posted = [];
+  // Where the stream said the results are (the panel's index, resultsPanel.ts reportParts).
+  const index = new ResultsAtIndex(reportFile, await fileStamp(reportFile));
   const post = (messages) => {
     const at = performance.now() - started;
     for (const message of messages) posted.push({ at, text: JSON.stringify(message) });
@@ -140,7 +145,8 @@ async function hostRound(build) {
     cli,
     reportFile,
     {
-      head: (report, detailsApart) => {
+      head: (report, detailsApart, resultsAt) => {
+        index.add(report.results, resultsAt);
         post([
           { type: 'config/label', configFile: report.configFile, label: 'bench.eval.yaml' },
           ...reportMessages(report, undefined, false, detailsApart),
@@ -148,11 +154,18 @@ async function hostRound(build) {
         streamDetailsApart = detailsApart ? 1 : 0;
         cliRunningAtFirst = child.exitCode === null && child.signalCode === null ? 1 : 0;
       },
-      more: (cases, results) => post([{ type: 'report/append', cases, results, complete: false }]),
+      more: (cases, results, resultsAt) => {
+        index.add(results, resultsAt);
+        post([{ type: 'report/append', cases, results, complete: false }]);
+      },
     },
     { started: (c) => (child = c) },
   );
   post([{ type: 'report/append', cases: [], results: [], complete: true }]);
+  // Opening a row: the host reads the case's results where the stream said they are.
+  const detailsStarted = performance.now();
+  const details = await index.read(TARGET, 64 * 1024 * 1024);
+  const detailsReadMs = details?.length === 5 ? performance.now() - detailsStarted : undefined;
   const streamed = {
     streamFirstMessageMs: first,
     streamLastMessageMs: performance.now() - started,
@@ -161,6 +174,7 @@ async function hostRound(build) {
     streamDetailsApart,
     // What the host posted in all (as postMessage serializes it), in MB.
     streamPostedMb: posted.reduce((n, m) => n + m.text.length, 0) / 1e6,
+    ...(detailsReadMs === undefined ? {} : { detailsReadMs }),
   };
   const wholeStarted = performance.now();
   const wholeCpu = process.cpuUsage();

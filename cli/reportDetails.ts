@@ -8,10 +8,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Json } from '../core/case';
 import { readBoundedBytes } from '../core/text/boundedRead';
-import type { DetailsLookup, ResultDetails } from '../protocol/resultDetails';
-import { isObject } from '../shared/isObject';
+import { type DetailsLookup, type ResultDetails, resultDetailsOf } from '../protocol/resultDetails';
 import { jsonPrintable } from '../shared/text/printable';
 import { syntaxError } from './reportJson';
 import { ReportScan } from './reportStream';
@@ -56,13 +54,13 @@ export async function resultDetails(path: string, caseId: string): Promise<Detai
     const candidates = candidatesOf(bytes, scan.results, caseId);
     for (const [start, end] of candidates ?? scan.results) {
       const value = JSON.parse(bytes.toString('utf8', start, end)) as unknown;
-      const entry = detailsOf(value, caseId);
+      const entry = resultDetailsOf(value, caseId);
       if (entry !== undefined) results.push(entry);
     }
     // Some results matched the id's bytes but none was the case's (the id inside another's text): read them all.
     if (results.length === 0 && candidates !== undefined)
       for (const [start, end] of scan.results) {
-        const entry = detailsOf(JSON.parse(bytes.toString('utf8', start, end)) as unknown, caseId);
+        const entry = resultDetailsOf(JSON.parse(bytes.toString('utf8', start, end)) as unknown, caseId);
         if (entry !== undefined) results.push(entry);
       }
   } catch {
@@ -94,11 +92,4 @@ function candidatesOf(
     if (found.length > 0) break;
   }
   return found.length === 0 ? undefined : found;
-}
-
-function detailsOf(value: unknown, caseId: string): ResultDetails | undefined {
-  if (!isObject(value)) return undefined;
-  const { caseId: id, scorer, trial, details } = value;
-  if (id !== caseId || typeof scorer !== 'string' || typeof trial !== 'number') return undefined;
-  return { scorer, trial, ...(isObject(details) ? { details: details as { readonly [key: string]: Json } } : {}) };
 }

@@ -8,8 +8,10 @@
  *   {"type":"end"}   or   {"type":"error","message":"<file>:<line>:<col>: …"}
  *
  * `detailsApart`: the results are printed without their `details` (about a third of a report's bytes,
- * which the view needs only for the result it opens: it asks for them, cli/reportDetails.ts); they are
- * still read and checked. A report read from EvalBench's results (`imported`) keeps them inline: the
+ * which the view needs only for the result it opens); they are still read and checked. Each such line
+ * then also has `"resultsAt":[start, end, …]`, two numbers a result: where the result's bytes are in
+ * the file, so the view reads one case's back itself (extension/results/resultsAt.ts); it asks the CLI
+ * (cli/reportDetails.ts) when the file has changed since. A report read from EvalBench's results (`imported`) keeps them inline: the
  * view's case data comes from them, and the file may be a temporary one.
  *
  * A problem found part-way (a result that does not fit the schema, a file cut off) ends the stream with
@@ -68,7 +70,7 @@ export async function streamReport(path: string, out: NodeJS.WritableStream): Pr
   }
   const bom = read.bytes[0] === 0xef && read.bytes[1] === 0xbb && read.bytes[2] === 0xbf;
   const bytes = bom ? read.bytes.subarray(3) : read.bytes;
-  const reader = new PartReader(path, bytes, bom ? 1 : 0);
+  const reader = new PartReader(path, bytes, bom ? 1 : 0, bom ? 3 : 0);
   // A report that ends with its results (as the CLI writes one) prints its first part as soon as the
   // scan has reached it; when that part has a problem, or the report ends otherwise, the whole layout
   // is scanned first (so the first part and any problem in it are exactly as when reading it whole).
@@ -131,6 +133,8 @@ class PartReader {
     private readonly path: string,
     private readonly bytes: Buffer,
     private readonly shift: number,
+    /** Where `bytes` start in the file (after a byte order mark). */
+    private readonly fileOffset: number,
   ) {
     this.scan = new ReportScan(bytes);
   }
@@ -229,8 +233,21 @@ class PartReader {
     this.addElements(pieces, cases, caseAt, caseEnd, undefined);
     add('],"results":[');
     this.addElements(pieces, results, resultAt, resultEnd, this.detailsApart ? scan.detailsCuts : undefined);
-    add(first ? ']}}\n' : ']}\n');
-    return { line: printableItems(pieces, itemsFrom, pieces.length - 1) };
+    const itemsTo = pieces.length;
+    add(first ? ']}' : ']');
+    if (this.detailsApart) add(`,"resultsAt":[${this.fileRanges(results, resultAt, resultEnd)}]`);
+    add('}\n');
+    return { line: printableItems(pieces, itemsFrom, itemsTo) };
+  }
+
+  /** Where elements `from` to `to - 1` are in the file: their start and end byte offsets, in order. */
+  private fileRanges(ranges: readonly Range[], from: number, to: number): string {
+    const offsets: number[] = [];
+    for (let i = from; i < to; i++) {
+      const [start, end] = ranges[i] ?? [0, 0];
+      offsets.push(start + this.fileOffset, end + this.fileOffset);
+    }
+    return offsets.join(',');
   }
 
   /** Elements `from` to `to - 1` parsed in one go (the scan found each; JSON.parse checks them). */

@@ -205,16 +205,18 @@ export class ResultsViewBridge implements vscode.Disposable {
         (await this.panel()).showReport(JSON.parse(handedOver) as Report);
         return;
       }
-      const { streamReportFile, ResultsPanel: Panel } = await loadPanelModule();
+      const { streamReportFile, fileStamp, ResultsPanel: Panel } = await loadPanelModule();
       // The panel opens with the report's checked head (summary, first rows); the rest follows part by part.
       let parts: ReturnType<ResultsPanel['reportParts']> | undefined;
+      // Taken before the CLI reads the file: a row's details are read where the stream said while it is unchanged.
+      const stamp = await fileStamp(path);
       await streamReportFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'cli.js').fsPath, path, {
-        head: (report, detailsApart) => {
+        head: (report, detailsApart, resultsAt) => {
           shown = this.current = Panel.createOrShow(this.extensionUri, (target) => void this.reveal(target));
-          parts = shown.reportParts(path);
-          parts.head(report, detailsApart);
+          parts = shown.reportParts(path, stamp);
+          parts.head(report, detailsApart, resultsAt);
         },
-        more: (cases, results) => parts?.more(cases, results),
+        more: (cases, results, resultsAt) => parts?.more(cases, results, resultsAt),
       });
       shown?.reportEnded();
     } catch (e) {

@@ -29,6 +29,19 @@ export function isResultDetails(value: unknown): value is ResultDetails {
   );
 }
 
+/**
+ * A report's result, as read from the file, as its details entry when it is one of `caseId`'s results;
+ * undefined otherwise (another case's, or not a result).
+ */
+export function resultDetailsOf(value: unknown, caseId: string): ResultDetails | undefined {
+  const r = fieldsOf(value);
+  if (r === undefined) return undefined;
+  const { caseId: id, scorer, trial, details } = r;
+  if (id !== caseId || typeof scorer !== 'string' || typeof trial !== 'number') return undefined;
+  const fields = fieldsOf(details);
+  return { scorer, trial, ...(fields === undefined ? {} : { details: fields as { readonly [key: string]: Json } }) };
+}
+
 /** Reads the printed lookup; undefined when the text is not one (an older CLI, a crash). */
 export function parseDetailsLookup(text: string): DetailsLookup | undefined {
   const v = parsedFields(text);

@@ -19,11 +19,31 @@ const READ_TIMEOUT_MS = 120_000;
 export interface ReportParts {
   /**
    * The report's head with its first cases and results (more may follow). `detailsApart`: the CLI
-   * printed the results without their `details`; the view asks for a case's (resultDetails.ts).
+   * printed the results without their `details`; the view asks for a case's (resultDetailsSource.ts).
+   * `resultsAt`, with them: where each of these results is in the file (resultsAt.ts).
    */
-  head(report: Report, detailsApart: boolean): void;
-  /** More cases and results, in order. */
-  more(cases: readonly ReportCase[], results: readonly ScorerResult[]): void;
+  head(report: Report, detailsApart: boolean, resultsAt?: ResultsAt): void;
+  /** More cases and results, in order (and where those results are in the file, as for the head). */
+  more(cases: readonly ReportCase[], results: readonly ScorerResult[], resultsAt?: ResultsAt): void;
+}
+
+/** Two byte offsets a result, in order: where each result of a part starts and ends in the report file. */
+export type ResultsAt = readonly number[];
+
+/** A part's `resultsAt` when it has one that fits its results (an older CLI prints none). */
+function resultsAtOf(value: unknown, results: readonly unknown[] | undefined): ResultsAt | undefined {
+  if (!Array.isArray(value) || value.length !== 2 * (results?.length ?? 0)) return undefined;
+  for (let i = 0; i < value.length; i += 2) {
+    const [start, end] = [value[i] as unknown, value[i + 1] as unknown];
+    if (
+      !Number.isSafeInteger(start) ||
+      !Number.isSafeInteger(end) ||
+      (start as number) < 0 ||
+      (end as number) <= (start as number)
+    )
+      return undefined;
+  }
+  return value as number[];
 }
 
 export function reportStreamArgs(path: string): string[] {
@@ -84,6 +104,7 @@ export function streamReportFile(
         detailsApart?: unknown;
         cases?: ReportCase[];
         results?: ScorerResult[];
+        resultsAt?: unknown;
         message?: unknown;
       };
       try {
@@ -93,8 +114,10 @@ export function streamReportFile(
       }
       if (frame.type === 'head' && !headSeen && frame.report !== undefined) {
         headSeen = true;
-        parts.head(frame.report, frame.detailsApart === true);
-      } else if (frame.type === 'chunk' && headSeen) parts.more(frame.cases ?? [], frame.results ?? []);
+        const apart = frame.detailsApart === true;
+        parts.head(frame.report, apart, apart ? resultsAtOf(frame.resultsAt, frame.report.results) : undefined);
+      } else if (frame.type === 'chunk' && headSeen)
+        parts.more(frame.cases ?? [], frame.results ?? [], resultsAtOf(frame.resultsAt, frame.results));
       else if (frame.type === 'end' && headSeen) ended = true;
       else if (frame.type === 'error' && typeof frame.message === 'string') failure ??= frame.message;
       else stop(`${path}:1:1: the EvalLens CLI did not print the report (an older CLI?)`);

@@ -3,12 +3,15 @@
  * (`report --stream` leaves them apart: they are about a third of a report's bytes). Read on request
  * by the CLI from the report file (`evallens report <file> --details-of=<case id>`, cli/reportDetails.ts)
  * in a child process, bounded like every CLI read (forkCli.ts), and checked to be the same run (the
- * file may have been replaced since it was shown). A small cache keeps recent cases. No vscode here.
+ * file may have been replaced since it was shown), unless the stream said where the case's results are
+ * and the file is unchanged: then they are read from it here (resultsAt.ts), without a process. A small
+ * cache keeps recent cases. No vscode here.
  */
 import { dirname } from 'node:path';
 import { forkCli } from '../runner/forkCli';
 import { type DetailsLookup, parseDetailsLookup, type ResultDetails } from '../../protocol/resultDetails';
 import { streamEntry } from './reportStream';
+import type { ResultsAtIndex } from './resultsAt';
 
 const CACHE_SIZE = 64;
 const LOOKUP_TIMEOUT_MS = 120_000;
@@ -24,8 +27,11 @@ export class ResultDetailsSource {
 
   constructor(private readonly cliPath: string) {}
 
-  /** The details of `caseId`'s results in `reportFile`, which must still be the report of run `runId`. */
-  async lookup(reportFile: string, runId: string, caseId: string): Promise<DetailsAnswer> {
+  /**
+   * The details of `caseId`'s results in `reportFile`, which must still be the report of run `runId`;
+   * read through `index` (where the stream said the results are) while the file is unchanged.
+   */
+  async lookup(reportFile: string, runId: string, caseId: string, index?: ResultsAtIndex): Promise<DetailsAnswer> {
     const key = `${reportFile}\u001f${runId}\u001f${caseId}`;
     const known = this.cache.get(key);
     if (known !== undefined) {
@@ -33,7 +39,11 @@ export class ResultDetailsSource {
       this.cache.set(key, known);
       return known;
     }
-    const answer = await readResultDetails(this.cliPath, reportFile, runId, caseId);
+    const read = index?.file === reportFile ? await index.read(caseId, MAX_DETAILS_BYTES) : undefined;
+    const answer: DetailsAnswer =
+      read !== undefined
+        ? { ok: true, results: read }
+        : await readResultDetails(this.cliPath, reportFile, runId, caseId);
     if (!answer.ok) return answer;
     this.cache.set(key, answer);
     if (this.cache.size > CACHE_SIZE) {

@@ -53,9 +53,12 @@ import { panelHtml } from './panelHtml';
 import { RESULTS_VIEW_TYPE } from './panelSerializer';
 import { reportMessages } from './reportMessages';
 import { ResultDetailsSource } from './resultDetailsSource';
+import { type FileStamp, ResultsAtIndex } from './resultsAt';
 
 export { readReportFile } from './reportFile';
 export { streamReportFile } from './reportStream';
+export { fileStamp } from './resultsAt';
+import type { ResultsAt } from './reportStream';
 export type { RevealTarget } from '../../protocol/webview';
 
 export { RESULTS_VIEW_TYPE };
@@ -70,6 +73,8 @@ type Shown =
       arriving?: { cases: ReportCase[]; results: ScorerResult[] };
       /** The report file its results' details are read from: they came without them. */
       readonly detailsFrom?: string;
+      /** Where those results are in that file, as the stream said (read there while it is unchanged). */
+      readonly resultsAt?: ResultsAtIndex;
     }
   | { readonly kind: 'live'; readonly run: LiveRun }
   | {
@@ -174,22 +179,29 @@ export class ResultsPanel implements vscode.Disposable {
 
   /**
    * Parts of a report as they come (streamReportFile): the head shows at once, each further part is
-   * appended. Results without their details (`detailsApart`) have them read from `path` on request.
+   * appended. Results without their details (`detailsApart`) have them read from `path` on request:
+   * where the stream said they are while the file keeps `stamp` (taken before the stream), else by the CLI.
    */
-  reportParts(path: string): {
-    head(report: Report, detailsApart: boolean): void;
-    more(cases: readonly ReportCase[], results: readonly ScorerResult[]): void;
+  reportParts(
+    path: string,
+    stamp?: FileStamp,
+  ): {
+    head(report: Report, detailsApart: boolean, resultsAt?: ResultsAt): void;
+    more(cases: readonly ReportCase[], results: readonly ScorerResult[], resultsAt?: ResultsAt): void;
   } {
     let shown: Shown | undefined;
     return {
-      head: (report, detailsApart) => {
+      head: (report, detailsApart, resultsAt) => {
         this.stopFlushing();
         const arriving = { cases: [...report.cases], results: [...report.results] };
+        const index = detailsApart && stamp !== undefined ? new ResultsAtIndex(path, stamp) : undefined;
+        index?.add(report.results, resultsAt);
         this.shown = shown = {
           kind: 'report',
           report: { ...report, ...arriving },
           arriving,
           ...(detailsApart ? { detailsFrom: path } : {}),
+          ...(index === undefined ? {} : { resultsAt: index }),
         };
         if (this.ready)
           this.postAll([
@@ -197,10 +209,11 @@ export class ResultsPanel implements vscode.Disposable {
             ...reportMessages(this.shown.report, undefined, false, detailsApart),
           ]);
       },
-      more: (cases, results) => {
+      more: (cases, results, resultsAt) => {
         if (this.shown !== shown || shown?.kind !== 'report' || shown.arriving === undefined) return;
         for (const c of cases) shown.arriving.cases.push(c);
         for (const r of results) shown.arriving.results.push(r);
+        shown.resultsAt?.add(results, resultsAt);
         if (this.ready) this.post({ type: 'report/append', cases, results, complete: false });
       },
     };
@@ -317,7 +330,7 @@ export class ResultsPanel implements vscode.Disposable {
         const shown = this.shown;
         const answer =
           shown.kind === 'report' && shown.detailsFrom !== undefined && shown.report.runId === message.runId
-            ? await this.details.lookup(shown.detailsFrom, message.runId, message.caseId)
+            ? await this.details.lookup(shown.detailsFrom, message.runId, message.caseId, shown.resultsAt)
             : { ok: false as const, reason: 'the report shown now is another one' };
         const { runId, caseId } = message;
         this.post(
