@@ -2,17 +2,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { sha256Hex } from '../../../shared/regexVerdicts/sha256';
+import { seededRandom } from '../../support/seededRandom';
 
 const nodeSha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** A reproducible stream of numbers in [0, 1) (a linear congruential generator), so a failure can be replayed. */
-function numbers(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 0x1_0000_0000;
-  };
-}
 
 describe('sha256Hex', () => {
   it('gives the published digests of FIPS 180-4 examples', () => {
@@ -33,7 +25,7 @@ describe('sha256Hex', () => {
 
   it("hashes a string's UTF-8 bytes as node:crypto does: accents, CJK, emoji and lone surrogates", () => {
     const alphabet = ['a', 'é', '中', '😀', '\ud800', '\udfff', '\t', '\n', '"', '\\', '\u0000'];
-    const next = numbers(18);
+    const next = seededRandom(18);
     for (let round = 0; round < 500; round++) {
       let text = '';
       const length = Math.floor(next() * 90);
