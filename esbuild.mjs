@@ -120,6 +120,23 @@ const vendorChunks = {
     build.onResolve({ filter: /^\.\/ajvLibrary$/ }, () => ({ path: `./${AJV.file}`, external: true }));
   },
 };
+/**
+ * The JSON schemas core/schema/ownValidators.ts reads only to compile a validator at run time (never, while
+ * dist/own-validators.js matches the bundle): the CLI's bundles read them beside the package
+ * (dist/../schemas, shipped in the .vsix) instead of carrying them. The run config's alone was 259 KB of
+ * dist/cli.js that V8 read and pre-parsed on every command. The server keeps them: its hovers read them.
+ */
+const ownSchemaFiles = {
+  name: 'own-schema-files',
+  setup(build) {
+    // Its lazy `require`s only: what it imports (the common options' schema) is used at start-up and stays in.
+    build.onResolve({ filter: /^\.\.\/\.\.\/schemas\/[a-z-]+\.schema\.json$/ }, (args) =>
+      args.kind === 'require-call' && /[\\/]core[\\/]schema[\\/]ownValidators\.ts$/.test(args.importer)
+        ? { path: args.path.replace('../../', '../'), external: true }
+        : undefined,
+    );
+  },
+};
 const vendorBuilds = [...new Set([...Object.values(VENDOR), AJV])].map(({ file, contents }) => ({
   ...node,
   stdin: { contents, resolveDir: ROOT, loader: 'js' },
@@ -152,7 +169,7 @@ const builds = [
     outfile: 'dist/cli.js',
     external,
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [ownValidators, vendorChunks],
+    plugins: [ownValidators, ownSchemaFiles, vendorChunks],
   },
   // `evallens report <file> --stream` alone (cli/reportStreamMain.ts), which the results view forks: small to start fast.
   {
@@ -160,7 +177,7 @@ const builds = [
     entryPoints: ['cli/reportStreamMain.ts'],
     outfile: 'dist/reportStream.js',
     external,
-    plugins: [ownValidators, vendorChunks],
+    plugins: [ownValidators, ownSchemaFiles, vendorChunks],
   },
   // The thread that reads one side of `evallens compare` (cli/compareSideWorker.ts), kept small to start fast.
   {
@@ -177,7 +194,7 @@ const builds = [
     entryPoints: ['cli/runWorker.ts'],
     outfile: 'dist/runWorker.js',
     external,
-    plugins: [ownValidators, vendorChunks],
+    plugins: [ownValidators, ownSchemaFiles, vendorChunks],
   },
   ...vendorBuilds,
   {

@@ -206,11 +206,21 @@ composed.allOf = [
 ];
 composed.unevaluatedProperties = false;
 const text = `${JSON.stringify(composed, null, 2)}\n`;
+// The config's top-level keys alone, for the engine (core/config/parseRunConfig.ts): the bundles then carry
+// this short list instead of the whole schema, which only a validator compiled at run time needs.
+const keysTarget = join(root, 'core', 'config', 'runConfigKeys.generated.json');
+const keysText = `${JSON.stringify(Object.keys(composed.properties))}\n`;
 if (process.argv.includes('--check')) {
-  if (readFileSync(target, 'utf8') !== text) {
-    console.error('schemas/run-config.schema.json is stale: run `npm run schemas`.');
-    process.exit(1);
+  for (const [file, expected] of [
+    [target, text],
+    [keysTarget, keysText],
+  ]) {
+    if (readFileSync(file, 'utf8') !== expected) {
+      console.error(`${file.slice(root.length)} is stale: run \`npm run schemas\`.`);
+      process.exit(1);
+    }
   }
 } else {
   writeFileSync(target, text);
+  writeFileSync(keysTarget, keysText);
 }

@@ -1,7 +1,8 @@
 /**
  * The modules an installed extension's bundles load at run time and cannot find. esbuild leaves its
  * externals (and `require.resolve` targets) as `require("x")` in dist/*.js; each must resolve from
- * the installed extension's own folder, or the feature that needs it fails only when first used.
+ * the installed extension's own folder, or the feature that needs it fails only when first used. That
+ * holds for the files beside the bundles too (`./vendor-*.js`, `../schemas/*.schema.json`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
@@ -37,7 +38,7 @@ export function missingRuntimeModules(extensionFolder: string): MissingModule[] 
     const text = readFileSync(join(dist, bundle), 'utf8');
     const names = new Set([...text.matchAll(REQUIRE_CALL)].map((match) => match[1] ?? ''));
     for (const name of [...names].sort()) {
-      if (name === '' || name.startsWith('.') || name.startsWith('node:') || builtins.has(name)) continue;
+      if (name === '' || name.startsWith('node:') || builtins.has(name)) continue;
       if (PROVIDED_BY_HOST.has(name) || OPTIONAL_MODULES.has(name)) continue;
       try {
         requireFromDist.resolve(name);
