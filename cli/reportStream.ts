@@ -11,8 +11,8 @@
  * which the view needs only for the result it opens); they are still read and checked. Each such line
  * then also has `"resultsAt":[start, end, …]`, two numbers a result: where the result's bytes are in
  * the file, so the view reads one case's back itself (extension/results/resultsAt.ts); it asks the CLI
- * (cli/reportDetails.ts) when the file has changed since. A report read from EvalBench's results (`imported`) keeps them inline: the
- * view's case data comes from them, and the file may be a temporary one.
+ * (cli/reportDetails.ts) when the file has changed since. A report read from EvalBench's results
+ * (`imported`) keeps them inline: the view's case data comes from them, and the file may be a temporary one.
  *
  * A problem found part-way (a result that does not fit the schema, a file cut off) ends the stream with
  * an error line after the parts before it, named at file:line:col as `--reporter json` names it.

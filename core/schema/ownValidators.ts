@@ -115,25 +115,33 @@ export function reportSpec(): OwnSchemaSpec {
   };
 }
 
-/** The options of one scorer: the common options plus its own, nothing else; defaults are filled in. */
+/**
+ * The options of one scorer: the common options plus its own, nothing else; defaults are filled in. Its
+ * schema and references are getters, as the fixed specs' are: a process whose validators are precompiled
+ * reads only the name, and walks no schema to drop its annotations.
+ */
 export function scorerOptionsSpec(definition: Pick<ScorerDefinition, 'key' | 'schema'>): OwnSchemaSpec {
-  const { $id, $schema: _schema, ...own } = withoutAnnotations(definition.schema);
   return {
     // Key and schema: EvalBench's `exact_match` has a schema of its own.
-    name: `scorer-options ${definition.key} ${String($id)}`,
+    name: `scorer-options ${definition.key} ${String(definition.schema['$id'])}`,
     options: { useDefaults: true, verbose: true, ownSchemas: true },
-    schema: {
-      type: 'object',
-      allOf: [{ $ref: String(commonSchema.$id) }, own],
-      properties: { type: { const: definition.key } },
-      unevaluatedProperties: false,
+    get schema() {
+      const { $id: _id, $schema: _schema, ...own } = withoutAnnotations(definition.schema);
+      return {
+        type: 'object',
+        allOf: [{ $ref: String(commonSchema.$id) }, own],
+        properties: { type: { const: definition.key } },
+        unevaluatedProperties: false,
+      };
     },
-    references: [commonOptionsSchema()],
+    get references() {
+      return [commonOptionsSchema()];
+    },
   };
 }
 
 let commonOptions: object | undefined;
-/** The common options' schema as validators get it, made once. */
+/** The common options' schema as validators get it, made once (every scorer's spec refers to the same object). */
 function commonOptionsSchema(): object {
   commonOptions ??= withoutAnnotations(commonSchema);
   return commonOptions;

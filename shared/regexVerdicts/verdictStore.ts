@@ -183,8 +183,8 @@ class KeptLine {
 }
 
 /** Every line with three fields and a key hash, by key hash (the newest wins); nothing checked yet. */
-function indexLines(text: string): Map<string, PatternSafety | KeptLine> {
-  const lines = new Map<string, PatternSafety | KeptLine>();
+function indexLines(text: string): Map<string, KeptLine> {
+  const lines = new Map<string, KeptLine>();
   for (const line of text.split('\n')) {
     const fields = line.split('\t');
     if (fields.length !== 3) continue;
@@ -208,16 +208,12 @@ function verdictOf(hash: string, line: KeptLine): PatternSafety | undefined {
   return isVerdict(value) ? value : undefined;
 }
 
-/** Every well-formed line's verdict by key hash (the newest well-formed line of a key wins). */
+/** Every line's verdict by key hash (the newest line of a key wins), without the torn, edited or unknown ones. */
 export function parseLines(text: string): Map<string, PatternSafety> {
   const entries = new Map<string, PatternSafety>();
-  for (const line of text.split('\n')) {
-    const [hash = '', json = '', checksum = '', ...more] = line.split('\t');
-    const verdict =
-      more.length === 0 && /^[0-9a-f]{64}$/.test(hash) ? verdictOf(hash, new KeptLine(json, checksum)) : undefined;
-    if (verdict === undefined) continue;
-    entries.delete(hash);
-    entries.set(hash, verdict);
+  for (const [hash, kept] of indexLines(text)) {
+    const verdict = verdictOf(hash, kept);
+    if (verdict !== undefined) entries.set(hash, verdict);
   }
   return entries;
 }
